@@ -1,0 +1,103 @@
+/**
+ * Stage 5: handler analysis. A finding is already handled when the call sits in the body of a
+ * `try` whose handler catches the error class or a base (not one that only re-raises), or in a
+ * `with contextlib.suppress(...)` / `pytest.raises(...)` / `self.assertRaises(...)` block.
+ * (Guards and early exits are handled by the flow-sensitive types in ../semantic.)
+ */
+import type { Node } from '../parse/parser.js';
+import { contains, dottedName, field, namedChildren } from '../parse/syntax.js';
+import type { ExceptionHierarchy } from '../rules/exceptions.js';
+import type { FileModel } from '../semantic/model.js';
+import type { Finding } from '../match/match.js';
+
+export interface HandledBy {
+  kind: 'try' | 'suppress';
+  node: Node;
+}
+
+export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
+  let child: Node = node;
+  let cur: Node | null = node.parent;
+  while (cur) {
+    if (cur.type === 'function_definition' || cur.type === 'lambda' || cur.type === 'class_definition') return undefined;
+    if (cur.type === 'try_statement') {
+      const body = field(cur, 'body');
+      if (body && contains(body, child)) {
+        for (const clause of namedChildren(cur)) {
+          if (clause.type !== 'except_clause' && clause.type !== 'except_group_clause') continue;
+          if (catches(clause, errorClass, model, exc) && !onlyReraises(clause)) return { kind: 'try', node: cur };
+        }
+      }
+    } else if (cur.type === 'with_statement') {
+      const body = field(cur, 'body');
+      if (body && contains(body, child) && withSuppresses(cur, errorClass, model, exc)) return { kind: 'suppress', node: cur };
+    }
+    child = cur;
+    cur = cur.parent;
+  }
+  return undefined;
+}
+
+export function filterHandled(findings: Finding[], model: FileModel, exc: ExceptionHierarchy): Finding[] {
+  return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc));
+}
+
+function exceptionNames(n: Node | undefined): Node[] {
+  if (!n) return [];
+  if (n.type === 'as_pattern') return exceptionNames(namedChildren(n)[0]);
+  if (n.type === 'tuple' || n.type === 'parenthesized_expression' || n.type === 'expression_list') return namedChildren(n).flatMap((c) => exceptionNames(c));
+  return [n];
+}
+
+function classMatches(n: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
+  const written = dottedName(n);
+  if (!written) return false;
+  const q = model.qualify(n) ?? written;
+  const candidates = [q, written];
+  for (const c of candidates) {
+    if (exc.isSubclass(errorClass, c)) return true;
+  }
+  // An error class the rule could not qualify: compare by class name.
+  if (!errorClass.includes('.') && !exc.isKnown(errorClass)) return q.split('.').pop() === errorClass;
+  return false;
+}
+
+function catches(clause: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
+  const value = namedChildren(clause).find((c) => c.type !== 'block');
+  if (!value) return true; // bare `except:`
+  return exceptionNames(value).some((n) => classMatches(n, errorClass, model, exc));
+}
+
+/** `except E: raise` / `except E as e: log(e); raise e`: the handler always ends by re-raising the error. */
+function onlyReraises(clause: Node): boolean {
+  const value = namedChildren(clause).find((c) => c.type !== 'block');
+  const alias = value?.type === 'as_pattern' ? field(value, 'alias')?.text : undefined;
+  const block = namedChildren(clause).find((c) => c.type === 'block');
+  const stmts = block ? namedChildren(block) : [];
+  const r = stmts[stmts.length - 1];
+  if (!r || r.type !== 'raise_statement') return false;
+  const arg = namedChildren(r)[0];
+  return !arg || (alias !== undefined && arg.text === alias);
+}
+
+function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
+  for (const clause of namedChildren(w)) {
+    if (clause.type !== 'with_clause') continue;
+    for (const item of namedChildren(clause)) {
+      let v = field(item, 'value');
+      if (v?.type === 'as_pattern') v = namedChildren(v)[0] ?? null;
+      if (v?.type !== 'call') continue;
+      const fn = field(v, 'function');
+      if (!fn) continue;
+      const q = model.qualify(fn) ?? dottedName(fn) ?? '';
+      const last = q.split('.').pop();
+      const isSuppress = q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
+      if (!isSuppress) continue;
+      const args = field(v, 'arguments');
+      const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];
+      const classes = q === 'contextlib.suppress' || q === 'suppress' ? first : first.slice(0, 1);
+      if (classes.flatMap((c) => exceptionNames(c)).some((n) => classMatches(n, errorClass, model, exc))) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,44 @@
+/** Stage 6: findings → diagnostics, with the record's message, tips and links. */
+import type { Finding } from '../match/match.js';
+import type { Diagnostic } from './types.js';
+
+export function toDiagnostic(f: Finding, file: string): Diagnostic {
+  const { rule, site } = f;
+  const n = site.node;
+  const what = `${rule.raiser.qualname}()`;
+  const shown = site.kind === 'attribute' ? `${site.receiverText}.${site.name}` : site.receiverText ? `${site.receiverText}.${site.name}()` : `${site.name}()`;
+  let message: string;
+  if (f.via.length) {
+    const path = f.via.join(' -> ');
+    message = f.confidence === 'certain'
+      ? `${path}: ${what} raises ${rule.errorClass}: ${rule.record.errorMessage}`
+      : `${path}: may raise ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
+  } else if (f.confidence === 'certain') {
+    message = `${shown} raises ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
+  } else {
+    const cls = rule.raiser.qualname.includes('.') ? rule.raiser.qualname.split('.')[0] : undefined;
+    message = `${shown} may raise ${rule.errorClass}${cls ? ` when the receiver is a ${cls}` : ''}: ${rule.record.errorMessage}`;
+  }
+  return {
+    ruleId: rule.id,
+    recordId: rule.recordId,
+    file,
+    line: n.startPosition.row + 1,
+    column: n.startPosition.column + 1,
+    endLine: n.endPosition.row + 1,
+    endColumn: n.endPosition.column + 1,
+    severity: f.confidence === 'certain' ? rule.defaultSeverity : 'warning',
+    confidence: f.confidence,
+    errorClass: rule.errorClass,
+    message,
+    tips: rule.tips,
+    docsUrl: rule.docsUrl,
+    sourceUrl: rule.raiser.url,
+    via: f.via,
+    receiver: site.receiverText,
+  };
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+}

@@ -1,0 +1,70 @@
+/** The per-file pipeline: parse → semantic model → matching → handlers → diagnostics. */
+import { readFileSync } from 'node:fs';
+import { parsePython } from '../parse/parser.js';
+import { DecodeError, decodeSource } from '../parse/source.js';
+import { firstSyntaxError } from '../parse/syntax.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { Confidence } from '../rules/types.js';
+import { buildModel } from '../semantic/model.js';
+import { matchCalls } from '../match/match.js';
+import { filterHandled } from '../analysis/handlers.js';
+import { compareDiagnostics, toDiagnostic } from '../diagnostics/build.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+
+export interface CheckOptions {
+  minConfidence?: Confidence;
+}
+
+export interface FileResult {
+  file: string;
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  /** The decoded text, for reporters and fixes. */
+  text?: string;
+}
+
+/** True when the text mentions no trigger name: it cannot produce a finding. */
+export function canMatch(text: string, rules: RuleSet): boolean {
+  for (const name of rules.triggerNames) if (text.includes(name)) return true;
+  return false;
+}
+
+export function checkSource(text: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+  const errors: FileError[] = [];
+  const tree = parsePython(text);
+  try {
+    const err = firstSyntaxError(tree.rootNode);
+    if (err) errors.push({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
+    if (!canMatch(text, rules)) return { file, diagnostics: [], errors, text };
+    const model = buildModel(tree.rootNode, rules, file);
+    const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
+    let diagnostics = found.map((f) => toDiagnostic(f, file));
+    if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
+    diagnostics.sort(compareDiagnostics);
+    return { file, diagnostics, errors, text };
+  } finally {
+    tree.delete();
+  }
+}
+
+export function checkFile(abs: string, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }] };
+  }
+  let text: string;
+  try {
+    text = decodeSource(bytes).text;
+  } catch (e) {
+    if (e instanceof DecodeError) return { file: display, diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }] };
+    throw e;
+  }
+  try {
+    return checkSource(text, display, rules, opts);
+  } catch (e) {
+    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }] };
+  }
+}

@@ -1,0 +1,34 @@
+/** Checks a set of paths: discovery, per-file pipeline, stable ordering. */
+import type { RuleSet } from '../rules/ruleset.js';
+import { compareDiagnostics } from '../diagnostics/build.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { discover, type DiscoverOptions } from '../workspace/discover.js';
+import { checkFile, type CheckOptions } from './check.js';
+
+export interface RunResult {
+  files: number;
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  sources: Map<string, string>;
+}
+
+export function runCheck(paths: string[], rules: RuleSet, opts: CheckOptions & DiscoverOptions = {}): RunResult {
+  const files = discover(paths, opts);
+  const diagnostics: Diagnostic[] = [];
+  const errors: FileError[] = [];
+  const sources = new Map<string, string>();
+  for (const f of files) {
+    const r = checkFile(f.abs, f.display, rules, opts);
+    diagnostics.push(...r.diagnostics);
+    errors.push(...r.errors);
+    if (r.diagnostics.length && r.text !== undefined) sources.set(f.display, r.text);
+  }
+  diagnostics.sort(compareDiagnostics);
+  return { files: files.length, diagnostics, errors, sources };
+}
+
+/** Exit code: 2 when a file could not be checked, 1 when an error-severity finding remains, else 0. */
+export function exitCode(r: Pick<RunResult, 'diagnostics' | 'errors'>): number {
+  if (r.errors.some((e) => e.kind !== 'syntax')) return 2;
+  return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+}

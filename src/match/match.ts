@@ -1,0 +1,135 @@
+/**
+ * Stage 4: call matching. For each recorded call site, the rules indexed under its name are
+ * tried against the inferred receiver type (instance methods, through subclasses and protocols,
+ * and through curated summaries of library methods that call others) or the resolved callee
+ * (functions, constructors, class methods).
+ */
+import type { Rule, Confidence } from '../rules/types.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { ClassRegistry } from '../rules/classes.js';
+import { symbolMatches } from '../rules/names.js';
+import type { CallSite, FileModel } from '../semantic/model.js';
+import type { Atom, Type } from '../semantic/types.js';
+
+export interface Finding {
+  site: CallSite;
+  rule: Rule;
+  confidence: Confidence;
+  /** The path from the user's call to the raising call, when indirect (`team.save_state()`, `runtime.agent_save_state()`). */
+  via: string[];
+}
+
+type Status = 'raises' | 'maybe';
+interface Hit {
+  rule: Rule;
+  status: Status;
+  via: string[];
+}
+
+const MAX_DEPTH = 4;
+
+export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
+  const out: Finding[] = [];
+  const m = new Matcher(rules, model.classes);
+  for (const site of model.sites) {
+    const hits = new Map<string, Hit>();
+    if (site.callee?.length) {
+      for (const rule of rules.byTrigger.get(site.name) ?? []) {
+        for (const t of rule.targets) {
+          if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [] });
+        }
+      }
+    }
+    if ((site.kind === 'method' || site.kind === 'attribute') && site.receiver) {
+      const label = `${site.receiverText ?? '<expr>'}.${site.name}${site.kind === 'method' ? '()' : ''}`;
+      for (const h of m.evalType(site.receiver, site.name, site.kind === 'attribute', 0)) {
+        if (hits.has(h.rule.id)) continue;
+        hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });
+      }
+    }
+    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' ? 'certain' : 'possible', via: h.via });
+  }
+  return out;
+}
+
+class Matcher {
+  constructor(
+    private readonly rules: RuleSet,
+    private readonly classes: ClassRegistry,
+  ) {}
+
+  /** Per rule: does calling `method` on a value of type `t` raise always (raises) or on some paths (maybe)? */
+  evalType(t: Type, method: string, property: boolean, depth: number): Hit[] {
+    if (depth > MAX_DEPTH || !t.length) return [];
+    const perAtom = t.map((a) => this.evalAtom(a, method, property, depth));
+    const byRule = new Map<string, { rule: Rule; raises: number; maybe: number; via: string[] }>();
+    perAtom.forEach((hits) => {
+      for (const h of hits) {
+        const e = byRule.get(h.rule.id) ?? { rule: h.rule, raises: 0, maybe: 0, via: h.via };
+        if (h.status === 'raises') e.raises++;
+        else e.maybe++;
+        byRule.set(h.rule.id, e);
+      }
+    });
+    return [...byRule.values()].map((e) => ({ rule: e.rule, status: e.raises === t.length ? 'raises' : 'maybe', via: e.via }));
+  }
+
+  private evalAtom(a: Atom, method: string, property: boolean, depth: number): Hit[] {
+    if (a.k !== 'inst') return [];
+    const hits: Hit[] = [];
+    if (!property) {
+      for (const rule of this.rules.byTrigger.get(method) ?? []) {
+        for (const t of rule.targets) {
+          if (t.kind !== 'method' || t.method !== method) continue;
+          if ((a.exclude ?? []).some((x) => this.classes.isSubclass(t.classKey, x))) continue;
+          if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [] });
+          else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [] });
+        }
+      }
+    }
+    // Curated summaries: library methods that call another method on a value the instance keeps.
+    for (const c of this.classes.mro(a.key)) {
+      if (c.ownMethods?.has(method) && c.key !== a.key) break;
+      const s = c.methods[method];
+      if (!s) continue;
+      if (!!s.property !== property) break;
+      for (const call of s.calls) {
+        const field = a.fields?.[call.on] ?? this.attributeType(a.key, call.on);
+        if (!field) continue;
+        for (const h of this.evalType(field, call.method, false, depth + 1)) {
+          hits.push({ rule: h.rule, status: h.status, via: [`${call.on}.${call.method}()`, ...h.via] });
+        }
+      }
+      break;
+    }
+    return hits;
+  }
+
+  private attributeType(key: string, name: string): Type | undefined {
+    for (const c of this.classes.mro(key)) {
+      const at = c.attributes[name];
+      if (at) return [{ k: 'inst', key: this.classes.resolve(at) ?? at }];
+      const p = c.init.find((i) => i.name === name);
+      if (p?.default) return [{ k: 'inst', key: this.classes.resolve(p.default) ?? p.default }];
+    }
+    return undefined;
+  }
+
+  /** `cls` is `target` or a subclass that does not override `method` on the way. */
+  private inherits(cls: string, target: string, method: string): boolean {
+    if (!this.classes.isSubclass(cls, target)) return false;
+    for (const c of this.classes.mro(cls)) {
+      if (c.key === target) return true;
+      if (c.ownMethods?.has(method) && this.classes.isSubclass(c.key, target)) return false;
+    }
+    return true;
+  }
+
+  /** The receiver is typed by a protocol (or base) that the raising class implements. */
+  private mayBe(a: Extract<Atom, { k: 'inst' }>, target: string): boolean {
+    for (const c of this.classes.mro(a.key)) {
+      if (c.protocol && c.implementations.some((i) => this.classes.isSubclass(target, i) || i === target)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,79 @@
+/** Decoding and line indexing of source files. Never loses a byte: the original buffer is kept. */
+
+export interface SourceText {
+  /** Decoded text (UTF-8, BOM stripped). */
+  text: string;
+  /** True when the file started with a UTF-8 BOM. */
+  bom: boolean;
+}
+
+export class DecodeError extends Error {}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes a Python source file. UTF-8 (with or without BOM) is the default; a PEP 263 coding
+ * cookie on line 1 or 2 selects another encoding that Node's TextDecoder knows.
+ */
+export function decodeSource(bytes: Uint8Array): SourceText {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const cookie = codingCookie(bytes);
+  if (cookie && !/^utf[-_]?8(?:[-_]sig)?$/i.test(cookie)) {
+    let dec: TextDecoder;
+    try {
+      dec = new TextDecoder(cookie, { fatal: true });
+    } catch {
+      throw new DecodeError(`unknown encoding '${cookie}' in coding cookie`);
+    }
+    try {
+      return { text: dec.decode(bytes), bom: false };
+    } catch {
+      throw new DecodeError(`not valid ${cookie}`);
+    }
+  }
+  try {
+    return { text: utf8.decode(bytes), bom };
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw new DecodeError(`not valid UTF-8 (line ${at.line}, byte ${at.column})`);
+  }
+}
+
+function codingCookie(bytes: Uint8Array): string | undefined {
+  // Only the first two lines may carry a cookie; they are ASCII by definition.
+  let end = 0;
+  let lines = 0;
+  while (end < bytes.length && end < 400) {
+    if (bytes[end] === 0x0a && ++lines === 2) break;
+    end++;
+  }
+  const head = Buffer.from(bytes.subarray(0, end)).toString('latin1');
+  for (const line of head.split('\n')) {
+    const m = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/.exec(line);
+    if (m) return m[1];
+    if (!/^[ \t\f]*(#.*)?\r?$/.test(line)) break;
+  }
+  return undefined;
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    let len = b < 0x80 ? 1 : b >> 5 === 6 ? 2 : b >> 4 === 14 ? 3 : b >> 3 === 30 ? 4 : 0;
+    if (len === 0) return { line, column: col };
+    for (let k = 1; k < len; k++) if (i + k >= bytes.length || (bytes[i + k]! & 0xc0) !== 0x80) return { line, column: col };
+    if (b === 0x0a) {
+      line++;
+      col = 1;
+    } else col += len;
+    i += len;
+  }
+  return { line, column: col };
+}
+
+/** Maps 0-based rows to line text, for reporters. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}

@@ -1,0 +1,74 @@
+/** Small helpers over tree-sitter-python nodes, shared by every stage. */
+import type { Node } from './parser.js';
+
+export function field(node: Node, name: string): Node | null {
+  return node.childForFieldName(name);
+}
+
+export function namedChildren(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < node.namedChildCount; i++) {
+    const c = node.namedChild(i);
+    if (c && c.type !== 'comment') out.push(c);
+  }
+  return out;
+}
+
+/** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */
+export function dottedName(node: Node | null): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'identifier') return node.text;
+  if (node.type === 'attribute') {
+    const obj = dottedName(field(node, 'object'));
+    const attr = field(node, 'attribute');
+    return obj && attr ? `${obj}.${attr.text}` : undefined;
+  }
+  return undefined;
+}
+
+/** Statement-like node types whose body is a new scope. */
+export const SCOPE_TYPES = new Set(['function_definition', 'lambda', 'class_definition']);
+
+/** The text value of a Python string literal node, when it has no interpolation. */
+export function stringValue(node: Node): string | undefined {
+  if (node.type === 'concatenated_string') {
+    let s = '';
+    for (const c of namedChildren(node)) {
+      const v = stringValue(c);
+      if (v === undefined) return undefined;
+      s += v;
+    }
+    return s;
+  }
+  if (node.type !== 'string') return undefined;
+  let s = '';
+  for (const c of namedChildren(node)) {
+    if (c.type === 'string_content') s += c.text;
+    else if (c.type === 'interpolation') return undefined;
+    else if (c.type === 'escape_sequence') s += c.text;
+  }
+  return s;
+}
+
+/** True when `inner` lies within `outer` (inclusive). */
+export function contains(outer: Node, inner: Node): boolean {
+  return inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
+}
+
+/** Collects the first syntax error of a tree as a 0-based position, if any. */
+export function firstSyntaxError(root: Node): { row: number; column: number; text: string } | undefined {
+  if (!root.hasError) return undefined;
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.isError || n.isMissing) {
+      return { row: n.startPosition.row, column: n.startPosition.column, text: n.isMissing ? `missing ${n.type}` : 'invalid syntax' };
+    }
+    if (!n.hasError) continue;
+    for (let i = n.childCount - 1; i >= 0; i--) {
+      const c = n.child(i);
+      if (c) stack.push(c);
+    }
+  }
+  return undefined;
+}

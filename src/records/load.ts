@@ -1,0 +1,148 @@
+/**
+ * Stage 1: read record datasets. Accepts JSON Lines of `{"record": {...}, "datasetVersion": "..."}`
+ * (the upstream format), a bare record per line, or a JSON array of either.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
+import { validateRecord } from './validate.js';
+
+export interface LoadResult {
+  records: LoadedRecord[];
+  problems: RecordProblem[];
+}
+
+const DATASET_EXTENSIONS = ['.jsonl', '.json', '.ndjson'];
+
+/** Expands a file-or-directory argument into dataset files (sorted, non-recursive into dot dirs). */
+export function datasetFiles(path: string): string[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new DatasetError(path, 0, `records path not found`);
+  }
+  if (st.isFile()) return [path];
+  const out: string[] = [];
+  for (const name of readdirSync(path).sort()) {
+    if (name.startsWith('.')) continue;
+    const full = join(path, name);
+    const s = statSync(full);
+    if (s.isDirectory()) out.push(...datasetFiles(full));
+    else if (DATASET_EXTENSIONS.some((e) => name.endsWith(e))) out.push(full);
+  }
+  return out;
+}
+
+export class DatasetError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+  describe(): string {
+    const where = this.line > 0 ? `${this.file}:${this.line}` : this.file;
+    return `${where}: ${this.field ? `field '${this.field}': ` : ''}${this.message}`;
+  }
+}
+
+/** Loads every dataset under the given paths. Unreadable files and invalid JSON are fatal. */
+export function loadDatasets(paths: string[]): LoadResult {
+  const records: LoadedRecord[] = [];
+  const problems: RecordProblem[] = [];
+  for (const p of paths) {
+    for (const file of datasetFiles(p)) {
+      const r = loadDataset(file);
+      records.push(...r.records);
+      problems.push(...r.problems);
+    }
+  }
+  return { records, problems };
+}
+
+export function loadDataset(file: string): LoadResult {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new DatasetError(file, 0, `cannot read records file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseDataset(text, file);
+}
+
+export function parseDataset(text: string, file: string): LoadResult {
+  const records: LoadedRecord[] = [];
+  const problems: RecordProblem[] = [];
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  const entries: { value: unknown; line: number }[] = [];
+  if (trimmed.startsWith('[')) {
+    let arr: unknown;
+    try {
+      arr = JSON.parse(trimmed);
+    } catch (e) {
+      throw new DatasetError(file, 1, `invalid JSON: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(arr)) throw new DatasetError(file, 1, 'expected a JSON array of records');
+    // Approximate element lines by the position of each `{` at depth 1.
+    const lines = elementLines(trimmed);
+    arr.forEach((value, i) => entries.push({ value, line: lines[i] ?? 1 }));
+  } else {
+    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    lines.forEach((l, i) => {
+      if (!l.trim()) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(l);
+      } catch (e) {
+        throw new DatasetError(file, i + 1, `invalid JSON: ${(e as Error).message}`);
+      }
+      entries.push({ value, line: i + 1 });
+    });
+  }
+  for (const { value, line } of entries) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new DatasetError(file, line, 'expected a JSON object (a record or {"record": ...})');
+    }
+    const obj = value as Record<string, unknown>;
+    const wrapped = 'record' in obj && typeof obj.record === 'object' && obj.record !== null;
+    const rec = (wrapped ? obj.record : obj) as Record<string, unknown>;
+    const issues = validateRecord(rec);
+    const fatal = issues.find((i) => i.skipsRecord);
+    if (fatal) {
+      problems.push({ file, line, field: fatal.field, message: fatal.message, skipsRecord: true });
+      continue;
+    }
+    for (const i of issues) problems.push({ file, line, field: i.field, message: i.message, skipsRecord: false });
+    records.push({
+      record: rec as unknown as ErrorRecord,
+      datasetVersion: wrapped && typeof obj.datasetVersion === 'string' ? obj.datasetVersion : undefined,
+      source: { file, line },
+    });
+  }
+  return { records, problems };
+}
+
+function elementLines(text: string): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  let line = 1;
+  let inStr = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') line++;
+    if (inStr) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inStr = false;
+      continue;
+    }
+    if (ch === '"') inStr = true;
+    else if (ch === '[' || ch === '{') {
+      if (depth === 1 && ch === '{') out.push(line);
+      depth++;
+    } else if (ch === ']' || ch === '}') depth--;
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+/** The upstream error-record format (schemaVersion 2), read as it is. */
+export interface ErrorRecord {
+  id: string;
+  repo: string;
+  slug: string;
+  errorCode?: string | null;
+  errorMessage: string;
+  messagePattern?: string | null;
+  errorType?: string | null;
+  errorClass: string;
+  httpStatus?: number | null;
+  severity?: string | null;
+  filePath: string;
+  lineNumber: number;
+  sourceCode: string;
+  sourceCodeStart: number;
+  sourceCodeEnd?: number | null;
+  githubUrl?: string | null;
+  documentation?: string | null;
+  triggerScenarios?: string | null;
+  commonSituations?: string | null;
+  solutions?: string[] | null;
+  exampleFix?: string | null;
+  handlingStrategy?: string | null;
+  validationCode?: string | null;
+  typeGuard?: string | null;
+  tryCatchPattern?: string | null;
+  preventionTips?: string[] | null;
+  tags?: string[] | null;
+  backgroundTag?: string | null;
+  analyzedSha?: string | null;
+  analyzedAt?: string | null;
+  schemaVersion?: number;
+}
+
+/** A record with where it came from. */
+export interface LoadedRecord {
+  record: ErrorRecord;
+  datasetVersion?: string;
+  /** Dataset file and 1-based line (JSON array: the element's line). */
+  source: { file: string; line: number };
+}
+
+/** A problem with one record of a dataset (invalid JSON is a DatasetError instead, which stops the run). */
+export interface RecordProblem {
+  file: string;
+  line: number;
+  field?: string;
+  message: string;
+  skipsRecord: boolean;
+}

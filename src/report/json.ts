@@ -1,0 +1,29 @@
+/** `--format json`: a stable, versioned document other tools read. */
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+
+export const JSON_FORMAT_VERSION = 1;
+
+export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
+  const doc = {
+    version: JSON_FORMAT_VERSION,
+    diagnostics: diags.map((d) => ({
+      ruleId: d.ruleId,
+      recordId: d.recordId,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      endLine: d.endLine,
+      endColumn: d.endColumn,
+      severity: d.severity,
+      confidence: d.confidence,
+      errorClass: d.errorClass,
+      message: d.message,
+      tips: d.tips,
+      docsUrl: d.docsUrl ?? null,
+      sourceUrl: d.sourceUrl ?? null,
+      via: d.via,
+    })),
+    errors: errors.map((e) => ({ file: e.file, line: e.line ?? null, column: e.column ?? null, kind: e.kind, message: e.message })),
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

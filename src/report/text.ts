@@ -1,0 +1,51 @@
+/** Human output in the style of Ruff's full format: location, rule, message, the code with carets, tips, links. */
+import pc from 'picocolors';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { splitLines } from '../parse/source.js';
+
+export interface TextOptions {
+  color?: boolean;
+  /** Source text by file, for code frames. */
+  sources?: Map<string, string>;
+  /** One line per finding, no code frame. */
+  concise?: boolean;
+}
+
+export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextOptions = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const out: string[] = [];
+  const linesCache = new Map<string, string[]>();
+  for (const d of diags) {
+    const sev = d.severity === 'error' ? c.red(c.bold(d.ruleId)) : c.yellow(c.bold(d.ruleId));
+    const conf = d.confidence === 'possible' ? c.yellow(' (possible)') : '';
+    out.push(`${c.bold(`${d.file}:${d.line}:${d.column}:`)} ${sev}${conf} ${d.message}`);
+    if (opts.concise) continue;
+    const src = opts.sources?.get(d.file);
+    if (src !== undefined) {
+      let lines = linesCache.get(d.file);
+      if (!lines) linesCache.set(d.file, (lines = splitLines(src)));
+      const text = lines[d.line - 1] ?? '';
+      const width = String(d.line).length;
+      const pad = ' '.repeat(width);
+      const end = d.endLine === d.line ? d.endColumn : text.length + 1;
+      const caret = ' '.repeat(Math.max(0, d.column - 1)) + '^'.repeat(Math.max(1, end - d.column));
+      out.push(`${pad} ${c.blue('|')}`);
+      out.push(`${c.blue(String(d.line))} ${c.blue('|')} ${text.replace(/\t/g, '    ')}`);
+      out.push(`${pad} ${c.blue('|')} ${(d.severity === 'error' ? c.red : c.yellow)(caret.replace(/\t/g, '    '))}`);
+      out.push(`${pad} ${c.blue('|')}`);
+      for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${t}`);
+      if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
+    } else {
+      for (const t of d.tips) out.push(`  = help: ${t}`);
+      if (d.sourceUrl) out.push(`  = raised at: ${d.sourceUrl}`);
+    }
+    out.push('');
+  }
+  for (const e of errors) out.push(`${c.bold(`${e.file}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
+  const certain = diags.filter((d) => d.confidence === 'certain').length;
+  const possible = diags.length - certain;
+  if (diags.length) {
+    out.push(`Found ${diags.length} finding${diags.length === 1 ? '' : 's'} (${certain} certain, ${possible} possible).`);
+  } else out.push(c.green('All checks passed!'));
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,45 @@
+/** Qualified-name matching: a symbol defined in `a.b._c` is also reachable as `a.b.X` and `a.X`. */
+import type { SymbolRef } from './types.js';
+
+export function ancestorsOrSelf(module: string): string[] {
+  const parts = module.split('.');
+  const out: string[] = [];
+  for (let i = parts.length; i >= 1; i--) out.push(parts.slice(0, i).join('.'));
+  return out;
+}
+
+/** Every full name under which the symbol may be imported. */
+export function symbolNames(sym: SymbolRef): string[] {
+  return [...ancestorsOrSelf(sym.module).map((m) => `${m}.${sym.path}`), ...sym.aliases];
+}
+
+export function symbolMatches(sym: SymbolRef, qname: string): boolean {
+  if (sym.aliases.includes(qname)) return true;
+  if (!qname.endsWith(`.${sym.path}`)) return false;
+  const mod = qname.slice(0, qname.length - sym.path.length - 1);
+  return mod === sym.module || sym.module.startsWith(`${mod}.`);
+}
+
+export function splitQualified(q: string): { module: string; name: string } {
+  const i = q.lastIndexOf('.');
+  return i < 0 ? { module: '', name: q } : { module: q.slice(0, i), name: q.slice(i + 1) };
+}
+
+/** `python/packages/x-y/src/pkg/sub/_mod.py` → candidates for the module path, best first. */
+export function moduleFromFilePath(filePath: string, knownPrefixes: string[] = []): string {
+  const noExt = filePath.replace(/\\/g, '/').replace(/\.pyi?$/, '');
+  let parts = noExt.split('/').filter(Boolean);
+  if (parts[parts.length - 1] === '__init__') parts = parts.slice(0, -1);
+  // Anchor on a module the record's own snippets import (most reliable).
+  for (const pre of knownPrefixes) {
+    const head = pre.split('.')[0]!;
+    const i = parts.lastIndexOf(head);
+    if (i >= 0) return parts.slice(i).join('.');
+  }
+  // Otherwise the longest suffix of identifier segments, without layout folders.
+  let start = parts.length;
+  while (start > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(parts[start - 1]!)) start--;
+  parts = parts.slice(start);
+  while (parts.length > 1 && ['src', 'lib', 'python', 'packages', 'Lib'].includes(parts[0]!)) parts = parts.slice(1);
+  return parts.join('.');
+}

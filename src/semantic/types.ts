@@ -1,0 +1,73 @@
+/** Inferred value types: a union of atoms. An empty union means "unreachable". */
+import type { Node } from '../parse/parser.js';
+
+export type Atom =
+  /** A name imported from outside the file, by qualified name: a module, class or function. */
+  | { k: 'ref'; q: string }
+  /** A class object: a known library class (canonical key) or a class defined in the file. */
+  | { k: 'class'; key: string }
+  /** An instance. `fields` holds constructor arguments the class keeps; `exclude` the classes it was narrowed away from. */
+  | { k: 'inst'; key: string; fields?: Record<string, Type>; exclude?: string[] }
+  /** A function or method defined in the file. */
+  | { k: 'func'; fn: Node; cls?: string }
+  | { k: 'tuple'; items: Type[] }
+  /** Any homogeneous container (list, set, iterable, generator). */
+  | { k: 'seq'; elem: Type }
+  | { k: 'none' }
+  | { k: 'unknown' };
+
+export type Type = readonly Atom[];
+
+export const UNKNOWN: Type = [{ k: 'unknown' }];
+export const NONE: Type = [{ k: 'none' }];
+export const NEVER: Type = [];
+const MAX_UNION = 12;
+
+export function atomKey(a: Atom, depth = 0): string {
+  switch (a.k) {
+    case 'ref':
+      return `r:${a.q}`;
+    case 'class':
+      return `c:${a.key}`;
+    case 'inst': {
+      if (depth > 3) return `i:${a.key}`;
+      const f = a.fields ? Object.entries(a.fields).map(([n, t]) => `${n}=${typeKey(t, depth + 1)}`).join(',') : '';
+      return `i:${a.key}{${f}}-${(a.exclude ?? []).join(',')}`;
+    }
+    case 'func':
+      return `f:${a.fn.id}`;
+    case 'tuple':
+      return depth > 3 ? 't' : `t(${a.items.map((t) => typeKey(t, depth + 1)).join(';')})`;
+    case 'seq':
+      return depth > 3 ? 's' : `s[${typeKey(a.elem, depth + 1)}]`;
+    default:
+      return a.k;
+  }
+}
+
+export function typeKey(t: Type, depth = 0): string {
+  return t.map((a) => atomKey(a, depth)).sort().join('|');
+}
+
+export function union(...types: Type[]): Type {
+  const seen = new Map<string, Atom>();
+  for (const t of types) for (const a of t) seen.set(atomKey(a), a);
+  const out = [...seen.values()];
+  if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), { k: 'unknown' }];
+  return out;
+}
+
+export function isUnknown(t: Type): boolean {
+  return t.length === 1 && t[0]!.k === 'unknown';
+}
+
+/** Element type when iterating over a value. */
+export function elementOf(t: Type): Type {
+  const out: Type[] = [];
+  for (const a of t) {
+    if (a.k === 'seq') out.push(a.elem);
+    else if (a.k === 'tuple') out.push(union(...a.items));
+    else out.push(UNKNOWN);
+  }
+  return union(...out);
+}

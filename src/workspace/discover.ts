@@ -1,0 +1,115 @@
+/** Finds the Python files to check: files as given, directories recursively, honouring .gitignore. */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
+const PY = /\.pyi?$/;
+
+export class PathError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(message);
+  }
+}
+
+interface IgnoreLayer {
+  base: string;
+  ig: Ignore;
+}
+
+export interface DiscoverOptions {
+  /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
+  exclude?: string[];
+  respectGitignore?: boolean;
+}
+
+/** Returns [absolute path, display path] pairs, sorted by display path, without duplicates. */
+export function discover(paths: string[], opts: DiscoverOptions = {}): { abs: string; display: string }[] {
+  const out = new Map<string, string>();
+  const cwd = process.cwd();
+  const extra = opts.exclude?.length ? ignore().add(opts.exclude) : undefined;
+  for (const p of paths) {
+    const abs = resolve(p);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      throw new PathError(p, 'no such file or directory');
+    }
+    if (st.isFile()) {
+      // A file named explicitly is checked whatever its extension (pre-commit passes them).
+      if (!out.has(abs)) out.set(abs, p);
+      continue;
+    }
+    const layers = opts.respectGitignore === false ? [] : gitignoreChain(abs);
+    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false);
+  }
+  return [...out].map(([abs, display]) => ({ abs, display })).sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
+}
+
+function gitignoreChain(dir: string): IgnoreLayer[] {
+  // .gitignore files of the parents up to the repository root apply too.
+  const chain: IgnoreLayer[] = [];
+  let cur = resolve(dir, '..');
+  const dirs: string[] = [];
+  for (;;) {
+    dirs.push(cur);
+    if (existsSync(join(cur, '.git'))) break;
+    const up = resolve(cur, '..');
+    if (up === cur) {
+      dirs.length = 0; // not in a repository: parent .gitignore files do not apply
+      break;
+    }
+    cur = up;
+  }
+  for (const d of dirs.reverse()) {
+    const layer = readGitignore(d);
+    if (layer) chain.push(layer);
+  }
+  return chain;
+}
+
+function readGitignore(dir: string): IgnoreLayer | undefined {
+  const f = join(dir, '.gitignore');
+  if (!existsSync(f)) return undefined;
+  try {
+    return { base: dir, ig: ignore().add(readFileSync(f, 'utf8')) };
+  } catch {
+    return undefined;
+  }
+}
+
+function ignored(abs: string, isDir: boolean, layers: IgnoreLayer[]): boolean {
+  for (const l of layers) {
+    const rel = relative(l.base, abs).split(sep).join('/');
+    if (!rel || rel.startsWith('..')) continue;
+    if (l.ig.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean): void {
+  let entries;
+  try {
+    entries = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const own = gitignore ? readGitignore(abs) : undefined;
+  const here = own ? [...layers, own] : layers;
+  if (entries.some((e) => e.name === 'pyvenv.cfg')) return; // a virtualenv
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const childAbs = join(abs, e.name);
+    const childDisplay = display === '.' ? e.name : join(display, e.name);
+    const isDir = e.isDirectory();
+    if (isDir && SKIP_DIRS.has(e.name)) continue;
+    if (ignored(childAbs, isDir, here)) continue;
+    if (extra) {
+      const rel = relative(cwd, childAbs).split(sep).join('/');
+      if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) continue;
+    }
+    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore);
+    else if (e.isFile() && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
+  }
+}

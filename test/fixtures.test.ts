@@ -1,0 +1,83 @@
+/**
+ * Fixture runner (Semgrep-style annotations). Every `fixtures/**.py` file is checked with the
+ * bundled rules (plus `fixtures/<dir>/records.jsonl` where a folder has its own dataset):
+ *   `# expect: <rule>[, <rule>]`           a certain finding starts on this line
+ *   `# expect-possible: <rule>[, <rule>]`  a possible finding starts on this line
+ *   `# ok: ...`                            no finding on this line
+ * Findings and annotations must match exactly; a file without annotations must be clean.
+ * Every file must parse with CPython's `ast` unless its name contains `syntax_error`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRules } from '../src/engine/rules.js';
+import { checkSource } from '../src/engine/check.js';
+import type { RuleSet } from '../src/rules/ruleset.js';
+
+const ROOT = join(import.meta.dirname, '..', 'fixtures');
+
+function pyFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out.push(...pyFiles(p));
+    else if (n.endsWith('.py') && !dir.includes(`${join('fixtures', 'fixes')}`)) out.push(p);
+  }
+  return out;
+}
+
+export function expectedFindings(text: string): string[] {
+  const out: string[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const m = /#\s*expect(-possible)?:\s*(.+?)\s*$/.exec(line);
+    if (!m) return;
+    for (const id of m[2]!.split(',').map((s) => s.trim()).filter(Boolean)) out.push(`${i + 1} ${m[1] ? 'possible' : 'certain'} ${id}`);
+  });
+  return out.sort();
+}
+
+function okLines(text: string): number[] {
+  const out: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (/#\s*ok:/.test(line)) out.push(i + 1);
+  });
+  return out;
+}
+
+const dirs = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory() && d !== 'fixes');
+const ruleSets = new Map<string, Promise<RuleSet>>();
+function rulesFor(dir: string): Promise<RuleSet> {
+  const own = join(ROOT, dir, 'records.jsonl');
+  if (!ruleSets.has(dir)) ruleSets.set(dir, existsSync(own) ? loadRules({ records: [own], bundled: false }) : loadRules());
+  return ruleSets.get(dir)!;
+}
+
+for (const dir of dirs) {
+  describe(`fixtures/${dir}`, () => {
+    for (const file of pyFiles(join(ROOT, dir))) {
+      const name = relative(ROOT, file);
+      it(name, async () => {
+        const rules = await rulesFor(dir);
+        const text = readFileSync(file, 'utf8');
+        const res = checkSource(text, name, rules);
+        const got = res.diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`).sort();
+        expect(got).toEqual(expectedFindings(text));
+        const flagged = new Set(res.diagnostics.map((d) => d.line));
+        for (const l of okLines(text)) expect(flagged.has(l), `line ${l} is marked ok`).toBe(false);
+        if (!name.includes('syntax_error')) {
+          expect(res.errors).toEqual([]);
+          execFileSync('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1], encoding="utf-8").read())', file]);
+        } else expect(res.errors.some((e) => e.kind === 'syntax')).toBe(true);
+      });
+    }
+  });
+}
+
+describe('fixture annotations', () => {
+  it('every rule of the bundled dataset has at least one certain fixture finding', async () => {
+    const rules = await loadRules();
+    const all = pyFiles(join(ROOT, 'autogen')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    for (const r of rules.rules) expect(all, r.id).toContain(`# expect: ${r.id}`);
+  });
+});
