@@ -1,12 +1,14 @@
 /** Stage 6: findings → diagnostics, with the record's message, tips and links. */
 import type { Finding } from '../match/match.js';
+import { abbreviate } from '../parse/syntax.js';
 import type { Diagnostic } from './types.js';
 
 export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const { rule, site } = f;
   const n = site.node;
   const what = `${rule.raiser.qualname}()`;
-  const shown = site.kind === 'attribute' ? `${site.receiverText}.${site.name}` : site.receiverText ? `${site.receiverText}.${site.name}()` : `${site.name}()`;
+  const recv = site.receiverText ? abbreviate(site.receiverText) : undefined;
+  const shown = site.kind === 'attribute' ? `${recv}.${site.name}` : recv ? `${recv}.${site.name}()` : `${site.name}()`;
   let message: string;
   if (f.via.length) {
     const path = f.via.join(' -> ');

@@ -8,6 +8,7 @@ import type { Rule, Confidence } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { symbolMatches } from '../rules/names.js';
+import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import type { Atom, Type } from '../semantic/types.js';
 
@@ -41,7 +42,7 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
       }
     }
     if ((site.kind === 'method' || site.kind === 'attribute') && site.receiver) {
-      const label = `${site.receiverText ?? '<expr>'}.${site.name}${site.kind === 'method' ? '()' : ''}`;
+      const label = `${abbreviate(site.receiverText ?? '<expr>')}.${site.name}${site.kind === 'method' ? '()' : ''}`;
       for (const h of m.evalType(site.receiver, site.name, site.kind === 'attribute', 0)) {
         if (hits.has(h.rule.id)) continue;
         hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });

@@ -21,7 +21,7 @@ export function decodeSource(bytes: Uint8Array): SourceText {
   if (cookie && !/^utf[-_]?8(?:[-_]sig)?$/i.test(cookie)) {
     let dec: TextDecoder;
     try {
-      dec = new TextDecoder(cookie, { fatal: true });
+      dec = new TextDecoder(whatwgLabel(cookie), { fatal: true });
     } catch {
       throw new DecodeError(`unknown encoding '${cookie}' in coding cookie`);
     }
@@ -37,6 +37,32 @@ export function decodeSource(bytes: Uint8Array): SourceText {
     const at = firstInvalidUtf8(bytes);
     throw new DecodeError(`not valid UTF-8 (line ${at.line}, byte ${at.column})`);
   }
+}
+
+/** Python codec names that WHATWG labels spell differently. */
+const PY_CODECS: Record<string, string> = {
+  'latin-1': 'latin1',
+  'iso-latin-1': 'latin1',
+  l1: 'latin1',
+  'iso8859-1': 'latin1',
+  '8859': 'latin1',
+  cp819: 'latin1',
+  'euc-jp': 'euc-jp',
+  'shift-jis': 'shift_jis',
+  sjis: 'shift_jis',
+  cp932: 'shift_jis',
+  ascii: 'windows-1252',
+  'us-ascii': 'windows-1252',
+};
+
+function whatwgLabel(cookie: string): string {
+  const norm = cookie.toLowerCase().replace(/_/g, '-');
+  if (PY_CODECS[norm]) return PY_CODECS[norm]!;
+  const m = /^(?:iso-?8859-?)(\d+)$/.exec(norm);
+  if (m) return `iso-8859-${m[1]}`;
+  const cp = /^cp-?(\d+)$/.exec(norm);
+  if (cp) return cp[1]!.length === 4 ? `windows-${cp[1]}` : `ibm${cp[1]}`;
+  return norm;
 }
 
 function codingCookie(bytes: Uint8Array): string | undefined {

@@ -72,3 +72,22 @@ export function firstSyntaxError(root: Node): { row: number; column: number; tex
   }
   return undefined;
 }
+
+/** Shortens an expression for messages: `AgentProxy(AgentId("a", "b"), rt)` → `AgentProxy(...)`. */
+export function abbreviate(text: string, max = 40): string {
+  let t = text.replace(/\s+/g, ' ');
+  if (t.length <= max) return t;
+  let out = '';
+  let depth = 0;
+  for (const ch of t) {
+    if (ch === '(' || ch === '[' || ch === '{') {
+      if (depth === 0) out += ch + '...';
+      depth++;
+    } else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 0) out += ch;
+    } else if (depth === 0) out += ch;
+  }
+  t = out;
+  return t.length <= max ? t : `${t.slice(0, max - 3)}...`;
+}

@@ -102,7 +102,7 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
   for (const e of entries) {
     const childAbs = join(abs, e.name);
     const childDisplay = display === '.' ? e.name : join(display, e.name);
-    const isDir = e.isDirectory();
+    const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
     if (isDir && SKIP_DIRS.has(e.name)) continue;
     if (ignored(childAbs, isDir, here)) continue;
     if (extra) {
@@ -110,6 +110,15 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
       if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) continue;
     }
     if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore);
-    else if (e.isFile() && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
+    // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
+    else if ((e.isFile() || e.isSymbolicLink()) && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
+  }
+}
+
+function isDirLink(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
