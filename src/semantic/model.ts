@@ -12,7 +12,7 @@ import { dottedName, field, namedChildren, stringValue } from '../parse/syntax.j
 import { ClassRegistry, newClassInfo } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { GuardSpec } from '../rules/types.js';
-import { NEVER, NONE, UNKNOWN, elementOf, isUnknown, union, type Atom, type Type } from './types.js';
+import { NEVER, NONE, UNKNOWN, elementOf, isUnknown, typeKey, union, type Atom, type Type } from './types.js';
 
 export interface CallSite {
   /** `call` node, or `attribute` node for a property read (`await proxy.metadata`). */
@@ -51,6 +51,15 @@ class Env {
   clone(): Env {
     return new Env(new Map(this.vars), this.outer);
   }
+  /** True when every variable of `base` has the same type in `other`. */
+  static sameOn(base: Env, other: Env): boolean {
+    for (const [k, t] of base.vars) {
+      const o = other.vars.get(k);
+      if (!o || typeKey(o) !== typeKey(t)) return false;
+    }
+    return true;
+  }
+
   static merge(envs: Env[]): Env | null {
     if (!envs.length) return null;
     if (envs.length === 1) return envs[0]!;
@@ -80,6 +89,7 @@ interface LocalClass {
   computing?: boolean;
 }
 
+const BUILTIN_EXCEPTIONS = /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
 const CONTAINERS = new Set(['List', 'list', 'Sequence', 'Iterable', 'Iterator', 'Set', 'set', 'FrozenSet', 'frozenset', 'Collection', 'MutableSequence', 'AbstractSet', 'Deque', 'deque', 'AsyncIterator', 'AsyncIterable', 'Generator', 'AsyncGenerator']);
 const WRAPPERS = new Set(['Optional', 'Final', 'ClassVar', 'Annotated', 'Awaitable', 'Required', 'NotRequired', 'ReadOnly', 'Type', 'type']);
 
@@ -185,7 +195,13 @@ class Interpreter {
           const n = cond ? this.narrow(cond, loopEnv, ctx) : { t: loopEnv, f: loopEnv };
           if (pass === 1 || !cond) exits.push(n.f);
           const after = this.body(field(s, 'body'), n.t.clone(), ctx);
-          loopEnv = Env.merge([env, ...(after ? [after] : [])])!;
+          const next = Env.merge([env, ...(after ? [after] : [])])!;
+          const stable = pass === 0 && Env.sameOn(env, next);
+          loopEnv = next;
+          if (stable) {
+            exits.push(cond ? this.narrow(cond, loopEnv, { ...ctx, record: false }).f : loopEnv);
+            break;
+          }
         }
         const alt = field(s, 'alternative');
         const base = Env.merge([...exits, loopEnv]) ?? env;
@@ -289,7 +305,11 @@ class Interpreter {
       const e = loopEnv.clone();
       if (left) this.bind(left, elem, e, ctx);
       const after = this.body(field(s, 'body'), e, ctx);
-      loopEnv = Env.merge([env, ...(after ? [after] : [])])!;
+      const next = Env.merge([env, ...(after ? [after] : [])])!;
+      // A second pass only matters when the body changed a type that was live on entry.
+      const stable = pass === 0 && Env.sameOn(env, next);
+      loopEnv = next;
+      if (stable) break;
     }
     const alt = field(s, 'alternative');
     return alt ? this.body(field(alt, 'body') ?? alt, loopEnv, ctx) : loopEnv;
@@ -663,6 +683,8 @@ class Interpreter {
         const t = env.lookup(n.text);
         if (t) return t;
         if (n.text === 'None') return NONE;
+        // Built-in exception classes, so that `Err = NotImplementedError; except Err:` resolves.
+        if (BUILTIN_EXCEPTIONS.test(n.text)) return [{ k: 'ref', q: `builtins.${n.text}` }];
         return UNKNOWN;
       }
       case 'none':
