@@ -4,8 +4,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-// Earlier stages first. `cli` and `lsp` are the front ends; `engine` drives the pipeline.
-const ORDER = ['parse', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'cli', 'lsp'];
+// Earlier stages first. `lsp` and `cli` are the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
+const ORDER = ['parse', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

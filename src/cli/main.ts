@@ -5,6 +5,7 @@ import { DatasetError } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
 import { PathError } from '../workspace/discover.js';
 import { registerCheck } from './check.js';
+import { registerLsp } from './lsp.js';
 import { UsageError, type IO } from './io.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
 
   // One file per command: check.ts, and the others as they come.
   registerCheck(program, io, (c) => (code = c));
+  registerLsp(program, io, (c) => (code = c));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,42 @@
+/** `raiselint lsp`: the language server over stdio. */
+import { resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { loadRules } from '../engine/rules.js';
+import { describeProblem, startServer } from '../lsp/server.js';
+import { collect, type IO } from './io.js';
+
+interface LspFlags {
+  records: string[];
+  bundled: boolean;
+  minConfidence: 'certain' | 'possible';
+  debounce: number;
+  watch: boolean;
+}
+
+function milliseconds(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 60_000) throw new InvalidArgumentError('expected a whole number of milliseconds from 0 to 60000');
+  return Number(value);
+}
+
+export function registerLsp(program: Command, { stderr }: IO, setCode: (code: number) => void): void {
+  program
+    .command('lsp')
+    .description('run the language server (LSP over stdio) for editors')
+    .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
+    .option('--records <path>', 'extra record dataset (file or folder; repeatable); reloaded when it changes', collect, [])
+    .option('--no-bundled', 'do not use the bundled record datasets')
+    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report').choices(['certain', 'possible']).default('possible'))
+    .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
+    .option('--no-watch', 'do not watch --records files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
+    .action(async (flags: LspFlags) => {
+      const records = flags.records.map((p) => resolve(p));
+      // Bad records stop the server before it starts: one line on stderr, exit 2 (main reports it).
+      const rules = await loadRules({ records, bundled: flags.bundled });
+      for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
+      // stdout carries the protocol: anything printed by mistake goes to stderr instead.
+      for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
+      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
+      await done;
+      setCode(0);
+    });
+}

@@ -1,0 +1,282 @@
+/**
+ * `raiselint lsp` end to end: the real server (built dist/, spawned as `node bin/raiselint.js lsp`)
+ * driven over stdio by a real LSP client connection.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CodeActionKind, DiagnosticSeverity, type MarkupContent } from 'vscode-languageserver-protocol/node';
+import { Client, ROOT } from './lsp-client.js';
+
+const SAVE = 'autogen/agent-save-state-is-not-yet-implemented';
+const LOAD = 'autogen/agent-load-state-is-not-yet-implemented';
+const SAVING = 'autogen/saving-state-is-not-yet-implemented';
+
+const HEADER = `from autogen_core import AgentId, AgentRuntime
+from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+`;
+const SOURCE = `${HEADER}async def checkpoint(agent: AgentId) -> None:
+    runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")
+    state = await runtime.agent_save_state(agent)
+    await runtime.agent_load_state(agent, state)
+`;
+// 0-based lines of the two calls in SOURCE.
+const SAVE_LINE = 5;
+const LOAD_LINE = 6;
+
+const uriOf = (name: string) => pathToFileURL(join(ROOT, 'lsp-test', name)).href;
+
+const clients: Client[] = [];
+const temps: string[] = [];
+function client(args: string[] = []): Client {
+  const c = new Client(args);
+  clients.push(c);
+  return c;
+}
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'raiselint-lsp-'));
+  temps.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const c of clients.splice(0)) c.kill();
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function parsesAsPython(text: string): void {
+  execFileSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: text });
+}
+
+describe('raiselint lsp', () => {
+  it('initializes with sync on save, hover and code action capabilities', async () => {
+    const c = client();
+    const init = await c.initialize();
+    expect(init.serverInfo?.name).toBe('raiselint');
+    expect(init.capabilities.hoverProvider).toBe(true);
+    expect(init.capabilities.textDocumentSync).toEqual({ openClose: true, change: 2, save: { includeText: false } });
+    expect(init.capabilities.codeActionProvider).toEqual({ codeActionKinds: [CodeActionKind.QuickFix, 'source.fixAll.raiselint'] });
+    expect(await c.shutdown()).toBe(0);
+  });
+
+  it('publishes diagnostics on open: rule id, link, severity, tips, exact range', async () => {
+    const c = client();
+    await c.initialize();
+    const uri = uriOf('open.py');
+    await c.open(uri, SOURCE);
+    const p = await c.diagnosticsAt(uri, 1);
+    expect(p.diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+    const d = p.diagnostics[0]!;
+    expect(d.source).toBe('raiselint');
+    expect(d.severity).toBe(DiagnosticSeverity.Error);
+    expect(d.range).toEqual({ start: { line: SAVE_LINE, character: 18 }, end: { line: SAVE_LINE, character: 49 } });
+    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/microsoft\/autogen\/blob\/027ecf0a/);
+    expect(d.message).toContain('runtime.agent_save_state() raises NotImplementedError');
+    const record = JSON.parse(readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!).record;
+    expect(d.message).toContain(`help: ${record.preventionTips[0]}`);
+  });
+
+  it('reports possible findings as warnings and counts columns in UTF-16 units', async () => {
+    const c = client();
+    await c.initialize();
+    const uri = uriOf('possible.py');
+    await c.open(uri, `${HEADER}async def f(rt: AgentRuntime, g: GrpcWorkerAgentRuntime) -> None:\n    await rt.save_state()\n    x = ("é😀", await g.save_state())\n`);
+    const p = await c.diagnosticsAt(uri, 1);
+    expect(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.range.end.character])).toEqual([
+      [SAVING, DiagnosticSeverity.Warning, 4, 10, 25],
+      [SAVING, DiagnosticSeverity.Error, 5, 22, 36],
+    ]);
+    expect(p.diagnostics[0]!.message).toMatch(/^\(possible\) /);
+  });
+
+  it('hover on a finding shows the record documentation and tips as markdown; elsewhere nothing', async () => {
+    const c = client();
+    await c.initialize();
+    const uri = uriOf('hover.py');
+    await c.open(uri, SOURCE);
+    await c.diagnosticsAt(uri, 1);
+    const h = await c.hover(uri, SAVE_LINE, 30);
+    const content = h!.contents as MarkupContent;
+    expect(content.kind).toBe('markdown');
+    const record = JSON.parse(readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!).record;
+    expect(content.value).toContain(`**raiselint** \`${SAVE}\``);
+    expect(content.value).toContain(record.documentation);
+    for (const tip of record.preventionTips) expect(content.value).toContain(`- ${tip}`);
+    expect(content.value).toContain('[raised here](https://github.com/microsoft/autogen/blob/');
+    expect(h!.range).toEqual({ start: { line: SAVE_LINE, character: 18 }, end: { line: SAVE_LINE, character: 49 } });
+    expect(await c.hover(uri, SAVE_LINE, 2)).toBeNull();
+    expect(await c.hover(uri, 0, 0)).toBeNull();
+  });
+
+  it('"ignore this finding" inserts the comment; after the edit the diagnostic goes and the others stay', async () => {
+    const c = client(['--debounce', '20']);
+    await c.initialize();
+    const uri = uriOf('ignore.py');
+    await c.open(uri, SOURCE);
+    const p = await c.diagnosticsAt(uri, 1);
+    const target = p.diagnostics[0]!;
+    const actions = await c.codeActions(uri, target.range, { diagnostics: [target] });
+    const ignore = actions.find((a) => a.title === `Ignore ${SAVE} on this line`)!;
+    expect(ignore.kind).toBe(CodeActionKind.QuickFix);
+    expect(ignore.diagnostics?.map((d) => d.code)).toEqual([SAVE]);
+    // No fix on these findings (yet): no fix action, no fix-all.
+    expect(actions.map((a) => a.title)).toEqual([`Ignore ${SAVE} on this line`]);
+    const version = await c.apply(ignore.edit!);
+    expect(c.text(uri).split('\n')[SAVE_LINE]).toBe(`    state = await runtime.agent_save_state(agent)  # raiselint: ignore[${SAVE}]`);
+    parsesAsPython(c.text(uri));
+    const after = await c.diagnosticsAt(uri, version);
+    expect(after.diagnostics.map((d) => d.code)).toEqual([LOAD]);
+    // Asked again at the ignored line: nothing left to ignore there.
+    expect(await c.codeActions(uri, target.range)).toEqual([]);
+  });
+
+  it('a second rule on an ignored line extends the comment, and a finding ending inside a string is ignored above its statement', async () => {
+    const c = client(['--debounce', '20']);
+    await c.initialize();
+    const uri = uriOf('ignore2.py');
+    const text = `${HEADER}async def f(g: GrpcWorkerAgentRuntime, a: AgentId) -> None:
+    s = [await g.agent_save_state(a), await g.save_state()]  # keep
+    print(await g.save_state(), """
+    not code""")
+`;
+    await c.open(uri, text);
+    const p = await c.diagnosticsAt(uri, 1);
+    expect(p.diagnostics.map((d) => `${d.range.start.line} ${d.code}`)).toEqual([`4 ${SAVE}`, `4 ${SAVING}`, `5 ${SAVING}`]);
+    let version = 1;
+    for (const d of p.diagnostics.slice(0, 2)) {
+      const acts = await c.codeActions(uri, { start: d.range.start, end: d.range.start }, { diagnostics: [d] });
+      version = await c.apply(acts.find((a) => a.title === `Ignore ${d.code} on this line`)!.edit!);
+    }
+    expect(c.text(uri).split('\n')[4]).toBe(`    s = [await g.agent_save_state(a), await g.save_state()]  # keep  # raiselint: ignore[${SAVE}, ${SAVING}]`);
+    const mid = await c.diagnosticsAt(uri, version);
+    expect(mid.diagnostics.map((d) => d.range.start.line)).toEqual([5]);
+    const acts = await c.codeActions(uri, mid.diagnostics[0]!.range);
+    version = await c.apply(acts.find((a) => a.title === `Ignore ${SAVING} on this line`)!.edit!);
+    expect(c.text(uri).split('\n').slice(5, 7)).toEqual([`    # raiselint: ignore[${SAVING}]`, '    print(await g.save_state(), """']);
+    parsesAsPython(c.text(uri));
+    expect((await c.diagnosticsAt(uri, version)).diagnostics).toEqual([]);
+  });
+
+  it('debounces changes: quick edits give one check of the last text; save checks at once', async () => {
+    const c = client(['--debounce', '400']);
+    await c.initialize();
+    const uri = uriOf('debounce.py');
+    await c.open(uri, SOURCE);
+    await c.diagnosticsAt(uri, 1);
+    // Three edits sent back to back: the first two only restart the quiet period.
+    await c.replace(uri, SOURCE.replace('agent_load_state', 'agent_metadata'));
+    await c.replace(uri, SOURCE.replace('agent_save_state(agent)', 'get_agent(agent)'));
+    const v4 = await c.replace(uri, `${HEADER}async def f(g: GrpcWorkerAgentRuntime) -> None:\n    await g.save_state()\n`);
+    const p = await c.diagnosticsAt(uri, v4);
+    expect(p.diagnostics.map((d) => d.code)).toEqual([SAVING]);
+    expect(c.published.filter((x) => x.uri === uri).map((x) => x.version)).toEqual([1, 4]);
+
+    // With a quiet period longer than any test, only the save makes the check happen.
+    const slow = client(['--debounce', '60000']);
+    await slow.initialize();
+    await slow.open(uri, SOURCE);
+    await slow.diagnosticsAt(uri, 1);
+    await slow.replace(uri, `${HEADER}x = 1\n`);
+    await slow.save(uri);
+    expect((await slow.diagnosticsAt(uri, 2)).diagnostics).toEqual([]);
+  });
+
+  it('code actions and hover use the text as edited, even before the quiet period ends', async () => {
+    const c = client(['--debounce', '60000']);
+    await c.initialize();
+    const uri = uriOf('pending.py');
+    await c.open(uri, `${HEADER}x = 1\n`);
+    expect((await c.diagnosticsAt(uri, 1)).diagnostics).toEqual([]);
+    const v = await c.replace(uri, SOURCE);
+    const acts = await c.codeActions(uri, { start: { line: LOAD_LINE, character: 10 }, end: { line: LOAD_LINE, character: 10 } });
+    expect(acts.map((a) => a.title)).toEqual([`Ignore ${LOAD} on this line`]);
+    // Checking for the request also published the new findings.
+    expect((await c.diagnosticsAt(uri, v)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+  });
+
+  it('clears diagnostics when a document closes; ignores non-Python documents', async () => {
+    const c = client();
+    await c.initialize();
+    const uri = uriOf('close.py');
+    await c.open(uri, SOURCE);
+    await c.diagnosticsAt(uri, 1);
+    await c.close(uri);
+    await c.until(() => c.published.find((p) => p.uri === uri && p.version === undefined && p.diagnostics.length === 0));
+    const txt = uriOf('notes.txt');
+    await c.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: txt, languageId: 'plaintext', version: 1, text: SOURCE } });
+    expect((await c.diagnosticsAt(txt, 1)).diagnostics).toEqual([]);
+  });
+
+  it('reloads records when the --records file changes on disk', async () => {
+    const dir = tempDir();
+    const records = join(dir, 'records.jsonl');
+    const original = readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
+    writeFileSync(records, original);
+    const c = client(['--no-bundled', '--records', records]);
+    await c.initialize();
+    const uri = uriOf('reload.py');
+    await c.open(uri, SOURCE);
+    expect((await c.diagnosticsAt(uri, 1)).diagnostics[0]!.message).toContain('Agent save_state is not yet implemented.');
+    writeFileSync(records, original.replaceAll('Agent save_state is not yet implemented.', 'Agent save_state is gone for good.'));
+    const p = await c.until(() => c.published.find((x) => x.uri === uri && x.diagnostics[0]?.message.includes('gone for good')));
+    expect(p.diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+  });
+
+  it('with --no-watch, reloads on workspace/didChangeWatchedFiles; a broken dataset keeps the previous rules', async () => {
+    const dir = tempDir();
+    const records = join(dir, 'records.jsonl');
+    const original = readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
+    writeFileSync(records, original);
+    const c = client(['--no-bundled', '--no-watch', '--records', records]);
+    await c.initialize();
+    const reg = await c.until(() => c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'));
+    expect(reg.registerOptions).toEqual({ watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }] });
+    const uri = uriOf('watched.py');
+    await c.open(uri, SOURCE);
+    expect((await c.diagnosticsAt(uri, 1)).diagnostics).toHaveLength(2);
+
+    // Only the load_state record remains.
+    writeFileSync(records, original.split('\n').filter((l) => l.includes('agent-load-state')).join('\n'));
+    const changed = { changes: [{ uri: pathToFileURL(records).href, type: 2 }] };
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', changed);
+    const p = await c.until(() => c.published.find((x) => x.uri === uri && x.diagnostics.length === 1));
+    expect(p.diagnostics.map((d) => d.code)).toEqual([LOAD]);
+
+    writeFileSync(records, '{"record": {oops\n');
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', changed);
+    const msg = await c.until(() => c.messages.find((m) => m.type === 1));
+    expect(msg.message).toMatch(new RegExp(`^raiselint: records not reloaded, keeping the previous rules: ${records.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: invalid JSON`));
+    const v = await c.replace(uri, SOURCE + '\n');
+    await c.save(uri);
+    expect((await c.diagnosticsAt(uri, v)).diagnostics.map((d) => d.code)).toEqual([LOAD]);
+
+    // A change to an unrelated file reloads nothing.
+    const before = c.logs.filter((l) => l.includes('records reloaded')).length;
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'other.jsonl')).href, type: 2 }] });
+    await c.hover(uri, 0, 0); // a round trip: the notification before it has been handled
+    expect(c.logs.filter((l) => l.includes('records reloaded')).length).toBe(before);
+  });
+
+  it('--min-confidence certain leaves possible findings out', async () => {
+    const c = client(['--min-confidence', 'certain']);
+    await c.initialize();
+    const uri = uriOf('certain.py');
+    await c.open(uri, `${HEADER}async def f(rt: AgentRuntime, g: GrpcWorkerAgentRuntime) -> None:\n    await rt.save_state()\n    await g.save_state()\n`);
+    expect((await c.diagnosticsAt(uri, 1)).diagnostics.map((d) => d.range.start.line)).toEqual([5]);
+  });
+
+  it('bad arguments end with a one-line error and exit 2 before any protocol traffic', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'lsp', ...args], { input: '', encoding: 'utf8' });
+    const missing = run(['--records', 'no/such/records.jsonl']);
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^raiselint: error: .*no\/such\/records\.jsonl: records path not found\n$/);
+    const bad = run(['--debounce', 'soon']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('--debounce');
+  });
+});
