@@ -2,7 +2,6 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadRules } from '../engine/rules.js';
-import { describeProblem, startServer } from '../lsp/server.js';
 import { collect, type IO } from './io.js';
 
 interface LspFlags {
@@ -29,6 +28,8 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
     .option('--no-watch', 'do not watch --records files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {
+      // Loaded here, so other commands do not pay for the LSP libraries at startup.
+      const { describeProblem, startServer } = await import('../lsp/server.js');
       const records = flags.records.map((p) => resolve(p));
       // Bad records stop the server before it starts: one line on stderr, exit 2 (main reports it).
       const rules = await loadRules({ records, bundled: flags.bundled });
