@@ -104,6 +104,13 @@ describe('lsp code actions: fixes', () => {
     expect(fixesOf(d!)).toEqual([]);
     Object.assign(d!, { fix: { edits: [{ line: d!.line, column: 1, endLine: d!.line, endColumn: 1, text: '' }] } });
     expect(fixesOf(d!)[0]!.applicability).toBe('unsafe');
+    // No edits: it can only say why (the `none` strategy), as a disabled action.
+    Object.assign(d!, { fix: { applicability: 'safe', strategy: 'none', reason: 'no automatic fix: the call is in a lambda', edits: [] } });
+    const acts = codeActions(request(TWO, [d!]));
+    expect(acts.map((a) => [a.title, a.disabled?.reason ?? null, a.edit === undefined])).toEqual([
+      [`No automatic fix (${SAVE})`, 'no automatic fix: the call is in a lambda', true],
+      [`Ignore ${SAVE} on this line`, null, false],
+    ]);
   });
 
   it('fix all applies every safe fix once, skips unsafe and overlapping ones, and the result is clean Python', () => {

@@ -22,6 +22,7 @@ const STRATEGY_TITLES: Record<string, string> = {
   'type-guard': 'Guard with isinstance',
   replace: 'Replace with the recorded alternative',
   'direct-replacement': 'Replace with the recorded alternative',
+  none: 'No automatic fix',
 };
 
 function num(v: unknown): v is number {
@@ -50,7 +51,8 @@ function readFix(f: unknown, d: Diagnostic): EditorFix | undefined {
   if (edits.some((e) => !e)) return undefined;
   const strategy = typeof o.strategy === 'string' ? o.strategy : undefined;
   const label = typeof o.title === 'string' ? o.title : (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
-  const applicability = readApplicability(o.applicability);
+  // A fix without edits can only explain itself (`strategy: none` says why there is no automatic fix).
+  const applicability = edits.length ? readApplicability(o.applicability) : 'display-only';
   const title = `${label} (${d.ruleId})${applicability === 'unsafe' ? ' [unsafe]' : ''}`;
   return { title, strategy, applicability, reason: typeof o.reason === 'string' ? o.reason : undefined, edits: edits as TextEdit[] };
 }
