@@ -6,6 +6,8 @@ import { CuratedDataError } from '../rules/curated.js';
 import { PathError } from '../workspace/discover.js';
 import { registerCheck } from './check.js';
 import { registerLsp } from './lsp.js';
+import { registerExplain } from './explain.js';
+import { registerRules } from './rules.js';
 import { UsageError, type IO } from './io.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -25,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
   // One file per command: check.ts, and the others as they come.
   registerCheck(program, io, (c) => (code = c));
   registerLsp(program, io, (c) => (code = c));
+  registerRules(program, io, (c) => (code = c));
+  registerExplain(program, io, (c) => (code = c));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

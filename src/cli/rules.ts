@@ -1,0 +1,29 @@
+/** `raiselint rules`: lists the rules the records compile to. */
+import { Option, type Command } from 'commander';
+import { loadRules } from '../engine/rules.js';
+import { filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
+import { UsageError, collect, type IO } from './io.js';
+
+interface RulesFlags {
+  records: string[];
+  bundled: boolean;
+  format: 'text' | 'json';
+}
+
+export function registerRules(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
+  program
+    .command('rules')
+    .description('list the rules: id, error class, raiser, and when each fires (certain, possible, indirect)')
+    .argument('[filter]', 'only rules whose id, error class, raiser or message contains this text')
+    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
+    .option('--no-bundled', 'do not use the bundled record datasets')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (filter: string | undefined, flags: RulesFlags) => {
+      const set = await loadRules({ records: flags.records, bundled: flags.bundled });
+      for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
+      if (!set.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
+      const rules = filterRules([...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), filter);
+      stdout(flags.format === 'json' ? formatRulesJson(rules, set) : formatRulesText(rules, set));
+      setCode(filter && !rules.length ? 1 : 0);
+    });
+}

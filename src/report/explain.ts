@@ -1,0 +1,53 @@
+/** `raiselint explain`: a record's documentation for a rule id, an error message or a traceback. */
+import type { RuleMatch } from '../rules/lookup.js';
+import type { RuntimeError } from '../rules/lookup.js';
+import type { Rule } from '../rules/types.js';
+import { docText, ruleDoc } from './ruledoc.js';
+
+export function explainRuleText(rule: Rule, match?: RuleMatch): string {
+  const doc = ruleDoc(rule);
+  const out = [
+    `${rule.id}`,
+    `  ${doc.title}`,
+    `  raised by ${doc.raiser}() (line ${rule.raiser.line})`,
+  ];
+  if (doc.messagePattern) out.push(`  message pattern: ${doc.messagePattern}`);
+  if (match) out.push(`  matched: ${match.reasons.join('; ')}`);
+  out.push('', docText(doc));
+  return out.join('\n') + '\n';
+}
+
+export function formatExplainText(rules: Rule[], matches?: RuleMatch[], err?: RuntimeError): string {
+  const parts: string[] = [];
+  if (err) {
+    const what = `${err.errorClass ? `${err.errorClass}: ` : ''}${err.message}`.trim();
+    parts.push(`${matches?.length ?? rules.length} record${(matches?.length ?? rules.length) === 1 ? '' : 's'} match${(matches?.length ?? rules.length) === 1 ? 'es' : ''} '${what}'\n`);
+  }
+  if (matches) for (const m of matches) parts.push(explainRuleText(m.rule, m));
+  else for (const r of rules) parts.push(explainRuleText(r));
+  return parts.join('\n');
+}
+
+export function formatExplainJson(rules: Rule[], matches?: RuleMatch[], err?: RuntimeError): string {
+  const entries = (matches ?? rules.map((rule) => ({ rule, reasons: [] as string[], score: 0, byMessage: false }))).map((m) => {
+    const doc = ruleDoc(m.rule);
+    return {
+      id: m.rule.id,
+      recordId: m.rule.recordId,
+      errorClass: doc.errorClass,
+      errorMessage: doc.errorMessage,
+      messagePattern: doc.messagePattern ?? null,
+      raiser: doc.raiser,
+      documentation: doc.documentation ?? null,
+      triggerScenarios: doc.triggers ?? null,
+      commonSituations: doc.situations ?? null,
+      solutions: doc.solutions,
+      preventionTips: doc.tips,
+      exampleFix: doc.exampleFix ?? null,
+      sourceUrl: doc.source ?? null,
+      ...(matches ? { matchedBy: m.reasons } : {}),
+    };
+  });
+  const doc = err ? { query: { errorClass: err.errorClass ?? null, message: err.message, frames: err.frames }, matches: entries } : { matches: entries };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

@@ -1,0 +1,50 @@
+/** The output formats of `raiselint check`, by name: one file per format, chosen here. */
+import type { ReportInput } from './context.js';
+import { formatGithub } from './github.js';
+import { formatGitlab } from './gitlab.js';
+import { formatJson } from './json.js';
+import { formatJsonLines } from './jsonLines.js';
+import { formatJunit } from './junit.js';
+import { formatSarif } from './sarif.js';
+import { formatStatisticsJson, formatStatisticsJsonLines, formatStatisticsText } from './statistics.js';
+import { formatText } from './text.js';
+
+export const FORMATS = ['text', 'concise', 'json', 'json-lines', 'sarif', 'github', 'gitlab', 'junit'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface RenderOptions {
+  color?: boolean;
+  /** Counts per rule instead of the findings. */
+  statistics?: boolean;
+}
+
+/** Formats whose report includes files that could not be checked; for the others the CLI prints them to stderr. */
+export function reportsErrors(format: Format): boolean {
+  return format === 'text' || format === 'concise' || format === 'github' || format === 'junit';
+}
+
+export function renderReport(format: Format, input: ReportInput, opts: RenderOptions = {}): string {
+  const { diagnostics: diags, errors } = input;
+  if (opts.statistics) {
+    if (format === 'json') return formatStatisticsJson(diags);
+    if (format === 'json-lines') return formatStatisticsJsonLines(diags);
+    return formatStatisticsText(diags);
+  }
+  switch (format) {
+    case 'text':
+    case 'concise':
+      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise' });
+    case 'json':
+      return formatJson(diags, errors);
+    case 'json-lines':
+      return formatJsonLines(diags);
+    case 'sarif':
+      return formatSarif(input);
+    case 'github':
+      return formatGithub(input);
+    case 'gitlab':
+      return formatGitlab(input);
+    case 'junit':
+      return formatJunit(input);
+  }
+}

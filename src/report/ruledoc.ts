@@ -1,0 +1,102 @@
+/** A rule's documentation, from its record: the same sections for `explain`, SARIF help and editors. */
+import type { Rule } from '../rules/types.js';
+
+export interface RuleDoc {
+  id: string;
+  title: string;
+  errorClass: string;
+  errorMessage: string;
+  messagePattern?: string;
+  raiser: string;
+  documentation?: string;
+  triggers?: string;
+  situations?: string;
+  solutions: string[];
+  tips: string[];
+  exampleFix?: string;
+  source?: string;
+}
+
+function text(s: string | null | undefined): string | undefined {
+  const t = s?.trim();
+  return t ? t : undefined;
+}
+
+export function ruleDoc(rule: Rule): RuleDoc {
+  const r = rule.record;
+  return {
+    id: rule.id,
+    title: `${rule.errorClass}: ${r.errorMessage}`,
+    errorClass: rule.errorClass,
+    errorMessage: r.errorMessage,
+    messagePattern: text(r.messagePattern),
+    raiser: `${rule.raiser.module ? `${rule.raiser.module}.` : ''}${rule.raiser.qualname}`,
+    documentation: text(r.documentation),
+    triggers: text(r.triggerScenarios),
+    situations: text(r.commonSituations),
+    solutions: (r.solutions ?? []).map((s) => s.trim()).filter(Boolean),
+    tips: rule.tips.map((s) => s.trim()).filter(Boolean),
+    exampleFix: text(r.exampleFix),
+    source: rule.raiser.url ?? rule.docsUrl,
+  };
+}
+
+/** One line: what raises what. */
+export function shortDescription(doc: RuleDoc): string {
+  return `${doc.raiser.split('.').slice(-2).join('.')}() raises ${doc.title}`;
+}
+
+function indent(s: string, by = '  '): string {
+  return s
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
+}
+
+/** Plain text with headed sections (terminal, SARIF `help.text`). */
+export function docText(doc: RuleDoc): string {
+  const out: string[] = [];
+  const section = (head: string, body: string | undefined) => {
+    if (body) out.push(`${head}:`, indent(body), '');
+  };
+  const list = (head: string, items: string[]) => {
+    if (items.length) out.push(`${head}:`, ...items.map((i) => `  - ${i}`), '');
+  };
+  section('Documentation', doc.documentation);
+  section('Triggered by', doc.triggers);
+  section('Common situations', doc.situations);
+  list('Solutions', doc.solutions);
+  list('Prevention tips', doc.tips);
+  section('Example fix', doc.exampleFix);
+  if (doc.source) out.push(`Raised at: ${doc.source}`);
+  return out.join('\n').trimEnd();
+}
+
+/** Markdown (SARIF `help.markdown`, hovers). */
+export function docMarkdown(doc: RuleDoc): string {
+  const out: string[] = [`**${mdEscape(doc.title)}** (raised by \`${doc.raiser}()\`)`, ''];
+  const para = (head: string, body: string | undefined) => {
+    if (body) out.push(`### ${head}`, '', body, '');
+  };
+  const list = (head: string, items: string[]) => {
+    if (items.length) out.push(`### ${head}`, '', ...items.map((i) => `- ${i}`), '');
+  };
+  para('Documentation', doc.documentation);
+  para('Triggered by', doc.triggers);
+  para('Common situations', doc.situations);
+  list('Solutions', doc.solutions);
+  list('Prevention tips', doc.tips);
+  if (doc.exampleFix) out.push('### Example fix', '', fence(doc.exampleFix, 'python'), '');
+  if (doc.source) out.push(`[Where the library raises it](${doc.source})`);
+  return out.join('\n').trimEnd();
+}
+
+function mdEscape(s: string): string {
+  return s.replace(/([\\`*_[\]<>])/g, '\\$1');
+}
+
+function fence(code: string, lang: string): string {
+  let ticks = '```';
+  while (code.includes(ticks)) ticks += '`';
+  return `${ticks}${lang}\n${code}\n${ticks}`;
+}

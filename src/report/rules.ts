@@ -1,0 +1,75 @@
+/** `raiselint rules`: the loaded rules, as text or JSON. */
+import { describeTarget } from '../rules/compile.js';
+import { ruleReach, type RuleReach } from '../rules/reach.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { Rule } from '../rules/types.js';
+import { ruleDoc } from './ruledoc.js';
+
+export interface RuleEntry {
+  id: string;
+  recordId: string;
+  errorClass: string;
+  errorMessage: string;
+  messagePattern: string | null;
+  severity: string;
+  raiser: { module: string; qualname: string; line: number; url: string | null };
+  targets: string[];
+  confidence: RuleReach;
+  guards: string[];
+  tips: string[];
+  docsUrl: string | null;
+  dataset: { file: string; line: number };
+}
+
+export function ruleEntry(rule: Rule, set: RuleSet): RuleEntry {
+  return {
+    id: rule.id,
+    recordId: rule.recordId,
+    errorClass: rule.errorClass,
+    errorMessage: rule.record.errorMessage,
+    messagePattern: rule.record.messagePattern ?? null,
+    severity: rule.defaultSeverity,
+    raiser: { module: rule.raiser.module, qualname: rule.raiser.qualname, line: rule.raiser.line, url: rule.raiser.url ?? null },
+    targets: rule.targets.map(describeTarget),
+    confidence: ruleReach(rule, set.classes),
+    guards: rule.guards.map((g) => `${g.name}(arg ${g.param})`),
+    tips: rule.tips,
+    docsUrl: rule.docsUrl ?? null,
+    dataset: rule.source,
+  };
+}
+
+/** Rules whose id, error class, raiser or message contains `filter` (case-insensitive). */
+export function filterRules(rules: Rule[], filter: string | undefined): Rule[] {
+  if (!filter) return rules;
+  const f = filter.toLowerCase();
+  return rules.filter((r) => [r.id, r.errorClass, `${r.raiser.module}.${r.raiser.qualname}`, r.record.errorMessage].some((s) => s.toLowerCase().includes(f)));
+}
+
+export function formatRulesJson(rules: Rule[], set: RuleSet): string {
+  return JSON.stringify(rules.map((r) => ruleEntry(r, set)), null, 2) + '\n';
+}
+
+export function formatRulesText(rules: Rule[], set: RuleSet): string {
+  const out: string[] = [];
+  const field = (name: string, values: string[]) => {
+    values.forEach((v, i) => out.push(`  ${(i === 0 ? name : '').padEnd(9)} ${v}`));
+  };
+  for (const rule of rules) {
+    const e = ruleEntry(rule, set);
+    const doc = ruleDoc(rule);
+    out.push(rule.id);
+    field('raises', [doc.title]);
+    field('raiser', [`${doc.raiser} (line ${rule.raiser.line})`]);
+    field('severity', [e.severity]);
+    field('certain', e.confidence.certain);
+    field('possible', e.confidence.possible);
+    field('indirect', e.confidence.indirect);
+    field('guards', e.guards);
+    field('source', rule.raiser.url ? [rule.raiser.url] : []);
+    out.push('');
+  }
+  const datasets = new Set(rules.map((r) => r.source.file)).size;
+  out.push(`${rules.length} rule${rules.length === 1 ? '' : 's'} from ${datasets} dataset${datasets === 1 ? '' : 's'}.`);
+  return out.join('\n') + '\n';
+}
