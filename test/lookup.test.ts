@@ -1,4 +1,7 @@
 /** Finding records from rule ids, runtime messages and tracebacks; the rule listing's reach. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../src/engine/rules.js';
 import { findRuleById, matchRuntimeError, parseErrorText, parseTraceback, pythonRegex, similarIds } from '../src/rules/lookup.js';
@@ -110,6 +113,24 @@ describe('matching runtime errors to records', () => {
     expect(matchRuntimeError(rules.rules, parseErrorText('ValueError: Agent save_state is not yet implemented.'))).toEqual([]);
     expect(matchRuntimeError(rules.rules, parseErrorText('Saving state is not yet implemented.')).map((x) => x.rule.id)).toEqual(['autogen/saving-state-is-not-yet-implemented']);
     expect(matchRuntimeError(rules.rules, parseErrorText('something else entirely'))).toEqual([]);
+  });
+
+  it('a messagePattern matches messages the recorded text does not', async () => {
+    // A record whose message varies at run time: only its regex can match the real message.
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-lookup-'));
+    try {
+      const line = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
+      Object.assign(line.record, { id: 'timeout0000000001', slug: 'timed-out', errorMessage: 'Timed out after 30 seconds', messagePattern: '^Timed out after (?P<s>\\d+) seconds$' });
+      const file = join(dir, 'records.jsonl');
+      writeFileSync(file, JSON.stringify(line) + '\n');
+      const set = await loadRules({ records: [file], bundled: false });
+      const m = matchRuntimeError(set.rules, parseErrorText('NotImplementedError: Timed out after 5 seconds'));
+      expect(m.map((x) => [x.rule.id, x.byMessage])).toEqual([['autogen/timed-out', true]]);
+      expect(m[0]!.reasons[1]).toBe('message matches the pattern /^Timed out after (?P<s>\\d+) seconds$/');
+      expect(matchRuntimeError(set.rules, parseErrorText('NotImplementedError: Timed out after five seconds')).filter((x) => x.byMessage)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a class alone lists every record of that class; part of a message narrows', () => {

@@ -115,9 +115,10 @@ describe('github', () => {
 });
 
 describe('junit', () => {
-  let findings: J, edge: J, empty: J;
-  beforeAll(() => {
-    [findings, edge, empty] = parseXml(
+  // Parsed once, lazily, inside the tests: malformed XML fails them (not a hook).
+  let parsed: J[] | undefined;
+  const docs = () =>
+    (parsed ??= parseXml(
       formatJunit({ diagnostics: diags, errors: [] }),
       formatJunit({
         diagnostics: [diag({ file: 'a&b.py', message: 'x < y && "q" \'s\' \u0001 > z\u0007' })],
@@ -127,12 +128,11 @@ describe('junit', () => {
         ],
       }),
       formatJunit({ diagnostics: [], errors: [] }),
-    );
-  });
+    ));
 
   it('is well-formed XML with one failing test case per finding, grouped by file', () => {
     expect(formatJunit({ diagnostics: diags, errors: [] }).startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
-    const doc = findings;
+    const doc = docs()[0];
     expect(doc.tag).toBe('testsuites');
     expect(doc.attrs).toEqual({ name: 'raiselint', tests: '4', failures: '4', errors: '0' });
     expect(doc.children).toHaveLength(1);
@@ -148,7 +148,7 @@ describe('junit', () => {
   });
 
   it('escapes markup and control characters; file errors are <error>s, syntax warnings are not failures', () => {
-    const doc = edge;
+    const doc = docs()[1];
     expect(doc.attrs).toEqual({ name: 'raiselint', tests: '3', failures: '1', errors: '1' });
     const [ab, z] = doc.children;
     expect(ab.attrs).toEqual({ name: 'a&b.py', tests: '2', failures: '1', errors: '0' });
@@ -162,6 +162,7 @@ describe('junit', () => {
   });
 
   it('with nothing to report, one passing test case', () => {
+    const empty = docs()[2];
     expect(empty.attrs).toEqual({ name: 'raiselint', tests: '1', failures: '0', errors: '0' });
     expect(empty.children[0].children[0].attrs).toEqual({ name: 'No findings', classname: 'raiselint' });
     expect(empty.children[0].children[0].children).toEqual([]);

@@ -152,6 +152,8 @@ describe('sarif: results', () => {
     expect(base[0]).toMatch(/^[0-9a-f]{16}:1$/);
     const moved = SAMPLE.replace('async def main', '# a comment\n\n\nasync def main');
     expect(hash(moved)).toEqual(base);
+    const tabs = SAMPLE.replace(/\n {4}/g, '\n\t').replace('await runtime', 'await  runtime');
+    expect(hash(tabs)).toEqual(base);
     const changed = SAMPLE.replace('state = await', 'saved = await');
     expect(hash(changed)).not.toEqual(base);
     // Two identical findings in one file differ by their occurrence counter.
