@@ -80,4 +80,14 @@ describe('fixture annotations', () => {
     const all = pyFiles(join(ROOT, 'autogen')).map((f) => readFileSync(f, 'utf8')).join('\n');
     for (const r of rules.rules) expect(all, r.id).toContain(`# expect: ${r.id}`);
   });
+
+  for (const dir of dirs.filter((d) => existsSync(join(ROOT, d, 'records.jsonl')))) {
+    it(`fixtures/${dir}: every record of its dataset compiles and has at least one certain fixture finding`, async () => {
+      const rules = await rulesFor(dir);
+      expect(rules.outcomes.filter((o) => !o.outcome.rule).map((o) => `${o.record.record.slug}: ${o.outcome.skipped}`)).toEqual([]);
+      expect(rules.rules.length).toBe(rules.outcomes.length);
+      const all = pyFiles(join(ROOT, dir)).map((f) => readFileSync(f, 'utf8')).join('\n');
+      for (const r of rules.rules) expect(all, r.id).toMatch(new RegExp(`# expect: ${r.id}(,|\\s*$)`, 'm'));
+    });
+  }
 });

@@ -52,11 +52,10 @@ function exceptionNames(n: Node | undefined): Node[] {
 function classMatches(n: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
   const written = dottedName(n);
   if (!written) return false;
+  // What the name refers to in this file (an import, a local class); only a name the file does not bind is taken as written.
   const q = model.qualify(n) ?? written;
-  const candidates = [q, written];
-  for (const c of candidates) {
-    if (exc.isSubclass(errorClass, c)) return true;
-  }
+  if (q.startsWith('<local>')) return false;
+  if (exc.isSubclass(errorClass, q)) return true;
   // An error class the rule could not qualify: compare by class name.
   if (!errorClass.includes('.') && !exc.isKnown(errorClass)) return q.split('.').pop() === errorClass;
   return false;

@@ -8,6 +8,7 @@ import { registerCheck } from './check.js';
 import { registerLsp } from './lsp.js';
 import { registerExplain } from './explain.js';
 import { registerRules } from './rules.js';
+import { registerRecords } from './records.js';
 import { UsageError, type IO } from './io.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   registerLsp(program, io, (c) => (code = c));
   registerRules(program, io, (c) => (code = c));
   registerExplain(program, io, (c) => (code = c));
+  registerRecords(program, io, (c) => (code = c));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -35,9 +35,13 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
   for (const site of model.sites) {
     const hits = new Map<string, Hit>();
     if (site.callee?.length) {
-      for (const rule of rules.byTrigger.get(site.name) ?? []) {
-        for (const t of rule.targets) {
-          if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [] });
+      // Indexed by the written name and by the imported name (`from json import loads as parse`).
+      const names = new Set([site.name, ...site.callee.map((q) => q.slice(q.lastIndexOf('.') + 1))]);
+      for (const n of names) {
+        for (const rule of rules.byTrigger.get(n) ?? []) {
+          for (const t of rule.targets) {
+            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [] });
+          }
         }
       }
     }

@@ -1,18 +1,31 @@
 /**
  * Stage 2: compile records into rules, automatically. Everything comes from the record's own
- * fields: the raising `def` (from `sourceCode` at `lineNumber`), its module (from `filePath`,
- * anchored on what the record's snippets import), the receiver classes (`isinstance` checks in
- * `validationCode` / `typeGuard`), the entry points users call (calls in the snippets) and the
- * guard functions (`typeGuard`).
+ * fields, with no code per record or per library:
+ *
+ * - the raising `def` (from `sourceCode` at `lineNumber`), its class, decorators and other names
+ *   (`getstate = setstate = _notimplemented`), and the classes and imports `sourceCode` shows;
+ * - its module (from `filePath`, anchored on what the record's snippets import);
+ * - the entry points users call: the calls the record's snippets protect (`try` bodies, the
+ *   `# before` part of `exampleFix`, code spans of `triggerScenarios`), resolved through the
+ *   snippets' imports. A qualified call into the raising library (`json.loads`, `pkg.Klass(...)`,
+ *   `Klass.from_string`, `pkg.OldName.create`) is a call target; a method called on a receiver
+ *   whose class the snippets name (`isinstance`, `v = Klass(...)`, `v: Klass`, `Klass(...).m()`)
+ *   is a method target. The raising `def` itself is the fallback when the snippets show nothing;
+ * - the error class, qualified through the snippets' imports and `except` clauses, or defined by
+ *   `sourceCode` (its bases join the exception hierarchy);
+ * - guard functions (`typeGuard`) and version constraints (text and tags).
+ *
+ * A record that yields nothing precise (a bare method name with no class or module) is skipped
+ * with a reason rather than turned into a rule that would flag every `.save()`.
  */
 import type { LoadedRecord } from '../records/types.js';
 import { withTree, type Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { dottedName, field, namedChildren } from '../parse/syntax.js';
 import { ClassRegistry, newClassInfo } from './classes.js';
 import { ExceptionHierarchy } from './exceptions.js';
 import { moduleFromFilePath, splitQualified, symbolMatches } from './names.js';
-import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
-import type { GuardSpec, Rule, RuleTarget, Severity, VersionNote } from './types.js';
+import { afterPart, beforePart, codeSpans, emptyFacts, looksLikeClass, readSnippet, resolveAll, type SnippetCall, type SnippetFacts } from './snippets.js';
+import type { GuardSpec, Rule, RuleTarget, Severity, SymbolRef, VersionNote } from './types.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -27,15 +40,56 @@ export interface CompileOutcome {
     entryPoints: string[];
     receiverClasses: string[];
     guards: string[];
+    errorClass?: string;
+    /** Bases of the error class, nearest first (`ValueError`, `Exception`, ...). */
+    errorBases?: string[];
+    versions?: string[];
+    /** Where the entry points came from (`snippets` or `raising def`). */
+    entrySource?: string;
   };
+}
+
+interface SourceClass {
+  name: string;
+  bases: string[];
+  /** Names bound to a method in the class body by assignment (`getstate = setstate = _notimplemented`). */
+  aliases: Map<string, string[]>;
+  /** Methods whose body calls `self.<m>(...)`: m → callers. */
+  callers: Map<string, string[]>;
 }
 
 interface RaisingDef {
   name: string;
+  /** Class whose body holds the def, when sourceCode shows the `class` line. */
   className?: string;
-  classBases: string[];
+  /** The def is a method (inside a class, or a `self`/`cls` first parameter) even if the class is not shown. */
+  inClass: boolean;
   decorators: string[];
-  row: number;
+  classBases: string[];
+  /** Other names the def is reachable under in its class (aliases and public wrappers). */
+  otherNames: string[];
+}
+
+interface SourceFacts {
+  def?: RaisingDef;
+  classes: Map<string, SourceClass>;
+}
+
+/** A candidate entry point from the snippets. */
+interface QualifiedEntry {
+  q: string;
+  modulePart: string;
+  path: string;
+  named: boolean;
+  chained: boolean;
+  /** Shown by `triggerScenarios` (the scenario itself), not only sitting in a `try` body or a `# before` part. */
+  strong: boolean;
+}
+interface MethodEntry {
+  classes: string[];
+  method: string;
+  named: boolean;
+  receiverCall?: string;
 }
 
 export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy): CompileOutcome {
@@ -56,106 +110,257 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     ['exampleFix.after', r.exampleFix ? afterPart(r.exampleFix) : undefined],
   ];
   for (const [from, code] of snippets) if (code) readSnippet(code, from, facts);
-  for (const span of codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`)) readSnippet(span, 'triggerScenarios', facts);
+  for (const span of codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`)) {
+    // A bare dotted name in prose (`json.loads`) names a call as much as `json.loads(...)` does.
+    readSnippet(/^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$/.test(span) ? `${span}()` : span, 'triggerScenarios', facts);
+  }
   resolveAll(facts);
 
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
-  const def = findRaisingDef(r.sourceCode, r.lineNumber - r.sourceCodeStart, exceptions, module);
+  const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
+  const src = readSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, module, isPackage, exceptions);
+  const def = src.def;
   if (!def) return { skipped: `no enclosing 'def' around line ${r.lineNumber} in sourceCode`, derived };
-  derived.raiser = def.className ? `${def.className}.${def.name}` : def.name;
+  // The raiser for messages; `records check` marks a method of a class sourceCode does not show.
+  let raiserName = def.className ? `${def.className}.${def.name}` : def.name;
+  derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : raiserName;
 
-  const targets: RuleTarget[] = [];
-  const triggers = new Set<string>();
-  const receiverClasses: string[] = [];
+  const lib = module.split('.')[0]!;
   const isStatic = def.decorators.some((d) => /(^|\.)(classmethod|staticmethod)$/.test(d));
   const isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property)$/.test(d));
+  const isCtor = def.inClass && (def.name === '__init__' || def.name === '__new__');
+  const defNames = new Set([def.name, ...def.otherNames]);
+  const publicNames = [...defNames].filter((n) => !n.startsWith('_'));
 
-  // Classes named by the record's isinstance checks, on the receiver of a call to the raising method.
-  const receiverVars = new Set(facts.calls.filter((c) => c.method === def.name && c.receiver).map((c) => c.receiver!));
-  for (const v of receiverVars) for (const c of facts.isinstance.get(v) ?? []) receiverClasses.push(c);
-  for (const g of facts.guards) receiverClasses.push(...g.classes);
+  const targets: RuleTarget[] = [];
+  const shown: string[] = [];
+  const kinds: string[] = [];
+  const triggers = new Set<string>();
+  const addTarget = (t: RuleTarget, kind: string, display?: string) => {
+    const key = describeTarget(t);
+    if (targets.some((x) => describeTarget(x) === key && x.kind === t.kind)) return;
+    targets.push(t);
+    shown.push(display ?? key);
+    if (!kinds.includes(kind)) kinds.push(kind);
+    if (t.kind === 'method') {
+      triggers.add(t.method);
+      triggers.add(splitQualified(t.classKey).name);
+    } else triggers.add(t.symbol.path.split('.').pop()!);
+  };
+  const registerClass = (key: string, aliases: string[] = []) => {
+    const { name } = splitQualified(key);
+    const shown = key.startsWith(`${module}.`) ? src.classes.get(name) : undefined;
+    classes.add(newClassInfo(key, { aliases, bases: shown ? shown.bases : [] }));
+    // Its bases as sourceCode names them, so `isinstance(x, Base)` and `x: Base` know the relation.
+    for (const b of shown?.bases ?? []) if (b.includes('.') && !classes.get(b)) classes.add(newClassInfo(b, {}));
+  };
+  /** A class named by the snippets → its canonical key (the defining module when it is a re-export of it). */
+  const canonicalClass = (q: string): { key: string; aliases: string[] } => {
+    const { name } = splitQualified(q);
+    const local = `${module}.${name}`;
+    if (!q.includes('.')) return { key: local, aliases: [] };
+    if (symbolMatches({ module, path: name, aliases: [] }, q)) return { key: local, aliases: [] };
+    if (def.className === name) return { key: local, aliases: [q] };
+    return { key: q, aliases: [] };
+  };
+  const related = (m: string) => module === m || module.startsWith(`${m}.`);
 
-  if (def.className && def.name === '__init__') {
-    const sym = { module, path: def.className, aliases: [] as string[] };
-    targets.push({ kind: 'call', symbol: sym, what: 'constructor' });
-    triggers.add(def.className);
-    derived.kind = 'constructor';
-  } else if (def.className && isStatic) {
-    targets.push({ kind: 'call', symbol: { module, path: `${def.className}.${def.name}`, aliases: [] }, what: 'classmethod' });
-    triggers.add(def.name);
-    derived.kind = 'classmethod';
-  } else if (def.className || receiverClasses.length) {
-    // Instance method: the raising classes are the isinstance-checked ones, else the defining class.
-    const keys = new Set<string>();
-    const named = uniq(receiverClasses);
-    for (const q of named) {
-      const { name } = splitQualified(q);
-      // The defining module when the imported name is a re-export of it.
-      const sym = { module, path: name, aliases: [] };
-      const key = symbolMatches(sym, q) || !q.includes('.') ? `${module}.${name}` : q;
-      keys.add(key);
-      classes.add(newClassInfo(key, { aliases: q !== key && q.includes('.') ? [q] : [] }));
+  // ------------------------------------------------------------ entry points from the snippets
+  const protectedCalls = facts.calls.filter((c) => c.inTryBody || c.from === 'exampleFix' || c.from === 'triggerScenarios');
+  const qualified: QualifiedEntry[] = [];
+  const methods: MethodEntry[] = [];
+  for (const c of protectedCalls) {
+    const q = qualifiedCallee(c, lib);
+    if (q && q.split('.')[0] === lib && q.includes('.')) {
+      const { modulePart, path } = splitImport(q, facts.modules);
+      const last = path.split('.').pop()!;
+      const named = defNames.has(last) || (isCtor && last === (def.className ?? last) && looksLikeClass(last));
+      const strong = c.from === 'triggerScenarios';
+      const prev = qualified.find((e) => e.q === q);
+      if (prev) prev.strong ||= strong;
+      else qualified.push({ q, modulePart, path, named, chained: c.chained, strong });
+      continue;
     }
-    if (!keys.size && def.className) {
-      const key = `${module}.${def.className}`;
-      keys.add(key);
-      classes.add(newClassInfo(key, {}));
-    }
-    for (const key of keys) targets.push({ kind: 'method', classKey: key, method: def.name });
-    if (!def.className) derived.raiser = `${splitQualified([...keys][0]!).name}.${def.name}`;
-    triggers.add(def.name);
-    for (const k of keys) triggers.add(splitQualified(k).name);
-    derived.kind = isProperty ? 'property' : 'method';
-  } else {
-    // Module-level function: the entry points are the calls the record protects, resolved through its imports.
-    const top = module.split('.')[0];
-    const entry = uniq(
-      facts.calls
-        .filter((c) => c.qname && c.qname.split('.')[0] === top && (c.inTryBody || c.from === 'exampleFix' || c.from === 'triggerScenarios'))
-        .map((c) => c.qname!),
-    );
-    if (!entry.length && !def.name.startsWith('_')) entry.push(`${module}.${def.name}`);
-    for (const q of entry) {
-      const { module: m, name } = splitQualified(q);
-      targets.push({ kind: 'call', symbol: { module: m === module || module.startsWith(`${m}.`) ? module : m, path: name, aliases: [] }, what: 'function' });
-      triggers.add(name);
-    }
-    derived.kind = 'function';
+    if (!c.method || (!c.receiver && !c.receiverCall)) continue;
+    const named = defNames.has(c.method);
+    const cls = receiverClasses(c, facts, named);
+    if (cls.length) methods.push({ classes: cls, method: c.method, named, receiverCall: c.receiverCall });
   }
+  // When the snippets call the raising def itself, the other calls of a `try` body are setup
+  // (`client = pkg.Client(); client.run()`); calls a trigger scenario shows are kept regardless.
+  // Method calls not named after the raising def count only when nothing else reaches the library.
+  const namedMethods = methods.filter((m) => m.named);
+  const anyNamed = namedMethods.length > 0 || qualified.some((e) => e.named);
+  const useMethods = qualified.length || namedMethods.length ? namedMethods : methods;
+  const useQualified = qualified.filter((e) => (e.named || e.strong || !anyNamed) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
+  const constructorPaths = new Set(useQualified.filter((e) => !e.path.includes('.') && looksLikeClass(e.path)).map((e) => `${e.modulePart}.${e.path}`));
+
+  for (const e of useQualified) {
+    const segs = e.path.split('.');
+    const last = segs[segs.length - 1]!;
+    if (isCtor && e.named) {
+      // `Klass(...)` raising in `Klass.__init__` / `__new__`.
+      const key = def.className && related(e.modulePart) && segs.length === 1 ? `${module}.${def.className}` : `${e.modulePart}.${e.path}`;
+      registerClass(key);
+      const k = splitQualified(key);
+      addTarget({ kind: 'call', symbol: sym(k.module, k.name), what: 'constructor' }, 'constructor', written(e, k.module));
+    } else if (isStatic && last === def.name && segs.length >= 2) {
+      // `Klass.from_string(...)` on the class object (and on instances: a classmethod is reachable from both).
+      const clsPath = segs.slice(0, -1).join('.');
+      const key = def.className === segs[segs.length - 2] && related(e.modulePart) ? `${module}.${def.className}` : `${e.modulePart}.${clsPath}`;
+      registerClass(key);
+      const k = splitQualified(key);
+      addTarget({ kind: 'call', symbol: sym(k.module, `${k.name}.${last}`), what: 'classmethod' }, 'classmethod', written(e, k.module));
+      addTarget({ kind: 'method', classKey: key, method: last }, 'classmethod', `<${k.name} instance>.${last}()`);
+    } else if (!def.inClass && segs.length === 1 && last === def.name && related(e.modulePart)) {
+      // The raising module function, imported from its module or any ancestor package (a re-export).
+      addTarget({ kind: 'call', symbol: sym(module, last), what: 'function' }, 'function', written(e, module));
+    } else if (segs.length === 1) {
+      const ctor = looksLikeClass(last);
+      if (ctor) registerClass(`${e.modulePart}.${last}`);
+      addTarget({ kind: 'call', symbol: sym(e.modulePart, last), what: ctor ? 'constructor' : 'function' }, ctor ? 'constructor' : 'function', written(e, e.modulePart));
+    } else {
+      // `pkg.Klass.method(...)` or an attribute chain through a module-level object (`pkg.OldName.create(...)`).
+      const head = `${e.modulePart}.${segs.slice(0, -1).join('.')}`;
+      const isClass = constructorPaths.has(head) || (related(e.modulePart) && src.classes.has(segs[0]!) && segs.length === 2);
+      addTarget({ kind: 'call', symbol: sym(e.modulePart, e.path), what: isClass ? 'classmethod' : 'attribute' }, isClass ? 'classmethod' : 'attribute', written(e, e.modulePart));
+    }
+  }
+  const receiverKeys: string[] = [];
+  for (const m of useMethods) {
+    const names = m.named ? [...new Set([m.method, ...publicNames])] : [m.method];
+    for (const q of m.classes) {
+      const { key, aliases } = canonicalClass(q);
+      registerClass(key, aliases);
+      if (!receiverKeys.includes(key)) receiverKeys.push(key);
+      for (const n of names) addTarget({ kind: 'method', classKey: key, method: n }, isProperty ? 'property' : 'method');
+    }
+  }
+  derived.entrySource = targets.length ? 'snippets' : undefined;
+
+  // ------------------------------------------------------------ fallback: the raising def itself
   if (!targets.length) {
-    return { skipped: `'${def.name}' is a private helper and the record shows no public call that reaches it`, derived };
+    const reason = fallbackTargets(def, module, { isCtor, isStatic, isProperty, publicNames, guardClasses: facts.guards.flatMap((g) => g.classes) }, registerClass, canonicalClass, addTarget, receiverKeys);
+    if (!targets.length) return { skipped: reason, derived };
+    derived.entrySource = 'raising def';
   }
+  if (!def.className && receiverKeys.length === 1) raiserName = `${splitQualified(receiverKeys[0]!).name}.${def.name}`;
+  else if (!def.className && def.inClass) {
+    const owner = targets.find((t) => t.kind === 'call' && t.what === 'classmethod');
+    if (owner && owner.kind === 'call') raiserName = `${owner.symbol.path.split('.').slice(-2, -1)[0]}.${def.name}`;
+  }
+  if (raiserName.includes('.')) derived.raiser = raiserName;
 
   const guards: GuardSpec[] = facts.guards.map((g) => ({
     name: g.name,
     param: g.param,
-    excludesWhenTrue: g.negated ? g.classes.map((c) => canonicalClass(c, module)) : [],
-    includesWhenTrue: g.negated ? [] : g.classes.map((c) => canonicalClass(c, module)),
+    excludesWhenTrue: g.negated ? g.classes.map((c) => canonicalClass(c).key) : [],
+    includesWhenTrue: g.negated ? [] : g.classes.map((c) => canonicalClass(c).key),
   }));
   for (const g of guards) triggers.add(g.name);
 
-  const errorClass = qualifyError(r.errorClass, facts, exceptions, module);
+  const errorClass = qualifyError(r.errorClass, facts, exceptions, module, src);
   const repoShort = (r.repo.split('/').pop() ?? r.repo).toLowerCase();
+  const versions = versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []);
   const rule: Rule = {
     id: `${repoShort}/${r.slug}`,
     recordId: r.id,
     record: r,
     source: lr.source,
     errorClass,
-    raiser: { module, qualname: derived.raiser, line: r.lineNumber, url: r.githubUrl ? lineUrl(r.githubUrl, r.lineNumber) : undefined },
+    raiser: { module, qualname: raiserName, line: r.lineNumber, url: r.githubUrl ? lineUrl(r.githubUrl, r.lineNumber) : undefined },
     targets,
     triggers: [...triggers],
     guards,
     defaultSeverity: severityOf(r.severity),
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
-    versions: versionNotes(r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
+    versions,
   };
-  derived.entryPoints = targets.map(describeTarget);
-  derived.receiverClasses = targets.filter((t) => t.kind === 'method').map((t) => (t as { classKey: string }).classKey);
+  derived.kind = kinds.join('+');
+  derived.entryPoints = targets.map((t, i) => ({ t, s: shown[i]! })).sort((a, b) => (a.t.kind === b.t.kind ? 0 : a.t.kind === 'call' ? -1 : 1)).map((x) => x.s);
+  derived.receiverClasses = [...new Set(targets.filter((t) => t.kind === 'method').map((t) => (t as { classKey: string }).classKey))];
   derived.guards = guards.map((g) => `${g.name}(arg ${g.param})`);
+  derived.errorClass = errorClass;
+  derived.errorBases = exceptions.mro(errorClass).slice(1);
+  if (![errorClass, ...derived.errorBases].includes('BaseException')) derived.errorBases.push('Exception (assumed: the rest of the hierarchy is not known)');
+  derived.versions = versions.map((v) => `${v.subject} ${v.constraint}`);
   return { rule, derived };
+}
+
+/** An entry as the snippets write it, and where it is defined when that differs (a re-export). */
+function written(e: QualifiedEntry, definedIn: string): string {
+  return `${e.q}()${definedIn !== e.modulePart && definedIn.startsWith(`${e.modulePart}.`) ? ` [defined in ${definedIn}]` : ''}`;
+}
+
+function sym(module: string, path: string): SymbolRef {
+  return { module, path, aliases: [] };
+}
+
+/** The callee of a snippet call as a qualified name: through the snippets' imports, or spelled from the library's top package. */
+function qualifiedCallee(c: SnippetCall, lib: string): string | undefined {
+  if (c.text.startsWith('<call>')) return undefined;
+  if (c.qname) return c.qname;
+  return c.text.split('.')[0] === lib ? c.text : undefined;
+}
+
+/** Splits `pkg.sub.Klass.method` into the module part the snippets import (`pkg.sub`) and the path in it. */
+function splitImport(q: string, modules: Set<string>): { modulePart: string; path: string } {
+  const parts = q.split('.');
+  for (let i = parts.length - 1; i >= 1; i--) {
+    const m = parts.slice(0, i).join('.');
+    if (modules.has(m)) return { modulePart: m, path: parts.slice(i).join('.') };
+  }
+  return { modulePart: parts[0]!, path: parts.slice(1).join('.') };
+}
+
+/** Classes the snippets give a call's receiver: isinstance checks win over assignments and annotations. */
+function receiverClasses(c: SnippetCall, facts: SnippetFacts, named: boolean): string[] {
+  if (c.receiverCall) return looksLikeClass(c.receiverCall) ? [c.receiverCall] : [];
+  const v = c.receiver!;
+  const inst = facts.isinstance.get(v);
+  if (inst?.length) return [...new Set(inst)];
+  const vc = facts.varClasses.get(v);
+  if (vc?.length) return [...new Set(vc)];
+  // A guard function of the record (`def is_x(obj): return isinstance(obj, C)`) names the classes of the raising method.
+  if (named) return [...new Set(facts.guards.flatMap((g) => g.classes))];
+  return [];
+}
+
+function fallbackTargets(
+  def: RaisingDef,
+  module: string,
+  o: { isCtor: boolean; isStatic: boolean; isProperty: boolean; publicNames: string[]; guardClasses: string[] },
+  registerClass: (key: string, aliases?: string[]) => void,
+  canonicalClass: (q: string) => { key: string; aliases: string[] },
+  addTarget: (t: RuleTarget, kind: string) => void,
+  receiverKeys: string[],
+): string {
+  if (!def.inClass) {
+    if (def.name.startsWith('_')) return `'${def.name}' is a private helper and the record shows no public call that reaches it`;
+    addTarget({ kind: 'call', symbol: sym(module, def.name), what: 'function' }, 'function');
+    return '';
+  }
+  const classKeys: { key: string; aliases: string[] }[] = def.className ? [{ key: `${module}.${def.className}`, aliases: [] }] : o.guardClasses.map(canonicalClass);
+  if (!classKeys.length) {
+    return `too imprecise: '${def.name}' is a method of a class the record never names (sourceCode does not show the class line; no isinstance check, guard or qualified call in the snippets): a rule would flag every .${def.name}()`;
+  }
+  for (const { key, aliases } of classKeys) {
+    registerClass(key, aliases);
+    const name = splitQualified(key).name;
+    if (o.isCtor) {
+      addTarget({ kind: 'call', symbol: sym(splitQualified(key).module, name), what: 'constructor' }, 'constructor');
+      continue;
+    }
+    if (!o.publicNames.length) return `'${def.name}' is a private method of ${name} and the record shows no public call that reaches it`;
+    if (!receiverKeys.includes(key)) receiverKeys.push(key);
+    for (const n of o.publicNames) {
+      if (o.isStatic) addTarget({ kind: 'call', symbol: sym(splitQualified(key).module, `${name}.${n}`), what: 'classmethod' }, 'classmethod');
+      addTarget({ kind: 'method', classKey: key, method: n }, o.isStatic ? 'classmethod' : o.isProperty ? 'property' : 'method');
+    }
+  }
+  return '';
 }
 
 export function describeTarget(t: RuleTarget): string {
@@ -163,67 +368,171 @@ export function describeTarget(t: RuleTarget): string {
   return `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`;
 }
 
-function canonicalClass(q: string, module: string): string {
-  const { name } = splitQualified(q);
-  return symbolMatches({ module, path: name, aliases: [] }, q) || !q.includes('.') ? `${module}.${name}` : q;
+// ---------------------------------------------------------------- sourceCode
+
+/** Resolves a name written in sourceCode through its imports (relative ones against the module). */
+function sourceResolver(root: Node, module: string, isPackage: boolean): (name: string) => string {
+  const imports = new Map<string, string>();
+  const pkgParts = isPackage ? module.split('.') : module.split('.').slice(0, -1);
+  const absolute = (mod: string): string => {
+    const m = /^(\.+)(.*)$/.exec(mod);
+    if (!m) return mod;
+    const base = pkgParts.slice(0, Math.max(0, pkgParts.length - (m[1]!.length - 1)));
+    return [...base, ...(m[2] ? [m[2]] : [])].join('.');
+  };
+  for (const n of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
+    if (!n) continue;
+    if (n.type === 'import_statement') {
+      for (const c of namedChildren(n)) {
+        if (c.type === 'dotted_name') imports.set(c.text.split('.')[0]!, c.text.split('.')[0]!);
+        else if (c.type === 'aliased_import') {
+          const nm = field(c, 'name');
+          const a = field(c, 'alias');
+          if (nm && a) imports.set(a.text, nm.text);
+        }
+      }
+    } else {
+      const mod = absolute(field(n, 'module_name')?.text ?? '');
+      for (const c of n.childrenForFieldName('name')) {
+        if (!c) continue;
+        if (c.type === 'dotted_name') imports.set(c.text, `${mod}.${c.text}`);
+        else if (c.type === 'aliased_import') {
+          const nm = field(c, 'name');
+          const a = field(c, 'alias');
+          if (nm && a) imports.set(a.text, `${mod}.${nm.text}`);
+        }
+      }
+    }
+  }
+  return (name: string) => {
+    const [head, ...rest] = name.split('.');
+    const base = imports.get(head!);
+    return base ? [base, ...rest].join('.') : name;
+  };
 }
 
-function findRaisingDef(source: string, row: number, exceptions: ExceptionHierarchy, module: string): RaisingDef | undefined {
+const BUILTIN_BASES = new Set(['object', 'type', 'int', 'str', 'bytes', 'float', 'tuple', 'list', 'dict', 'set', 'frozenset']);
+
+function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): SourceFacts {
   return withTree(source, (tree) => {
-    // Exception classes the snippet defines join the hierarchy.
+    const resolveName = sourceResolver(tree.rootNode, module, isPackage);
+    const classes = new Map<string, SourceClass>();
+    const defined = new Set<string>();
+    for (const cls of tree.rootNode.descendantsOfType('class_definition')) if (cls) defined.add(field(cls, 'name')?.text ?? '');
+    const qualify = (b: string): string | undefined => {
+      if (BUILTIN_BASES.has(b)) return undefined;
+      if (exceptions.isKnown(b) && !b.includes('.')) return b;
+      const r = resolveName(b);
+      if (r !== b) return r;
+      return b.includes('.') ? b : `${module}.${b}`;
+    };
     for (const cls of tree.rootNode.descendantsOfType('class_definition')) {
       if (!cls) continue;
       const name = field(cls, 'name')?.text;
+      if (!name) continue;
       const sup = field(cls, 'superclasses');
-      const bases = sup ? namedChildren(sup).map((b) => b.text) : [];
-      if (name && bases.some((b) => exceptions.isKnown(b) || /Error$|Exception$/.test(b))) {
-        exceptions.define(`${module}.${name}`, bases.map((b) => (exceptions.isKnown(b) ? b : `${module}.${b}`)), [name]);
+      const written = sup ? namedChildren(sup).filter((b) => b.type !== 'keyword_argument').map((b) => dottedName(b)).filter((b): b is string => !!b) : [];
+      const bases = written.map(qualify).filter((b): b is string => !!b);
+      const info: SourceClass = { name, bases, aliases: new Map(), callers: new Map() };
+      classes.set(name, info);
+      // Exception classes the snippet defines join the hierarchy (their bases resolved through its imports).
+      const looksExc = (b: string) => exceptions.isKnown(b) || /(Error|Exception|Warning)$/.test(b.split('.').pop() ?? '');
+      if (bases.some(looksExc) || (/(Error|Exception)$/.test(name) && bases.length)) exceptions.define(`${module}.${name}`, bases);
+      const body = field(cls, 'body');
+      for (const st of body ? namedChildren(body) : []) {
+        const a = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+        if (a?.type === 'assignment') {
+          // `a = b = f`: chained assignment targets bound to a def of the class.
+          const names: string[] = [];
+          let cur: Node | null = a;
+          while (cur?.type === 'assignment') {
+            const l = field(cur, 'left');
+            if (l?.type === 'identifier') names.push(l.text);
+            cur = field(cur, 'right');
+          }
+          if (cur?.type === 'identifier') for (const n of names) info.aliases.set(cur.text, [...(info.aliases.get(cur.text) ?? []), n]);
+        }
+        const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;
+        if (def?.type === 'function_definition') {
+          const caller = field(def, 'name')?.text;
+          for (const call of def.descendantsOfType('call')) {
+            const fn = call ? field(call, 'function') : null;
+            const callee = fn?.type === 'attribute' && field(fn, 'object')?.text === 'self' ? field(fn, 'attribute')?.text : undefined;
+            if (callee && caller) info.callers.set(callee, [...(info.callers.get(callee) ?? []), caller]);
+          }
+        }
       }
     }
-    const line = source.split('\n')[row] ?? '';
-    const col = Math.max(0, line.length - line.trimStart().length);
-    let n: Node | null = tree.rootNode.descendantForPosition({ row, column: col });
-    let fn: Node | null = null;
-    while (n) {
-      if (n.type === 'function_definition') {
-        fn = n;
-        break;
-      }
-      n = n.parent;
-    }
-    if (!fn) return undefined;
-    const name = field(fn, 'name')?.text;
-    if (!name) return undefined;
-    const decorators: string[] = [];
-    const dec = fn.parent?.type === 'decorated_definition' ? fn.parent : null;
-    if (dec) for (const d of namedChildren(dec)) if (d.type === 'decorator') decorators.push(d.text.replace(/^@/, '').split('(')[0]!.trim());
-    let c: Node | null = (dec ?? fn).parent;
-    while (c && c.type !== 'class_definition' && c.type !== 'function_definition') c = c.parent;
-    let className: string | undefined;
-    let classBases: string[] = [];
-    if (c?.type === 'class_definition') {
-      className = field(c, 'name')?.text;
-      const sup = field(c, 'superclasses');
-      classBases = sup ? namedChildren(sup).map((b) => b.text) : [];
-    } else if (!c) {
-      // The snippet may start inside a class body: a `def` with a `self` first parameter is a method.
-      const params = field(fn, 'parameters');
-      const first = params ? namedChildren(params)[0] : undefined;
-      const p = first?.type === 'identifier' ? first.text : first ? (field(first, 'name') ?? first.namedChild(0))?.text : undefined;
-      if (p === 'self' || p === 'cls') className = '';
-    }
-    return { name, className: className || undefined, classBases, decorators, row };
+    const def = findRaisingDef(tree.rootNode, source, row, classes);
+    return { def, classes };
   });
 }
 
-function qualifyError(name: string, facts: SnippetFacts, exceptions: ExceptionHierarchy, module: string): string {
+function findRaisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>): RaisingDef | undefined {
+  const line = source.split('\n')[row] ?? '';
+  const col = Math.max(0, line.length - line.trimStart().length);
+  let n: Node | null = root.descendantForPosition({ row, column: col });
+  let fn: Node | null = null;
+  while (n) {
+    if (n.type === 'function_definition') {
+      fn = n;
+      break;
+    }
+    n = n.parent;
+  }
+  if (!fn) return undefined;
+  const name = field(fn, 'name')?.text;
+  if (!name) return undefined;
+  const decorators: string[] = [];
+  const dec = fn.parent?.type === 'decorated_definition' ? fn.parent : null;
+  if (dec) for (const d of namedChildren(dec)) if (d.type === 'decorator') decorators.push(d.text.replace(/^@/, '').split('(')[0]!.trim());
+  let c: Node | null = (dec ?? fn).parent;
+  while (c && c.type !== 'class_definition' && c.type !== 'function_definition') c = c.parent;
+  let className: string | undefined;
+  let classBases: string[] = [];
+  let inClass = false;
+  if (c?.type === 'class_definition') {
+    className = field(c, 'name')?.text;
+    classBases = className ? (classes.get(className)?.bases ?? []) : [];
+    inClass = true;
+  } else if (!c) {
+    // The snippet may start inside a class body: an indented `def` with a `self`/`cls` first parameter
+    // (or a method decorator) is a method of a class the snippet does not show.
+    const params = field(fn, 'parameters');
+    const first = params ? namedChildren(params)[0] : undefined;
+    const p = first?.type === 'identifier' ? first.text : first ? (field(first, 'name') ?? first.namedChild(0))?.text : undefined;
+    const indented = (dec ?? fn).startPosition.column > 0;
+    if (p === 'self' || p === 'cls' || (indented && decorators.some((d) => /(^|\.)(classmethod|staticmethod|property)$/.test(d)))) inClass = true;
+  }
+  const otherNames: string[] = [];
+  const info = className ? classes.get(className) : undefined;
+  for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
+  for (const w of info?.callers.get(name) ?? []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
+  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)] };
+}
+
+// ---------------------------------------------------------------- error class, severity, versions
+
+function qualifyError(name: string, facts: SnippetFacts, exceptions: ExceptionHierarchy, module: string, src: SourceFacts): string {
+  const simple = name.split('.').pop()!;
+  const local = `${module}.${simple}`;
+  const prefer = (q: string): string => {
+    // A re-export of the class sourceCode defines: keep the defining name.
+    const c = exceptions.canonical(q);
+    if (src.classes.has(simple) && exceptions.isKnown(local) && splitQualified(c).name === simple && module.startsWith(`${splitQualified(c).module}.`)) return local;
+    return c;
+  };
+  if (name.includes('.')) {
+    const imported = facts.imports.get(name.split('.')[0]!);
+    return prefer(imported ? [imported, ...name.split('.').slice(1)].join('.') : name);
+  }
   if (exceptions.isKnown(name)) return exceptions.canonical(name);
-  const imported = facts.imports.get(name.split('.')[0]!);
-  if (imported) return exceptions.canonical([imported, ...name.split('.').slice(1)].join('.'));
+  if (src.classes.has(name) && exceptions.isKnown(local)) return local;
+  const imported = facts.imports.get(name);
+  if (imported) return prefer(imported);
   const seen = facts.excepts.find((e) => e === name || e.endsWith(`.${name}`));
-  if (seen && seen.includes('.')) return exceptions.canonical(seen);
-  const local = `${module}.${name}`;
-  if (exceptions.isKnown(local)) return exceptions.canonical(local);
+  if (seen && seen.includes('.')) return prefer(seen);
+  if (exceptions.isKnown(local)) return local;
   return name;
 }
 
@@ -235,26 +544,47 @@ function lineUrl(url: string, line: number): string {
   return url.replace(/#L\d+(-L\d+)?$/, '') + `#L${line}`;
 }
 
-/** Version constraints stated in a record's text or tags (`Python >= 3.12`, `numpy<2`, `autogen-core <= 0.4.0.dev8`). */
-export function versionNotes(...texts: (string | string[])[]): VersionNote[] {
-  const out: VersionNote[] = [];
-  const all = texts.flatMap((t) => (Array.isArray(t) ? t : [t]));
-  const re = /\b([A-Za-z][A-Za-z0-9_.-]*)\s*(>=|<=|==|!=|~=|<|>)\s*(\d+(?:\.\d+)*(?:[a-z]+\d*)?(?:\.dev\d+)?)/g;
-  for (const text of all) {
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      out.push({ subject: m[1]!.toLowerCase(), constraint: `${m[2]}${m[3]}`, from: m[0] });
-    }
-    re.lastIndex = 0;
-    const since = /\b(?:since|from|in|added in|removed in|before|until)\s+(Python|[A-Za-z][\w.-]*)\s+v?(\d+\.\d+(?:\.\d+)?)/gi;
-    for (let m = since.exec(text); m; m = since.exec(text)) {
-      const word = m[0].split(/\s+/)[0]!.toLowerCase();
-      const op = word === 'before' || word === 'until' || word === 'removed' ? '<' : '>=';
-      out.push({ subject: m[1]!.toLowerCase(), constraint: `${op}${m[2]}`, from: m[0] });
-    }
-  }
+/** Names a version constraint may be about: Python itself, the library (repo, top module, imports, tags). */
+function versionSubjects(repo: string, module: string, facts: SnippetFacts, tags: string[]): Set<string> {
+  const out = new Set(['python', 'cpython', 'py']);
+  const add = (s: string) => {
+    const n = s.toLowerCase().replace(/_/g, '-');
+    if (n) out.add(n);
+  };
+  for (const part of repo.split('/')) add(part);
+  add(repo.split('/').pop()!.replace(/-python$/, ''));
+  add(module.split('.')[0]!);
+  for (const m of facts.modules) add(m.split('.')[0]!);
+  for (const t of tags) add(t.split(/[<>=!~ ]/)[0]!);
   return out;
 }
 
-function uniq<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
+/**
+ * Version constraints stated in a record's text or tags (`Python >= 3.12`, `numpy<2`, `autogen-core <= 0.4.0.dev8`,
+ * `removed in Python 3.13`). With `subjects`, only constraints about those names are kept (not `retcode != 0`).
+ */
+export function versionNotes(subjects: Set<string> | undefined, ...texts: (string | string[])[]): VersionNote[] {
+  const out: VersionNote[] = [];
+  const all = texts.flatMap((t) => (Array.isArray(t) ? t : [t]));
+  const keep = (subject: string, constraint: string, from: string) => {
+    const s = subject.toLowerCase();
+    if (subjects && !subjects.has(s.replace(/_/g, '-'))) return;
+    if (out.some((v) => v.subject === s && v.constraint === constraint)) return;
+    out.push({ subject: s, constraint, from });
+  };
+  const re = /\b([A-Za-z][A-Za-z0-9_.-]*)\s*(>=|<=|==|!=|~=|<|>)\s*(\d+(?:\.\d+)*(?:[a-z]+\d*)?(?:\.dev\d+)?)/g;
+  const since = /\b(since|from|new in|added in|removed in|deprecated in|before|until|prior to)\s+(Python|[A-Za-z][\w.-]*)\s+v?(\d+\.\d+(?:\.\d+)?)/gi;
+  for (const text of all) {
+    for (let m = re.exec(text); m; m = re.exec(text)) keep(m[1]!, `${m[2]}${m[3]}`, m[0]);
+    re.lastIndex = 0;
+    for (let m = since.exec(text); m; m = since.exec(text)) {
+      // `deprecated since 3.11` says nothing about where the error exists.
+      if (/deprecated\s*$/i.test(text.slice(0, m.index))) continue;
+      const word = m[1]!.toLowerCase();
+      const op = word === 'before' || word === 'until' || word === 'removed in' || word === 'prior to' ? '<' : '>=';
+      keep(m[2]!, `${op}${m[3]}`, m[0]);
+    }
+    since.lastIndex = 0;
+  }
+  return out;
 }

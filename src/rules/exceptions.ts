@@ -175,6 +175,7 @@ export class ExceptionHierarchy {
   /** Adds a library-defined exception class (from a record's sourceCode or a rule). */
   define(name: string, bases: string[], aliases: string[] = []): void {
     if (!this.bases.has(name)) this.bases.set(name, bases.map((b) => this.canonical(b)));
+    this.reexports.clear();
     for (const a of aliases) if (a !== name && !this.alias.has(a)) this.alias.set(a, name);
   }
 
@@ -186,22 +187,50 @@ export class ExceptionHierarchy {
     return this.bases.has(this.canonical(name));
   }
 
-  /** True when `cls` is `base` or inherits from it. Unknown classes only match themselves. */
+  /**
+   * True when `cls` is `base` or inherits from it. A library class is also known by the name of any
+   * ancestor package of its module (`openai.OpenAIError` is `openai._exceptions.OpenAIError`). A class
+   * whose ancestry the hierarchy does not know (an undefined library class) is taken to derive from
+   * `Exception`, as library exceptions do: `except Exception` / `except BaseException` catch it.
+   */
   isSubclass(cls: string, base: string): boolean {
     const target = this.canonical(base);
     const seen = new Set<string>();
     const stack = [this.canonical(cls)];
+    let unknown = false;
     while (stack.length) {
       const c = stack.pop()!;
-      if (c === target) return true;
+      if (c === target || sameClass(c, target)) return true;
       if (seen.has(c)) continue;
       seen.add(c);
-      for (const b of this.bases.get(c) ?? []) stack.push(this.canonical(b));
+      const bases = this.basesOf(c);
+      if (!bases) unknown = true;
+      for (const b of bases ?? []) stack.push(this.canonical(b));
     }
-    return false;
+    return unknown && (target === 'Exception' || target === 'BaseException');
   }
 
-  /** Base classes up to BaseException, for explanations. */
+  private readonly reexports = new Map<string, string[] | null>();
+
+  /** Bases of a class by its name or by a re-exported name of it. */
+  private basesOf(c: string): string[] | undefined {
+    const direct = this.bases.get(c);
+    if (direct) return direct;
+    if (!c.includes('.')) return undefined;
+    const cached = this.reexports.get(c);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: string[] | null = null;
+    for (const [k, v] of this.bases) {
+      if (sameClass(k, c)) {
+        found = v;
+        break;
+      }
+    }
+    this.reexports.set(c, found);
+    return found ?? undefined;
+  }
+
+  /** The class and its bases up to BaseException, for explanations. */
   mro(cls: string): string[] {
     const out: string[] = [];
     const stack = [this.canonical(cls)];
@@ -209,8 +238,19 @@ export class ExceptionHierarchy {
       const c = stack.shift()!;
       if (out.includes(c)) continue;
       out.push(c);
-      stack.push(...(this.bases.get(c) ?? []).map((b) => this.canonical(b)));
+      stack.push(...(this.basesOf(c) ?? []).map((b) => this.canonical(b)));
     }
     return out;
   }
+}
+
+/** `a.b._c.Klass` and `a.Klass` (a re-export by an ancestor package) name the same class. */
+export function sameClass(x: string, y: string): boolean {
+  if (x === y) return true;
+  const i = x.lastIndexOf('.');
+  const j = y.lastIndexOf('.');
+  if (i < 0 || j < 0 || x.slice(i) !== y.slice(j)) return false;
+  const mx = x.slice(0, i);
+  const my = y.slice(0, j);
+  return mx.startsWith(`${my}.`) || my.startsWith(`${mx}.`);
 }

@@ -61,7 +61,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
     for (const t of rule.targets) {
       const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
       const list = byTrigger.get(key) ?? [];
-      list.push(rule);
+      if (!list.includes(rule)) list.push(rule);
       byTrigger.set(key, list);
     }
     for (const n of rule.triggers) triggerNames.add(n);

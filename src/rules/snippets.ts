@@ -10,6 +10,10 @@ export interface SnippetCall {
   /** For `x.m(...)` with a plain variable receiver: the variable and method. */
   receiver?: string;
   method?: string;
+  /** For `Q(...).m(...)`: the callee of the receiver call as written (`pathlib.WindowsPath`). */
+  receiverCall?: string;
+  /** This call is the receiver of an outer method call (`Q(...)` in `Q(...).m()`). */
+  chained: boolean;
   /** Which snippet and whether it sits in a `try` body (the protected call). */
   from: string;
   inTryBody: boolean;
@@ -17,7 +21,12 @@ export interface SnippetCall {
 }
 
 export interface SnippetFacts {
+  /** Local name → qualified name it is bound to by an import. */
   imports: Map<string, string>;
+  /** Every module an import statement names (`import a.b` → `a.b`; `from a.b import c` → `a.b`). */
+  modules: Set<string>;
+  /** variable → classes (as written, resolved later) from `v = Q(...)`, `with Q(...) as v` and `v: Q` parameters. */
+  varClasses: Map<string, string[]>;
   /** variable → classes (as written, resolved through imports where possible), from `isinstance(var, C)`. */
   isinstance: Map<string, string[]>;
   calls: SnippetCall[];
@@ -27,7 +36,7 @@ export interface SnippetFacts {
 }
 
 export function emptyFacts(): SnippetFacts {
-  return { imports: new Map(), isinstance: new Map(), calls: [], guards: [], classDefs: [], excepts: [] };
+  return { imports: new Map(), modules: new Set(), varClasses: new Map(), isinstance: new Map(), calls: [], guards: [], classDefs: [], excepts: [] };
 }
 
 /** Code spans of a prose field: `code` in backticks. */
@@ -62,9 +71,11 @@ function resolve(facts: SnippetFacts, dotted: string): string {
 
 export function resolveAll(facts: SnippetFacts): void {
   for (const [v, cs] of facts.isinstance) facts.isinstance.set(v, cs.map((c) => resolve(facts, c)));
+  for (const [v, cs] of facts.varClasses) facts.varClasses.set(v, cs.map((c) => resolve(facts, c)));
   for (const c of facts.calls) {
     const head = c.text.split('.')[0]!;
     if (facts.imports.has(head)) c.qname = resolve(facts, c.text);
+    if (c.receiverCall) c.receiverCall = resolve(facts, c.receiverCall);
   }
   for (const g of facts.guards) g.classes = g.classes.map((c) => resolve(facts, c));
   facts.excepts = facts.excepts.map((e) => resolve(facts, e));
@@ -80,16 +91,20 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
   switch (node.type) {
     case 'import_statement':
       for (const c of namedChildren(node)) {
-        if (c.type === 'dotted_name') facts.imports.set(c.text.split('.')[0]!, c.text.split('.')[0]!);
-        else if (c.type === 'aliased_import') {
+        if (c.type === 'dotted_name') {
+          facts.imports.set(c.text.split('.')[0]!, c.text.split('.')[0]!);
+          facts.modules.add(c.text);
+        } else if (c.type === 'aliased_import') {
           const n = field(c, 'name');
           const a = field(c, 'alias');
           if (n && a) facts.imports.set(a.text, n.text);
+          if (n) facts.modules.add(n.text);
         }
       }
       return;
     case 'import_from_statement': {
       const mod = field(node, 'module_name')?.text ?? '';
+      if (mod && !mod.startsWith('.')) facts.modules.add(mod);
       for (const c of node.childrenForFieldName('name')) {
         if (!c) continue;
         if (c.type === 'dotted_name') facts.imports.set(c.text, `${mod}.${c.text}`);
@@ -106,6 +121,11 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
       const params = field(node, 'parameters');
       const body = field(node, 'body');
       const names = params ? namedChildren(params).map((p) => paramName(p)) : [];
+      for (const p of params ? namedChildren(params) : []) {
+        const ann = field(p, 'type');
+        const cls = ann ? dottedName(namedChildren(ann)[0] ?? ann) : undefined;
+        if (cls && looksLikeClass(cls) && !TYPING_NAMES.has(cls.split('.').pop()!)) addVarClass(facts, paramName(p), cls);
+      }
       // A guard: a body that returns (not) isinstance(param, C).
       const stmts = body ? namedChildren(body) : [];
       const ret = stmts.find((s) => s.type === 'return_statement');
@@ -130,6 +150,26 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
       if (name) facts.classDefs.push({ name, bases: sup ? namedChildren(sup).map((b) => dottedName(b)).filter((b): b is string => !!b) : [] });
       break;
     }
+    case 'assignment': {
+      // `v = Q(...)`: v is an instance of Q when Q looks like a class.
+      const left = field(node, 'left');
+      const right = field(node, 'right');
+      const inner = right?.type === 'await' ? namedChildren(right)[0] : right;
+      const cls = inner?.type === 'call' ? dottedName(field(inner, 'function')) : undefined;
+      if (left?.type === 'identifier' && cls && looksLikeClass(cls)) addVarClass(facts, left.text, cls);
+      break;
+    }
+    case 'with_item': {
+      const v = field(node, 'value');
+      if (v?.type === 'as_pattern') {
+        const [inner] = namedChildren(v);
+        const alias = field(v, 'alias');
+        const target = alias ? namedChildren(alias)[0] : undefined;
+        const cls = inner?.type === 'call' ? dottedName(field(inner, 'function')) : undefined;
+        if (target?.type === 'identifier' && cls && looksLikeClass(cls)) addVarClass(facts, target.text, cls);
+      }
+      break;
+    }
     case 'call': {
       const inst = isinstanceCall(node);
       if (inst) {
@@ -137,15 +177,15 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
         break;
       }
       const fn = field(node, 'function');
-      const text = dottedName(fn);
+      const text = dottedName(fn) ?? chainText(fn);
       if (text) {
-        const call: SnippetCall = { text, from, inTryBody: ctx.inTryBody, inElse: ctx.inElse };
+        const parentFn = node.parent?.type === 'attribute' && node.parent.parent?.type === 'call' && field(node.parent.parent, 'function')?.id === node.parent.id;
+        const call: SnippetCall = { text, from, chained: parentFn, inTryBody: ctx.inTryBody, inElse: ctx.inElse };
         if (fn?.type === 'attribute') {
           const obj = field(fn, 'object');
-          if (obj?.type === 'identifier') {
-            call.receiver = obj.text;
-            call.method = field(fn, 'attribute')?.text;
-          }
+          call.method = field(fn, 'attribute')?.text;
+          if (obj?.type === 'identifier') call.receiver = obj.text;
+          else if (obj?.type === 'call') call.receiverCall = dottedName(field(obj, 'function'));
         }
         facts.calls.push(call);
       }
@@ -176,6 +216,28 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
       return;
   }
   for (const c of namedChildren(node)) visit(c, from, facts, ctx);
+}
+
+const TYPING_NAMES = new Set(['Any', 'Optional', 'Union', 'Callable', 'Awaitable', 'Coroutine', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Type', 'TypeVar', 'Self', 'Never', 'NoReturn', 'Protocol', 'Generic', 'Literal', 'Annotated', 'ClassVar', 'Final']);
+
+/** PEP 8 class names are CapWords: `pkg.Klass`, `Klass`. */
+export function looksLikeClass(dotted: string): boolean {
+  return /^[A-Z]/.test(dotted.split('.').pop() ?? '');
+}
+
+function addVarClass(facts: SnippetFacts, v: string, cls: string): void {
+  if (!v) return;
+  const list = facts.varClasses.get(v) ?? [];
+  if (!list.includes(cls)) list.push(cls);
+  facts.varClasses.set(v, list);
+}
+
+/** `Q(...).m` → `<call>.m`: a method called on a call's result (the receiver is recorded apart). */
+function chainText(fn: Node | null): string | undefined {
+  if (fn?.type !== 'attribute') return undefined;
+  const obj = field(fn, 'object');
+  const attr = field(fn, 'attribute')?.text;
+  return obj?.type === 'call' && attr ? `<call>.${attr}` : undefined;
 }
 
 function paramName(p: Node): string {

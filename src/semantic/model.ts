@@ -832,8 +832,10 @@ class Interpreter {
         const info = this.classes.get(a.key);
         if (info && !a.key.startsWith('<local>')) out.push([{ k: 'ref', q: `${a.key}.${attr}` }]);
         else {
-          const f = this.classFields(a.key).get(attr);
-          out.push(f ?? this.methodOf(a.key, attr) ?? UNKNOWN);
+          const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
+          // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
+          const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
+          out.push(f ?? (lib ? [{ k: 'ref', q: `${lib}.${attr}` }] : UNKNOWN));
         }
       } else if (a.k === 'inst') {
         const fromFields = a.fields?.[attr];
@@ -844,6 +846,8 @@ class Interpreter {
         let found: Type | undefined;
         for (const c of this.classes.mro(a.key)) {
           if (c.key.startsWith('<local>')) {
+            // Fields still being computed (a method read while inferring them): unknown, not the base's.
+            if (this.localClasses.get(c.key)?.computing) break;
             const f = this.classFields(c.key).get(attr);
             if (f) {
               found = f;
@@ -908,11 +912,13 @@ class Interpreter {
         args.pos.push(UNKNOWN);
       } else args.pos.push(this.expr(a, env, ctx));
     }
-    if (ctx.record && name && this.triggers.has(name)) {
-      const callee = calleeT.filter((a): a is Extract<Atom, { k: 'ref' }> => a.k === 'ref').map((a) => a.q);
-      for (const a of calleeT) if (a.k === 'class' && !a.key.startsWith('<local>')) callee.push(a.key);
-      if (fn.type === 'attribute') this.addSite({ node: n, kind: 'method', name, receiver, callee, receiverText: field(fn, 'object')?.text });
-      else this.addSite({ node: n, kind: 'call', name, callee });
+    if (ctx.record && name) {
+      const callee = this.calleeNames(calleeT);
+      // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
+      if (this.triggers.has(name) || callee.some((q) => this.triggers.has(q.slice(q.lastIndexOf('.') + 1)))) {
+        if (fn.type === 'attribute') this.addSite({ node: n, kind: 'method', name, receiver, callee, receiverText: field(fn, 'object')?.text });
+        else this.addSite({ node: n, kind: 'call', name, callee });
+      }
     }
     // Result type.
     if (name === 'cast' && args.pos.length === 2 && argsNode) {
@@ -929,6 +935,44 @@ class Interpreter {
       else out.push(UNKNOWN);
     }
     return out.length ? union(...out) : UNKNOWN;
+  }
+
+  /**
+   * Qualified names a callee resolves to: imported names and attribute chains (`pkg.Klass.create`),
+   * library classes (constructors), and for a class defined in the file, the library class whose
+   * constructor it inherits (no `__init__` / `__new__` of its own on the way).
+   */
+  private calleeNames(calleeT: Type): string[] {
+    const out: string[] = [];
+    for (const a of calleeT) {
+      if (a.k === 'ref') out.push(a.q);
+      else if (a.k === 'class' && !a.key.startsWith('<local>')) out.push(a.key);
+      else if (a.k === 'class') {
+        const lib = this.inheritedFromLibrary(a.key, ['__init__', '__new__']);
+        if (lib) out.push(lib);
+      }
+    }
+    return [...new Set(out)];
+  }
+
+  /** The nearest library class (or unresolved `?qname` base) in a local class's ancestry, unless a local class on the way defines one of `names`. */
+  private inheritedFromLibrary(key: string, names: string[]): string | undefined {
+    const seen = new Set<string>();
+    const walk = (k: string): string | undefined => {
+      if (seen.has(k)) return undefined;
+      seen.add(k);
+      if (k.startsWith('?')) return k.slice(1);
+      const info = this.classes.get(k);
+      if (!k.startsWith('<local>')) return info ? k : undefined;
+      if (!info || names.some((n) => info.ownMethods?.has(n))) return undefined;
+      if (names.some((n) => this.classFields(k).has(n))) return undefined;
+      for (const b of info.bases) {
+        const r = walk(b);
+        if (r) return r;
+      }
+      return undefined;
+    };
+    return walk(key);
   }
 
   /** An instance of a class, keeping the constructor arguments its curated `init` says it keeps. */

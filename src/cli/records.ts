@@ -1,0 +1,132 @@
+/**
+ * `raiselint records check <file>`: compiles record datasets and reports, per record, whether it
+ * became a rule, what was derived (raising def, error class and its bases, entry points, receiver
+ * classes, guards, version notes) and why not where it failed. Exit 0 when every record compiled,
+ * 1 when one was skipped, 2 when a dataset cannot be read.
+ */
+import { Option, type Command } from 'commander';
+import { loadRules } from '../engine/rules.js';
+import type { ErrorRecord } from '../records/types.js';
+import type { CompileOutcome } from '../rules/compile.js';
+import type { IO } from './io.js';
+
+interface RecordsCheckFlags {
+  format: 'text' | 'json';
+}
+
+export interface RecordReport {
+  file: string;
+  line: number;
+  id: string;
+  recordId?: string;
+  status: 'compiled' | 'skipped';
+  reason?: string;
+  kind?: string;
+  module?: string;
+  raiser?: string;
+  raisedAt?: string;
+  errorClass?: string;
+  errorBases?: string[];
+  entryPoints: string[];
+  entrySource?: string;
+  receiverClasses: string[];
+  guards: string[];
+  versions: string[];
+  notes: string[];
+}
+
+export function registerRecords(program: Command, { stdout }: IO, setCode: (code: number) => void): void {
+  const records = program.command('records').description('work with error-record datasets');
+  records
+    .command('check')
+    .description('compile record datasets and report, per record, what rule it became or why it was skipped')
+    .argument('<paths...>', 'dataset files or folders (JSON Lines or JSON arrays of records)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (paths: string[], flags: RecordsCheckFlags) => {
+      const reports = await checkRecords(paths);
+      stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, records: reports }, null, 2)}\n` : formatReports(reports));
+      setCode(reports.some((r) => r.status === 'skipped') ? 1 : 0);
+    });
+}
+
+/** Compiles the datasets alone (with the bundled curated data) and describes each record's outcome. */
+export async function checkRecords(paths: string[]): Promise<RecordReport[]> {
+  const set = await loadRules({ records: paths, bundled: false });
+  const reports: RecordReport[] = [];
+  const idOf = (r: ErrorRecord) => `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`;
+  for (const { record, outcome } of set.outcomes) {
+    reports.push(describe(record.source.file, record.source.line, idOf(record.record), record.record, outcome));
+  }
+  const duplicate = (w: { message: string }) => w.message.startsWith('duplicate record');
+  for (const w of set.warnings) {
+    // Records the loader rejected (a bad field) never reach the compiler: report them in place.
+    if (w.field === 'record' || duplicate(w) || !w.skipsRecord) continue;
+    reports.push({ file: w.file, line: w.line, id: '?', status: 'skipped', reason: `field '${w.field}': ${w.message}`, entryPoints: [], receiverClasses: [], guards: [], versions: [], notes: [] });
+  }
+  for (const w of set.warnings) {
+    if (w.skipsRecord) continue;
+    const r = reports.find((x) => x.file === w.file && x.line === w.line);
+    r?.notes.push(`field '${w.field}': ${w.message}`);
+  }
+  for (const w of set.warnings) {
+    if (!duplicate(w)) continue;
+    const r = reports.find((x) => x.file === w.file && x.line === w.line);
+    if (r) {
+      r.status = 'skipped';
+      r.reason = w.message;
+    }
+  }
+  // Rules renamed because two records share a slug keep their final id.
+  for (const rule of set.rules) {
+    const r = reports.find((x) => x.file === rule.source.file && x.line === rule.source.line);
+    if (r) r.id = rule.id;
+  }
+  return reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+function describe(file: string, line: number, id: string, rec: ErrorRecord, o: CompileOutcome): RecordReport {
+  const d = o.derived;
+  return {
+    file,
+    line,
+    id,
+    recordId: rec.id,
+    status: o.rule ? 'compiled' : 'skipped',
+    reason: o.skipped,
+    kind: d.kind,
+    module: d.module,
+    raiser: d.raiser && d.module ? `${d.module}.${d.raiser}` : d.raiser,
+    raisedAt: `${rec.filePath}:${rec.lineNumber}`,
+    errorClass: d.errorClass,
+    errorBases: d.errorBases,
+    entryPoints: d.entryPoints,
+    entrySource: d.entrySource,
+    receiverClasses: d.receiverClasses,
+    guards: d.guards,
+    versions: d.versions ?? [],
+    notes: [],
+  };
+}
+
+export function formatReports(reports: RecordReport[]): string {
+  const out: string[] = [];
+  const none = (xs: string[] | undefined) => (xs?.length ? xs.join(', ') : '-');
+  for (const r of reports) {
+    if (r.status === 'skipped') {
+      out.push(`${r.file}:${r.line} ${r.id}: skipped: ${r.reason ?? 'unknown reason'}`);
+      if (r.raiser) out.push(`    raiser        ${r.raiser}  (${r.raisedAt})`);
+    } else {
+      out.push(`${r.file}:${r.line} ${r.id}: compiled (${r.kind})`);
+      out.push(`    raiser        ${r.raiser}  (${r.raisedAt})`);
+      out.push(`    error         ${[r.errorClass, ...(r.errorBases ?? [])].join(' < ')}`);
+      out.push(`    entry points  ${none(r.entryPoints)}${r.entrySource ? `  [from ${r.entrySource}]` : ''}`);
+      out.push(`    receivers     ${none(r.receiverClasses)}`);
+      if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
+      out.push(`    versions      ${none(r.versions)}`);
+    }
+    for (const n of r.notes) out.push(`    warning       ${n}`);
+  }
+  const compiled = reports.filter((r) => r.status === 'compiled').length;
+  out.push(`${reports.length} record${reports.length === 1 ? '' : 's'}: ${compiled} compiled, ${reports.length - compiled} skipped`);
+  return `${out.join('\n')}\n`;
+}
