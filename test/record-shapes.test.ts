@@ -2,9 +2,7 @@
  * Record shapes: what the compiler derives from each example record (fixtures/shapes/records.jsonl),
  * what it refuses (test/data/records-imprecise.jsonl), and `raiselint records check`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkRecords } from '../src/cli/records.js';
@@ -15,11 +13,10 @@ import { ClassRegistry } from '../src/rules/classes.js';
 import { compileRecord, versionNotes } from '../src/rules/compile.js';
 import { ExceptionHierarchy } from '../src/rules/exceptions.js';
 import type { LoadedRecord } from '../src/records/types.js';
+import { ROOT, cli, tempTree } from './helpers.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const SHAPES = join(ROOT, 'fixtures', 'shapes', 'records.jsonl');
 const IMPRECISE = join(ROOT, 'test', 'data', 'records-imprecise.jsonl');
-const BIN = join(ROOT, 'bin', 'raiselint.js');
 
 beforeAll(async () => {
   await initParser();
@@ -167,7 +164,9 @@ describe('compileRecord on hand-made records', () => {
 
 describe('raiselint records check', () => {
   it('prints per record what it compiled to, and exits 0 when all compiled', () => {
-    const out = execFileSync('node', [BIN, 'records', 'check', SHAPES], { encoding: 'utf8' });
+    const r = cli(['records', 'check', SHAPES]);
+    expect(r.code).toBe(0);
+    const out = r.stdout;
     expect(out).toContain('cpython/json-expecting-value: compiled (function)');
     expect(out).toContain('entry points  json.loads(), json.load()  [from snippets]');
     expect(out).toContain('error         uu.Error < Exception < BaseException');
@@ -175,26 +174,26 @@ describe('raiselint records check', () => {
   });
 
   it('exits 1 and says why when a record is skipped; JSON output carries the same', () => {
-    const r = spawnSync('node', [BIN, 'records', 'check', '--format', 'json', IMPRECISE], { encoding: 'utf8' });
-    expect(r.status).toBe(1);
+    const r = cli(['records', 'check', '--format', 'json', IMPRECISE]);
+    expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout) as { records: { id: string; status: string; reason?: string }[] };
     expect(rep.records.map((x) => `${x.id} ${x.status}`)).toEqual(['storage/save-not-implemented skipped', 'storage/private-helper skipped', 'storage/flush-read-only compiled', 'storage/js-record skipped']);
     expect(rep.records[0]!.reason).toMatch(/^too imprecise/);
   });
 
   it('reports a record with a bad field in place and exits 2 on invalid JSON, in one line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-records-'));
-    const bad = join(dir, 'bad.jsonl');
     const first = readFileSync(SHAPES, 'utf8').split('\n')[0]!;
-    writeFileSync(bad, `${first}\n{"record": {"id": 3}}\n`);
-    const r = spawnSync('node', [BIN, 'records', 'check', bad], { encoding: 'utf8' });
-    expect(r.status).toBe(1);
+    const dir = tempTree({ 'bad.jsonl': `${first}\n{"record": {"id": 3}}\n`, 'broken.jsonl': '{nope\n' });
+    const bad = join(dir, 'bad.jsonl');
+    const r = cli(['records', 'check', bad]);
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${bad}:2 ?: skipped: field 'id': expected string, got number`);
-    writeFileSync(bad, '{nope\n');
-    const r2 = spawnSync('node', [BIN, 'records', 'check', bad], { encoding: 'utf8' });
-    expect(r2.status).toBe(2);
+    expect(r.stdout).toContain(`${bad}:1 cpython/json-expecting-value: compiled (function)`);
+    const broken = join(dir, 'broken.jsonl');
+    const r2 = cli(['records', 'check', broken]);
+    expect(r2.code).toBe(2);
     const lines = r2.stderr.trim().split('\n');
     expect(lines.length).toBe(1);
-    expect(lines[0]!.startsWith(`raiselint: error: ${bad}:1: invalid JSON: `)).toBe(true);
+    expect(lines[0]!.startsWith(`raiselint: error: ${broken}:1: invalid JSON: `)).toBe(true);
   });
 });
