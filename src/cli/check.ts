@@ -1,8 +1,9 @@
 /** `raiselint check`: the lint run. */
 import { Option, type Command } from 'commander';
-import { loadRules } from '../engine/rules.js';
-import { exitCode, runCheck } from '../engine/run.js';
+import { exitCode } from '../engine/run.js';
+import { runProject } from '../engine/project.js';
 import { FORMATS, renderReport, reportsErrors, type Format } from '../report/formats.js';
+import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
 import { writeReport } from './output.js';
 
@@ -11,11 +12,16 @@ interface CheckFlags {
   bundled: boolean;
   format: Format;
   statistics?: boolean;
-  minConfidence: 'certain' | 'possible';
+  minConfidence?: 'certain' | 'possible';
   outputFile?: string;
   color?: boolean;
   gitignore: boolean;
   exclude: string[];
+  config: boolean;
+  showConfig?: string;
+  baseline?: string;
+  updateBaseline?: boolean;
+  addIgnore?: boolean;
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
@@ -27,17 +33,26 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--no-bundled', 'do not use the bundled record datasets')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
-    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report').choices(['certain', 'possible']).default('possible'))
+    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: config, else possible)').choices(['certain', 'possible']))
     .option('-o, --output-file <file>', 'write the report to a file')
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--exclude <glob>', 'exclude paths matching a gitignore-style glob (repeatable)', collect, [])
+    .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] files')
+    .option('--show-config <file>', 'print the configuration that applies to a file and exit')
+    .option('--baseline <file>', 'report only findings that are not in this baseline file')
+    .option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`)
+    .option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit')
     .action(async (paths: string[], flags: CheckFlags) => {
-      const rules = await loadRules({ records: flags.records, bundled: flags.bundled });
+      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence }, { stdout, stderr }));
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline });
+      const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!rules.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
-      const result = runCheck(paths, rules, { minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude });
+      if (flags.updateBaseline) return setCode(writeBaselineReport(result, baselineTarget(flags.baseline), { stdout, stderr }));
+      if (flags.addIgnore) return setCode(addIgnoreReport(result, { stdout, stderr }));
+      if (result.staleBaseline) stderr(`raiselint: ${result.staleBaseline} baseline finding${result.staleBaseline === 1 ? ' is' : 's are'} gone (run with --update-baseline to drop them)\n`);
       const color = flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR);
       const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics });
       if (flags.outputFile) writeReport(flags.outputFile, report);

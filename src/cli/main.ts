@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DatasetError } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
+import { ConfigError } from '../config/schema.js';
+import { BaselineError } from '../suppress/baseline.js';
 import { PathError } from '../workspace/discover.js';
 import { registerCheck } from './check.js';
 import { registerLsp } from './lsp.js';
@@ -50,6 +52,14 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof DatasetError) {
       stderr(`raiselint: error: ${e.describe()}\n`);
+      return 2;
+    }
+    if (e instanceof ConfigError) {
+      stderr(`raiselint: error: ${e.describe()}\n`);
+      return 2;
+    }
+    if (e instanceof BaselineError) {
+      stderr(`raiselint: error: ${e.file}: ${e.message}\n`);
       return 2;
     }
     if (e instanceof CuratedDataError) {

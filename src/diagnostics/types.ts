@@ -23,6 +23,8 @@ export interface Diagnostic {
   via: string[];
   /** The receiver as written (`self._runtime`). */
   receiver?: string;
+  /** Semantic fingerprint (rule, call target, enclosing function, index): stable across reformatting and moves. */
+  fingerprint?: string;
 }
 
 export interface FileError {

@@ -10,6 +10,8 @@ import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
 import { compareDiagnostics, toDiagnostic } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { assignFingerprints, fingerprintKey } from '../diagnostics/fingerprint.js';
+import { collectDirectives, type Directive } from '../suppress/directives.js';
 
 export interface CheckOptions {
   minConfidence?: Confidence;
@@ -21,6 +23,8 @@ export interface FileResult {
   errors: FileError[];
   /** The decoded text, for reporters and fixes. */
   text?: string;
+  /** `# raiselint:` suppression comments (read from the tree). */
+  directives?: Directive[];
 }
 
 /** True when the text mentions no trigger name: it cannot produce a finding. */
@@ -35,13 +39,20 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
   try {
     const err = firstSyntaxError(tree.rootNode);
     if (err) errors.push({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
-    if (!canMatch(text, rules)) return { file, diagnostics: [], errors, text };
+    const directives = collectDirectives(tree.rootNode, text);
+    if (!canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
     const model = buildModel(tree.rootNode, rules, file);
     const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
-    let diagnostics = found.map((f) => toDiagnostic(f, file));
-    if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
+    const keys = new Map<Diagnostic, string>();
+    let diagnostics = found.map((f) => {
+      const d = toDiagnostic(f, file);
+      keys.set(d, fingerprintKey(f));
+      return d;
+    });
     diagnostics.sort(compareDiagnostics);
-    return { file, diagnostics, errors, text };
+    assignFingerprints(diagnostics, (d) => keys.get(d)!);
+    if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
+    return { file, diagnostics, errors, text, directives };
   } finally {
     tree.delete();
   }

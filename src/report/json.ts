@@ -22,6 +22,7 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       docsUrl: d.docsUrl ?? null,
       sourceUrl: d.sourceUrl ?? null,
       via: d.via,
+      fingerprint: d.fingerprint ?? null,
     })),
     errors: errors.map((e) => ({ file: e.file, line: e.line ?? null, column: e.column ?? null, kind: e.kind, message: e.message })),
   };

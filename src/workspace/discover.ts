@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
-const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
+export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
 const PY = /\.pyi?$/;
 
 export class PathError extends Error {
@@ -21,6 +21,8 @@ export interface DiscoverOptions {
   /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
   exclude?: string[];
   respectGitignore?: boolean;
+  /** Configured exclusion (true/false), or undefined to use the built-in rules; applies to named files too. */
+  excluded?: (abs: string, isDir: boolean) => boolean | undefined;
 }
 
 /** Returns [absolute path, display path] pairs, sorted by display path, without duplicates. */
@@ -36,13 +38,14 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): { abs: st
     } catch {
       throw new PathError(p, 'no such file or directory');
     }
+    if (opts.excluded?.(abs, st.isDirectory())) continue;
     if (st.isFile()) {
       // A file named explicitly is checked whatever its extension (pre-commit passes them).
       if (!out.has(abs)) out.set(abs, p);
       continue;
     }
     const layers = opts.respectGitignore === false ? [] : gitignoreChain(abs);
-    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false);
+    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false, opts.excluded);
   }
   return [...out].map(([abs, display]) => ({ abs, display })).sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
@@ -88,7 +91,7 @@ function ignored(abs: string, isDir: boolean, layers: IgnoreLayer[]): boolean {
   return false;
 }
 
-function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean): void {
+function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean, excluded?: DiscoverOptions['excluded']): void {
   let entries;
   try {
     entries = readdirSync(abs, { withFileTypes: true });
@@ -103,13 +106,14 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     const childAbs = join(abs, e.name);
     const childDisplay = display === '.' ? e.name : join(display, e.name);
     const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
-    if (isDir && SKIP_DIRS.has(e.name)) continue;
+    const configured = excluded?.(childAbs, isDir);
+    if (configured === true || (configured === undefined && isDir && SKIP_DIRS.has(e.name))) continue;
     if (ignored(childAbs, isDir, here)) continue;
     if (extra) {
       const rel = relative(cwd, childAbs).split(sep).join('/');
       if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) continue;
     }
-    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore);
+    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore, excluded);
     // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
     else if ((e.isFile() || e.isSymbolicLink()) && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
   }

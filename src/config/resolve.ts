@@ -1,0 +1,227 @@
+/**
+ * Which configuration applies to a file: the nearest config file walking up from the file's
+ * folder (raiselint.toml, else a pyproject.toml with [tool.raiselint]), merged over its parents'
+ * up to one that says `root = true`. It depends only on where the file is, never on the paths
+ * given on the command line.
+ *
+ * Merging (outermost first, nearer configs win):
+ *   records, per-file-ignores, extend-exclude   accumulate (each relative to its own file)
+ *   select, ignore, exclude, min-confidence, fix-strategy   the nearest config that sets them wins
+ *   severity                                     entries accumulate; for a rule, the last matching entry wins
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { datasetFiles } from '../records/load.js';
+import type { Confidence, Severity } from '../rules/types.js';
+import { SKIP_DIRS } from '../workspace/discover.js';
+import { ConfigError, findLine, readConfigFile, type ConfigFile, type FixStrategy } from './schema.js';
+
+/** A rule pattern as written, with where it was written (for "matches no rule" errors). */
+export interface RulePattern {
+  pattern: string;
+  file: string;
+  key: string;
+  line?: number;
+}
+
+interface ExcludeLayer {
+  base: string;
+  patterns: string[];
+  ig: Ignore;
+  /** The config file (undefined: the built-in defaults). */
+  file?: string;
+}
+
+interface FileGlobIgnore {
+  base: string;
+  glob: string;
+  ig: Ignore;
+  rules: RulePattern[];
+}
+
+export interface ResolvedConfig {
+  /** Config files that apply, outermost first (empty: no config). */
+  sources: string[];
+  /** Extra dataset files (absolute) from `records`. */
+  records: string[];
+  select?: RulePattern[];
+  ignore: RulePattern[];
+  severity: { pattern: RulePattern; severity: Severity }[];
+  perFileIgnores: FileGlobIgnore[];
+  exclude: ExcludeLayer[];
+  minConfidence?: Confidence;
+  fixStrategy?: FixStrategy;
+}
+
+/** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
+export const DEFAULT_EXCLUDE = [...SKIP_DIRS].sort().map((d) => `${d}/`);
+
+const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [] };
+
+/** Rule id patterns: an exact id, a prefix ending at `/` (`autogen` selects `autogen/...`), or a glob (`*` also crosses `/`). */
+export function rulePatternMatches(pattern: string, id: string): boolean {
+  if (pattern === id || id.startsWith(pattern.endsWith('/') ? pattern : `${pattern}/`)) return true;
+  return picomatch.scan(pattern).isGlob && picomatch(pattern, { bash: true, dot: true })(id);
+}
+
+function posix(p: string): string {
+  return p.split(sep).join('/');
+}
+
+/** Path of `abs` inside `base`, posix-style, or undefined when outside. */
+function inside(base: string, abs: string): string | undefined {
+  const rel = relative(base, abs);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return posix(rel);
+}
+
+export class ConfigResolver {
+  private readonly fileCache = new Map<string, ConfigFile | undefined>();
+  private readonly dirCache = new Map<string, ResolvedConfig>();
+
+  /** `use: false` ignores every config file (the built-in behaviour). */
+  constructor(private readonly opts: { use?: boolean } = {}) {}
+
+  /** The config file in `dir` itself, if any (raiselint.toml first, then pyproject.toml with [tool.raiselint]). */
+  configIn(dir: string): ConfigFile | undefined {
+    if (this.fileCache.has(dir)) return this.fileCache.get(dir);
+    let found: ConfigFile | undefined;
+    for (const name of ['raiselint.toml', 'pyproject.toml']) {
+      const f = join(dir, name);
+      if (!existsSync(f)) continue;
+      found = readConfigFile(f);
+      if (found) break;
+    }
+    if (found) checkPaths(found);
+    this.fileCache.set(dir, found);
+    return found;
+  }
+
+  /** The merged configuration for files in folder `dir` (absolute). */
+  forDir(dir: string): ResolvedConfig {
+    dir = resolve(dir);
+    const hit = this.dirCache.get(dir);
+    if (hit) return hit;
+    let out: ResolvedConfig;
+    if (this.opts.use === false) out = EMPTY;
+    else {
+      const own = this.configIn(dir);
+      const up = resolve(dir, '..');
+      const parent = up === dir || own?.root ? EMPTY : this.forDir(up);
+      out = own ? merge(parent, own) : parent;
+    }
+    this.dirCache.set(dir, out);
+    return out;
+  }
+
+  forFile(file: string): ResolvedConfig {
+    return this.forDir(dirname(resolve(file)));
+  }
+
+  /** True/false when a config decides; undefined when no config applies (the built-in walk rules decide). */
+  excluded(abs: string, isDir: boolean): boolean | undefined {
+    const cfg = this.forDir(dirname(abs));
+    if (!cfg.sources.length) return undefined;
+    return isExcluded(cfg, abs, isDir);
+  }
+}
+
+export function isExcluded(cfg: ResolvedConfig, abs: string, isDir: boolean): boolean {
+  for (const l of cfg.exclude) {
+    const rel = inside(l.base, abs);
+    if (rel && l.ig.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+function checkPaths(c: ConfigFile): void {
+  const key = (k: string) => (c.kind === 'pyproject' ? `tool.raiselint.${k}` : k);
+  for (const r of c.records ?? []) {
+    const abs = resolve(c.dir, r);
+    if (!existsSync(abs)) throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `'${r}' does not exist (paths are relative to ${c.dir})`);
+    try {
+      if (statSync(abs).isDirectory() && !datasetFiles(abs).length) throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `folder '${r}' holds no .jsonl/.json/.ndjson dataset`);
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `cannot read '${r}': ${(e as Error).message}`);
+    }
+  }
+}
+
+function lineOf(c: ConfigFile, key: string): number | undefined {
+  return findLine(c.text, key, c.kind);
+}
+
+function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
+  const k = (key: string) => (c.kind === 'pyproject' ? `tool.raiselint.${key}` : key);
+  const pats = (list: string[], key: string): RulePattern[] => list.map((pattern) => ({ pattern, file: c.file, key: k(key), line: findLine(c.text, pattern, c.kind) }));
+  const out: ResolvedConfig = {
+    sources: [...parent.sources, c.file],
+    records: [...parent.records],
+    select: parent.select,
+    ignore: parent.ignore,
+    severity: [...parent.severity],
+    perFileIgnores: [...parent.perFileIgnores],
+    exclude: parent.sources.length ? [...parent.exclude] : [{ base: c.dir, patterns: DEFAULT_EXCLUDE, ig: ignore().add(DEFAULT_EXCLUDE) }],
+    minConfidence: c.minConfidence ?? parent.minConfidence,
+    fixStrategy: c.fixStrategy ?? parent.fixStrategy,
+  };
+  for (const r of c.records ?? []) for (const f of datasetFiles(resolve(c.dir, r))) if (!out.records.includes(resolve(f))) out.records.push(resolve(f));
+  if (c.select) out.select = pats(c.select, 'select');
+  if (c.ignore) out.ignore = pats(c.ignore, 'ignore');
+  for (const [pattern, severity] of c.severity ?? []) out.severity.push({ pattern: { pattern, file: c.file, key: k(`severity."${pattern}"`), line: findLine(c.text, pattern, c.kind) }, severity });
+  for (const [glob, rules] of c.perFileIgnores ?? []) {
+    out.perFileIgnores.push({ base: c.dir, glob, ig: gitignore(c, glob, 'per-file-ignores'), rules: pats(rules, `per-file-ignores."${glob}"`) });
+  }
+  if (c.exclude) out.exclude = [{ base: c.dir, patterns: c.exclude, ig: gitignore(c, c.exclude, 'exclude'), file: c.file }];
+  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file });
+  return out;
+}
+
+function gitignore(c: ConfigFile, patterns: string | string[], key: string): Ignore {
+  try {
+    return ignore().add(patterns);
+  } catch (e) {
+    throw new ConfigError(c.file, lineOf(c, key), c.kind === 'pyproject' ? `tool.raiselint.${key}` : key, `invalid glob: ${(e as Error).message}`);
+  }
+}
+
+/** Is the rule reported for this file? (select, ignore, per-file-ignores) */
+export function ruleEnabled(cfg: ResolvedConfig, ruleId: string, fileAbs: string): boolean {
+  if (cfg.select && !cfg.select.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
+  if (cfg.ignore.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
+  for (const pfi of cfg.perFileIgnores) {
+    const rel = inside(pfi.base, fileAbs);
+    if (rel && pfi.ig.ignores(rel) && pfi.rules.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
+  }
+  return true;
+}
+
+/** The severity override for a rule, if any (the last matching entry wins). */
+export function severityOverride(cfg: ResolvedConfig, ruleId: string): Severity | undefined {
+  let out: Severity | undefined;
+  for (const s of cfg.severity) if (rulePatternMatches(s.pattern.pattern, ruleId)) out = s.severity;
+  return out;
+}
+
+/** Every rule pattern of the configuration, for validation against the known rule ids. */
+export function rulePatterns(cfg: ResolvedConfig): RulePattern[] {
+  return [...(cfg.select ?? []), ...cfg.ignore, ...cfg.severity.map((s) => s.pattern), ...cfg.perFileIgnores.flatMap((p) => p.rules)];
+}
+
+/** Throws a ConfigError for the first pattern that matches none of the known rule ids. */
+export function checkRulePatterns(configs: Iterable<ResolvedConfig>, ids: string[]): void {
+  const seen = new Set<string>();
+  for (const cfg of configs) {
+    for (const p of rulePatterns(cfg)) {
+      const key = `${p.file}\0${p.key}\0${p.pattern}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!ids.some((id) => rulePatternMatches(p.pattern, id))) {
+        throw new ConfigError(p.file, p.line, p.key, `'${p.pattern}' matches no rule (see \`raiselint rules\`)`);
+      }
+    }
+  }
+}

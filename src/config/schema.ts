@@ -1,0 +1,210 @@
+/**
+ * The `[tool.raiselint]` table (pyproject.toml) or the top level of raiselint.toml: parsed with
+ * smol-toml and validated key by key. Every problem is a ConfigError naming the file, the line
+ * (when it can be found) and the key.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, relative, isAbsolute } from 'node:path';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { Confidence, Severity } from '../rules/types.js';
+
+/** Fix strategies the fix stage understands (validated here, applied by the fix stage). */
+export const FIX_STRATEGIES = ['try-except', 'guard'] as const;
+export type FixStrategy = (typeof FIX_STRATEGIES)[number];
+
+export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];
+export const SEVERITIES: readonly Severity[] = ['error', 'warning'];
+
+/** Every key the table accepts, in documentation order. */
+export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'min-confidence', 'fix-strategy'] as const;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly key: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+  describe(cwd = process.cwd()): string {
+    const rel = relative(cwd, this.file);
+    const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : this.file;
+    return `${shown}${this.line ? `:${this.line}` : ''}: ${this.key ? `key '${this.key}': ` : ''}${this.message}`;
+  }
+}
+
+/** One config file's own settings (not merged with its parents). Paths are as written. */
+export interface ConfigFile {
+  file: string;
+  /** The folder paths and globs are relative to. */
+  dir: string;
+  /** `pyproject.toml` ([tool.raiselint]) or `raiselint.toml` (top level). */
+  kind: 'pyproject' | 'raiselint';
+  /** The file's text (for error lines). */
+  text: string;
+  root: boolean;
+  records?: string[];
+  select?: string[];
+  ignore?: string[];
+  /** Rule pattern → severity, in file order. */
+  severity?: [string, Severity][];
+  /** File glob → rule patterns, in file order. */
+  perFileIgnores?: [string, string[]][];
+  exclude?: string[];
+  extendExclude?: string[];
+  minConfidence?: Confidence;
+  fixStrategy?: FixStrategy;
+}
+
+/** Reads a config file. Returns undefined for a pyproject.toml without `[tool.raiselint]`. */
+export function readConfigFile(file: string): ConfigFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(file, undefined, undefined, `cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseConfigText(text, file);
+}
+
+export function parseConfigText(text: string, file: string): ConfigFile | undefined {
+  const kind = /(^|[\\/])pyproject\.toml$/.test(file) ? 'pyproject' : 'raiselint';
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) throw new ConfigError(file, e.line, undefined, `invalid TOML: ${e.message.split('\n')[0]}`);
+    throw new ConfigError(file, undefined, undefined, `invalid TOML: ${(e as Error).message}`);
+  }
+  let table: unknown = doc;
+  if (kind === 'pyproject') {
+    const tool = doc.tool;
+    if (!isTable(tool) || !('raiselint' in tool)) return undefined;
+    table = tool.raiselint;
+    if (!isTable(table)) throw new ConfigError(file, findLine(text, 'raiselint', kind), 'tool.raiselint', 'must be a table');
+  }
+  return validate(table as Record<string, unknown>, text, file, kind);
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function validate(t: Record<string, unknown>, text: string, file: string, kind: ConfigFile['kind']): ConfigFile {
+  const cfg: ConfigFile = { file, dir: dirname(file), kind, text, root: false };
+  const err = (key: string, message: string): never => {
+    throw new ConfigError(file, findLine(text, key.split('.').pop()!, kind), kind === 'pyproject' ? `tool.raiselint.${key}` : key, message);
+  };
+  const strings = (key: string, v: unknown): string[] => {
+    if (!Array.isArray(v)) return err(key, `must be an array of strings, not ${describe(v)}`);
+    v.forEach((s, i) => {
+      if (typeof s !== 'string') err(key, `item ${i + 1} must be a string, not ${describe(s)}`);
+      else if (!s.trim()) err(key, `item ${i + 1} is empty`);
+    });
+    return v as string[];
+  };
+  const oneOf = <T extends string>(key: string, v: unknown, allowed: readonly T[]): T => {
+    if (typeof v !== 'string' || !allowed.includes(v as T)) return err(key, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not ${describe(v)}`);
+    return v as T;
+  };
+  for (const [key, v] of Object.entries(t)) {
+    switch (key) {
+      case 'root':
+        if (typeof v !== 'boolean') err(key, `must be true or false, not ${describe(v)}`);
+        cfg.root = v as boolean;
+        break;
+      case 'records':
+        cfg.records = strings(key, v);
+        break;
+      case 'select':
+        cfg.select = strings(key, v);
+        break;
+      case 'ignore':
+        cfg.ignore = strings(key, v);
+        break;
+      case 'exclude':
+        cfg.exclude = strings(key, v);
+        break;
+      case 'extend-exclude':
+        cfg.extendExclude = strings(key, v);
+        break;
+      case 'severity': {
+        if (!isTable(v)) err(key, `must be a table of rule pattern = "error" | "warning", not ${describe(v)}`);
+        cfg.severity = Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, oneOf(`severity.${p}`, s, SEVERITIES)] as [string, Severity]);
+        break;
+      }
+      case 'per-file-ignores': {
+        if (!isTable(v)) err(key, `must be a table of file glob = [rule patterns], not ${describe(v)}`);
+        cfg.perFileIgnores = Object.entries(v as Record<string, unknown>).map(([g, rules]) => [g, strings(`per-file-ignores.${g}`, rules)] as [string, string[]]);
+        break;
+      }
+      case 'min-confidence':
+        cfg.minConfidence = oneOf(key, v, CONFIDENCES);
+        break;
+      case 'fix-strategy':
+        cfg.fixStrategy = oneOf(key, v, FIX_STRATEGIES);
+        break;
+      default: {
+        const hint = suggest(key);
+        err(key, `unknown key${hint ? ` (did you mean '${hint}'?)` : ''}; known keys: ${CONFIG_KEYS.join(', ')}`);
+      }
+    }
+  }
+  return cfg;
+}
+
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (isTable(v)) return 'a table';
+  if (v instanceof Date) return 'a date';
+  return typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`;
+}
+
+/** The closest known key by edit distance (at most 3 edits), or the snake_case spelling's kebab form. */
+function suggest(key: string): string | undefined {
+  const kebab = key.replace(/_/g, '-').toLowerCase();
+  if ((CONFIG_KEYS as readonly string[]).includes(kebab)) return kebab;
+  let best: string | undefined;
+  let bestD = 4;
+  for (const k of CONFIG_KEYS) {
+    const d = distance(key, k);
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}
+
+/**
+ * Best-effort 1-based line of a key: the first line after the raiselint table header (or the
+ * file start for raiselint.toml) that assigns it (`key =`, `"key" =`) or opens it as a table.
+ */
+export function findLine(text: string, key: string, kind: ConfigFile['kind']): number | undefined {
+  const lines = text.split(/\r?\n/);
+  let start = 0;
+  if (kind === 'pyproject') {
+    const h = lines.findIndex((l) => /^\s*\[\s*tool\s*\.\s*raiselint\b/.test(l) || /^\s*tool\s*\.\s*raiselint\s*[.=]/.test(l));
+    if (h < 0) return undefined;
+    if (key === 'raiselint') return h + 1;
+    start = h;
+  }
+  const k = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^\\s*(?:\\[\\s*)?(?:[\\w."-]*\\.)?(?:${k}|"${k}"|'${k}')\\s*(?:=|\\])`);
+  for (let i = start; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
+  // A value inside an inline table or array (severity."x" = ..., per-file-ignores entries)
+  for (let i = start; i < lines.length; i++) if (lines[i]!.includes(`"${key}"`) || lines[i]!.includes(`'${key}'`)) return i + 1;
+  return undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * Semantic fingerprints: what a finding is, not where it is. The key is the rule, the qualified
+ * call target (`pkg.mod.Class.method`), and the enclosing function's qualified name
+ * (`Class.method`, `<module>`); equal keys in one file are told apart by their order. Reformatting,
+ * adding lines or moving a function keeps every fingerprint.
+ */
+import { createHash } from 'node:crypto';
+import type { Node } from '../parse/parser.js';
+import type { Finding } from '../match/match.js';
+import type { Diagnostic } from './types.js';
+
+/** `Outer.method` for the function (or class body) around a node; `<module>` at top level. */
+export function enclosingName(node: Node): string {
+  const parts: string[] = [];
+  for (let n = node.parent; n; n = n.parent) {
+    if (n.type === 'function_definition' || n.type === 'class_definition') parts.unshift(n.childForFieldName('name')?.text ?? '?');
+    else if (n.type === 'lambda') parts.unshift('<lambda>');
+  }
+  return parts.length ? parts.join('.') : '<module>';
+}
+
+/** The qualified target of the call: resolved callee, else receiver class + member, else the call as written. */
+export function callTarget(f: Finding): string {
+  const s = f.site;
+  if (s.callee?.length) return [...s.callee].sort()[0]!;
+  const classes = [...new Set((s.receiver ?? []).flatMap((a) => (a.k === 'inst' || a.k === 'class' ? [a.key] : [])))].sort();
+  if (classes.length) return `${classes.join('|')}.${s.name}`;
+  return `${s.receiverText ?? ''}.${s.name}`;
+}
+
+export function fingerprintKey(f: Finding): string {
+  return `${f.rule.id}\0${callTarget(f)}\0${enclosingName(f.site.node)}`;
+}
+
+/** Sets `fingerprint` on diagnostics (in report order) from their keys: hash(key, index among equal keys). */
+export function assignFingerprints(diags: Diagnostic[], keyOf: (d: Diagnostic) => string): void {
+  const seen = new Map<string, number>();
+  for (const d of diags) {
+    const key = keyOf(d);
+    const i = seen.get(key) ?? 0;
+    seen.set(key, i + 1);
+    d.fingerprint = createHash('sha256').update(`${key}\0${i}`).digest('hex').slice(0, 20);
+  }
+}

@@ -1,0 +1,47 @@
+/** Adoption helpers that write files: `--add-ignore` (suppress every current finding) and `--update-baseline`. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { withTree } from '../parse/parser.js';
+import { decodeSource } from '../parse/source.js';
+import { isBuiltinRule } from '../suppress/builtin.js';
+import { collectDirectives } from '../suppress/directives.js';
+import { addIgnoreEdits, applyEdits } from '../suppress/edits.js';
+import { writeBaseline } from '../suppress/baseline.js';
+import type { ProjectResult } from './project.js';
+
+export interface AddIgnoreResult {
+  added: number;
+  files: number;
+  skipped: { file: string; reason: string }[];
+}
+
+/** Inserts `# raiselint: ignore[...]` comments for the findings (record rules only) and writes the files. */
+export function addIgnores(result: ProjectResult, diags: Diagnostic[] = result.diagnostics): AddIgnoreResult {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of diags) if (!isBuiltinRule(d.ruleId)) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  const out: AddIgnoreResult = { added: 0, files: 0, skipped: [] };
+  for (const [file, list] of byFile) {
+    const abs = result.absOf(list[0]!);
+    const bytes = readFileSync(abs);
+    const src = decodeSource(bytes);
+    if (!isUtf8(bytes, src.text, src.bom)) {
+      out.skipped.push({ file, reason: 'not UTF-8 (a coding cookie names another encoding)' });
+      continue;
+    }
+    const next = withTree(src.text, (tree) => applyEdits(src.text, addIgnoreEdits(tree.rootNode, src.text, list, collectDirectives(tree.rootNode, src.text))));
+    if (next === src.text) continue;
+    writeFileSync(abs, Buffer.concat([src.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(next, 'utf8')]));
+    out.added += new Set(list.map((d) => `${d.line}\0${d.ruleId}`)).size;
+    out.files++;
+  }
+  return out;
+}
+
+function isUtf8(bytes: Buffer, text: string, bom: boolean): boolean {
+  return Buffer.from(text, 'utf8').equals(bom ? bytes.subarray(3) : bytes);
+}
+
+/** Writes every current finding of the run to the baseline file; returns how many. */
+export function updateBaseline(result: ProjectResult, path: string): number {
+  return writeBaseline(path, result.diagnostics, result.absOf);
+}

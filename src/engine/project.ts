@@ -1,0 +1,125 @@
+/**
+ * A configured run: per-file configuration (../config), suppression comments and unused ones
+ * (../suppress), severity overrides, then the baseline. Config files decide which extra datasets
+ * load, so files are discovered (and their configs resolved) before the rules are built.
+ */
+import { resolve } from 'node:path';
+import { compareDiagnostics } from '../diagnostics/build.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { datasetFiles } from '../records/load.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { Confidence } from '../rules/types.js';
+import { BUILTIN_RULES } from '../suppress/builtin.js';
+import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
+import { filterBaseline, readBaseline } from '../suppress/baseline.js';
+import type { Directive } from '../suppress/directives.js';
+import { discover } from '../workspace/discover.js';
+import { ConfigResolver, checkRulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { checkFile, type FileResult } from './check.js';
+import { loadRules, type RuleOptions } from './rules.js';
+import type { RunResult } from './run.js';
+
+export interface ProjectOptions extends RuleOptions {
+  /** Overrides every config's `min-confidence`. */
+  minConfidence?: Confidence;
+  respectGitignore?: boolean;
+  /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
+  exclude?: string[];
+  /** Read config files (default true). */
+  config?: boolean;
+  /** Report only findings not in this baseline file. */
+  baseline?: string;
+}
+
+export interface FileOutcome {
+  abs: string;
+  display: string;
+  text?: string;
+  directives: Directive[];
+  unused: UnusedSuppression[];
+}
+
+export interface ProjectResult extends RunResult {
+  rules: RuleSet;
+  resolver: ConfigResolver;
+  /** Per checked file, by display path. */
+  outcomes: Map<string, FileOutcome>;
+  /** Absolute path of each display path. */
+  absOf: (d: Diagnostic) => string;
+  suppressed: number;
+  /** Findings hidden because the baseline has them; baseline entries of checked files no longer found. */
+  baselined: number;
+  staleBaseline: number;
+}
+
+/** What the per-file stage needs to know about the whole run. */
+export interface RunContext {
+  rules: RuleSet;
+  /** Dataset files (absolute) that only some configs load: their rules apply only under those configs. */
+  configOnly: Set<string>;
+  minConfidence?: Confidence;
+}
+
+const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
+
+/** The per-file stage after checking: config filters, suppressions, confidence, severity. */
+export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+  const loaded = (id: string) => {
+    const rule = ctx.rules.byId.get(id);
+    if (!rule) return true;
+    const src = resolve(rule.source.file);
+    return !ctx.configOnly.has(src) || cfg.records.includes(src);
+  };
+  const active = (id: string) => loaded(id) && ruleEnabled(cfg, id, abs);
+  const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
+  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) });
+  const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
+  const diagnostics = [...sup.kept, ...sup.problems]
+    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
+    .map((d) => {
+      const s = severityOverride(cfg, d.ruleId);
+      return s && s !== d.severity ? { ...d, severity: s } : d;
+    })
+    .sort(compareDiagnostics);
+  return { diagnostics, unused: sup.unused, suppressed: sup.suppressed.length };
+}
+
+export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
+  const resolver = new ConfigResolver({ use: opts.config !== false });
+  const files = discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
+  const cfgs = files.map((f) => resolver.forFile(f.abs));
+  const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
+  const configOnly = new Set<string>();
+  for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
+  const rules = await loadRules({ ...opts, records: [...(opts.records ?? []), ...configOnly] });
+  checkRulePatterns(new Set(cfgs), [...rules.byId.keys(), ...BUILTIN_IDS]);
+  const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+
+  let diagnostics: Diagnostic[] = [];
+  const errors: FileError[] = [];
+  const sources = new Map<string, string>();
+  const outcomes = new Map<string, FileOutcome>();
+  const absByDisplay = new Map<string, string>();
+  let suppressed = 0;
+  files.forEach((f, i) => {
+    const r = checkFile(f.abs, f.display, rules);
+    const done = finishFile(r, f.abs, cfgs[i]!, ctx);
+    diagnostics.push(...done.diagnostics);
+    errors.push(...r.errors);
+    suppressed += done.suppressed;
+    absByDisplay.set(f.display, f.abs);
+    outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });
+    if (done.diagnostics.length && r.text !== undefined) sources.set(f.display, r.text);
+  });
+  const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
+  let baselined = 0;
+  let staleBaseline = 0;
+  if (opts.baseline) {
+    const b = filterBaseline(readBaseline(opts.baseline), diagnostics, absOf, files.map((f) => f.abs));
+    diagnostics = b.fresh;
+    baselined = b.known.length;
+    staleBaseline = b.stale;
+  }
+  diagnostics.sort(compareDiagnostics);
+  return { files: files.length, diagnostics, errors, sources, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline };
+}
