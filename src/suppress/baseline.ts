@@ -3,7 +3,7 @@
  * fingerprint (see ../diagnostics/fingerprint.ts), so that only new ones are reported. Paths are
  * relative to the baseline file, so the file can be committed and used from any folder.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 
@@ -76,6 +76,7 @@ export function formatBaseline(path: string, diags: Diagnostic[], absOf: (d: Dia
 export function writeBaseline(path: string, diags: Diagnostic[], absOf: (d: Diagnostic) => string): number {
   const text = formatBaseline(path, diags, absOf);
   try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
     writeFileSync(path, text);
   } catch (e) {
     throw new BaselineError(path, `cannot write baseline (${(e as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -37,7 +37,8 @@ export interface Directive {
 }
 
 const MARK = /#\s*raiselint\s*:/g;
-const DIRECTIVE = /^#\s*raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?))?\s*(?=#|$)/;
+/** A reason runs to the end of the comment, or to another pragma after two spaces (`  # noqa`) or another directive. */
+const DIRECTIVE = /^#\s*raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?)(?=\s{2,}#|\s*#\s*raiselint\s*:|\s*$)|\s*(?=#|$))/;
 
 /** Compound statements: a directive above one covers its header (up to the body), not the body. */
 const COMPOUND = new Set(['if_statement', 'for_statement', 'while_statement', 'try_statement', 'with_statement', 'function_definition', 'class_definition', 'decorated_definition', 'match_statement']);
@@ -144,7 +145,8 @@ function statementBelow(root: Node, text: string, starts: number[], row: number)
     if (COMPOUND.has(stmt.type)) {
       const def = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
       const body = def?.childForFieldName('body') ?? def?.namedChildren.find((c) => c?.type === 'block') ?? null;
-      if (body) end = body.startPosition.row > r ? body.startPosition.row - 1 : body.startPosition.row;
+      // The header ends at the colon before the body (the body may share its line).
+      if (body) end = body.previousSibling?.endPosition.row ?? body.startPosition.row;
       if (stmt.type === 'match_statement') end = r;
     }
     return [r + 1, end + 1];
