@@ -1,14 +1,20 @@
 /** Temporary Python projects and CLI runs for end-to-end tests. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'raiselint.js');
 
 /** Writes `files` (relative path → text) under a new temporary folder and returns it. */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 export function makeProject(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'raiselint-proj-'));
+  made.push(root);
   writeFiles(root, files);
   return root;
 }
