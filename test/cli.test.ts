@@ -49,6 +49,7 @@ describe('raiselint check: output and exit codes', () => {
       docsUrl: expect.stringContaining('github.com/microsoft/autogen'),
       sourceUrl: expect.stringContaining('#L502'),
       via: [],
+      fingerprint: expect.stringMatching(/^[0-9a-f]{20}$/),
     });
     expect(doc.errors).toEqual([{ file: 'broken.py', line: 1, column: expect.any(Number), kind: 'syntax', message: expect.stringContaining('syntax error') }]);
   });

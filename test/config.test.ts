@@ -23,8 +23,8 @@ describe('config file parsing', () => {
     const a = parseConfigText('[project]\nname = "x"\n[tool.raiselint]\nselect = ["autogen"]\nmin-confidence = "certain"\n', '/p/pyproject.toml')!;
     expect(a.select).toEqual(['autogen']);
     expect(a.minConfidence).toBe('certain');
-    const b = parseConfigText('root = true\nignore = ["autogen/*"]\nfix-strategy = "guard"\n', '/p/raiselint.toml')!;
-    expect(b).toMatchObject({ root: true, ignore: ['autogen/*'], fixStrategy: 'guard', kind: 'raiselint' });
+    const b = parseConfigText('root = true\nignore = ["autogen/*"]\nfix-strategy = "type-guard"\n', '/p/raiselint.toml')!;
+    expect(b).toMatchObject({ root: true, ignore: ['autogen/*'], fixStrategy: 'type-guard', kind: 'raiselint' });
   });
 
   it('a pyproject.toml without [tool.raiselint] is not a config', () => {
@@ -306,6 +306,7 @@ describe('--show-config', () => {
     const root = makeProject({ 'a.py': ONE });
     const r = raiselint(root, ['check', '--show-config', 'a.py']);
     expect(r.stdout).toContain('# no config file applies (built-in defaults)');
+    expect(parseToml(r.stdout)['fix-strategy']).toBe('auto');
     expect(raiselint(root, ['check', '--show-config', 'nope.py']).code).toBe(2);
   });
 });

@@ -96,6 +96,15 @@ describe('suppressing findings', () => {
     expect(keys).toEqual([`app.py:13 raiselint/unused-ignore`, `app.py:15 ${R.save}`, `app.py:16 ${R.load}`]);
   });
 
+  it('a record id works as well as a rule id', () => {
+    const root = makeProject({ 'app.py': ONE });
+    const { run } = checkJson(root);
+    const recordId = JSON.parse(run.stdout).diagnostics[0].recordId as string;
+    expect(recordId).toMatch(/^[0-9a-f]+$/);
+    writeFileSync(join(root, 'app.py'), ONE.replace('await runtime.save_state()', `await runtime.save_state()  # raiselint: ignore[${recordId}]`));
+    expect(checkJson(root).keys).toEqual([]);
+  });
+
   it('a blanket ignore suppresses nothing and is reported with the ids to write', () => {
     const root = makeProject({ 'app.py': ONE.replace('await runtime.save_state()', 'await runtime.save_state()  # raiselint: ignore') });
     const { findings } = checkJson(root);

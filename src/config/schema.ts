@@ -8,8 +8,8 @@ import { dirname, relative, isAbsolute } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Confidence, Severity } from '../rules/types.js';
 
-/** Fix strategies the fix stage understands (validated here, applied by the fix stage). */
-export const FIX_STRATEGIES = ['try-except', 'guard'] as const;
+/** Fix strategies `--fix` understands (validated here; the fix stage applies them): as its `--fix-strategy` choices. */
+export const FIX_STRATEGIES = ['auto', 'try-except', 'type-guard'] as const;
 export type FixStrategy = (typeof FIX_STRATEGIES)[number];
 
 export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];

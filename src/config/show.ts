@@ -28,7 +28,7 @@ export function formatConfig(file: string, cfg: ResolvedConfig, ruleIds: { id: s
     select: cfg.select ? cfg.select.map((p) => p.pattern) : ['*'],
     ignore: cfg.ignore.map((p) => p.pattern),
     'min-confidence': minConfidence ?? cfg.minConfidence ?? 'possible',
-    'fix-strategy': cfg.fixStrategy ?? 'default',
+    'fix-strategy': cfg.fixStrategy ?? 'auto',
     severity: Object.fromEntries(cfg.severity.map((s) => [s.pattern.pattern, s.severity])),
     exclude: excludeByBase,
     'per-file-ignores': cfg.perFileIgnores.map((p) => ({ base: shown(p.base, cwd), glob: p.glob, rules: p.rules.map((r) => r.pattern), applies: (() => {

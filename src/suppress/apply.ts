@@ -37,7 +37,7 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
       for (const d of valid) {
         if (d.kind === 'line' && (diag.line < d.from || diag.line > d.to)) continue;
         for (const id of d.ids) {
-          if (id.id !== diag.ruleId) continue;
+          if (id.id !== diag.ruleId && id.id !== diag.recordId) continue;
           used.add(id);
           hit = true;
         }
