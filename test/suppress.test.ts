@@ -249,3 +249,21 @@ describe('--add-ignore', () => {
     expect(read(root, 'a.py')).toBe(ONE + `    await runtime.load_state({})  # raiselint: ignore[${R.load}]\n`);
   });
 });
+
+describe('the built-in rules in CI reports', () => {
+  it('SARIF describes them and stays valid against the SARIF 2.1.0 schema', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const addFormats = (await import('ajv-formats')).default as unknown as (a: unknown) => void;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, 'schemas', 'sarif-2.1.0.json'), 'utf8')));
+    const root = makeProject({ 'a.py': `x = 1  # raiselint: ignore[${R.save}]\ny = 2  # raiselint: ignore\n` });
+    const doc = JSON.parse(raiselint(root, ['check', '--format', 'sarif']).stdout);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const rules = doc.runs[0].tool.driver.rules as { id: string; shortDescription: { text: string } }[];
+    expect(rules.map((r) => [r.id, r.shortDescription.text])).toEqual([
+      ['raiselint/blanket-ignore', 'A suppression comment without rule ids suppresses nothing'],
+      ['raiselint/unused-ignore', 'A suppression comment names a rule that reports nothing there'],
+    ]);
+  });
+});

@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { splitLines } from '../parse/source.js';
+import { BUILTIN_RULES } from '../suppress/builtin.js';
 import type { Rule } from '../rules/types.js';
 import type { ReportInput } from './context.js';
 import { fingerprints, regionText, type Span } from './fingerprint.js';
@@ -57,6 +58,10 @@ export function urlLine(url: string): { uri: string; line?: number } {
 }
 
 function ruleDescriptor(id: string, rule: Rule | undefined, sample: Diagnostic): Json {
+  const builtin = BUILTIN_RULES.find((b) => b.id === id);
+  if (builtin) {
+    return { id, shortDescription: { text: builtin.summary }, help: { text: builtin.help, markdown: builtin.help }, defaultConfiguration: { level: level(builtin.defaultSeverity) } };
+  }
   if (!rule) {
     return {
       id,
