@@ -3,13 +3,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'raiselint.js');
 
 /** Writes `files` (relative path → text) under a new temporary folder and returns it. */
 const made: string[] = [];
-process.on('exit', () => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
+// Registered when a test file imports this module: removes that file's projects when it ends.
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 export function makeProject(files: Record<string, string>): string {
