@@ -50,6 +50,12 @@ describe('raiselint check: output and exit codes', () => {
       sourceUrl: expect.stringContaining('#L502'),
       via: [],
       fingerprint: expect.stringMatching(/^[0-9a-f]{20}$/),
+      fix: {
+        applicability: 'unsafe',
+        strategy: 'replace',
+        reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import'),
+        edits: [{ line: 6, column: 5, endLine: 6, endColumn: 53, text: 'state = await runtime.send_message(SaveStateRequest(), agent_id)  # agent handles it' }],
+      },
     });
     expect(doc.errors).toEqual([{ file: 'broken.py', line: 1, column: expect.any(Number), kind: 'syntax', message: expect.stringContaining('syntax error') }]);
   });

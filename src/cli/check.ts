@@ -2,6 +2,8 @@
 import { Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject } from '../engine/project.js';
+import { fixRun, type FixRunResult } from '../engine/fix.js';
+import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
@@ -22,6 +24,11 @@ interface CheckFlags {
   baseline?: string;
   updateBaseline?: boolean;
   addIgnore?: boolean;
+  fix?: boolean;
+  unsafeFixes?: boolean;
+  diff?: boolean;
+  fixStrategy: 'auto' | 'try-except' | 'type-guard';
+  exitNonZeroOnFix?: boolean;
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
@@ -44,21 +51,38 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
     .option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`)
     .option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit')
+    .option('--fix', 'apply safe fixes (verified, written atomically)')
+    .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
+    .option('--diff', 'print the fixes as a unified diff and write nothing')
+    .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice, a try/except, or a type guard').choices(['auto', 'try-except', 'type-guard']).default('auto'))
+    .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .action(async (paths: string[], flags: CheckFlags) => {
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline });
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!rules.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
       if (flags.updateBaseline) return setCode(writeBaselineReport(result, baselineTarget(flags.baseline), { stdout, stderr }));
       if (flags.addIgnore) return setCode(addIgnoreReport(result, { stdout, stderr }));
       if (result.staleBaseline) stderr(`raiselint: ${result.staleBaseline} baseline finding${result.staleBaseline === 1 ? ' is' : 's are'} gone (run with --update-baseline to drop them)\n`);
+      let fixed: FixRunResult | undefined;
+      if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
+      if (flags.diff) {
+        // Like Ruff: the diff on stdout, a summary on stderr; exit 1 when something would change.
+        for (const f of fixed!.changed) stdout(formatDiff(f.file, f.before, f.after));
+        for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+        const n = fixed!.fixed;
+        stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
+        setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n ? 1 : 0);
+        return;
+      }
       const color = flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR);
-      const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics });
+      const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes });
       if (flags.outputFile) writeReport(flags.outputFile, report);
       else stdout(report);
       if (flags.statistics || !reportsErrors(flags.format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-      setCode(exitCode(result));
+      const code = exitCode(result);
+      setCode(code === 0 && flags.exitNonZeroOnFix && fixed?.fixed ? 1 : code);
     });
 
 }

@@ -25,12 +25,36 @@ export interface Diagnostic {
   receiver?: string;
   /** Semantic fingerprint (rule, call target, enclosing function, index): stable across reformatting and moves. */
   fingerprint?: string;
+  /** How to fix it (src/fix/): the record's pattern bound to this code, or why there is no automatic fix. */
+  fix?: Fix;
+}
+
+/** Like Ruff: `safe` fixes apply with `--fix`, `unsafe` ones also need `--unsafe-fixes`, `display-only` never apply. */
+export type Applicability = 'safe' | 'unsafe' | 'display-only';
+/** `none`: no automatic fix (no edits); `reason` says why. */
+export type FixStrategy = 'try-except' | 'type-guard' | 'replace' | 'none';
+
+/** A replacement of [line:column, endLine:endColumn) (1-based, UTF-16 columns as in Diagnostic) by `text`. */
+export interface FixEdit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  text: string;
+}
+
+export interface Fix {
+  applicability: Applicability;
+  strategy: FixStrategy;
+  /** One line: what the fix does and, when not safe, why. */
+  reason: string;
+  edits: FixEdit[];
 }
 
 export interface FileError {
   file: string;
   line?: number;
   column?: number;
-  kind: 'syntax' | 'decode' | 'read' | 'internal';
+  kind: 'syntax' | 'decode' | 'read' | 'internal' | 'fix';
   message: string;
 }

@@ -8,13 +8,17 @@ import type { Confidence } from '../rules/types.js';
 import { buildModel } from '../semantic/model.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
+import type { Finding } from '../match/match.js';
 import { compareDiagnostics, toDiagnostic } from '../diagnostics/build.js';
+import { planFixes, type StrategyOption } from '../fix/plan.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { assignFingerprints, fingerprintKey } from '../diagnostics/fingerprint.js';
 import { collectDirectives, type Directive } from '../suppress/directives.js';
 
 export interface CheckOptions {
   minConfidence?: Confidence;
+  /** How fixes are planned (`auto`: the record's handlingStrategy, direct replacement when certain). */
+  fixStrategy?: StrategyOption;
 }
 
 export interface FileResult {
@@ -25,6 +29,8 @@ export interface FileResult {
   text?: string;
   /** `# raiselint:` suppression comments (read from the tree). */
   directives?: Directive[];
+  /** The bytes read (checkFile), for fixes. */
+  bytes?: Buffer;
 }
 
 /** True when the text mentions no trigger name: it cannot produce a finding. */
@@ -44,14 +50,19 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
     const model = buildModel(tree.rootNode, rules, file);
     const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
+    const findingOf = new Map<Diagnostic, Finding>();
     let diagnostics = found.map((f) => {
       const d = toDiagnostic(f, file);
       keys.set(d, fingerprintKey(f));
+      findingOf.set(d, f);
       return d;
     });
     diagnostics.sort(compareDiagnostics);
     assignFingerprints(diagnostics, (d) => keys.get(d)!);
     if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
+    // Fixes, while the tree is alive: the record's patterns bound to this code (several findings of one statement share one).
+    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy });
+    for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
     return { file, diagnostics, errors, text, directives };
   } finally {
     tree.delete();
@@ -74,7 +85,7 @@ export function checkFile(abs: string, display: string, rules: RuleSet, opts: Ch
     throw e;
   }
   try {
-    return checkSource(text, display, rules, opts);
+    return { ...checkSource(text, display, rules, opts), bytes };
   } catch (e) {
     return { file: display, diagnostics: [], errors: [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }] };
   }

@@ -15,6 +15,7 @@ import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover } from '../workspace/discover.js';
 import { ConfigResolver, checkRulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import type { StrategyOption } from '../fix/plan.js';
 import { checkFile, type FileResult } from './check.js';
 import { loadRules, type RuleOptions } from './rules.js';
 import type { RunResult } from './run.js';
@@ -29,6 +30,8 @@ export interface ProjectOptions extends RuleOptions {
   config?: boolean;
   /** Report only findings not in this baseline file. */
   baseline?: string;
+  /** How fixes are planned (../fix). */
+  fixStrategy?: StrategyOption;
 }
 
 export interface FileOutcome {
@@ -50,6 +53,8 @@ export interface ProjectResult extends RunResult {
   /** Findings hidden because the baseline has them; baseline entries of checked files no longer found. */
   baselined: number;
   staleBaseline: number;
+  /** The same per-file stage (config, suppressions, confidence, severity, baseline) for a re-check of one file (--fix). */
+  finish: (r: FileResult, display: string) => Diagnostic[];
 }
 
 /** What the per-file stage needs to know about the whole run. */
@@ -101,9 +106,10 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
   const absByDisplay = new Map<string, string>();
+  const originals = new Map<string, { abs: string; bytes: Buffer }>();
   let suppressed = 0;
   files.forEach((f, i) => {
-    const r = checkFile(f.abs, f.display, rules);
+    const r = checkFile(f.abs, f.display, rules, { fixStrategy: opts.fixStrategy });
     const done = finishFile(r, f.abs, cfgs[i]!, ctx);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
@@ -111,16 +117,25 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     absByDisplay.set(f.display, f.abs);
     outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });
     if (done.diagnostics.length && r.text !== undefined) sources.set(f.display, r.text);
+    if (done.diagnostics.length && r.bytes) originals.set(f.display, { abs: f.abs, bytes: r.bytes });
   });
   const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
   let baselined = 0;
   let staleBaseline = 0;
-  if (opts.baseline) {
-    const b = filterBaseline(readBaseline(opts.baseline), diagnostics, absOf, files.map((f) => f.abs));
+  const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
+  if (baseline) {
+    const b = filterBaseline(baseline, diagnostics, absOf, files.map((f) => f.abs));
     diagnostics = b.fresh;
     baselined = b.known.length;
     staleBaseline = b.stale;
   }
   diagnostics.sort(compareDiagnostics);
-  return { files: files.length, diagnostics, errors, sources, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline };
+  const index = new Map(files.map((f, i) => [f.display, i]));
+  const finish = (r: FileResult, display: string): Diagnostic[] => {
+    const i = index.get(display)!;
+    const abs = files[i]!.abs;
+    const kept = finishFile(r, abs, cfgs[i]!, ctx).diagnostics;
+    return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
+  };
+  return { files: files.length, diagnostics, errors, sources, originals, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish };
 }

@@ -10,6 +10,8 @@ export interface RunResult {
   diagnostics: Diagnostic[];
   errors: FileError[];
   sources: Map<string, string>;
+  /** Absolute path and bytes as read, of each file with findings (for fixes). */
+  originals: Map<string, { abs: string; bytes: Buffer }>;
 }
 
 export function runCheck(paths: string[], rules: RuleSet, opts: CheckOptions & DiscoverOptions = {}): RunResult {
@@ -17,14 +19,16 @@ export function runCheck(paths: string[], rules: RuleSet, opts: CheckOptions & D
   const diagnostics: Diagnostic[] = [];
   const errors: FileError[] = [];
   const sources = new Map<string, string>();
+  const originals = new Map<string, { abs: string; bytes: Buffer }>();
   for (const f of files) {
     const r = checkFile(f.abs, f.display, rules, opts);
     diagnostics.push(...r.diagnostics);
     errors.push(...r.errors);
     if (r.diagnostics.length && r.text !== undefined) sources.set(f.display, r.text);
+    if (r.diagnostics.length && r.bytes) originals.set(f.display, { abs: f.abs, bytes: r.bytes });
   }
   diagnostics.sort(compareDiagnostics);
-  return { files: files.length, diagnostics, errors, sources };
+  return { files: files.length, diagnostics, errors, sources, originals };
 }
 
 /** Exit code: 2 when a file could not be checked, 1 when an error-severity finding remains, else 0. */

@@ -16,6 +16,10 @@ export interface RenderOptions {
   color?: boolean;
   /** Counts per rule instead of the findings. */
   statistics?: boolean;
+  /** Findings fixed by this run (--fix), for the text summary. */
+  fixed?: number;
+  /** Unsafe fixes count as fixable (--unsafe-fixes). */
+  unsafeFixes?: boolean;
 }
 
 /** Formats whose report includes files that could not be checked; for the others the CLI prints them to stderr. */
@@ -33,7 +37,7 @@ export function renderReport(format: Format, input: ReportInput, opts: RenderOpt
   switch (format) {
     case 'text':
     case 'concise':
-      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise' });
+      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes });
     case 'json':
       return formatJson(diags, errors);
     case 'json-lines':

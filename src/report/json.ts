@@ -23,6 +23,8 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       sourceUrl: d.sourceUrl ?? null,
       via: d.via,
       fingerprint: d.fingerprint ?? null,
+      // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
+      fix: d.fix ? { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: d.fix.edits.map((e) => ({ line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) } : null,
     })),
     errors: errors.map((e) => ({ file: e.file, line: e.line ?? null, column: e.column ?? null, kind: e.kind, message: e.message })),
   };

@@ -9,6 +9,10 @@ export interface TextOptions {
   sources?: Map<string, string>;
   /** One line per finding, no code frame. */
   concise?: boolean;
+  /** Findings fixed by this run (--fix). */
+  fixed?: number;
+  /** Unsafe fixes count as fixable (--unsafe-fixes). */
+  unsafeFixes?: boolean;
 }
 
 export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextOptions = {}): string {
@@ -18,7 +22,8 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
   for (const d of diags) {
     const sev = d.severity === 'error' ? c.red(c.bold(d.ruleId)) : c.yellow(c.bold(d.ruleId));
     const conf = d.confidence === 'possible' ? c.yellow(' (possible)') : '';
-    out.push(`${c.bold(`${d.file}:${d.line}:${d.column}:`)} ${sev}${conf} ${d.message}`);
+    const star = fixable(d, opts) ? ` ${c.cyan('[*]')}` : '';
+    out.push(`${c.bold(`${d.file}:${d.line}:${d.column}:`)} ${sev}${conf}${star} ${d.message}`);
     if (opts.concise) continue;
     const src = opts.sources?.get(d.file);
     if (src !== undefined) {
@@ -35,6 +40,7 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
       out.push(`${pad} ${c.blue('|')}`);
       for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${t}`);
       if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
+      if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${d.fix.reason}`);
     } else {
       for (const t of d.tips) out.push(`  = help: ${t}`);
       if (d.sourceUrl) out.push(`  = raised at: ${d.sourceUrl}`);
@@ -44,8 +50,23 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
   for (const e of errors) out.push(`${c.bold(`${e.file}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
   const certain = diags.filter((d) => d.confidence === 'certain').length;
   const possible = diags.length - certain;
-  if (diags.length) {
-    out.push(`Found ${diags.length} finding${diags.length === 1 ? '' : 's'} (${certain} certain, ${possible} possible).`);
+  const plural = (n: number) => `${n} finding${n === 1 ? '' : 's'}`;
+  if (opts.fixed !== undefined && opts.fixed > 0) {
+    out.push(`Found ${plural(diags.length + opts.fixed)} (${opts.fixed} fixed, ${diags.length} remaining).`);
+  } else if (diags.length) {
+    out.push(`Found ${plural(diags.length)} (${certain} certain, ${possible} possible).`);
   } else out.push(c.green('All checks passed!'));
+  // Like Ruff: how many findings --fix would fix, and how many more --unsafe-fixes would.
+  const fixes = new Set(diags.filter((d) => fixable(d, opts)).map((d) => d.fix));
+  const hidden = new Set(diags.filter((d) => !opts.unsafeFixes && d.fix?.applicability === 'unsafe' && d.fix.edits.length).map((d) => d.fix));
+  const nFix = diags.filter((d) => fixes.has(d.fix)).length;
+  const nHidden = diags.filter((d) => hidden.has(d.fix)).length;
+  if (nFix) out.push(`${c.cyan('[*]')} ${nFix} fixable with the \`--fix\` option${nHidden ? ` (${nHidden} hidden fix${nHidden === 1 ? '' : 'es'} can be enabled with the \`--unsafe-fixes\` option)` : ''}.`);
+  else if (nHidden) out.push(`No fixes available (${nHidden} hidden fix${nHidden === 1 ? '' : 'es'} can be enabled with the \`--unsafe-fixes\` option).`);
   return out.join('\n') + '\n';
+}
+
+function fixable(d: Diagnostic, opts: TextOptions): boolean {
+  const f = d.fix;
+  return !!f && f.edits.length > 0 && (f.applicability === 'safe' || (!!opts.unsafeFixes && f.applicability === 'unsafe'));
 }

@@ -1,0 +1,183 @@
+/**
+ * `--fix`: round after round, the applicable fixes of a file are applied to its bytes and
+ * verified (the result parses without errors, exactly the fixed findings are gone, nothing new
+ * appears) until no applicable fix is left, so a second run changes nothing. A round whose
+ * result fails is retried fix by fix; a fix that fails alone is dropped and reported.
+ */
+import type { RuleSet } from '../rules/ruleset.js';
+import { decodeSource, DecodeError } from '../parse/source.js';
+import type { Diagnostic, Fix, FileError } from '../diagnostics/types.js';
+import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, fixKey, fixOffsets, selectEdits, writeAtomic, type TextEdit } from '../fix/apply.js';
+import { compareDiagnostics } from '../diagnostics/build.js';
+import { checkSource, type CheckOptions, type FileResult } from './check.js';
+import type { RunResult } from './run.js';
+
+export interface FixOptions extends CheckOptions {
+  /** Apply `unsafe` fixes too. */
+  unsafe?: boolean;
+  /** The run's per-file stage after checking (config, suppressions, baseline): only what it keeps is fixed. */
+  finish?: (r: FileResult) => Diagnostic[];
+}
+
+/** Checks a text as the run does (with its per-file stage). */
+function recheck(text: string, file: string, rules: RuleSet, opts: FixOptions): FileResult {
+  const r = checkSource(text, file, rules, opts);
+  return opts.finish ? { ...r, diagnostics: opts.finish(r) } : r;
+}
+
+export interface FileFix {
+  file: string;
+  /** Text before and after (UTF-8 decoded). */
+  before: string;
+  after: string;
+  /** Bytes to write (undefined when nothing changed). */
+  bytes?: Buffer;
+  /** Findings fixed. */
+  fixed: number;
+  /** Findings left, positioned in the new text. */
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+}
+
+const MAX_ROUNDS = 10;
+
+/** Fixes one file's bytes in memory. */
+export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: FixOptions = {}): FileFix {
+  let decoded;
+  try {
+    decoded = decodeSource(original);
+  } catch (e) {
+    if (e instanceof DecodeError) return { file, before: '', after: '', fixed: 0, diagnostics: [], errors: [{ file, kind: 'decode', message: e.message }] };
+    throw e;
+  }
+  const before = decoded.text;
+  let res = recheck(before, file, rules, opts);
+  const fail = (message: string): FileFix => ({ file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: [...res.errors.filter((e) => e.kind !== 'syntax'), { file, kind: 'fix', message }] });
+  const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
+  if (!distinctFixes(res.diagnostics, accept).length) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors };
+  const body = Buffer.from(original.subarray(decoded.bom ? 3 : 0));
+  if (!body.equals(Buffer.from(before, 'utf8'))) return fail('not fixed: fixes are written only to UTF-8 files');
+  if (res.errors.some((e) => e.kind === 'syntax')) return fail('not fixed: the file has a syntax error');
+
+  let bytes = original;
+  let text = before;
+  let fixed = 0;
+  const failed = new Set<string>();
+  const errors: FileError[] = [];
+  for (let round = 0; ; round++) {
+    const candidates = distinctFixes(res.diagnostics, accept).filter((c) => !failed.has(fixKey(c.fix, false)));
+    if (!candidates.length) break;
+    if (round === MAX_ROUNDS) return fail(`not fixed: the fixes did not settle after ${MAX_ROUNDS} rounds`);
+    const sel = selectEdits(text, candidates.map((c) => c.fix));
+    const chosen = candidates.filter((c) => sel.applied.includes(c.fix));
+    const attempt = tryApply(bytes, text, decoded.bom, sel.edits, chosen, res, file, rules, opts);
+    if (attempt.ok) {
+      ({ bytes, text, res } = attempt);
+      fixed += chosen.reduce((n, c) => n + c.diagnostics.length, 0);
+      continue;
+    }
+    // Find the fix at fault: apply them one at a time; keep the first that passes.
+    let progressed = false;
+    for (const c of chosen) {
+      const one = tryApply(bytes, text, decoded.bom, fixOffsets(text, c.fix), [c], res, file, rules, opts);
+      if (one.ok) {
+        ({ bytes, text, res } = one);
+        fixed += c.diagnostics.length;
+        progressed = true;
+        break;
+      }
+      failed.add(fixKey(c.fix, false));
+      const d = c.diagnostics[0]!;
+      errors.push({ file, line: d.line, column: d.column, kind: 'fix', message: `fix for ${d.ruleId} not applied: ${one.why}` });
+    }
+    if (!progressed && !candidates.some((c) => !failed.has(fixKey(c.fix, false)))) break;
+  }
+  return { file, before, after: text, bytes: text === before ? undefined : bytes, fixed, diagnostics: res.diagnostics, errors: [...errors, ...res.errors] };
+}
+
+type Attempt = { ok: true; bytes: Buffer; text: string; res: FileResult } | { ok: false; why: string };
+
+function tryApply(bytes: Buffer, text: string, bom: boolean, edits: TextEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: FileResult, file: string, rules: RuleSet, opts: FixOptions): Attempt {
+  const next = applyBytes(bytes, text, bom, edits);
+  const nextText = decodeSource(next).text;
+  const res = recheck(nextText, file, rules, opts);
+  const syntax = res.errors.find((e) => e.kind === 'syntax');
+  if (syntax) return { ok: false, why: `the result does not parse (line ${syntax.line})` };
+  // Exactly the fixed findings are gone: compare rule and confidence counts.
+  const count = (ds: Diagnostic[]) => {
+    const m = new Map<string, number>();
+    for (const d of ds) m.set(`${d.ruleId} ${d.confidence}`, (m.get(`${d.ruleId} ${d.confidence}`) ?? 0) + 1);
+    return m;
+  };
+  const want = count(prev.diagnostics);
+  for (const c of chosen) for (const d of c.diagnostics) want.set(`${d.ruleId} ${d.confidence}`, want.get(`${d.ruleId} ${d.confidence}`)! - 1);
+  const got = count(res.diagnostics);
+  for (const k of new Set([...want.keys(), ...got.keys()])) {
+    const w = want.get(k) ?? 0;
+    const g = got.get(k) ?? 0;
+    if (g > w) return { ok: false, why: `the finding ${k.split(' ')[0]} is still reported after the fix` };
+    if (g < w) return { ok: false, why: `the fix also removed another ${k.split(' ')[0]} finding` };
+  }
+  return { ok: true, bytes: next, text: nextText, res };
+}
+
+export interface WriteOutcome {
+  written: boolean;
+  error?: FileError;
+}
+
+/** Writes a fixed file, unless it changed since `original` was read. */
+export function writeFixed(abs: string, display: string, original: Buffer, fixedBytes: Buffer): WriteOutcome {
+  try {
+    writeAtomic(abs, fixedBytes, original);
+    return { written: true };
+  } catch (e) {
+    if (e instanceof ChangedOnDiskError) return { written: false, error: { file: display, kind: 'fix', message: `not fixed: ${e.message}` } };
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    return { written: false, error: { file: display, kind: 'fix', message: `not fixed: cannot write the file (${code})` } };
+  }
+}
+
+export interface FixRunResult {
+  /** Findings fixed (with --diff: that would be fixed). */
+  fixed: number;
+  /** Files whose text changes. */
+  changed: FileFix[];
+}
+
+/**
+ * Fixes the files of a check run that have applicable fixes, from the bytes the check read.
+ * With `write`, each changed file is written (atomically, and not when it changed meanwhile)
+ * and the run's findings become those left in the new text.
+ */
+export function fixRun(run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[] }, rules: RuleSet, opts: FixOptions & { write: boolean }): FixRunResult {
+  const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
+  const out: FixRunResult = { fixed: 0, changed: [] };
+  for (const [display, { abs, bytes }] of run.originals) {
+    const mine = run.diagnostics.filter((d) => d.file === display);
+    if (!distinctFixes(mine, accept).length) continue;
+    const finish = run.finish;
+    const ff = fixBytes(bytes, display, rules, finish ? { ...opts, finish: (r) => finish(r, display) } : opts);
+    const replace = (diags: Diagnostic[], errors: FileError[]) => {
+      run.diagnostics = [...run.diagnostics.filter((d) => d.file !== display), ...diags];
+      run.errors.push(...errors.filter((e) => e.kind !== 'syntax'));
+    };
+    if (!ff.bytes) {
+      replace(mine, ff.errors);
+      continue;
+    }
+    if (opts.write) {
+      const w = writeFixed(abs, display, bytes, ff.bytes);
+      if (!w.written) {
+        replace(mine, [...ff.errors, w.error!]);
+        continue;
+      }
+      run.sources.set(display, ff.after);
+      replace(ff.diagnostics, ff.errors);
+    } else replace(mine, ff.errors);
+    out.fixed += ff.fixed;
+    out.changed.push(ff);
+  }
+  run.diagnostics.sort(compareDiagnostics);
+  return out;
+}
