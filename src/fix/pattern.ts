@@ -439,7 +439,7 @@ function sinkOf(s: Node, prot: Protected): Alternative['sink'] {
     awaited = true;
     core = namedChildren(value)[0] ?? value;
   }
-  const effectful = value.type === 'await' || value.descendantsOfType(['call', 'await']).some((x) => !!x);
+  const effectful = value.type === 'await' || value.descendantsOfType(['call', 'await']).some((x) => !!x && x.isNamed);
   return {
     kind,
     target,

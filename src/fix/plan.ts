@@ -156,7 +156,7 @@ function hoistable(top: Node, cond: Node): string | undefined {
   }
   // Everything evaluated before it must be free of effects.
   for (const d of cond.descendantsOfType(['call', 'await', 'named_expression'])) {
-    if (d && d.endIndex <= top.startIndex) return `\`${d.text}\` runs before it`;
+    if (d && d.isNamed && d.endIndex <= top.startIndex) return `\`${d.text}\` runs before it`;
   }
   return undefined;
 }
@@ -329,7 +329,7 @@ class GroupPlanner {
     const s = sites.find((x) => x.action === 'guard')!;
     const recvNode = this.receiverOf(s)!;
     const cls = this.className(classKeyOf(s), s.pats);
-    if (recvNode.descendantsOfType(['call', 'await', 'named_expression']).some((x) => !!x) || /^(call|await|named_expression)$/.test(recvNode.type)) {
+    if (recvNode.descendantsOfType(['call', 'await', 'named_expression']).some((x) => !!x && x.isNamed) || /^(call|await|named_expression)$/.test(recvNode.type)) {
       this.unsafe.push(`the receiver \`${recvNode.text}\` is evaluated twice`);
     }
     const recv = this.userCopy(recvNode.startIndex, recvNode.endIndex, this.unit, []);
@@ -345,7 +345,8 @@ class GroupPlanner {
     const s = sites[0]!;
     if (s.hoist) {
       const name = this.hoistName(s);
-      return { text: `${name} = ${this.userCopy(s.top.startIndex, s.top.endIndex, this.unit, [])}`, indent: this.indent, hoistName: name };
+      const v = s.awaitNode ?? s.call;
+      return { text: `${name} = ${this.userCopy(v.startIndex, v.endIndex, this.unit, [])}`, indent: this.indent, hoistName: name };
     }
     const end = this.facts.lineEnd(this.stmt.endIndex);
     return { text: this.userCopy(this.stmt.startIndex, end, this.unit, []), indent: this.indent };
@@ -411,7 +412,8 @@ class GroupPlanner {
     if (s0.hoist) {
       const name = this.hoistName(s0);
       const r = repl[0]!;
-      return { text: `${name} = ${this.userCopy(s0.top.startIndex, s0.top.endIndex, this.unit, [{ ...r }])}`, renames: this.lastRenames };
+      const v = s0.awaitNode ?? s0.call;
+      return { text: `${name} = ${this.userCopy(v.startIndex, v.endIndex, this.unit, [{ ...r }])}`, renames: this.lastRenames };
     }
     return { text: this.userCopy(this.stmt.startIndex, this.stmt.endIndex, this.unit, repl), renames: this.lastRenames };
   }
@@ -423,7 +425,7 @@ class GroupPlanner {
     const inSite = (n: Node) => sites.some((s) => n.startIndex >= s.top.startIndex && n.endIndex <= s.top.endIndex);
     const ancestor = (n: Node) => sites.some((s) => n.startIndex <= s.top.startIndex && s.top.endIndex <= n.endIndex);
     for (const d of this.stmt.descendantsOfType(['call', 'await'])) {
-      if (!d || inSite(d) || ancestor(d)) continue;
+      if (!d || !d.isNamed || inSite(d) || ancestor(d)) continue;
       this.unsafe.push(`\`${abbrev(d.text)}\` runs again in the handler`);
     }
   }
@@ -486,7 +488,12 @@ class GroupPlanner {
     } else if (needsValue) {
       this.display = `the record's alternative gives no value for \`${prefix.trim().replace(/=$/, '').replace(/^return$/, 'return').trim()}\``;
     }
-    if (sink.augmented) this.unsafe.push('an augmented assignment reads its target before the call');
+    if (sink.augmented && kind === 'try') {
+      // `d[key()] += await f()` evaluates the target first: the handler would run `key()` again.
+      for (const d of this.stmt.descendantsOfType(['call', 'await'])) {
+        if (d?.isNamed && d.startIndex >= sink.prefix.start && d.endIndex <= sink.prefix.end) this.unsafe.push(`\`${abbrev(d.text)}\` in the target runs again in the handler`);
+      }
+    }
     const end = dropTrailingComment || appended ? alt.stmtEnd : alt.region.end;
     let text = this.render(alt, alt.region.start, end, edits, indent);
     if (appended) text += `${this.eol}${indent}${appended}`;
@@ -574,7 +581,7 @@ class GroupPlanner {
     if (handler) {
       for (const [name, n] of subs) {
         if (!n || !used.has(name)) continue;
-        if (/^(call|await|named_expression|yield)$/.test(n.type) || n.descendantsOfType(['call', 'await', 'named_expression', 'yield']).some((x) => !!x)) {
+        if (/^(call|await|named_expression|yield)$/.test(n.type) || n.descendantsOfType(['call', 'await', 'named_expression', 'yield']).some((x) => !!x && x.isNamed)) {
           this.unsafe.push(`\`${abbrev(n.text)}\` is evaluated again in the handler`);
         }
       }

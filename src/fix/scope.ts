@@ -324,8 +324,12 @@ export class FileFacts {
     for (const [key, b] of this.imports) {
       if (b.kind !== 'module') continue;
       const local = key.includes('\0') ? b.module : key;
-      if (q.startsWith(`${b.module}.`)) return `${local}${q.slice(b.module.length)}`;
       if (same(`${b.module}.${name}`, q)) return `${local}.${name}`;
+    }
+    for (const [key, b] of this.imports) {
+      if (b.kind !== 'module') continue;
+      const local = key.includes('\0') ? b.module : key;
+      if (q.startsWith(`${b.module}.`)) return `${local}${q.slice(b.module.length)}`;
     }
     return undefined;
   }
