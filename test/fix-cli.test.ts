@@ -1,0 +1,144 @@
+/** End-to-end: `raiselint check --fix / --unsafe-fixes / --diff / --fix-strategy / --exit-non-zero-on-fix` on real files. */
+import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempTree } from './helpers.js';
+
+// A certain finding whose fix is safe (the file defines what the alternative needs) ...
+const SAFE = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+from .messages import AGENT_METADATA
+
+
+async def main(agent):
+    runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")
+    metadata = await runtime.agent_metadata(agent)
+    return metadata
+`;
+const SAFE_FIXED = SAFE.replace('metadata = await runtime.agent_metadata(agent)', 'metadata = AGENT_METADATA[agent.type]  # kept by the application');
+
+// ... and a possible one whose fix is unsafe (SaveStateRequest is not defined here).
+const UNSAFE = `from autogen_core import AgentRuntime
+from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+
+async def save(runtime: AgentRuntime, agent):
+    state = await runtime.agent_save_state(agent)
+    return state
+`;
+const UNSAFE_FIXED = UNSAFE.replace(
+  '    state = await runtime.agent_save_state(agent)\n',
+  '    if isinstance(runtime, GrpcWorkerAgentRuntime):\n        state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\n    else:\n        state = await runtime.agent_save_state(agent)\n',
+);
+
+describe('raiselint check --fix', () => {
+  it('reports fixable findings with [*] and a summary, and changes nothing without --fix', () => {
+    const dir = tempTree({ 'safe.py': SAFE, 'unsafe.py': UNSAFE });
+    const r = cli(['check', '.'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented [*] runtime.agent_metadata() raises NotImplementedError');
+    expect(r.stdout).toContain("= fix (safe): `runtime.agent_metadata(agent)` always raises NotImplementedError: replaced by the record's fix");
+    expect(r.stdout).toContain('= fix (unsafe): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime)');
+    expect(r.stdout).toContain('[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).');
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE);
+  });
+
+  it('--fix applies safe fixes only; --unsafe-fixes applies the rest; exit codes follow Ruff', () => {
+    const dir = tempTree({ 'safe.py': SAFE, 'unsafe.py': UNSAFE });
+    chmodSync(join(dir, 'safe.py'), 0o640);
+    const ino = statSync(join(dir, 'safe.py')).ino;
+    const r = cli(['check', '.', '--fix'], dir);
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
+    expect(readFileSync(join(dir, 'unsafe.py'), 'utf8')).toBe(UNSAFE);
+    expect(r.stdout).toContain('Found 2 findings (1 fixed, 1 remaining).');
+    expect(r.stdout).toContain('unsafe.py:6:19:');
+    expect(r.stdout).not.toContain('safe.py:8');
+    expect(r.code).toBe(0); // the one left is a possible finding (a warning)
+    // Atomic: a new file (rename) with the old mode, and no temporary file left.
+    expect(statSync(join(dir, 'safe.py')).ino).not.toBe(ino);
+    expect(statSync(join(dir, 'safe.py')).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir).sort()).toEqual(['safe.py', 'unsafe.py']);
+
+    const again = cli(['check', '.', '--fix'], dir);
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
+    expect(again.stdout).toContain('Found 1 finding (0 certain, 1 possible).');
+
+    const u = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], dir);
+    expect(readFileSync(join(dir, 'unsafe.py'), 'utf8')).toBe(UNSAFE_FIXED);
+    expect(u.stdout).toContain('Found 1 finding (1 fixed, 0 remaining).');
+    expect(u.code).toBe(1); // --exit-non-zero-on-fix
+    const clean = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], dir);
+    expect(clean.stdout).toContain('All checks passed!');
+    expect(clean.code).toBe(0);
+  });
+
+  it('exits 1 when a certain finding remains after --fix', () => {
+    const dir = tempTree({ 'a.py': SAFE.replace('from .messages import AGENT_METADATA\n', '') });
+    const r = cli(['check', 'a.py', '--fix'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Found 1 finding (1 certain, 0 possible).');
+    expect(r.stdout).toContain('No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).');
+  });
+
+  it('--diff prints a unified diff, writes nothing and exits 1; 0 when there is nothing to fix', () => {
+    const dir = tempTree({ 'safe.py': SAFE });
+    const r = cli(['check', 'safe.py', '--diff'], dir);
+    expect(r.stdout).toBe(
+      [
+        '--- safe.py',
+        '+++ safe.py',
+        '@@ -5,5 +5,5 @@',
+        ' ',
+        ' async def main(agent):',
+        '     runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")',
+        '-    metadata = await runtime.agent_metadata(agent)',
+        '+    metadata = AGENT_METADATA[agent.type]  # kept by the application',
+        '     return metadata',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe('Would fix 1 finding.\n');
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE);
+    const none = cli(['check', 'safe.py', '--diff', '--min-confidence', 'certain'], tempTree({ 'safe.py': UNSAFE }));
+    expect(none.stdout).toBe('');
+    expect(none.code).toBe(0);
+  });
+
+  it('--fix-strategy picks try/except or the type guard; JSON output carries the fix', () => {
+    const dir = tempTree({ 'u.py': UNSAFE });
+    const t = cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'try-except'], dir);
+    expect(t.stdout).toContain('+    try:\n+        state = await runtime.agent_save_state(agent)\n+    except NotImplementedError:\n+        state = await runtime.send_message(SaveStateRequest(), agent)\n');
+    const j = cli(['check', 'u.py', '--format', 'json', '--fix-strategy', 'type-guard'], dir);
+    const fix = JSON.parse(j.stdout).diagnostics[0].fix;
+    expect(fix).toEqual({
+      applicability: 'unsafe',
+      strategy: 'type-guard',
+      reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import'),
+      edits: [{ line: 6, column: 5, endLine: 6, endColumn: 50, text: expect.stringMatching(/^if isinstance\(runtime, GrpcWorkerAgentRuntime\):\n/) }],
+    });
+    const bad = cli(['check', 'u.py', '--fix-strategy', 'retry'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("argument 'retry' is invalid");
+  });
+
+  it('keeps a BOM, CRLF line endings and tabs byte for byte', () => {
+    const src = '\ufeff' + SAFE.replace(/    /g, '\t').replace(/\n/g, '\r\n');
+    const dir = tempTree({ 'w.py': Buffer.from(src, 'utf8') });
+    const r = cli(['check', 'w.py', '--fix'], dir);
+    expect(r.code).toBe(0);
+    const want = '\ufeff' + SAFE_FIXED.replace(/    /g, '\t').replace(/\n/g, '\r\n');
+    expect(readFileSync(join(dir, 'w.py')).equals(Buffer.from(want, 'utf8'))).toBe(true);
+  });
+
+  it('refuses to write a file that changed on disk since it was read (two paths, one file)', () => {
+    const dir = tempTree({ 'a.py': SAFE });
+    symlinkSync(join(dir, 'a.py'), join(dir, 'b.py'));
+    // Both paths are read before fixing; fixing a.py changes the file that b.py names.
+    const r = cli(['check', 'a.py', 'b.py', '--fix'], dir);
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(SAFE_FIXED);
+    expect(r.stdout).toContain('b.py: error: not fixed: the file changed on disk since it was read: not written');
+    expect(r.code).toBe(2);
+    expect(statSync(join(dir, 'b.py')).isFile()).toBe(true);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * Fixes: every `fixtures/fixes/<case>/input.py` fixed in memory must equal `expected.py` byte for
+ * byte (`options.json`: `strategy`, `unsafe`, `remaining` findings); every expected file must
+ * parse with CPython's `ast`, and fixing it again must change nothing. Then the pieces: edits on
+ * bytes, overlapping fixes, verification, the atomic write.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRules } from '../src/engine/rules.js';
+import { checkSource } from '../src/engine/check.js';
+import { fixBytes } from '../src/engine/fix.js';
+import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } from '../src/fix/apply.js';
+import { FileFacts } from '../src/fix/scope.js';
+import { initParser, withTree } from '../src/parse/parser.js';
+import type { Fix } from '../src/diagnostics/types.js';
+
+const ROOT = join(import.meta.dirname, '..', 'fixtures', 'fixes');
+const cases = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory()).sort();
+const rulesP = loadRules();
+
+interface CaseOptions {
+  strategy?: 'auto' | 'try-except' | 'type-guard';
+  unsafe?: boolean;
+  remaining?: number;
+}
+
+function pyParses(file: string): void {
+  // Bytes, so that a BOM and a coding cookie are read as CPython reads the file.
+  execFileSync('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1], "rb").read())', file]);
+}
+
+describe('fixtures/fixes: input.py → expected.py', () => {
+  it('has a case for every strategy', () => {
+    for (const prefix of ['try_', 'guard_', 'replace_', 'none_']) expect(cases.some((c) => c.startsWith(prefix)), prefix).toBe(true);
+  });
+  for (const c of cases) {
+    it(c, async () => {
+      const rules = await rulesP;
+      const dir = join(ROOT, c);
+      const o: CaseOptions = existsSync(join(dir, 'options.json')) ? JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) : {};
+      const opts = { unsafe: !!o.unsafe, fixStrategy: o.strategy ?? 'auto' };
+      const input = readFileSync(join(dir, 'input.py'));
+      const expected = readFileSync(join(dir, 'expected.py'));
+      pyParses(join(dir, 'input.py'));
+      pyParses(join(dir, 'expected.py'));
+      const before = checkSource(input.toString('utf8').replace(/^\ufeff/, ''), c, rules, opts);
+      expect(before.diagnostics.length, 'the input has findings').toBeGreaterThan(0);
+      const r = fixBytes(input, c, rules, opts);
+      expect(r.errors).toEqual([]);
+      const out = r.bytes ?? input;
+      expect(out.toString('utf8')).toBe(expected.toString('utf8'));
+      expect(out.equals(expected)).toBe(true);
+      expect(r.diagnostics.length, 'findings left').toBe(o.remaining ?? 0);
+      expect(r.fixed).toBe(before.diagnostics.length - (o.remaining ?? 0));
+      if (!o.remaining) expect(out.equals(input)).toBe(false);
+      // A second run changes nothing.
+      const again = fixBytes(expected, c, rules, opts);
+      expect(again.bytes).toBeUndefined();
+      expect(again.fixed).toBe(0);
+    });
+  }
+});
+
+describe('fix planning', () => {
+  it('says why a call has no automatic fix', async () => {
+    const rules = await rulesP;
+    const text = readFileSync(join(ROOT, 'none_unwrappable', 'input.py'), 'utf8');
+    const reasons = checkSource(text, 'x.py', rules).diagnostics.map((d) => `${d.fix!.strategy} ${d.fix!.applicability} ${d.fix!.reason}`);
+    expect(reasons).toEqual([
+      expect.stringMatching(/^none display-only no automatic fix: the call is in a `while` condition/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in an `elif` condition/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in a lambda/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in a generator expression/),
+    ]);
+    const indirect = readFileSync(join(ROOT, 'none_indirect', 'input.py'), 'utf8');
+    expect(checkSource(indirect, 'x.py', rules).diagnostics[0]!.fix).toEqual({
+      applicability: 'display-only',
+      strategy: 'none',
+      reason: expect.stringContaining('raised inside `team.save_state()`'),
+      edits: [],
+    });
+  });
+
+  it('lists the names the alternative needs and the file lacks, and marks the fix unsafe', async () => {
+    const rules = await rulesP;
+    const text = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+
+async def main(agent):
+    runtime = GrpcWorkerAgentRuntime(host_address="h")
+    return await runtime.save_state()
+`;
+    const [d] = checkSource(text, 'x.py', rules).diagnostics;
+    expect(d!.fix!.applicability).toBe('unsafe');
+    expect(d!.fix!.strategy).toBe('replace');
+    expect(d!.fix!.reason).toContain('the alternative uses `SaveStateRequest`, `agent_ids`, which this file does not define or import');
+    // Defining them makes it safe.
+    const [d2] = checkSource(text.replace('async def main(agent):', 'from msgs import SaveStateRequest\nagent_ids = []\n\n\nasync def main(agent):'), 'x.py', rules).diagnostics;
+    expect(d2!.fix!.applicability).toBe('safe');
+  });
+
+  it('catches exactly the record error class, and re-running argument calls in the handler is unsafe', async () => {
+    const rules = await rulesP;
+    const text = `from autogen_core import AgentId, AgentRuntime
+from .m import SaveStateRequest
+
+
+async def f(runtime: AgentRuntime, name: str):
+    return await runtime.agent_save_state(AgentId(name, "x"))
+`;
+    const [d] = checkSource(text, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
+    expect(d!.fix!.edits[0]!.text).toContain('except NotImplementedError:');
+    expect(d!.fix!.applicability).toBe('unsafe');
+    expect(d!.fix!.reason).toContain('`AgentId(name, "x")` is evaluated again in the handler');
+  });
+
+  it('refuses a fix whose result still has the finding (verification), and reports it', async () => {
+    const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
+    rec.record.handlingStrategy = 'try-catch';
+    rec.record.exampleFix = null;
+    rec.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_save_state(agent_id)\n';
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(rec) + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const src = Buffer.from(`from autogen_core import AgentRuntime
+
+
+async def f(runtime: AgentRuntime, agent_id):
+    state = await runtime.agent_save_state(agent_id)
+    return state
+`);
+    const r = fixBytes(src, 'x.py', rules, { fixStrategy: 'try-except' });
+    expect(r.bytes).toBeUndefined();
+    expect(r.fixed).toBe(0);
+    expect(r.errors).toEqual([{ file: 'x.py', line: 5, column: 19, kind: 'fix', message: expect.stringContaining('still reported after the fix') }]);
+  });
+
+  it('does not fix a file with a syntax error, nor a file in another encoding', async () => {
+    const rules = await rulesP;
+    const bad = Buffer.from(`from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+from m import AGENT_METADATA
+
+async def f(agent):
+    runtime = GrpcWorkerAgentRuntime(host_address="h")
+    meta = await runtime.agent_metadata(agent)
+    def g(:
+        pass
+`);
+    const r = fixBytes(bad, 'x.py', rules);
+    expect(r.bytes).toBeUndefined();
+    expect(r.errors.map((e) => e.message)).toEqual(['not fixed: the file has a syntax error']);
+    const good = 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom m import AGENT_METADATA\n\n\nasync def f(agent):\n    runtime = GrpcWorkerAgentRuntime(host_address="h")\n    meta = await runtime.agent_metadata(agent)\n    x = "caf';
+    const latin = Buffer.concat([Buffer.from(`# -*- coding: latin-1 -*-\n${good}`), Buffer.from([0xe9]), Buffer.from('"\n')]);
+    expect(fixBytes(Buffer.from(`${good}e"\n`), 'x.py', rules).bytes).toBeDefined();
+    const r2 = fixBytes(latin, 'x.py', rules);
+    expect(r2.bytes).toBeUndefined();
+    expect(r2.errors.map((e) => e.message)).toEqual(['not fixed: fixes are written only to UTF-8 files']);
+  });
+});
+
+describe('applying edits', () => {
+  it('splices the original bytes: BOM, CRLF and multi-byte text outside the edits stay', () => {
+    const text = 'é = "😀"\r\nx = 1\r\ny = 2\r\n';
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    const edits = [{ start: text.indexOf('x'), end: text.indexOf('x') + 5, text: 'x = 10' }];
+    const out = applyBytes(bytes, text, true, edits);
+    expect(out.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(out.subarray(3).toString('utf8')).toBe(applyText(text, edits));
+    expect(out.subarray(3).toString('utf8')).toBe('é = "😀"\r\nx = 10\r\ny = 2\r\n');
+  });
+
+  const fix = (edits: [number, number, number, number, string][]): Fix => ({
+    applicability: 'safe',
+    strategy: 'type-guard',
+    reason: 'r',
+    edits: edits.map(([line, column, endLine, endColumn, text]) => ({ line, column, endLine, endColumn, text })),
+  });
+
+  it('applies identical edits once and defers a fix that overlaps another', () => {
+    const text = 'import a\nx()\ny()\n';
+    const imp: [number, number, number, number, string] = [2, 1, 2, 1, 'import b\n'];
+    const f1 = fix([imp, [2, 1, 2, 4, 'X()']]);
+    const f2 = fix([imp, [3, 1, 3, 4, 'Y()']]);
+    const f3 = fix([[2, 2, 3, 2, 'zz']]);
+    const sel = selectEdits(text, [f1, f2, f3]);
+    expect(sel.applied).toEqual([f1, f2]);
+    expect(sel.deferred).toEqual([f3]);
+    expect(applyText(text, sel.edits)).toBe('import a\nimport b\nX()\nY()\n');
+  });
+
+  it('two different insertions at one point wait for the next round', () => {
+    const text = 'a\n';
+    const sel = selectEdits(text, [fix([[1, 1, 1, 1, 'x\n']]), fix([[1, 1, 1, 1, 'y\n']])]);
+    expect(sel.applied).toHaveLength(1);
+    expect(sel.deferred).toHaveLength(1);
+  });
+});
+
+describe('writing files', () => {
+  it('writes atomically with the same mode, through a symbolic link, leaving no temporary file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-write-'));
+    const f = join(dir, 'a.py');
+    writeFileSync(f, 'old\n');
+    chmodSync(f, 0o640);
+    symlinkSync(f, join(dir, 'link.py'));
+    const ino = statSync(f).ino;
+    writeAtomic(join(dir, 'link.py'), Buffer.from('new\n'), Buffer.from('old\n'));
+    expect(readFileSync(f, 'utf8')).toBe('new\n');
+    expect(statSync(f).mode & 0o777).toBe(0o640);
+    expect(statSync(f).ino).not.toBe(ino);
+    expect(lstatSync(join(dir, 'link.py')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['a.py', 'link.py']);
+  });
+
+  it('refuses a file that changed since it was read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-write-'));
+    const f = join(dir, 'a.py');
+    writeFileSync(f, 'edited meanwhile\n');
+    expect(() => writeAtomic(f, Buffer.from('new\n'), Buffer.from('old\n'))).toThrow(ChangedOnDiskError);
+    expect(readFileSync(f, 'utf8')).toBe('edited meanwhile\n');
+    expect(readdirSync(dir)).toEqual(['a.py']);
+  });
+});
+
+describe('file facts', () => {
+  it('places an import after the docstring and __future__ imports, or at the top after a shebang', async () => {
+    await initParser();
+    const spot = (src: string) =>
+      withTree(src, (t) => {
+        const s = new FileFacts(t.rootNode, src).importSpot('from pkg import C');
+        return src.slice(0, s.offset) + s.before + 'from pkg import C\n' + s.after + src.slice(s.offset);
+      });
+    expect(spot('"""Doc."""\nfrom __future__ import annotations\n\nx = 1\n')).toBe('"""Doc."""\nfrom __future__ import annotations\n\nfrom pkg import C\n\nx = 1\n');
+    expect(spot('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nx = 1\n')).toBe('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nfrom pkg import C\n\nx = 1\n');
+    expect(spot('import os\nimport zlib\n\nx = 1')).toBe('import os\nfrom pkg import C\nimport zlib\n\nx = 1');
+    expect(spot('import os')).toBe('import os\nfrom pkg import C\n');
+  });
+});
