@@ -151,7 +151,7 @@ async def f(agent):
 `);
     const r = fixBytes(bad, 'x.py', rules);
     expect(r.bytes).toBeUndefined();
-    expect(r.errors.map((e) => e.message)).toEqual(['not fixed: the file has a syntax error']);
+    expect(r.errors.map((e) => `${e.kind} ${e.message}`)).toEqual([expect.stringMatching(/^syntax syntax error/), 'syntax not fixed: the file has a syntax error']);
     const good = 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom m import AGENT_METADATA\n\n\nasync def f(agent):\n    runtime = GrpcWorkerAgentRuntime(host_address="h")\n    meta = await runtime.agent_metadata(agent)\n    x = "caf';
     const latin = Buffer.concat([Buffer.from(`# -*- coding: latin-1 -*-\n${good}`), Buffer.from([0xe9]), Buffer.from('"\n')]);
     expect(fixBytes(Buffer.from(`${good}e"\n`), 'x.py', rules).bytes).toBeDefined();

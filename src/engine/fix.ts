@@ -57,7 +57,8 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
   if (!distinctFixes(res.diagnostics, accept).length) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors };
   const body = Buffer.from(original.subarray(decoded.bom ? 3 : 0));
   if (!body.equals(Buffer.from(before, 'utf8'))) return fail('not fixed: fixes are written only to UTF-8 files');
-  if (res.errors.some((e) => e.kind === 'syntax')) return fail('not fixed: the file has a syntax error');
+  // A syntax error is already reported (as a warning): the file is left alone.
+  if (res.errors.some((e) => e.kind === 'syntax')) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: [...res.errors, { file, kind: 'syntax', message: 'not fixed: the file has a syntax error' }] };
 
   let bytes = original;
   let text = before;

@@ -164,6 +164,8 @@ function hoistable(top: Node, cond: Node): string | undefined {
 class GroupPlanner {
   private readonly indent: string;
   private readonly unit: string;
+  /** `if x: stmt` on one line: the wrap starts after the colon, on a new line. */
+  private readonly inlineBodyAt?: number;
   private readonly eol: string;
   private readonly stmt: Node;
   private readonly scopes: Node[];
@@ -181,6 +183,17 @@ class GroupPlanner {
     this.stmt = sites[0]!.stmt;
     this.indent = facts.text.slice(facts.lineStart(this.stmt.startIndex), this.stmt.startIndex);
     this.unit = facts.unitFor(this.stmt);
+    const block = this.stmt.parent;
+    const header = block?.type === 'block' ? block.parent : null;
+    if (header && !/^[ \t]*$/.test(this.indent) && namedChildren(block!).length === 1 && /:\s*$/.test(this.indent)) {
+      const headerIndent = facts.text.slice(facts.lineStart(header.startIndex), header.startIndex);
+      const after = facts.text.slice(this.stmt.endIndex, facts.lineEnd(this.stmt.endIndex));
+      if (/^[ \t]*$/.test(headerIndent) && /^[ \t\f]*(#.*)?$/.test(after)) {
+        this.unit = /^\t+$/.test(headerIndent) ? '\t' : facts.unit;
+        this.indent = headerIndent + this.unit;
+        this.inlineBodyAt = facts.text.lastIndexOf(':', this.stmt.startIndex) + 1;
+      }
+    }
     this.eol = facts.eolAt(this.stmt.startIndex);
     this.scopes = facts.scopesOf(this.stmt);
     for (const s of this.stmt.descendantsOfType(['string', 'concatenated_string'])) {
@@ -205,7 +218,7 @@ class GroupPlanner {
       what = `\`${s.call.text.length > 60 ? `${field(s.call, 'function')?.text}(...)` : s.call.text}\` always raises ${s.finding.rule.errorClass}: replaced by the record's fix`;
     } else {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
-      if (!this.facts.aloneOnLines(this.stmt)) {
+      if (this.inlineBodyAt === undefined && !this.facts.aloneOnLines(this.stmt)) {
         const before = this.facts.text.slice(this.facts.lineStart(this.stmt.startIndex), this.stmt.startIndex).trim();
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
@@ -360,6 +373,7 @@ class GroupPlanner {
         { start: s.top.startIndex, end: s.top.endIndex, text: orig.hoistName! },
       ];
     }
+    if (this.inlineBodyAt !== undefined) return [{ start: this.inlineBodyAt, end: this.facts.lineEnd(this.stmt.endIndex), text: `${this.eol}${this.indent}${text}` }];
     return [{ start: this.stmt.startIndex, end: this.facts.lineEnd(this.stmt.endIndex), text }];
   }
 
