@@ -74,6 +74,8 @@ describe('fix planning', () => {
       expect.stringMatching(/^none display-only no automatic fix: the call is in an `elif` condition/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a lambda/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a generator expression/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in a decorator/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in a default argument/),
     ]);
     const indirect = readFileSync(join(ROOT, 'none_indirect', 'input.py'), 'utf8');
     expect(checkSource(indirect, 'x.py', rules).diagnostics[0]!.fix).toEqual({
@@ -115,6 +117,51 @@ async def f(runtime: AgentRuntime, name: str):
     expect(d!.fix!.edits[0]!.text).toContain('except NotImplementedError:');
     expect(d!.fix!.applicability).toBe('unsafe');
     expect(d!.fix!.reason).toContain('`AgentId(name, "x")` is evaluated again in the handler');
+  });
+
+  it('works for any record of that shape: a module function, a library error class, a multi-statement handler', async () => {
+    const source = 'import os\n\nfrom .errors import ConfigError\n\n\ndef load_config(path):\n    if not os.path.exists(path):\n        raise ConfigError(f"no config at {path}")\n    return {}\n';
+    const record = {
+      id: 'abcd1234abcd1234',
+      repo: 'acme/confpkg',
+      slug: 'no-config-file',
+      errorMessage: 'no config at X',
+      errorClass: 'ConfigError',
+      severity: 'error',
+      filePath: 'src/confpkg/loader.py',
+      lineNumber: 8,
+      sourceCode: source,
+      sourceCodeStart: 1,
+      handlingStrategy: 'try-catch',
+      tryCatchPattern: 'from confpkg import load_config\nfrom confpkg.errors import ConfigError\n\ntry:\n    config = load_config(path)\nexcept ConfigError as exc:\n    log.warning("using defaults: %s", exc)\n    config = dict(DEFAULTS)\n',
+      tags: ['python'],
+      schemaVersion: 2,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const user = `import logging
+
+from confpkg import load_config
+
+log = logging.getLogger(__name__)
+DEFAULTS = {"a": 1}
+
+
+def main(exc):
+    settings = load_config("app.toml")
+    return settings, exc
+`;
+    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    expect(r.errors).toEqual([]);
+    expect(r.bytes?.toString()).toBe(
+      user
+        .replace('from confpkg import load_config\n', 'from confpkg import load_config\nfrom confpkg.errors import ConfigError\n')
+        .replace(
+          '    settings = load_config("app.toml")\n',
+          '    try:\n        settings = load_config("app.toml")\n    except ConfigError as exc_1:\n        log.warning("using defaults: %s", exc_1)\n        settings = dict(DEFAULTS)\n',
+        ),
+    );
   });
 
   it('refuses a fix whose result still has the finding (verification), and reports it', async () => {
