@@ -215,7 +215,7 @@ class GroupPlanner {
       strategy = 'replace';
       edits = this.replaceAll(sites);
       const s = sites[0]!;
-      what = `\`${s.call.text.length > 60 ? `${field(s.call, 'function')?.text}(...)` : s.call.text}\` always raises ${s.finding.rule.errorClass}: replaced by the record's fix`;
+      what = `\`${s.call.text.length > 60 ? `${abbrev(field(s.call, 'function')?.text ?? '')}(...)` : abbrev(s.call.text)}\` always raises ${s.finding.rule.errorClass}: replaced by the record's fix`;
     } else {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
       if (this.inlineBodyAt === undefined && !this.facts.aloneOnLines(this.stmt)) {
@@ -362,7 +362,9 @@ class GroupPlanner {
       return { text: `${name} = ${this.userCopy(v.startIndex, v.endIndex, this.unit, [])}`, indent: this.indent, hoistName: name };
     }
     const end = this.facts.lineEnd(this.stmt.endIndex);
-    return { text: this.userCopy(this.stmt.startIndex, end, this.unit, []), indent: this.indent };
+    // Calls certain to raise are replaced in this copy too.
+    const repl = sites.filter((x) => x.action === 'replace').map((x) => this.inline(x, this.unit, this.indent + this.unit + this.unit));
+    return { text: this.userCopy(this.stmt.startIndex, end, this.unit, repl), indent: this.indent };
   }
 
   private wrapEdits(sites: Site[], text: string, orig: { hoistName?: string }): Edit[] {
