@@ -312,15 +312,10 @@ function protectedCall(root: Node, names: string[]): Node | undefined {
   return found[0];
 }
 
-function unparen(n: Node): Node {
-  let cur = n;
-  while (cur.parent?.type === 'parenthesized_expression') cur = cur.parent;
-  return cur;
-}
-
 function protectedOf(call: Node): Protected | string {
-  const awaitNode = unparenUp(call).parent?.type === 'await' ? unparenUp(call).parent! : undefined;
-  const top = unparen(awaitNode ?? call);
+  const up = unparenUp(call);
+  const awaitNode = up.parent?.type === 'await' ? up.parent : undefined;
+  const top = unparenUp(awaitNode ?? call);
   const parent = top.parent;
   let sink: SinkKind | undefined;
   let target: string | undefined;

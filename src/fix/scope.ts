@@ -118,8 +118,8 @@ export class FileFacts {
     const block = stmt.parent?.type === 'block' ? stmt.parent : undefined;
     const header = block?.parent;
     if (header) {
-      const headerNode = header.type === 'else_clause' || header.type === 'elif_clause' || header.type === 'except_clause' || header.type === 'finally_clause' || header.type === 'case_clause' ? header : header;
-      const h = this.text.slice(this.lineStart(headerNode.startIndex), headerNode.startIndex);
+      // The block's header: the compound statement, or its `else:`/`except:`/... clause.
+      const h = this.text.slice(this.lineStart(header.startIndex), header.startIndex);
       if (/^[ \t]*$/.test(h) && indent.startsWith(h) && indent.length > h.length) return indent.slice(h.length);
     }
     if (indent && /^\t+$/.test(indent)) return '\t';
