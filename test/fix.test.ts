@@ -164,6 +164,33 @@ def main(exc):
     );
   });
 
+  it('binds a dotted receiver of the pattern (`self.client`) and re-indents a pattern written inside a method', async () => {
+    const record = {
+      id: 'feedfacefeedface',
+      repo: 'acme/netlib',
+      slug: 'client-offline',
+      errorMessage: 'offline',
+      errorClass: 'ClientError',
+      severity: 'error',
+      filePath: 'src/netlib/client.py',
+      lineNumber: 3,
+      sourceCode: 'class Client:\n    def fetch(self, url):\n        raise ClientError("offline")\n',
+      sourceCodeStart: 1,
+      handlingStrategy: 'try-catch',
+      tryCatchPattern: 'from netlib import Client, ClientError\n\n\nclass Service:\n    def get(self, url):\n        try:\n            data = self.client.fetch(url)\n        except ClientError:\n            data = self.client.fetch_cached(url)\n        return data\n',
+      tags: ['python'],
+      schemaVersion: 2,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const user = 'from netlib import Client\n\n\ndef load(api: Client, endpoint):\n    result = api.fetch(endpoint)\n    return result\n';
+    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    expect(r.bytes?.toString()).toBe(
+      'from netlib import Client\nfrom netlib import ClientError\n\n\ndef load(api: Client, endpoint):\n    try:\n        result = api.fetch(endpoint)\n    except ClientError:\n        result = api.fetch_cached(endpoint)\n    return result\n',
+    );
+  });
+
   it('refuses a fix whose result still has the finding (verification), and reports it', async () => {
     const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
     rec.record.handlingStrategy = 'try-catch';

@@ -393,6 +393,19 @@ function alternative(text: string, stmts: Node[], prot: Protected): Alternative 
   const leaking = new Set<string>();
   const scoped = new Set<string>();
   for (const s of stmts) walkNames(s, [], alt.ids, leaking, scoped, 0, alt);
+  // A dotted receiver (`self.runtime`, `app.state.rt`) is one placeholder: its whole chain is replaced.
+  if (prot.receiver && !/^[A-Za-z_]\w*$/.test(prot.receiver)) {
+    const want = prot.receiver.replace(/\s+/g, '');
+    const chains: Ident[] = [];
+    for (const st of stmts) {
+      for (const a of st.descendantsOfType('attribute')) {
+        if (!a || a.text.replace(/\s+/g, '') !== want) continue;
+        if (chains.some((c) => c.start <= a.startIndex && a.endIndex <= c.end)) continue;
+        chains.push({ start: a.startIndex, end: a.endIndex, name: prot.receiver, scoped: false, tight: !!a.parent && TIGHT_PARENTS.has(a.parent.type) });
+      }
+    }
+    alt.ids = [...alt.ids.filter((i) => !chains.some((c) => c.start <= i.start && i.end <= c.end)), ...chains].sort((x, y) => x.start - y.start);
+  }
   alt.leaking = [...leaking];
   alt.scopedNames = [...scoped];
   for (const s of stmts) {

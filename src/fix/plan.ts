@@ -524,7 +524,7 @@ class GroupPlanner {
     const p = s.pattern!;
     const subs = new Map<string, Node>();
     const recv = this.receiverOf(s);
-    if (p.prot.receiver && /^[A-Za-z_]\w*$/.test(p.prot.receiver) && recv) subs.set(p.prot.receiver, recv);
+    if (p.prot.receiver && recv) subs.set(p.prot.receiver, recv);
     const unbound: string[] = [];
     const args = field(s.call, 'arguments');
     const list = args ? namedChildren(args) : [];
