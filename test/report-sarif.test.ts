@@ -198,7 +198,10 @@ async def main(agents):
   });
 
   it('fixes[] from a diagnostic that carries a fix; none without one or for display-only fixes', () => {
-    const base = check(SAMPLE);
+    const planned = check(SAMPLE);
+    // The fix the fix stage planned is carried (a replacement, unsafe: SaveStateRequest is not defined).
+    expect((sarifLog(planned) as J).runs[0].results[0].fixes[0].description.text).toMatch(/^Apply the replace fix \(unsafe\)/);
+    const base = { ...planned, diagnostics: planned.diagnostics.map((d) => ({ ...d, fix: undefined })) };
     expect((sarifLog(base) as J).runs[0].results[0].fixes).toBeUndefined();
     const withFix = (applicability: string): Diagnostic[] =>
       base.diagnostics.map((d) => ({
