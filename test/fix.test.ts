@@ -64,6 +64,27 @@ describe('fixtures/fixes: input.py → expected.py', () => {
   }
 });
 
+describe('fixes for every record shape (fixtures/shapes)', () => {
+  it('every applicable fix verifies, the results parse with CPython, and a second run changes nothing', async () => {
+    const shapes = join(import.meta.dirname, '..', 'fixtures', 'shapes');
+    const rules = await loadRules({ records: [join(shapes, 'records.jsonl')], bundled: false });
+    const out = mkdtempSync(join(tmpdir(), 'raiselint-shapes-'));
+    let fixed = 0;
+    const written: string[] = [];
+    for (const f of readdirSync(shapes).filter((n) => n.endsWith('.py')).sort()) {
+      const r = fixBytes(readFileSync(join(shapes, f)), f, rules, { unsafe: true });
+      expect(r.errors.filter((e) => e.kind !== 'syntax'), f).toEqual([]);
+      fixed += r.fixed;
+      if (!r.bytes) continue;
+      writeFileSync(join(out, f), r.bytes);
+      written.push(join(out, f));
+      expect(fixBytes(r.bytes, f, rules, { unsafe: true }).bytes, `${f}: second run`).toBeUndefined();
+    }
+    expect(fixed).toBeGreaterThan(50);
+    execFileSync('python3', ['-c', 'import ast,sys\nfor f in sys.argv[1:]: ast.parse(open(f, "rb").read(), f)', ...written]);
+  });
+});
+
 describe('fix planning', () => {
   it('says why a call has no automatic fix', async () => {
     const rules = await rulesP;

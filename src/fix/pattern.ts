@@ -79,6 +79,10 @@ export interface Pattern {
   alt: Alternative;
   /** `except E as e:` alias, when the alternative uses it. */
   exceptAs?: string;
+  /** The alternative calls the raising function again (a re-check would report it too). */
+  callsRaiser?: string;
+  /** The handler's class as the pattern writes it (`TOMLDecodeError`, `ipaddress.AddressValueError`), when it names the record's class. */
+  exceptName?: string;
 }
 
 export interface SnippetImport {
@@ -91,7 +95,7 @@ export interface SnippetImport {
 }
 
 export interface RulePatterns {
-  /** Names the protected call may have (method, function or class name). */
+  /** How the protected call is written: a method name, or a dotted path the callee ends with (`loads`, `ChatCompletion.create`). */
   names: string[];
   isAsync: boolean;
   /** Parameter names of the raising function (after self/cls), when the record's source shows them. */
@@ -116,7 +120,7 @@ export function rulePatterns(rule: Rule): RulePatterns {
 
 function readPatterns(rule: Rule): RulePatterns {
   const r = rule.record;
-  const names = [...new Set(rule.targets.map((t) => (t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!)))];
+  const names = [...new Set(rule.targets.map((t) => (t.kind === 'method' ? t.method : t.symbol.path)))];
   const def = raisingDef(r.sourceCode, r.lineNumber - r.sourceCodeStart);
   const out: RulePatterns = { names, isAsync: def?.isAsync ?? false, params: def?.params, imports: new Map(), missing: {} };
   for (const code of [r.validationCode, r.tryCatchPattern, r.exampleFix, r.typeGuard]) if (code) readImports(code, out.imports);
@@ -134,15 +138,17 @@ function readPatterns(rule: Rule): RulePatterns {
     if (typeof p === 'string') out.missing.guard = p;
     else out.guard = p;
   } else out.missing.guard = 'the record has no validationCode';
-  if (!out.guard && out.tryExcept) {
-    // The guard may take its alternative from the try/except pattern.
+  if (!out.guard && out.tryExcept && !r.validationCode) {
+    // Without validationCode, the guard takes its alternative from the try/except pattern.
     out.guard = out.tryExcept;
     delete out.missing.guard;
   }
   if (r.exampleFix && /#\s*after\b/i.test(r.exampleFix)) {
     const p = replacePattern(beforePart(r.exampleFix), afterPart(r.exampleFix), names, out.tryExcept?.prot);
     if (typeof p === 'string') out.missing.replace = p;
-    else out.replace = p;
+    // An "after" written for another statement than the one it shows no call in: the validation alternative fits better.
+    else if (!p.ownStatement && out.guard && out.guard !== out.tryExcept) out.replace = out.guard;
+    else out.replace = p.pattern;
   } else out.missing.replace = 'the record has no exampleFix with an "after" part';
   if (!out.replace && out.guard && out.guard !== out.tryExcept) {
     out.replace = out.guard;
@@ -220,8 +226,9 @@ function tryPattern(code: string, names: string[], errorClass: string): Pattern 
     if (typeof prot === 'string') return prot;
     const clauses = namedChildren(tryStmt).filter((c) => c.type === 'except_clause');
     const last = errorClass.split('.').pop()!;
+    const named = clauses.find((c) => exceptNames(c).some((n) => n === errorClass || n.split('.').pop() === last));
     const clause =
-      clauses.find((c) => exceptNames(c).some((n) => n === errorClass || n.split('.').pop() === last)) ??
+      named ??
       clauses.find((c) => exceptNames(c).some((n) => n === 'Exception' || n === 'BaseException')) ??
       clauses.find((c) => exceptNames(c).length === 0);
     if (!clause) return `the tryCatchPattern has no handler for ${errorClass}`;
@@ -232,7 +239,9 @@ function tryPattern(code: string, names: string[], errorClass: string): Pattern 
     const value = namedChildren(clause).find((c) => c.type !== 'block');
     const asName = value?.type === 'as_pattern' ? namedChildren(field(value, 'alias') ?? value).find((c) => c.type === 'identifier')?.text ?? field(value, 'alias')?.text : undefined;
     const alt = alternative(code, stmts, prot);
-    return { prot, alt, exceptAs: asName && alt.ids.some((i) => i.name === asName) ? asName : undefined };
+    const exceptName = named ? exceptNames(named).find((n) => n === errorClass || n.split('.').pop() === last) : undefined;
+    const again = stmts.map((st) => protectedCall(st, names)).find((c) => !!c);
+    return { prot, alt, exceptAs: asName && alt.ids.some((i) => i.name === asName) ? asName : undefined, exceptName, callsRaiser: again ? (field(again, 'function')?.text ?? again.text) : undefined };
   });
 }
 
@@ -247,7 +256,11 @@ function guardPattern(code: string, names: string[]): Pattern | string {
         if (cond.type === 'not_operator') negated = !negated;
         cond = cond.type === 'not_operator' ? field(cond, 'argument') : (namedChildren(cond)[0] ?? null);
       }
-      if (!cond || cond.type !== 'call' || field(cond, 'function')?.text !== 'isinstance') continue;
+      if (!cond || cond.type !== 'call' || field(cond, 'function')?.text !== 'isinstance') {
+        const whole = field(ifs, 'condition');
+        if (whole?.descendantsOfType('call').some((c) => !!c && field(c, 'function')?.text === 'isinstance')) return `the validationCode's condition is more than an isinstance check (\`${whole.text}\`)`;
+        continue;
+      }
       const cons = field(ifs, 'consequence');
       const elseClause = ifs.childrenForFieldName('alternative').find((a) => a?.type === 'else_clause');
       const elseBody = elseClause ? (field(elseClause, 'body') ?? namedChildren(elseClause).find((c) => c.type === 'block') ?? null) : null;
@@ -264,13 +277,14 @@ function guardPattern(code: string, names: string[]): Pattern | string {
   });
 }
 
-function replacePattern(before: string, after: string, names: string[], fallback: Protected | undefined): Pattern | string {
+function replacePattern(before: string, after: string, names: string[], fallback: Protected | undefined): { pattern: Pattern; ownStatement: boolean } | string {
   let prot: Protected | string | undefined = before.trim()
     ? withTree(before, (tree) => {
         const call = protectedCall(tree.rootNode, names);
         return call ? protectedOf(call) : undefined;
       })
     : undefined;
+  const ownStatement = typeof prot === 'object';
   if (typeof prot === 'string' || !prot) prot = fallback;
   if (!prot) return 'the exampleFix "before" part does not show the call';
   const p = prot;
@@ -279,7 +293,7 @@ function replacePattern(before: string, after: string, names: string[], fallback
     const stmts = namedChildren(tree.rootNode);
     if (!stmts.length) return 'the exampleFix "after" part is empty';
     if (protectedCall(tree.rootNode, names)) return 'the exampleFix "after" part still calls the raising function';
-    return { prot: p, alt: alternative(after, stmts, p) };
+    return { pattern: { prot: p, alt: alternative(after, stmts, p) }, ownStatement };
   });
 }
 
@@ -300,8 +314,8 @@ function protectedCall(root: Node, names: string[]): Node | undefined {
     const n = stack.pop()!;
     if (n.type === 'call') {
       const fn = field(n, 'function');
-      const name = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : fn?.type === 'identifier' ? fn.text : undefined;
-      if (name && names.includes(name)) found.push(n);
+      const text = dottedName(fn) ?? (fn?.type === 'attribute' ? `?.${field(fn, 'attribute')?.text}` : undefined);
+      if (text && names.some((p) => text === p || text.endsWith(`.${p}`))) found.push(n);
     }
     for (let i = n.namedChildCount - 1; i >= 0; i--) {
       const c = n.namedChild(i);

@@ -229,6 +229,8 @@ class GroupPlanner {
       what = r.what;
     }
     edits.push(...this.importEdits());
+    const again = sites.find((x) => x.action !== 'replace' && x.pattern?.callsRaiser)?.pattern?.callsRaiser;
+    if (again) this.display ??= `the record's alternative calls \`${again}\` again, which is reported too`;
     let applicability: Applicability = 'safe';
     let reason = what;
     if (this.display) {
@@ -630,8 +632,7 @@ class GroupPlanner {
     if (a === b) return true;
     const ca = this.rules.classes.resolve(a);
     if (ca && ca === this.rules.classes.resolve(b)) return true;
-    const ea = this.rules.exceptions.canonical(a);
-    return ea !== a && ea === this.rules.exceptions.canonical(b);
+    return this.rules.exceptions.canonical(a) === this.rules.exceptions.canonical(b);
   }
 
   private addImport(stmt: string, top: string): void {
@@ -661,6 +662,21 @@ class GroupPlanner {
     const exc = this.rules.exceptions;
     const canon = exc.canonical(errorClass);
     if (!canon.includes('.') && BUILTINS.has(canon)) return canon;
+    // As the record's handler writes it (the public path), through the record's imports.
+    for (const s of sites) {
+      const written = s.pattern?.exceptName;
+      if (!written) continue;
+      const [head, ...rest] = written.split('.');
+      const imp = s.pats.imports.get(head!);
+      if (!imp) continue;
+      const q = [imp.q, ...rest].join('.');
+      const spelled = this.facts.spell(q, (a, b) => this.same(a, b));
+      if (spelled) return spelled;
+      if (!this.facts.defines(head!, this.scopes)) {
+        this.addImport(imp.stmt, imp.top);
+        return written;
+      }
+    }
     const sp = this.facts.spell(canon, (a, b) => this.same(a, b) || exc.canonical(a) === exc.canonical(b));
     if (sp) return sp;
     const name = canon.split('.').pop()!;

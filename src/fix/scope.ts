@@ -324,6 +324,7 @@ export class FileFacts {
     for (const [key, b] of this.imports) {
       if (b.kind !== 'module') continue;
       const local = key.includes('\0') ? b.module : key;
+      if (b.module === q) return local;
       if (same(`${b.module}.${name}`, q)) return `${local}.${name}`;
     }
     for (const [key, b] of this.imports) {
