@@ -212,13 +212,29 @@ def main(exc):
     );
   });
 
-  it('refuses a fix whose result still has the finding (verification), and reports it', async () => {
+  it('plans no applicable fix when the alternative calls the raising function again', async () => {
     const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
     rec.record.handlingStrategy = 'try-catch';
-    rec.record.exampleFix = null;
     rec.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_save_state(agent_id)\n';
     const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
     writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(rec) + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const src = 'from autogen_core import AgentRuntime\n\n\nasync def f(runtime: AgentRuntime, agent_id):\n    state = await runtime.agent_save_state(agent_id)\n    return state\n';
+    const [d] = checkSource(src, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
+    expect(d!.fix!.applicability).toBe('display-only');
+    expect(d!.fix!.reason).toContain("the record's alternative calls `runtime.agent_save_state` again");
+  });
+
+  it('refuses a fix whose result has a new finding (verification), and reports it', async () => {
+    const lines = readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const save = JSON.parse(lines[0]!);
+    const metadata = lines.find((l) => l.includes('"agent-metadata-is-not-yet-implemented"'))!;
+    save.record.handlingStrategy = 'try-catch';
+    save.record.exampleFix = null;
+    // The handler calls another recorded raiser: the fixed code would have a new finding.
+    save.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_metadata(agent_id)\n';
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dir, 'r.jsonl'), `${JSON.stringify(save)}\n${metadata}\n`);
     const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
     const src = Buffer.from(`from autogen_core import AgentRuntime
 
@@ -227,10 +243,12 @@ async def f(runtime: AgentRuntime, agent_id):
     state = await runtime.agent_save_state(agent_id)
     return state
 `);
+    const [d] = checkSource(src.toString(), 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
+    expect(d!.fix!.applicability).toBe('safe');
     const r = fixBytes(src, 'x.py', rules, { fixStrategy: 'try-except' });
     expect(r.bytes).toBeUndefined();
     expect(r.fixed).toBe(0);
-    expect(r.errors).toEqual([{ file: 'x.py', line: 5, column: 19, kind: 'fix', message: expect.stringContaining('still reported after the fix') }]);
+    expect(r.errors).toEqual([{ file: 'x.py', line: 5, column: 19, kind: 'fix', message: expect.stringContaining('the fixed code has a new autogen/agent-metadata-is-not-yet-implemented finding') }]);
   });
 
   it('does not fix a file with a syntax error, nor a file in another encoding', async () => {

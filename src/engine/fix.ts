@@ -110,13 +110,14 @@ function tryApply(bytes: Buffer, text: string, bom: boolean, edits: TextEdit[], 
     for (const d of ds) m.set(`${d.ruleId} ${d.confidence}`, (m.get(`${d.ruleId} ${d.confidence}`) ?? 0) + 1);
     return m;
   };
+  const before = count(prev.diagnostics);
   const want = count(prev.diagnostics);
   for (const c of chosen) for (const d of c.diagnostics) want.set(`${d.ruleId} ${d.confidence}`, want.get(`${d.ruleId} ${d.confidence}`)! - 1);
   const got = count(res.diagnostics);
   for (const k of new Set([...want.keys(), ...got.keys()])) {
     const w = want.get(k) ?? 0;
     const g = got.get(k) ?? 0;
-    if (g > w) return { ok: false, why: `the finding ${k.split(' ')[0]} is still reported after the fix` };
+    if (g > w) return { ok: false, why: before.get(k) ? `the finding ${k.split(' ')[0]} is still reported after the fix` : `the fixed code has a new ${k.split(' ')[0]} finding` };
     if (g < w) return { ok: false, why: `the fix also removed another ${k.split(' ')[0]} finding` };
   }
   return { ok: true, bytes: next, text: nextText, res };
