@@ -122,6 +122,21 @@ describe('raiselint check --fix', () => {
     expect(bad.stderr).toContain("argument 'retry' is invalid");
   });
 
+  it('never fixes a suppressed finding, nor one a config turns off', () => {
+    const ignored = SAFE.replace('metadata = await runtime.agent_metadata(agent)', 'metadata = await runtime.agent_metadata(agent)  # raiselint: ignore[autogen/agent-metadata-is-not-yet-implemented]');
+    const dir = tempTree({ 'a.py': ignored, 'b.py': SAFE, 'raiselint.toml': '[per-file-ignores]\n"b.py" = ["autogen/agent-metadata-is-not-yet-implemented"]\n' });
+    const r = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(ignored);
+    expect(readFileSync(join(dir, 'b.py'), 'utf8')).toBe(SAFE);
+    expect(r.code).toBe(0);
+  });
+
+  it('a config `fix-strategy` applies where --fix-strategy is not given', () => {
+    const dir = tempTree({ 'u.py': UNSAFE, 'raiselint.toml': 'fix-strategy = "try-except"\n' });
+    expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes'], dir).stdout).toContain('+    except NotImplementedError:\n');
+    expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'type-guard'], dir).stdout).toContain('+    if isinstance(runtime, GrpcWorkerAgentRuntime):\n');
+  });
+
   it('keeps a BOM, CRLF line endings and tabs byte for byte', () => {
     const src = '\ufeff' + SAFE.replace(/    /g, '\t').replace(/\n/g, '\r\n');
     const dir = tempTree({ 'w.py': Buffer.from(src, 'utf8') });

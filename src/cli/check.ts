@@ -27,7 +27,7 @@ interface CheckFlags {
   fix?: boolean;
   unsafeFixes?: boolean;
   diff?: boolean;
-  fixStrategy: 'auto' | 'try-except' | 'type-guard';
+  fixStrategy?: 'auto' | 'try-except' | 'type-guard';
   exitNonZeroOnFix?: boolean;
 }
 
@@ -54,7 +54,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--fix', 'apply safe fixes (verified, written atomically)')
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
-    .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice, a try/except, or a type guard').choices(['auto', 'try-except', 'type-guard']).default('auto'))
+    .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .action(async (paths: string[], flags: CheckFlags) => {
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence }, { stdout, stderr }));

@@ -152,14 +152,20 @@ export interface FixRunResult {
  * With `write`, each changed file is written (atomically, and not when it changed meanwhile)
  * and the run's findings become those left in the new text.
  */
-export function fixRun(run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[] }, rules: RuleSet, opts: FixOptions & { write: boolean }): FixRunResult {
+export function fixRun(
+  run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[]; strategyOf?: (display: string) => FixOptions['fixStrategy'] },
+  rules: RuleSet,
+  opts: FixOptions & { write: boolean },
+): FixRunResult {
   const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
   const out: FixRunResult = { fixed: 0, changed: [] };
   for (const [display, { abs, bytes }] of run.originals) {
     const mine = run.diagnostics.filter((d) => d.file === display);
     if (!distinctFixes(mine, accept).length) continue;
     const finish = run.finish;
-    const ff = fixBytes(bytes, display, rules, finish ? { ...opts, finish: (r) => finish(r, display) } : opts);
+    const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display) };
+    if (finish) fileOpts.finish = (r) => finish(r, display);
+    const ff = fixBytes(bytes, display, rules, fileOpts);
     const replace = (diags: Diagnostic[], errors: FileError[]) => {
       run.diagnostics = [...run.diagnostics.filter((d) => d.file !== display), ...diags];
       run.errors.push(...errors.filter((e) => e.kind !== 'syntax'));

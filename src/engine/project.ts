@@ -30,7 +30,7 @@ export interface ProjectOptions extends RuleOptions {
   config?: boolean;
   /** Report only findings not in this baseline file. */
   baseline?: string;
-  /** How fixes are planned (../fix). */
+  /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
   fixStrategy?: StrategyOption;
 }
 
@@ -55,6 +55,8 @@ export interface ProjectResult extends RunResult {
   staleBaseline: number;
   /** The same per-file stage (config, suppressions, confidence, severity, baseline) for a re-check of one file (--fix). */
   finish: (r: FileResult, display: string) => Diagnostic[];
+  /** The fix strategy for a file: the option, else its config's `fix-strategy`. */
+  strategyOf: (display: string) => StrategyOption | undefined;
 }
 
 /** What the per-file stage needs to know about the whole run. */
@@ -109,7 +111,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const originals = new Map<string, { abs: string; bytes: Buffer }>();
   let suppressed = 0;
   files.forEach((f, i) => {
-    const r = checkFile(f.abs, f.display, rules, { fixStrategy: opts.fixStrategy });
+    const r = checkFile(f.abs, f.display, rules, { fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy });
     const done = finishFile(r, f.abs, cfgs[i]!, ctx);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
@@ -137,5 +139,6 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     const kept = finishFile(r, abs, cfgs[i]!, ctx).diagnostics;
     return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
   };
-  return { files: files.length, diagnostics, errors, sources, originals, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish };
+  const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
+  return { files: files.length, diagnostics, errors, sources, originals, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf };
 }
