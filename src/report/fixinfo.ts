@@ -3,15 +3,9 @@
  * diagnostics). Read defensively: a diagnostic without one, or with a shape this reporter does not know,
  * has no fix in machine formats.
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
 
-export interface FixEdit {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  text: string;
-}
+export type { FixEdit };
 
 export interface FixInfo {
   applicability: string;
