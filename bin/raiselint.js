@@ -1,5 +1,16 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { statSync } from 'node:fs';
+
+// The one-file bundle (scripts/bundle.mjs) starts faster; it is used only when it is newer than
+// the compiled code it replaces (`tsc` rewrites every file), so a stale bundle never runs.
+function fresh(bundle, compiled) {
+  try {
+    return statSync(new URL(bundle, import.meta.url)).mtimeMs >= statSync(new URL(compiled, import.meta.url)).mtimeMs;
+  } catch {
+    return false;
+  }
+}
+const { main } = await import(fresh('../dist/bundle/main.js', '../dist/cli/main.js') ? '../dist/bundle/main.js' : '../dist/cli/main.js');
 
 // A closed pipe (`raiselint check . | head`) ends output quietly, as other CLIs do.
 for (const stream of [process.stdout, process.stderr]) {

@@ -27,7 +27,8 @@ describe('raiselint check: output and exit codes', () => {
   });
 
   it('--format json is the documented, stable document', () => {
-    const dir = tempTree({ 'main.py': GRPC_BAD, 'broken.py': 'def f(:\n    pass\n' });
+    // Syntax errors are reported for the files raiselint parses: those that can match (the prefilter).
+    const dir = tempTree({ 'main.py': GRPC_BAD, 'broken.py': 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' });
     const r = cli(['check', '.', '--format', 'json'], dir);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
@@ -57,7 +58,7 @@ describe('raiselint check: output and exit codes', () => {
         edits: [{ line: 6, column: 5, endLine: 6, endColumn: 53, text: 'state = await runtime.send_message(SaveStateRequest(), agent_id)  # agent handles it' }],
       },
     });
-    expect(doc.errors).toEqual([{ file: 'broken.py', line: 1, column: expect.any(Number), kind: 'syntax', message: expect.stringContaining('syntax error') }]);
+    expect(doc.errors).toEqual([{ file: 'broken.py', line: 3, column: expect.any(Number), kind: 'syntax', message: expect.stringContaining('syntax error') }]);
   });
 
   it('indirect findings carry the path in `via` and the message', () => {

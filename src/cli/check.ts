@@ -1,5 +1,5 @@
 /** `raiselint check`: the lint run. */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject } from '../engine/project.js';
 import { fixRun, type FixRunResult } from '../engine/fix.js';
@@ -29,6 +29,17 @@ interface CheckFlags {
   diff?: boolean;
   fixStrategy?: 'auto' | 'try-except' | 'type-guard';
   exitNonZeroOnFix?: boolean;
+  jobs?: number;
+  cache: boolean;
+  cacheDir: string;
+  prefilter: boolean;
+  timings?: boolean;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
@@ -56,12 +67,24 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--diff', 'print the fixes as a unified diff and write nothing')
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
+    .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
+    .option('--no-cache', 'do not read or write cached results (compiled rules are still cached)')
+    .option('--cache-dir <dir>', 'cache directory', '.raiselint_cache')
+    .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
+    .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
     .action(async (paths: string[], flags: CheckFlags) => {
+      const t0 = performance.now();
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy });
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
-      if (!rules.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
+      if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
+      if (flags.timings) {
+        const s = result.stats;
+        stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
+      }
+      // Fixes and added comments parse files: the parser loads only when some work needs it.
+      if (flags.fix || flags.diff || flags.addIgnore) await (await import('../parse/parser.js')).initParser();
       if (flags.updateBaseline) return setCode(writeBaselineReport(result, baselineTarget(flags.baseline), { stdout, stderr }));
       if (flags.addIgnore) return setCode(addIgnoreReport(result, { stdout, stderr }));
       if (result.staleBaseline) stderr(`raiselint: ${result.staleBaseline} baseline finding${result.staleBaseline === 1 ? ' is' : 's are'} gone (run with --update-baseline to drop them)\n`);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parsePython } from '../parse/parser.js';
 import { DecodeError, decodeSource } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
+import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { buildModel } from '../semantic/model.js';
@@ -19,6 +20,8 @@ export interface CheckOptions {
   minConfidence?: Confidence;
   /** How fixes are planned (`auto`: the record's handlingStrategy, direct replacement when certain). */
   fixStrategy?: StrategyOption;
+  /** Skip the semantic model for files that mention no trigger name (default true). */
+  prefilter?: boolean;
 }
 
 export interface FileResult {
@@ -33,10 +36,9 @@ export interface FileResult {
   bytes?: Buffer;
 }
 
-/** True when the text mentions no trigger name: it cannot produce a finding. */
+/** False when the text cannot produce a finding (see src/rules/prefilter.ts): one pass, whatever the number of rules. */
 export function canMatch(text: string, rules: RuleSet): boolean {
-  for (const name of rules.triggerNames) if (text.includes(name)) return true;
-  return false;
+  return prefilterFor(rules).candidateText(text) !== null;
 }
 
 export function checkSource(text: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
@@ -46,7 +48,7 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
     const err = firstSyntaxError(tree.rootNode);
     if (err) errors.push({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
     const directives = collectDirectives(tree.rootNode, text);
-    if (!canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
+    if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
     const model = buildModel(tree.rootNode, rules, file);
     const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();

@@ -16,8 +16,9 @@ import type { Directive } from '../suppress/directives.js';
 import { discover } from '../workspace/discover.js';
 import { ConfigResolver, checkRulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
-import { checkFile, type FileResult } from './check.js';
-import { loadRules, type RuleOptions } from './rules.js';
+import type { FileResult } from './check.js';
+import type { RuleOptions } from './rules.js';
+import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 
 export interface ProjectOptions extends RuleOptions {
@@ -32,6 +33,13 @@ export interface ProjectOptions extends RuleOptions {
   baseline?: string;
   /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
   fixStrategy?: StrategyOption;
+  /** Threads, content cache, cache directory, prefilter: see batch.ts. */
+  jobs?: number;
+  cache?: boolean;
+  cacheDir?: string;
+  prefilter?: boolean;
+  /** See batch.ts (tests start workers at once with 0). */
+  spawnAfterBytes?: number;
 }
 
 export interface FileOutcome {
@@ -43,7 +51,11 @@ export interface FileOutcome {
 }
 
 export interface ProjectResult extends RunResult {
+  /** Every rule, read lazily from the compiled-rules snapshot (see cache/snapshot.ts). */
   rules: RuleSet;
+  ruleCount: number;
+  /** What the run did: files cached, read, parsed; threads. */
+  stats: BatchStats;
   resolver: ConfigResolver;
   /** Per checked file, by display path. */
   outcomes: Map<string, FileOutcome>;
@@ -99,9 +111,16 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
-  const rules = await loadRules({ ...opts, records: [...(opts.records ?? []), ...configOnly] });
-  checkRulePatterns(new Set(cfgs), [...rules.byId.keys(), ...BUILTIN_IDS]);
+  const prepared = await rulesFor({ ...opts, records: [...(opts.records ?? []), ...configOnly] }, opts);
+  const rules = prepared.snapshot.catalog();
+  checkRulePatterns(new Set(cfgs), [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+  // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
+  const batch = await checkFiles(
+    files.map((f, i) => ({ abs: f.abs, display: f.display, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
+    prepared,
+    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
+  );
 
   let diagnostics: Diagnostic[] = [];
   const errors: FileError[] = [];
@@ -111,15 +130,20 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const originals = new Map<string, { abs: string; bytes: Buffer }>();
   let suppressed = 0;
   files.forEach((f, i) => {
-    const r = checkFile(f.abs, f.display, rules, { fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy });
+    const raw = batch.results[i]!;
+    const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;
     absByDisplay.set(f.display, f.abs);
     outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });
-    if (done.diagnostics.length && r.text !== undefined) sources.set(f.display, r.text);
-    if (done.diagnostics.length && r.bytes) originals.set(f.display, { abs: f.abs, bytes: r.bytes });
+    if (done.diagnostics.length) {
+      // Files with findings: their text (code frames) and bytes (fixes).
+      const { text, bytes } = textOf(f.abs, raw);
+      if (text !== undefined) sources.set(f.display, text);
+      if (bytes) originals.set(f.display, { abs: f.abs, bytes });
+    }
   });
   const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
   let baselined = 0;
@@ -140,5 +164,5 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
   };
   const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
-  return { files: files.length, diagnostics, errors, sources, originals, rules, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf };
+  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf };
 }

@@ -31,8 +31,4 @@ export function runCheck(paths: string[], rules: RuleSet, opts: CheckOptions & D
   return { files: files.length, diagnostics, errors, sources, originals };
 }
 
-/** Exit code: 2 when a file could not be checked, 1 when an error-severity finding remains, else 0. */
-export function exitCode(r: Pick<RunResult, 'diagnostics' | 'errors'>): number {
-  if (r.errors.some((e) => e.kind !== 'syntax')) return 2;
-  return r.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
-}
+export { exitCode } from './exit.js';

@@ -7,7 +7,7 @@
  * (see ../../docs/design.md).
  */
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import type { Language, Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree };
 
@@ -16,9 +16,14 @@ let language: Language | undefined;
 let parser: Parser | undefined;
 let initPromise: Promise<void> | undefined;
 
-/** Loads the WebAssembly runtime and the Python grammar once per process (or worker). */
+/**
+ * Loads the WebAssembly runtime and the Python grammar once per process (or worker). The binding
+ * itself is loaded here too, not when this module is imported: commands and runs that parse
+ * nothing do not pay for it.
+ */
 export function initParser(): Promise<void> {
   initPromise ??= (async () => {
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
     parser = new Parser();

@@ -65,7 +65,8 @@ function whatwgLabel(cookie: string): string {
   return norm;
 }
 
-function codingCookie(bytes: Uint8Array): string | undefined {
+/** The PEP 263 coding cookie of the first two lines, if any. */
+export function codingCookie(bytes: Uint8Array): string | undefined {
   // Only the first two lines may carry a cookie; they are ASCII by definition.
   let end = 0;
   let lines = 0;

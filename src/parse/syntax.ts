@@ -1,16 +1,22 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
 
+// Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
+const fieldIds = new WeakMap<object, Map<string, number>>();
+
 export function field(node: Node, name: string): Node | null {
-  return node.childForFieldName(name);
+  const lang = node.tree.language;
+  let ids = fieldIds.get(lang);
+  if (!ids) fieldIds.set(lang, (ids = new Map()));
+  let id = ids.get(name);
+  if (id === undefined) ids.set(name, (id = lang.fieldIdForName(name) ?? -1));
+  return id < 0 ? null : node.childForFieldId(id);
 }
 
+/** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each). */
 export function namedChildren(node: Node): Node[] {
   const out: Node[] = [];
-  for (let i = 0; i < node.namedChildCount; i++) {
-    const c = node.namedChild(i);
-    if (c && c.type !== 'comment') out.push(c);
-  }
+  for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(c);
   return out;
 }
 

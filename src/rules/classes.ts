@@ -82,6 +82,27 @@ export class ClassRegistry {
     return out;
   }
 
+  /** Plain data for the rules snapshot (`fromSnapshot` restores an identical registry). */
+  snapshot(): ClassRegistrySnapshot {
+    const infos = [...this.byKey.values()].map((i) => {
+      const { ownMethods, ...rest } = i;
+      return ownMethods ? { ...rest, ownMethods: [...ownMethods] } : rest;
+    });
+    return { infos, byName: [...this.byName].map(([n, l]) => [n, l.map((i) => i.key)]), aliasIndex: [...this.aliasIndex] };
+  }
+
+  static fromSnapshot(s: ClassRegistrySnapshot): ClassRegistry {
+    const r = new ClassRegistry();
+    for (const raw of s.infos) {
+      const { ownMethods, ...rest } = raw as ClassInfo & { ownMethods?: string[] };
+      const info: ClassInfo = ownMethods ? { ...rest, ownMethods: new Set(ownMethods) } : rest;
+      r.byKey.set(info.key, info);
+    }
+    for (const [n, keys] of s.byName) r.byName.set(n, keys.map((k) => r.byKey.get(k)!));
+    for (const [a, k] of s.aliasIndex) r.aliasIndex.set(a, k);
+    return r;
+  }
+
   /** A child registry for one file's local classes; lookups fall back to the parent. */
   overlay(): ClassRegistry {
     const child = new ClassRegistry();
@@ -90,6 +111,12 @@ export class ClassRegistry {
     for (const [a, k] of this.aliasIndex) child.aliasIndex.set(a, k);
     return child;
   }
+}
+
+export interface ClassRegistrySnapshot {
+  infos: unknown[];
+  byName: [string, string[]][];
+  aliasIndex: [string, string][];
 }
 
 function merge(into: ClassInfo, from: ClassInfo): void {

@@ -172,6 +172,20 @@ export class ExceptionHierarchy {
     }
   }
 
+  /** Plain data for the rules snapshot (`fromSnapshot` restores an identical hierarchy). */
+  snapshot(): { bases: [string, string[]][]; alias: [string, string][] } {
+    return { bases: [...this.bases], alias: [...this.alias] };
+  }
+
+  static fromSnapshot(s: { bases: [string, string[]][]; alias: [string, string][] }): ExceptionHierarchy {
+    const h = new ExceptionHierarchy();
+    h.bases.clear();
+    h.alias.clear();
+    for (const [k, v] of s.bases) h.bases.set(k, v);
+    for (const [k, v] of s.alias) h.alias.set(k, v);
+    return h;
+  }
+
   /** Adds a library-defined exception class (from a record's sourceCode or a rule). */
   define(name: string, bases: string[], aliases: string[] = []): void {
     if (!this.bases.has(name)) this.bases.set(name, bases.map((b) => this.canonical(b)));

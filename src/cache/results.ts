@@ -1,0 +1,152 @@
+/**
+ * The content cache (like Ruff's `.ruff_cache`): per-file results of a previous run.
+ *
+ * One bucket file per (raiselint code, rule set, options): `<cache dir>/results-<key>.json`. The
+ * bucket maps each absolute path to the content hash (sha256) of the bytes that were checked, the
+ * display path, the file's stat signature when it was trustworthy (see fingerprint.ts) and the
+ * diagnostics and errors. An entry is used only when the file's content hash is the same (known
+ * from an identical trusted signature, or by reading and hashing the file): a result is never
+ * stale, whatever changed (a file, a record, a curated file, an option, raiselint itself).
+ * A corrupt or unreadable cache is ignored; the cache never changes a run's output.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import type { Directive } from '../suppress/directives.js';
+import type { StatSig } from './fingerprint.js';
+
+const FORMAT = 2;
+/** Entries kept per bucket; the least recently used go first. */
+const MAX_ENTRIES = 200_000;
+/** Bucket files kept per cache directory (one per rule set / options / version); the oldest go first. */
+const MAX_BUCKETS = 8;
+
+export interface CacheEntry {
+  /** sha256 of the file's bytes. */
+  h: string;
+  /** Display path the diagnostics were made with. */
+  d: string;
+  /** Trusted stat signature, if any. */
+  s?: StatSig;
+  /** Last run that used the entry (ms since epoch). */
+  t: number;
+  /** Per-file options the result depends on (the file's fix strategy). */
+  o: string;
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  directives: Directive[];
+}
+
+interface BucketFile {
+  format: number;
+  key: string;
+  entries: Record<string, CacheEntry>;
+}
+
+export class ResultCache {
+  private readonly entries: Map<string, CacheEntry>;
+  private dirty = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly key: string,
+    entries: Map<string, CacheEntry>,
+  ) {
+    this.entries = entries;
+  }
+
+  get path(): string {
+    return join(this.dir, `results-${this.key.slice(0, 32)}.json`);
+  }
+
+  /** Loads the bucket for `key` (empty when missing or unreadable). */
+  static load(dir: string, key: string): ResultCache {
+    const c = new ResultCache(dir, key, new Map());
+    try {
+      const data = JSON.parse(readFileSync(c.path, 'utf8')) as BucketFile;
+      if (data.format === FORMAT && data.key === key && data.entries && typeof data.entries === 'object') {
+        for (const [k, v] of Object.entries(data.entries)) {
+          if (v && typeof v.h === 'string' && typeof v.d === 'string' && typeof v.o === 'string' && Array.isArray(v.diagnostics) && Array.isArray(v.errors) && Array.isArray(v.directives)) c.entries.set(k, v);
+        }
+      }
+    } catch {
+      // missing or corrupt: start empty
+    }
+    return c;
+  }
+
+  get(abs: string): CacheEntry | undefined {
+    return this.entries.get(abs);
+  }
+
+  set(abs: string, entry: CacheEntry): void {
+    this.entries.set(abs, entry);
+    this.dirty = true;
+  }
+
+  /** Marks an entry as used by this run (kept longer when pruning). */
+  touch(abs: string, now: number, sig?: StatSig): void {
+    const e = this.entries.get(abs);
+    if (!e) return;
+    if (sig && !e.s) {
+      e.s = sig;
+      this.dirty = true;
+    }
+    if (now - e.t > 60_000) {
+      e.t = now;
+      this.dirty = true;
+    }
+  }
+
+  /** Writes the bucket atomically when something changed; errors are ignored (the cache is an optimisation). */
+  save(): void {
+    if (!this.dirty) return;
+    try {
+      ensureCacheDir(this.dir);
+      let list = [...this.entries];
+      if (list.length > MAX_ENTRIES) list = list.sort((a, b) => b[1].t - a[1].t).slice(0, MAX_ENTRIES);
+      const data: BucketFile = { format: FORMAT, key: this.key, entries: Object.fromEntries(list) };
+      const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
+      writeFileSync(tmp, JSON.stringify(data));
+      renameSync(tmp, this.path);
+      this.dirty = false;
+      pruneBuckets(this.dir, this.path);
+    } catch {
+      // read-only or full disk: run without a cache
+    }
+  }
+}
+
+/** Creates the cache directory with a `.gitignore` (`*`) and a CACHEDIR.TAG, as Ruff does. */
+export function ensureCacheDir(dir: string): void {
+  if (existsSync(join(dir, '.gitignore'))) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '.gitignore'), '# Automatically created by raiselint.\n*\n');
+  writeFileSync(join(dir, 'CACHEDIR.TAG'), 'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by raiselint.\n');
+}
+
+function pruneBuckets(dir: string, keep: string): void {
+  const buckets = readdirSync(dir)
+    .filter((n) => /^results-[0-9a-f]+\.json$/.test(n))
+    .map((n) => join(dir, n))
+    .filter((p) => p !== keep)
+    .map((p) => ({ p, m: statSync(p).mtimeMs }))
+    .sort((a, b) => b.m - a.m);
+  for (const b of buckets.slice(MAX_BUCKETS - 1)) {
+    try {
+      unlinkSync(b.p);
+    } catch {
+      // another process removed it
+    }
+  }
+  // Temporary files left by a crashed writer.
+  for (const n of readdirSync(dir)) {
+    if (!n.endsWith('.tmp')) continue;
+    const p = join(dir, n);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > 3_600_000) unlinkSync(p);
+    } catch {
+      // gone
+    }
+  }
+}

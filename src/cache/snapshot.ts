@@ -1,0 +1,404 @@
+/**
+ * Compiled-rules snapshot: a rule set saved after compilation, so that a run does not re-read,
+ * re-validate and re-compile every record (compiling parses each record's snippets with
+ * tree-sitter: seconds for 10,000 records).
+ *
+ * Layout: one line `RLSNAP3 <meta bytes> <prefilter bytes> <index bytes>\n`, then four sections:
+ *  - meta (JSON): what every run needs: key, warnings, rule count;
+ *  - the prefilter's name tables (binary, used in place: no work per name to load them);
+ *  - index (JSON), read only when some file passes the prefilter: class registry, exception
+ *    hierarchy, trigger names, which rules each name needs, rule offsets;
+ *  - the rules, each as JSON, back to back, read one by one when a file mentions their names.
+ * So start-up does not grow with the number of records.
+ * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
+ * code: it cannot be stale.
+ */
+import { closeSync, openSync, readSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RecordProblem } from '../records/types.js';
+import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
+import { ExceptionHierarchy } from '../rules/exceptions.js';
+import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { GuardSpec, Rule } from '../rules/types.js';
+
+const MAGIC = 'RLSNAP3';
+const FORMAT = 3;
+
+export interface SnapshotMeta {
+  format: number;
+  key: string;
+  hash: string;
+  ruleCount: number;
+  warnings: RecordProblem[];
+}
+
+export interface SnapshotIndex {
+  triggerNames: string[];
+  summaryMethods: string[];
+  classes: ClassRegistrySnapshot;
+  exceptions: { bases: [string, string[]][]; alias: [string, string][] };
+  /** For each trigger name: the indices of the rules to load when a file mentions it. */
+  loads: Record<string, number[]>;
+  /** Byte offsets of each rule in the rules section (ruleCount + 1 entries). */
+  offsets: number[];
+  /** Rule ids, in rule order. */
+  ids: string[];
+}
+
+/** Which rules a file mentioning `name` may need: rules triggered by it, and rules reached through curated summaries. */
+function ruleLoads(rules: RuleSet): Record<string, number[]> {
+  const index = new Map<Rule, number>();
+  rules.rules.forEach((r, i) => index.set(r, i));
+  const direct = new Map<string, Set<number>>();
+  const add = (name: string, i: number) => {
+    let s = direct.get(name);
+    if (!s) direct.set(name, (s = new Set()));
+    s.add(i);
+  };
+  rules.rules.forEach((r, i) => {
+    for (const t of r.triggers) add(t, i);
+    for (const t of r.targets) add(t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!, i);
+  });
+  for (const [name, list] of rules.byTrigger) for (const r of list) add(name, index.get(r)!);
+  // Summaries: `obj.save_state()` may reach `runtime.agent_save_state()` in a library class.
+  const calls = new Map<string, Set<string>>();
+  for (const c of rules.classes.all()) {
+    for (const [m, s] of Object.entries(c.methods)) {
+      for (const call of s.calls) {
+        let set = calls.get(m);
+        if (!set) calls.set(m, (set = new Set()));
+        set.add(call.method);
+      }
+    }
+  }
+  const out: Record<string, number[]> = {};
+  const names = new Set([...direct.keys(), ...calls.keys()]);
+  for (const name of names) {
+    const all = new Set<number>();
+    const seen = new Set<string>();
+    const stack = [name];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (seen.has(n)) continue;
+      seen.add(n);
+      for (const i of direct.get(n) ?? []) all.add(i);
+      for (const m of calls.get(n) ?? []) stack.push(m);
+    }
+    if (all.size) out[name] = [...all].sort((a, b) => a - b);
+  }
+  return out;
+}
+
+/** Serializes a compiled rule set. */
+export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string): Buffer {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [0];
+  let pos = 0;
+  for (const r of rules.rules) {
+    const b = Buffer.from(JSON.stringify(r), 'utf8');
+    parts.push(b);
+    pos += b.length;
+    offsets.push(pos);
+  }
+  const meta: SnapshotMeta = { format: FORMAT, key, hash: rules.hash, ruleCount: rules.rules.length, warnings: rules.warnings };
+  const index: SnapshotIndex = {
+    triggerNames: [...rules.triggerNames],
+    summaryMethods: [...rules.summaryMethods],
+    classes: rules.classes.snapshot(),
+    exceptions: rules.exceptions.snapshot(),
+    loads: ruleLoads(rules),
+    offsets,
+    ids: rules.rules.map((r) => r.id),
+  };
+  let m = Buffer.from(JSON.stringify(meta), 'utf8');
+  // The prefilter section starts 4-byte aligned (its arrays are used in place).
+  m = Buffer.concat([m, Buffer.from(' '.repeat((4 - ((FIRST_LINE + m.length) % 4)) % 4))]);
+  const pf = Prefilter.build(spec).toBytes();
+  const x = Buffer.from(JSON.stringify(index), 'utf8');
+  const n = (v: number) => String(v).padStart(12, '0');
+  return Buffer.concat([Buffer.from(`${MAGIC} ${n(m.length)} ${n(pf.length)} ${n(x.length)}\n`, 'latin1'), m, pf, x, ...parts]);
+}
+
+const FIRST_LINE = MAGIC.length + 3 * 13 + 1;
+
+/** Writes a snapshot atomically (temporary file + rename). */
+export function writeSnapshot(path: string, bytes: Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
+/** A source of snapshot bytes: a file (read piecewise) or bytes in memory (shared with workers). */
+type Source = { fd: number } | { bytes: Uint8Array };
+
+function readAt(src: Source, pos: number, len: number): Buffer {
+  if ('bytes' in src) return Buffer.from(src.bytes.buffer, src.bytes.byteOffset + pos, len);
+  const b = Buffer.allocUnsafeSlow(len); // not from the shared pool: starts 4-byte aligned
+  let got = 0;
+  while (got < len) {
+    const n = readSync(src.fd, b, got, len - got, pos + got);
+    if (n === 0) throw new Error('rules snapshot is truncated');
+    got += n;
+  }
+  return b;
+}
+
+/** An opened snapshot. Rules are loaded on demand into one growing rule set. */
+export class Snapshot {
+  readonly meta: SnapshotMeta;
+  private readonly prefilterStart: number;
+  private readonly prefilterLen: number;
+  private readonly indexStart: number;
+  private readonly indexLen: number;
+  private readonly rulesStart: number;
+  private indexCache?: SnapshotIndex;
+  private ruleSet?: RuleSet;
+  private readonly loaded = new Map<number, Rule>();
+  private readonly position = new Map<Rule, number>();
+  private prefilterCache?: Prefilter;
+
+  private constructor(private readonly src: Source) {
+    const first = readAt(src, 0, FIRST_LINE).toString('latin1');
+    const m = /^RLSNAP3 (\d{12}) (\d{12}) (\d{12})\n$/.exec(first);
+    if (!m) throw new Error('not a rules snapshot');
+    const metaLen = Number(m[1]);
+    this.prefilterLen = Number(m[2]);
+    this.indexLen = Number(m[3]);
+    this.meta = JSON.parse(readAt(src, FIRST_LINE, metaLen).toString('utf8')) as SnapshotMeta;
+    if (this.meta.format !== FORMAT) throw new Error('unsupported rules snapshot format');
+    this.prefilterStart = FIRST_LINE + metaLen;
+    this.indexStart = this.prefilterStart + this.prefilterLen;
+    this.rulesStart = this.indexStart + this.indexLen;
+  }
+
+  private get index(): SnapshotIndex {
+    return (this.indexCache ??= JSON.parse(readAt(this.src, this.indexStart, this.indexLen).toString('utf8')) as SnapshotIndex);
+  }
+
+  /** Opens a snapshot file; undefined when it is missing or unreadable, or its key differs. */
+  static open(path: string, key?: string): Snapshot | undefined {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const s = new Snapshot({ fd });
+      if (key !== undefined && s.meta.key !== key) {
+        closeSync(fd);
+        return undefined;
+      }
+      return s;
+    } catch {
+      closeSync(fd);
+      return undefined;
+    }
+  }
+
+  static fromBytes(bytes: Uint8Array): Snapshot {
+    return new Snapshot({ bytes });
+  }
+
+  get prefilter(): Prefilter {
+    return (this.prefilterCache ??= Prefilter.fromBytes(readAt(this.src, this.prefilterStart, this.prefilterLen)));
+  }
+
+  close(): void {
+    if ('fd' in this.src) closeSync(this.src.fd);
+  }
+
+  /** Every rule id, in rule order. */
+  get ids(): string[] {
+    return this.index.ids;
+  }
+
+  private loadOne(i: number): Rule {
+    let r = this.loaded.get(i);
+    if (!r) {
+      r = this.rule(i);
+      // Not added to the checking rule set here: ruleSetFor() adds rules by trigger name.
+    }
+    return r;
+  }
+
+  /**
+   * The complete rule set, loaded lazily: `byId` answers `has` and `keys` from the index and
+   * reads a rule on `get`; `rules` and the matching indexes are read in full only when used
+   * (fixes re-check files; `records check` and other commands compile rules themselves).
+   */
+  catalog(): RuleSet {
+    const snap = this;
+    const ids = this.index.ids;
+    const position = new Map(ids.map((id, i) => [id, i]));
+    const byId = new LazyRuleMap(ids, position, (i) => snap.loadOne(i));
+    let all: RuleSet | undefined;
+    const full = () => (all ??= snap.ruleSetFor(null));
+    return {
+      get rules() {
+        return full().rules;
+      },
+      byId,
+      get byTrigger() {
+        return full().byTrigger;
+      },
+      get classes() {
+        return full().classes;
+      },
+      get exceptions() {
+        return full().exceptions;
+      },
+      get guards() {
+        return full().guards;
+      },
+      get triggerNames() {
+        return full().triggerNames;
+      },
+      get summaryMethods() {
+        return full().summaryMethods;
+      },
+      hash: this.meta.hash,
+      warnings: this.meta.warnings,
+      outcomes: [],
+    };
+  }
+
+  /** The rules with these ids (for reporters: rule metadata of the findings). */
+  rulesById(ids: Iterable<string>): Map<string, Rule> {
+    const want = new Set(ids);
+    const out = new Map<string, Rule>();
+    if (!want.size) return out;
+    this.index.ids.forEach((id, i) => {
+      if (want.has(id)) out.set(id, this.loaded.get(i) ?? this.rule(i));
+    });
+    return out;
+  }
+
+  private rule(i: number): Rule {
+    const o = this.index.offsets;
+    return JSON.parse(readAt(this.src, this.rulesStart + o[i]!, o[i + 1]! - o[i]!).toString('utf8')) as Rule;
+  }
+
+  /**
+   * The rule set to check a file that mentions `names` (null: every rule). It holds every rule
+   * that can match in such a file (and possibly more, loaded for earlier files): findings are the
+   * same as with the complete rule set.
+   */
+  ruleSetFor(names: Iterable<string> | null): RuleSet {
+    const h = this.index;
+    const count = this.meta.ruleCount;
+    if (!this.ruleSet) {
+      this.ruleSet = {
+        rules: [],
+        byTrigger: new Map(),
+        byId: new Map(),
+        classes: ClassRegistry.fromSnapshot(h.classes),
+        exceptions: ExceptionHierarchy.fromSnapshot(h.exceptions),
+        guards: new Map(),
+        triggerNames: new Set(h.triggerNames),
+        summaryMethods: new Set(h.summaryMethods),
+        hash: this.meta.hash,
+        warnings: [],
+        outcomes: [],
+      };
+      setPrefilter(this.ruleSet, this.prefilter);
+    }
+    const want = new Set<number>();
+    if (names === null) for (let i = 0; i < count; i++) want.add(i);
+    else for (const n of names) for (const i of h.loads[n] ?? []) want.add(i);
+    const fresh: number[] = [];
+    for (const i of want) if (!this.loaded.has(i)) fresh.push(i);
+    if (fresh.length) this.add(fresh);
+    return this.ruleSet;
+  }
+
+  private add(indices: number[]): void {
+    const set = this.ruleSet!;
+    const pos = this.position;
+    // Insert keeping every list in rule order, as buildRuleSet builds them: the lists are the
+    // same as in the complete rule set, restricted to the loaded rules.
+    const touchedTriggers = new Set<string>();
+    const touchedGuards = new Set<string>();
+    for (const i of indices) {
+      const rule = this.rule(i);
+      this.loaded.set(i, rule);
+      pos.set(rule, i);
+      set.rules.push(rule);
+      set.byId.set(rule.id, rule);
+      for (const t of rule.targets) {
+        const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
+        const list = set.byTrigger.get(key) ?? [];
+        list.push(rule);
+        set.byTrigger.set(key, list);
+        touchedTriggers.add(key);
+      }
+      for (const g of rule.guards) {
+        const list = set.guards.get(g.name) ?? [];
+        list.push(g);
+        set.guards.set(g.name, list);
+        touchedGuards.add(g.name);
+      }
+    }
+    const byPos = (a: Rule, b: Rule) => pos.get(a)! - pos.get(b)!;
+    set.rules.sort(byPos);
+    for (const k of touchedTriggers) set.byTrigger.get(k)!.sort(byPos);
+    for (const k of touchedGuards) {
+      // Rebuild from the loaded rules in order (a rule may list the same guard name twice).
+      const specs: GuardSpec[] = [];
+      for (const r of set.rules) for (const g of r.guards) if (g.name === k) specs.push(g);
+      set.guards.set(k, specs);
+    }
+  }
+}
+
+/** Rules by id, read from the snapshot on first use of each. */
+class LazyRuleMap extends Map<string, Rule> {
+  private complete = false;
+  constructor(
+    private readonly ids: string[],
+    private readonly position: Map<string, number>,
+    private readonly load: (i: number) => Rule,
+  ) {
+    super();
+  }
+  override get(id: string): Rule | undefined {
+    const have = super.get(id);
+    if (have) return have;
+    const i = this.position.get(id);
+    if (i === undefined) return undefined;
+    const r = this.load(i);
+    super.set(id, r);
+    return r;
+  }
+  override has(id: string): boolean {
+    return this.position.has(id);
+  }
+  override get size(): number {
+    return this.ids.length;
+  }
+  override keys(): MapIterator<string> {
+    return this.ids[Symbol.iterator]() as MapIterator<string>;
+  }
+  private all(): void {
+    if (this.complete) return;
+    for (const id of this.ids) this.get(id);
+    this.complete = true;
+  }
+  override values(): MapIterator<Rule> {
+    this.all();
+    return super.values();
+  }
+  override entries(): MapIterator<[string, Rule]> {
+    this.all();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[string, Rule]> {
+    return this.entries();
+  }
+  override forEach(fn: (value: Rule, key: string, map: Map<string, Rule>) => void, thisArg?: unknown): void {
+    this.all();
+    super.forEach(fn, thisArg);
+  }
+}

@@ -1,0 +1,33 @@
+/** Which dataset and curated files a rule set is built from (light: no parser, no compiler). */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { datasetFiles } from '../records/load.js';
+
+/** The package's `rules/` folder (works from src/ under vitest and from dist/). */
+export const BUNDLED_RULES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'rules');
+
+export interface RuleOptions {
+  /** Extra dataset files or folders. */
+  records?: string[];
+  /** Use the bundled datasets (default true). */
+  bundled?: boolean;
+  /** Extra curated data files. */
+  curated?: string[];
+}
+
+/** The dataset and curated files a rule set is built from, in load order. */
+export function ruleInputs(opts: RuleOptions = {}): { records: string[]; curated: string[] } {
+  const records: string[] = [];
+  if (opts.bundled !== false) records.push(...datasetFiles(join(BUNDLED_RULES_DIR, 'records')));
+  for (const p of opts.records ?? []) records.push(...datasetFiles(p));
+  const curatedDir = join(BUNDLED_RULES_DIR, 'curated');
+  const curated = [
+    ...readdirSync(curatedDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => join(curatedDir, f)),
+    ...(opts.curated ?? []),
+  ];
+  return { records, curated };
+}

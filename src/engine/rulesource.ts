@@ -1,0 +1,127 @@
+/**
+ * Rules for a batch run, through the compiled-rules snapshot (src/cache/snapshot.ts).
+ *
+ * The snapshot key is a hash of raiselint's code and of every dataset and curated file (path and
+ * content, in load order). Content hashes of those files are remembered with their stat
+ * signatures (`rules/inputs.json` in the cache directory), so an unchanged 30 MB dataset is not
+ * even read. When no snapshot matches, the rules are compiled (loadRules) and the snapshot is
+ * written; if it cannot be written it is kept in memory and shared with the workers.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { hashParts, sameSig, sha256, statSig, trustedSig, type StatSig } from '../cache/fingerprint.js';
+import { encodeSnapshot, Snapshot, writeSnapshot } from '../cache/snapshot.js';
+import { ensureCacheDir } from '../cache/results.js';
+import { codeId } from './codeid.js';
+import { ruleInputs, type RuleOptions } from './inputs.js';
+
+export interface PreparedRules {
+  key: string;
+  /** The snapshot, opened in this thread. */
+  snapshot: Snapshot;
+  /** Where workers open it... */
+  path?: string;
+  /** ...or its bytes, when it could not be written. */
+  bytes?: SharedArrayBuffer;
+  /** Milliseconds spent compiling (0 when a snapshot was reused). */
+  compileMs: number;
+}
+
+const MAX_SNAPSHOTS = 4;
+
+interface InputIndex {
+  [abs: string]: { s: StatSig; h: string };
+}
+
+function loadIndex(path: string): InputIndex {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return v && typeof v === 'object' ? (v as InputIndex) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Content hash of a rule input, without reading it when its trusted signature is known. */
+function inputHash(abs: string, index: InputIndex, now: number): { hash: string; changed: boolean } {
+  const st = statSync(abs);
+  const known = index[abs];
+  if (known && sameSig(known.s, statSig(st))) return { hash: known.h, changed: false };
+  const hash = sha256(readFileSync(abs));
+  const sig = trustedSig(st, now);
+  if (sig) index[abs] = { s: sig, h: hash };
+  else delete index[abs];
+  return { hash, changed: true };
+}
+
+export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise<PreparedRules> {
+  const { records, curated } = ruleInputs(opts);
+  const dir = join(cacheDir, 'rules');
+  const indexPath = join(dir, 'inputs.json');
+  const index = loadIndex(indexPath);
+  const now = Date.now();
+  let changed = false;
+  const parts: string[] = [codeId()];
+  for (const [kind, list] of [['records', records], ['curated', curated]] as const) {
+    for (const f of list) {
+      const abs = resolve(f);
+      const r = inputHash(abs, index, now);
+      changed ||= r.changed;
+      parts.push(kind, abs, r.hash);
+    }
+  }
+  const key = hashParts(parts);
+  const path = join(dir, `${key.slice(0, 32)}.snap`);
+  if (changed) writeIndex(cacheDir, dir, indexPath, index);
+
+  const found = Snapshot.open(path, key);
+  if (found) return { key, snapshot: found, path, compileMs: 0 };
+
+  const t0 = performance.now();
+  const { loadRules } = await import('./rules.js');
+  const { prefilterSpec } = await import('../rules/prefilter.js');
+  const rules = await loadRules(opts);
+  const bytes = encodeSnapshot(rules, prefilterSpec(rules), key);
+  const compileMs = performance.now() - t0;
+  try {
+    ensureCacheDir(cacheDir);
+    writeSnapshot(path, bytes);
+    pruneSnapshots(dir, path);
+    const snap = Snapshot.open(path, key);
+    if (snap) return { key, snapshot: snap, path, compileMs };
+  } catch {
+    // not writable: keep it in memory
+  }
+  const shared = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(shared).set(bytes);
+  return { key, snapshot: Snapshot.fromBytes(new Uint8Array(shared)), bytes: shared, compileMs };
+}
+
+function writeIndex(cacheDir: string, dir: string, path: string, index: InputIndex): void {
+  try {
+    ensureCacheDir(cacheDir);
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(index));
+    renameSync(tmp, path);
+  } catch {
+    // the index is an optimisation
+  }
+}
+
+/** Keeps the newest few snapshots (one per dataset version seen). */
+function pruneSnapshots(dir: string, keep: string): void {
+  const old = readdirSync(dir)
+    .filter((n) => n.endsWith('.snap'))
+    .map((n) => join(dir, n))
+    .filter((p) => p !== keep)
+    .map((p) => ({ p, m: statSync(p).mtimeMs }))
+    .sort((a, b) => b.m - a.m);
+  for (const o of old.slice(MAX_SNAPSHOTS - 1)) {
+    try {
+      unlinkSync(o.p);
+    } catch {
+      // removed by another process
+    }
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The per-file work of a batch run, shared by the main thread and the worker threads: read the
+ * bytes, hash them (for the cache), run the prefilter on the undecoded bytes, and only for files
+ * that can match decode, parse and check them. Trees are freed as soon as a file is done
+ * (checkSource deletes them), so memory does not grow with the number of files.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
+import type { Prefilter } from '../rules/prefilter.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import { sha256, trustedSig, type StatSig } from '../cache/fingerprint.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import type { StrategyOption } from '../fix/plan.js';
+import type { Directive } from '../suppress/directives.js';
+import type { CheckOptions, checkSource as CheckSource } from './check.js';
+
+export interface FileTask {
+  abs: string;
+  display: string;
+  /** Content hash of a cached result for this file: when the bytes hash to it, the result is reused. */
+  expect?: string;
+  /** How fixes are planned for this file (its config), when not the run's. */
+  fixStrategy?: StrategyOption;
+}
+
+export interface FileOutcome {
+  index: number;
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  /** Suppression comments (plain data), read from the tree. */
+  directives: Directive[];
+  /** Decoded text, when there are diagnostics or directives (for code frames and suppressions). */
+  text?: string;
+  /** sha256 of the bytes checked (when hashing). */
+  hash?: string;
+  /** Trusted stat signature of the file as read. */
+  sig?: StatSig;
+  /** The bytes hash to `task.expect`: the cached result stands (nothing else is filled in). */
+  reused?: boolean;
+  /** The file was parsed (it passed the prefilter, or the prefilter is off). */
+  parsed: boolean;
+  bytes: number;
+}
+
+export interface WorkOptions extends CheckOptions {
+  /** Hash file bytes for the content cache. */
+  hash: boolean;
+  /** Use the prefilter (default true): files that cannot match are never decoded or parsed. */
+  prefilter: boolean;
+}
+
+/** Rules on demand: the rule set that covers the trigger names a file mentions (null: all rules). */
+export type RulesFor = (names: string[] | null) => RuleSet;
+
+/** Reads files into one reusable buffer: no allocation per file. */
+export class FileReader {
+  private buf = Buffer.allocUnsafe(1 << 20);
+
+  /**
+   * Returns the bytes (a view valid until the next read) and, when `withSig`, the stat signature
+   * taken before reading (for the cache).
+   */
+  read(abs: string, withSig: boolean): { bytes: Buffer; sig?: StatSig } {
+    const fd = openSync(abs, 'r');
+    try {
+      const st = withSig ? fstatSync(fd) : undefined;
+      const now = Date.now();
+      if (st && st.size + 1 > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(st.size + 1, this.buf.length * 2));
+      let n = 0;
+      for (;;) {
+        if (n === this.buf.length) {
+          const bigger = Buffer.allocUnsafe(this.buf.length * 2);
+          this.buf.copy(bigger, 0, 0, n);
+          this.buf = bigger;
+        }
+        const r = readSync(fd, this.buf, n, this.buf.length - n, null);
+        if (r === 0) break;
+        n += r;
+      }
+      // The signature describes these bytes only if the file did not change size while we read.
+      return { bytes: this.buf.subarray(0, n), sig: st && n === st.size ? trustedSig(st, now) : undefined };
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+const UTF8_COOKIE = /^utf[-_]?8(?:[-_]sig)?$/i;
+const CODING = Buffer.from('coding');
+
+/** True when a coding cookie is possible: the first two lines mention `coding`. */
+function mayHaveCookie(bytes: Buffer): boolean {
+  const first = bytes.indexOf(10);
+  const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
+  const end = second < 0 ? bytes.length : second;
+  return bytes.subarray(0, Math.min(end, 400)).indexOf(CODING) >= 0;
+}
+
+/** Would decodeSource fail? Checked without decoding when the file is UTF-8 (the usual case). */
+function decodeError(bytes: Buffer): string | undefined {
+  const cookie = mayHaveCookie(bytes) ? codingCookie(bytes) : undefined;
+  if ((!cookie || UTF8_COOKIE.test(cookie)) && isUtf8(bytes)) return undefined;
+  try {
+    decodeSource(bytes);
+    return undefined;
+  } catch (e) {
+    if (e instanceof DecodeError) return e.message;
+    throw e;
+  }
+}
+
+export class FileChecker {
+  private readonly reader = new FileReader();
+  /** The parser and the checker are loaded with the first file that needs them (none may). */
+  private check?: typeof CheckSource;
+
+  constructor(
+    private readonly prefilter: Prefilter,
+    private readonly rulesFor: RulesFor,
+    private readonly opts: WorkOptions,
+  ) {}
+
+  /** Processes one file. Never throws for a bad file: problems become FileErrors, as in checkFile. */
+  async process(index: number, task: FileTask): Promise<FileOutcome> {
+    const { display } = task;
+    let bytes: Buffer;
+    let sig: StatSig | undefined;
+    try {
+      ({ bytes, sig } = this.reader.read(task.abs, this.opts.hash));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }], directives: [], parsed: false, bytes: 0 };
+    }
+    const out: FileOutcome = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
+    if (this.opts.hash) {
+      out.hash = sha256(bytes);
+      if (task.expect === out.hash) {
+        out.reused = true;
+        return out;
+      }
+    }
+    let names: string[] | null = null;
+    if (this.opts.prefilter) {
+      names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined);
+      if (names === null) {
+        const err = decodeError(bytes);
+        if (err) out.errors.push({ file: display, kind: 'decode', message: err });
+        return out;
+      }
+    }
+    let text: string;
+    try {
+      text = decodeSource(bytes).text;
+    } catch (e) {
+      if (e instanceof DecodeError) {
+        out.errors.push({ file: display, kind: 'decode', message: e.message });
+        return out;
+      }
+      throw e;
+    }
+    out.parsed = true;
+    try {
+      if (!this.check) {
+        const [{ initParser }, { checkSource }] = await Promise.all([import('../parse/parser.js'), import('./check.js')]);
+        await initParser();
+        this.check = checkSource;
+      }
+      const rules = this.rulesFor(names);
+      const r = this.check(text, display, rules, { ...this.opts, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
+      out.diagnostics = r.diagnostics;
+      out.errors = r.errors;
+      out.directives = r.directives ?? [];
+      if (r.diagnostics.length || out.directives.length) out.text = text;
+    } catch (e) {
+      out.diagnostics = [];
+      out.errors = [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }];
+    }
+    return out;
+  }
+}
+
+function safeDecode(bytes: Buffer): string | undefined {
+  try {
+    return decodeSource(bytes).text;
+  } catch {
+    return undefined;
+  }
+}

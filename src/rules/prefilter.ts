@@ -1,0 +1,460 @@
+/**
+ * The prefilter: decides from a file's bytes alone, without parsing, whether the file can produce
+ * a finding. Files that cannot are read but never parsed.
+ *
+ * The decision is exact in one direction: a file it rejects cannot produce a finding (the tests
+ * check that findings are identical with and without it). A finding needs a call site whose name
+ * is a rule's trigger, and:
+ *  - for functions, constructors and class methods (`call` targets): the callee's name itself;
+ *  - for instance methods and curated summaries (`obj.save_state()`, `await proxy.metadata`): a
+ *    receiver whose type the semantic model resolved to a known library class, which it can only
+ *    do from a name written in the file (an import, an annotation, a base class, an isinstance
+ *    check, a string annotation): the simple name of a known class or of one of its aliases.
+ * So a file is a candidate when it mentions a CALL name, or both a METHOD name and a CLASS name,
+ * or `raiselint` (a suppression comment: its directives, and unused ones, come from the tree).
+ *
+ * Matching is a single pass over identifier-like tokens (maximal runs of `[A-Za-z0-9_]`, in code,
+ * strings and comments alike), each looked up in a hash table: O(file size), independent of the
+ * number of names (a multi-pattern matcher; measured faster here than Aho-Corasick or a regular
+ * expression alternation, which V8 runs in time proportional to the number of names). Every ASCII Python identifier occurrence is such a run; bytes >= 0x80 end a run,
+ * which can only add candidates. It works on undecoded bytes for every ASCII-compatible encoding.
+ * Names that are not plain ASCII identifiers fall back to substring search on the decoded text.
+ */
+import type { RuleSet } from './ruleset.js';
+
+export const ROLE_CALL = 1;
+export const ROLE_METHOD = 2;
+export const ROLE_CLASS = 4;
+/** Any other trigger (guard functions, receiver class names): matched so the rules they index get loaded. */
+export const ROLE_OTHER = 8;
+/** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
+export const ROLE_DIRECTIVE = 16;
+const DIRECTIVE_MARK = 'raiselint';
+
+/** Serializable: the names to look for, each with its role bits. */
+export interface PrefilterSpec {
+  names: [name: string, roles: number][];
+}
+
+export function prefilterSpec(rules: RuleSet): PrefilterSpec {
+  const roles = new Map<string, number>();
+  const add = (name: string, role: number) => {
+    if (name) roles.set(name, (roles.get(name) ?? 0) | role);
+  };
+  for (const rule of rules.rules) {
+    for (const t of rule.targets) {
+      if (t.kind === 'method') add(t.method, ROLE_METHOD);
+      else add(t.symbol.path.split('.').pop()!, ROLE_CALL);
+    }
+    for (const n of rule.triggers) add(n, ROLE_OTHER);
+  }
+  for (const n of rules.triggerNames) add(n, ROLE_OTHER);
+  for (const m of rules.summaryMethods) add(m, ROLE_METHOD);
+  for (const c of rules.classes.all()) {
+    if (c.key.startsWith('<local>')) continue;
+    add(c.name, ROLE_CLASS);
+    for (const a of c.aliases) add(a.split('.').pop()!, ROLE_CLASS);
+  }
+  add(DIRECTIVE_MARK, ROLE_DIRECTIVE);
+  return { names: [...roles].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+}
+
+/** True when the matched roles allow a finding. */
+export function rolesCanMatch(roles: number): boolean {
+  return (roles & (ROLE_CALL | ROLE_DIRECTIVE)) !== 0 || ((roles & ROLE_METHOD) !== 0 && (roles & ROLE_CLASS) !== 0);
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Above this many substrings, one native search per substring costs more than one token scan. */
+const MAX_NEEDLES = 8;
+const ID_BYTE = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  ID_BYTE[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 ? 1 : 0;
+}
+
+/** Lookup key of the token text[s, s + len): its length, first four and last two characters. */
+function keyOf(text: string, s: number, len: number): number {
+  let h = len;
+  const head = len < 4 ? len : 4;
+  for (let k = 0; k < head; k++) h = (Math.imul(h, 31) + text.charCodeAt(s + k)) | 0;
+  if (len > 4) h = (Math.imul(Math.imul(h, 31) + text.charCodeAt(s + len - 2), 31) + text.charCodeAt(s + len - 1)) | 0;
+  return h;
+}
+
+export interface ScanResult {
+  /** Union of the roles of the names found. */
+  roles: number;
+  /** The names found (distinct). */
+  names: string[];
+}
+
+/**
+ * A set of names and a scanner for them, in flat typed arrays: cheap to build for 20,000 names,
+ * cache-friendly to probe, and saved as bytes in the rules snapshot so that loading it costs no
+ * work per name. Token keys go into an open-addressing hash; names sharing a key are chained;
+ * the names themselves are one byte string, compared byte by byte (a JS string is made only for
+ * a name found). Names that are not ASCII identifiers are searched as substrings of the decoded text.
+ */
+class NameTable {
+  private readonly mask: number;
+  constructor(
+    readonly count: number,
+    readonly minLen: number,
+    readonly maxLen: number,
+    /** Per slot: the key, and 1 + index of the first name with it (0: empty slot). */
+    private readonly slotKey: Int32Array,
+    private readonly slotHead: Int32Array,
+    /** Per name: 1 + index of the next name with the same key (0: none). */
+    private readonly next: Int32Array,
+    /** Per name: start of its bytes in `blob` (count + 1 entries). */
+    private readonly offsets: Int32Array,
+    private readonly roles: Uint8Array,
+    private readonly blob: Uint8Array,
+    readonly odd: { name: string; roles: number }[],
+  ) {
+    this.mask = slotKey.length - 1;
+  }
+
+  static build(entries: [string, number][]): NameTable {
+    const odd: { name: string; roles: number }[] = [];
+    const plain: [string, number][] = [];
+    for (const e of entries) {
+      if (IDENT.test(e[0])) plain.push(e);
+      else odd.push({ name: e[0], roles: e[1] });
+    }
+    let min = Infinity;
+    let max = 0;
+    let bytes = 0;
+    for (const [name] of plain) {
+      if (name.length < min) min = name.length;
+      if (name.length > max) max = name.length;
+      bytes += name.length;
+    }
+    let size = 16;
+    while (size < plain.length * 2) size *= 2;
+    const mask = size - 1;
+    const slotKey = new Int32Array(size);
+    const slotHead = new Int32Array(size);
+    const next = new Int32Array(plain.length);
+    const offsets = new Int32Array(plain.length + 1);
+    const roles = new Uint8Array(plain.length);
+    const blob = new Uint8Array(bytes);
+    let at = 0;
+    plain.forEach(([name, r], i) => {
+      offsets[i] = at;
+      for (let k = 0; k < name.length; k++) blob[at++] = name.charCodeAt(k);
+      roles[i] = r;
+    });
+    offsets[plain.length] = at;
+    for (let i = plain.length - 1; i >= 0; i--) {
+      const name = plain[i]![0];
+      const key = keyOf(name, 0, name.length);
+      let slot = key & mask;
+      while (slotHead[slot] !== 0 && slotKey[slot] !== key) slot = (slot + 1) & mask;
+      next[i] = slotHead[slot]!;
+      slotKey[slot] = key;
+      slotHead[slot] = i + 1;
+    }
+    return new NameTable(plain.length, min === Infinity ? 1 : min, max, slotKey, slotHead, next, offsets, roles, blob, odd);
+  }
+
+  /** Serialized form: a small JSON head and the arrays, 4-byte aligned. */
+  toBytes(): Buffer {
+    const head = Buffer.from(JSON.stringify({ count: this.count, minLen: this.minLen, maxLen: this.maxLen, slots: this.slotKey.length, blob: this.blob.length, odd: this.odd }), 'utf8');
+    const pad = (n: number) => (4 - (n % 4)) % 4;
+    const headLen = Buffer.alloc(4);
+    headLen.writeUInt32LE(head.length);
+    const parts: Uint8Array[] = [headLen, head, Buffer.alloc(pad(head.length))];
+    for (const a of [this.slotKey, this.slotHead, this.next, this.offsets]) parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    parts.push(Buffer.from(this.roles.buffer, this.roles.byteOffset, this.roles.byteLength), Buffer.from(this.blob.buffer, this.blob.byteOffset, this.blob.byteLength));
+    return Buffer.concat(parts);
+  }
+
+  /** Views over `bytes` (no copy): `bytes` must be 4-byte aligned in its ArrayBuffer. */
+  static fromBytes(bytes: Uint8Array): NameTable {
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headLen = dv.getUint32(0, true);
+    const head = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 4, headLen).toString('utf8')) as {
+      count: number;
+      minLen: number;
+      maxLen: number;
+      slots: number;
+      blob: number;
+      odd: { name: string; roles: number }[];
+    };
+    let at = bytes.byteOffset + 4 + headLen + ((4 - (headLen % 4)) % 4);
+    const i32 = (n: number) => {
+      const a = new Int32Array(bytes.buffer, at, n);
+      at += n * 4;
+      return a;
+    };
+    const slotKey = i32(head.slots);
+    const slotHead = i32(head.slots);
+    const next = i32(head.count);
+    const offsets = i32(head.count + 1);
+    const roles = new Uint8Array(bytes.buffer, at, head.count);
+    at += head.count;
+    const blob = new Uint8Array(bytes.buffer, at, head.blob);
+    return new NameTable(head.count, head.minLen, head.maxLen, slotKey, slotHead, next, offsets, roles, blob, head.odd);
+  }
+
+  /** The entries, for callers that want the list back. */
+  entries(): [string, number][] {
+    const out: [string, number][] = [];
+    for (let i = 0; i < this.count; i++) out.push([this.nameAt(i), this.roles[i]!]);
+    for (const o of this.odd) out.push([o.name, o.roles]);
+    return out;
+  }
+
+  private nameAt(i: number): string {
+    return Buffer.from(this.blob.buffer, this.blob.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString('latin1');
+  }
+
+  /** True when buf[s, e) is one of the names. */
+  hasToken(buf: Uint8Array, s: number, e: number): boolean {
+    const len = e - s;
+    if (len < this.minLen || len > this.maxLen) return false;
+    let key = len;
+    const hd = len < 4 ? len : 4;
+    for (let k = 0; k < hd; k++) key = (Math.imul(key, 31) + buf[s + k]!) | 0;
+    if (len > 4) key = (Math.imul(Math.imul(key, 31) + buf[e - 2]!, 31) + buf[e - 1]!) | 0;
+    for (let i = this.head(key); i !== 0; i = this.next[i - 1]!) {
+      const o = this.offsets[i - 1]!;
+      if (this.offsets[i]! - o !== len) continue;
+      let k = 0;
+      while (k < len && buf[s + k] === this.blob[o + k]) k++;
+      if (k === len) return true;
+    }
+    return false;
+  }
+
+  /** First name (1 + index) with this key, or 0. */
+  private head(key: number): number {
+    let slot = key & this.mask;
+    for (;;) {
+      const h = this.slotHead[slot]!;
+      if (h === 0) return 0;
+      if (this.slotKey[slot] === key) return h;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /**
+   * Only tokens at least `minLen` long matter, so the scan samples every `minLen`-th byte: a
+   * token that long covers a sample. At a sample inside a token, the token is expanded to its
+   * ends and looked up by its key, then compared in full. Bytes between samples outside tokens
+   * are never read.
+   */
+  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>): void {
+    const L = this.minLen;
+    const maxLen = this.maxLen;
+    const blob = this.blob;
+    const offsets = this.offsets;
+    if (this.count) {
+      let p = L - 1;
+      while (p < n) {
+        if (ID_BYTE[buf[p]!] === 0) {
+          p += L;
+          continue;
+        }
+        let s = p;
+        while (s > 0 && ID_BYTE[buf[s - 1]!] !== 0) s--;
+        let e = p + 1;
+        while (e < n && ID_BYTE[buf[e]!] !== 0) e++;
+        const len = e - s;
+        p = e + L;
+        if (len < L || len > maxLen) continue;
+        let key = len;
+        const hd = len < 4 ? len : 4;
+        for (let k = 0; k < hd; k++) key = (Math.imul(key, 31) + buf[s + k]!) | 0;
+        if (len > 4) key = (Math.imul(Math.imul(key, 31) + buf[e - 2]!, 31) + buf[e - 1]!) | 0;
+        for (let i = this.head(key); i !== 0; i = this.next[i - 1]!) {
+          const o = offsets[i - 1]!;
+          if (offsets[i]! - o !== len) continue;
+          let k = 0;
+          while (k < len && buf[s + k] === blob[o + k]) k++;
+          if (k === len) {
+            const name = this.nameAt(i - 1);
+            if (!found.has(name)) found.set(name, this.roles[i - 1]!);
+          }
+        }
+      }
+    }
+    if (text !== undefined) for (const e of this.odd) if (text.includes(e.name)) found.set(e.name, e.roles);
+  }
+
+  /** The same on decoded text (UTF-16 code units; non-ASCII characters end a token). */
+  scanText(text: string, found: Map<string, number>): void {
+    const n = text.length;
+    const minLen = this.minLen;
+    const maxLen = this.maxLen;
+    const blob = this.blob;
+    const offsets = this.offsets;
+    let i = 0;
+    while (this.count && i < n) {
+      let c = text.charCodeAt(i);
+      if (c >= 128 || ID_BYTE[c] === 0) {
+        i++;
+        continue;
+      }
+      const s = i;
+      while (i < n) {
+        c = text.charCodeAt(i);
+        if (c >= 128 || ID_BYTE[c] === 0) break;
+        i++;
+      }
+      const len = i - s;
+      if (len < minLen || len > maxLen) continue;
+      for (let j = this.head(keyOf(text, s, len)); j !== 0; j = this.next[j - 1]!) {
+        const o = offsets[j - 1]!;
+        if (offsets[j]! - o !== len) continue;
+        let k = 0;
+        while (k < len && text.charCodeAt(s + k) === blob[o + k]) k++;
+        if (k === len) {
+          const name = this.nameAt(j - 1);
+          if (!found.has(name)) found.set(name, this.roles[j - 1]!);
+        }
+      }
+    }
+    for (const e of this.odd) if (text.includes(e.name)) found.set(e.name, e.roles);
+  }
+}
+
+/**
+ * A compiled prefilter. Build once per rule set (or load from a snapshot) and reuse.
+ *
+ * Stages: most files mention no call or method name at all, and the names of those roles are
+ * longer than class names (`Swarm`), so the first scan, for them only, samples sparser bytes.
+ * When those names are few, a cheaper test comes first: none of them can be in a file that does
+ * not contain, as a substring, one of the few names every other one contains (`save_state` is in
+ * `agent_save_state`), found by the runtime's native substring search. Only a file that mentions
+ * a call or method name is scanned again for every name (the roles decide; the names say which
+ * rules to load).
+ */
+export class Prefilter {
+  /** Substrings one of which every call and method name contains; undefined when there are too many. */
+  private readonly needles?: Buffer[];
+
+  private constructor(
+    private readonly stage1: NameTable,
+    private readonly all: NameTable,
+  ) {
+    if (stage1.odd.length === 0 && stage1.count <= 64 * MAX_NEEDLES) {
+      const names = stage1.entries().map(([n]) => n);
+      const kept: string[] = [];
+      for (const n of names.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+        if (kept.some((k) => n.includes(k))) continue;
+        kept.push(n);
+        if (kept.length > MAX_NEEDLES) break;
+      }
+      if (kept.length <= MAX_NEEDLES) this.needles = kept.map((k) => Buffer.from(k, 'latin1'));
+    }
+  }
+
+  static build(spec: PrefilterSpec): Prefilter {
+    return new Prefilter(NameTable.build(spec.names.filter(([, r]) => (r & (ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE)) !== 0)), NameTable.build(spec.names));
+  }
+
+  /** The names and roles it looks for. */
+  get spec(): PrefilterSpec {
+    return { names: this.all.entries() };
+  }
+
+  toBytes(): Buffer {
+    const a = this.stage1.toBytes();
+    const b = this.all.toBytes();
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(a.length);
+    const pad = Buffer.alloc((4 - (a.length % 4)) % 4);
+    return Buffer.concat([len, a, pad, b]);
+  }
+
+  /** From `toBytes` output; `bytes` must start 4-byte aligned in its ArrayBuffer. Views, no copy. */
+  static fromBytes(bytes: Uint8Array): Prefilter {
+    const aLen = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+    const bStart = 4 + aLen + ((4 - (aLen % 4)) % 4);
+    return new Prefilter(NameTable.fromBytes(bytes.subarray(4, 4 + aLen)), NameTable.fromBytes(bytes.subarray(bStart)));
+  }
+
+  /** True when some names need the decoded text (`scanBytes`'s `text`) rather than bytes. */
+  get needsText(): boolean {
+    return this.all.odd.length > 0;
+  }
+
+  /** Every name of the spec found in the bytes. `text` (decoded) is needed only when `needsText`. */
+  scanBytes(buf: Uint8Array, length = buf.length, text?: string): ScanResult {
+    const found = new Map<string, number>();
+    this.all.scanBytes(buf, length, text, found);
+    return toResult(found);
+  }
+
+  /** Every name of the spec found in decoded text. */
+  scanText(text: string): ScanResult {
+    const found = new Map<string, number>();
+    this.all.scanText(text, found);
+    return toResult(found);
+  }
+
+  /** The names a file mentions when it can produce a finding; null when it cannot. */
+  candidateBytes(buf: Uint8Array, length = buf.length, text?: string): string[] | null {
+    if (this.needles) {
+      // Every call or method name contains a needle: look at the tokens around the needles only.
+      const b = Buffer.from(buf.buffer, buf.byteOffset, length);
+      let found = false;
+      for (const needle of this.needles) {
+        for (let at = b.indexOf(needle); at >= 0 && !found; ) {
+          let s = at;
+          while (s > 0 && ID_BYTE[b[s - 1]!] !== 0) s--;
+          let e = at + needle.length;
+          while (e < length && ID_BYTE[b[e]!] !== 0) e++;
+          found = this.stage1.hasToken(b, s, e);
+          at = e < length ? b.indexOf(needle, e) : -1;
+        }
+        if (found) break;
+      }
+      if (!found) return null;
+    } else {
+      const first = new Map<string, number>();
+      this.stage1.scanBytes(buf, length, text, first);
+      if (!first.size) return null;
+    }
+    const r = this.scanBytes(buf, length, text);
+    return rolesCanMatch(r.roles) ? r.names : null;
+  }
+
+  /** `candidateBytes` on decoded text. */
+  candidateText(text: string): string[] | null {
+    if (this.needles && !this.needles.some((n) => text.includes(n.toString('latin1')))) return null;
+    const first = new Map<string, number>();
+    this.stage1.scanText(text, first);
+    if (!first.size) return null;
+    const r = this.scanText(text);
+    return rolesCanMatch(r.roles) ? r.names : null;
+  }
+}
+
+function toResult(found: Map<string, number>): ScanResult {
+  let roles = 0;
+  for (const r of found.values()) roles |= r;
+  return { roles, names: [...found.keys()] };
+}
+
+const compiled = new WeakMap<RuleSet, Prefilter>();
+
+/**
+ * Sets the prefilter of a rule set whose `rules` are loaded lazily (a rules snapshot): its
+ * prefilter must come from the complete rule set, not from the rules loaded so far.
+ */
+export function setPrefilter(rules: RuleSet, p: Prefilter): void {
+  compiled.set(rules, p);
+}
+
+/** The compiled prefilter of a rule set (built once, then cached). */
+export function prefilterFor(rules: RuleSet): Prefilter {
+  let p = compiled.get(rules);
+  if (!p) {
+    p = Prefilter.build(prefilterSpec(rules));
+    compiled.set(rules, p);
+  }
+  return p;
+}
