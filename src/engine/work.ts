@@ -167,7 +167,8 @@ export class FileChecker {
         this.check = checkSource;
       }
       const rules = this.rulesFor(names);
-      const r = this.check(text, display, rules, { ...this.opts, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
+      // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
+      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
       out.diagnostics = r.diagnostics;
       out.errors = r.errors;
       out.directives = r.directives ?? [];
