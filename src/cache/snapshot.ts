@@ -231,9 +231,7 @@ export class Snapshot {
    */
   catalog(): RuleSet {
     const snap = this;
-    const ids = this.index.ids;
-    const position = new Map(ids.map((id, i) => [id, i]));
-    const byId = new LazyRuleMap(ids, position, (i) => snap.loadOne(i));
+    const byId = new LazyRuleMap(() => snap.index.ids, (i) => snap.loadOne(i));
     let all: RuleSet | undefined;
     const full = () => (all ??= snap.ruleSetFor(null));
     return {
@@ -353,15 +351,22 @@ export class Snapshot {
   }
 }
 
-/** Rules by id, read from the snapshot on first use of each. */
+/** Rules by id, read from the snapshot on first use of each (the id list itself on first use). */
 class LazyRuleMap extends Map<string, Rule> {
   private complete = false;
+  private idList?: string[];
+  private positions?: Map<string, number>;
   constructor(
-    private readonly ids: string[],
-    private readonly position: Map<string, number>,
+    private readonly idsOf: () => string[],
     private readonly load: (i: number) => Rule,
   ) {
     super();
+  }
+  private get ids(): string[] {
+    return (this.idList ??= this.idsOf());
+  }
+  private get position(): Map<string, number> {
+    return (this.positions ??= new Map(this.ids.map((id, i) => [id, i])));
   }
   override get(id: string): Rule | undefined {
     const have = super.get(id);

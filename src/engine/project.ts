@@ -14,7 +14,7 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover } from '../workspace/discover.js';
-import { ConfigResolver, checkRulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { RuleOptions } from './rules.js';
@@ -113,7 +113,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
   const prepared = await rulesFor({ ...opts, records: [...(opts.records ?? []), ...configOnly] }, opts);
   const rules = prepared.snapshot.catalog();
-  checkRulePatterns(new Set(cfgs), [...prepared.snapshot.ids, ...BUILTIN_IDS]);
+  // Rule ids are read from the snapshot's index only when a config names rules.
+  const distinct = new Set(cfgs);
+  if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = await checkFiles(
