@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, isAbsolute } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Confidence, Severity } from '../rules/types.js';
+import { editDistance } from '../rules/lookup.js';
 
 /** Fix strategies `--fix` understands (validated here; the fix stage applies them): as its `--fix-strategy` choices. */
 export const FIX_STRATEGIES = ['auto', 'try-except', 'type-guard'] as const;
@@ -168,24 +169,10 @@ function suggest(key: string): string | undefined {
   let best: string | undefined;
   let bestD = 4;
   for (const k of CONFIG_KEYS) {
-    const d = distance(key, k);
+    const d = editDistance(key, k);
     if (d < bestD) [best, bestD] = [k, d];
   }
   return best;
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
 }
 
 /**

@@ -20,12 +20,13 @@ export function similarIds(rules: Rule[], query: string, max = 3): string[] {
   const q = query.toLowerCase();
   const prefixed = rules.filter((r) => r.id.toLowerCase().startsWith(q)).map((r) => r.id).sort();
   if (prefixed.length) return prefixed.slice(0, max);
-  const scored = rules.map((r) => ({ id: r.id, d: distance(q, r.id.toLowerCase()) }));
+  const scored = rules.map((r) => ({ id: r.id, d: editDistance(q, r.id.toLowerCase()) }));
   scored.sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
   return scored.filter((s) => s.d <= Math.max(3, Math.floor(q.length / 3))).slice(0, max).map((s) => s.id);
 }
 
-function distance(a: string, b: string): number {
+/** Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0]!;
