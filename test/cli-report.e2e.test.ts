@@ -184,7 +184,11 @@ describe('raiselint rules', () => {
   it('lists every rule with error class, raiser and confidence', () => {
     const r = run(['rules']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('5 rules from 1 dataset.');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('5 rules from 1 dataset, and 3 built-in rules about suppression comments.');
+    const unused = r.stdout.split('\n\n').find((b) => b.startsWith('raiselint/unused-ignore  (built in)\n'))!;
+    expect(unused).toContain('  severity  warning');
+    expect(unused).toContain('  fix       Safe: `--fix` removes the unused rule ids');
+    for (const id of ['raiselint/blanket-ignore', 'raiselint/invalid-ignore']) expect(r.stdout).toContain(`\n${id}  (built in)\n`);
     const block = r.stdout.split('\n\n').find((b) => b.startsWith(`${SAVE}\n`))!;
     expect(block).toContain('  raises    NotImplementedError: Agent save_state is not yet implemented.');
     expect(block).toContain('  raiser    autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime.agent_save_state (line 502)');
@@ -196,12 +200,15 @@ describe('raiselint rules', () => {
   it('--format json, and a filter', () => {
     const all: J[] = JSON.parse(run(['rules', '--format', 'json']).stdout);
     expect(all.map((x) => x.id)).toEqual([...all.map((x) => x.id)].sort());
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(8);
+    expect(all.filter((x) => x.builtin).map((x) => x.id)).toEqual(['raiselint/blanket-ignore', 'raiselint/invalid-ignore', 'raiselint/unused-ignore']);
+    expect(all.find((x) => x.id === 'raiselint/unused-ignore')).toMatchObject({ severity: 'warning', fix: expect.stringContaining('--fix') });
     const save = all.find((x) => x.id === SAVE);
     expect(save).toMatchObject({ errorClass: 'NotImplementedError', severity: 'error', raiser: { qualname: 'GrpcWorkerAgentRuntime.agent_save_state', line: 502 }, messagePattern: 'Agent save_state is not yet implemented\\.' });
     expect(save.confidence.indirect).toContain('BaseGroupChat.save_state() -> runtime.agent_save_state()');
     const some: J[] = JSON.parse(run(['rules', 'load_state', '--format', 'json']).stdout);
     expect(some.map((x) => x.id)).toEqual(['autogen/agent-load-state-is-not-yet-implemented', 'autogen/loading-state-is-not-yet-implemented']);
+    expect(JSON.parse(run(['rules', 'unused', '--format', 'json']).stdout).map((x: J) => x.id)).toEqual(['raiselint/unused-ignore']);
     const none = run(['rules', 'no-such-thing']);
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('0 rules from 0 datasets.\n');
@@ -209,7 +216,7 @@ describe('raiselint rules', () => {
 
   it('reads extra datasets; a bad one is a one-line error', () => {
     const r = run(['rules', '--no-bundled', '--records', 'rules/records/autogen-grpc-runtime.jsonl', '--format', 'json']);
-    expect(JSON.parse(r.stdout)).toHaveLength(5);
+    expect(JSON.parse(r.stdout).filter((x: J) => !x.builtin)).toHaveLength(5);
     const bad = join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"record": {"id": \n');
     const e = run(['rules', '--records', bad]);
@@ -270,6 +277,18 @@ describe('raiselint explain', () => {
     const stdin = run(['explain', '-'], { input: py.stderr });
     expect(stdin.code).toBe(0);
     expect(stdin.stdout).toBe(r.stdout);
+  });
+
+  it('a built-in rule: what it reports, why, an example and the fix; a near miss is suggested', () => {
+    const r = run(['explain', 'raiselint/unused-ignore']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('raiselint/unused-ignore  (built in, default severity warning)\n  A suppression comment names a rule that reports nothing there\n')).toBe(true);
+    for (const head of ['Why this matters:', 'Example:', 'How to fix it:', 'Fix safety:']) expect(r.stdout).toContain(`\n${head}\n`);
+    const j = JSON.parse(run(['explain', 'raiselint/blanket-ignore', '--format', 'json']).stdout);
+    expect(j.matches[0]).toMatchObject({ id: 'raiselint/blanket-ignore', builtin: true, fix: null });
+    const near = run(['explain', 'raiselint/unused-ignor']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toBe("raiselint: error: unknown rule 'raiselint/unused-ignor' (did you mean raiselint/unused-ignore?)\n");
   });
 
   it('unknown rule id: exit 2 with a suggestion; no match: exit 1; bad traceback file: exit 2', () => {

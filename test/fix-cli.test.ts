@@ -131,6 +131,31 @@ describe('raiselint check --fix', () => {
     expect(r.code).toBe(0);
   });
 
+  it('removes unused suppressions (ids, directives, lines) and keeps used ones; not when the rule is off', () => {
+    const META = 'autogen/agent-metadata-is-not-yet-implemented';
+    const LOAD = 'autogen/agent-load-state-is-not-yet-implemented';
+    const src = SAFE.replace('from .messages import AGENT_METADATA\n', `from .messages import AGENT_METADATA  # raiselint: ignore[${LOAD}] -- stale\n`)
+      .replace('async def main(agent):\n', `async def main(agent):\n    # raiselint: ignore[${LOAD}]\n`)
+      .replace('metadata = await runtime.agent_metadata(agent)', `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${LOAD}, ${META}] -- kept`);
+    const want = SAFE.replace('metadata = await runtime.agent_metadata(agent)', `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${META}] -- kept`);
+    const dir = tempTree({ 'a.py': src, 'off/a.py': src, 'off/raiselint.toml': 'ignore = ["raiselint/unused-ignore"]\n' });
+    const shown = cli(['check', 'a.py', '--no-cache'], dir);
+    expect(shown.stdout).toContain('= fix (safe): remove the unused suppression');
+    expect(shown.stdout).toContain(`= fix (safe): remove the unused rule id ${LOAD} from the suppression`);
+    const diff = cli(['check', 'a.py', '--diff'], dir);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toContain(`-    # raiselint: ignore[${LOAD}]\n`);
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(src);
+    const r = cli(['check', '.', '--fix'], dir);
+    expect(r.stdout).toContain('Found 3 findings (3 fixed, 0 remaining).');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(want);
+    expect(readFileSync(join(dir, 'off', 'a.py'), 'utf8')).toBe(src);
+    const again = cli(['check', '.', '--fix'], dir);
+    expect(again.stdout).toContain('All checks passed!');
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(want);
+  });
+
   it('a config `fix-strategy` applies where --fix-strategy is not given', () => {
     const dir = tempTree({ 'u.py': UNSAFE, 'raiselint.toml': 'fix-strategy = "try-except"\n' });
     expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes'], dir).stdout).toContain('+    except NotImplementedError:\n');

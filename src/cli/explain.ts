@@ -6,8 +6,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { loadRules } from '../engine/rules.js';
-import { formatExplainJson, formatExplainText } from '../report/explain.js';
-import { findRuleById, matchRuntimeError, parseErrorText, parseTraceback, similarIds, type RuntimeError } from '../rules/lookup.js';
+import { formatBuiltinExplainJson, formatBuiltinExplainText, formatExplainJson, formatExplainText } from '../report/explain.js';
+import { BUILTIN_RULES, builtinRule } from '../suppress/builtin.js';
+import { editDistance, findRuleById, matchRuntimeError, parseErrorText, parseTraceback, similarIds, type RuntimeError } from '../rules/lookup.js';
 import { UsageError, collect, type IO } from './io.js';
 
 interface ExplainFlags {
@@ -47,6 +48,12 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
     .action(async (words: string[], flags: ExplainFlags) => {
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('explain: empty query');
+      const builtin = words.length === 1 ? builtinRule(query) : undefined;
+      if (builtin) {
+        stdout(flags.format === 'json' ? formatBuiltinExplainJson(builtin) : formatBuiltinExplainText(builtin));
+        setCode(0);
+        return;
+      }
       const set = await loadRules({ records: flags.records, bundled: flags.bundled });
       for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       const render = flags.format === 'json' ? formatExplainJson : formatExplainText;
@@ -69,7 +76,7 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
       if (matches.some((m) => m.byMessage)) matches = matches.filter((m) => m.byMessage);
       if (!matches.length) {
         if (/^[\w.-]+\/[\w.-]+$/.test(query) && !traceback) {
-          const near = similarIds(set.rules, query);
+          const near = query.startsWith('raiselint/') ? BUILTIN_RULES.map((b) => b.id).filter((id) => editDistance(query, id) <= 4) : similarIds(set.rules, query);
           throw new UsageError(`unknown rule '${query}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`);
         }
         stderr(`raiselint: no record matches ${traceback ? `the exception in ${query === '-' ? 'stdin' : query}` : `'${query}'`}${err.errorClass ? ` (error class ${err.errorClass})` : ''}\n`);

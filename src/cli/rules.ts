@@ -1,7 +1,8 @@
 /** `raiselint rules`: lists the rules the records compile to. */
 import { Option, type Command } from 'commander';
 import { loadRules } from '../engine/rules.js';
-import { filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
+import { filterBuiltins, filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
+import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { UsageError, collect, type IO } from './io.js';
 
 interface RulesFlags {
@@ -13,7 +14,7 @@ interface RulesFlags {
 export function registerRules(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
   program
     .command('rules')
-    .description('list the rules: id, error class, raiser, and when each fires (certain, possible, indirect)')
+    .description('list the rules: id, error class, raiser, and when each fires (certain, possible, indirect); then the built-in raiselint/* rules')
     .argument('[filter]', 'only rules whose id, error class, raiser or message contains this text')
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
@@ -23,7 +24,8 @@ export function registerRules(program: Command, { stdout, stderr }: IO, setCode:
       for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!set.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
       const rules = filterRules([...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), filter);
-      stdout(flags.format === 'json' ? formatRulesJson(rules, set) : formatRulesText(rules, set));
-      setCode(filter && !rules.length ? 1 : 0);
+      const builtins = filterBuiltins([...BUILTIN_RULES].sort((a, b) => (a.id < b.id ? -1 : 1)), filter);
+      stdout(flags.format === 'json' ? formatRulesJson(rules, set, builtins) : formatRulesText(rules, set, builtins));
+      setCode(filter && !rules.length && !builtins.length ? 1 : 0);
     });
 }

@@ -32,7 +32,8 @@ export interface Diagnostic {
 /** Like Ruff: `safe` fixes apply with `--fix`, `unsafe` ones also need `--unsafe-fixes`, `display-only` never apply. */
 export type Applicability = 'safe' | 'unsafe' | 'display-only';
 /** `none`: no automatic fix (no edits); `reason` says why. */
-export type FixStrategy = 'try-except' | 'type-guard' | 'replace' | 'none';
+/** `remove-ignore`: removes unused ids from a suppression comment (the built-in raiselint/unused-ignore). */
+export type FixStrategy = 'try-except' | 'type-guard' | 'replace' | 'remove-ignore' | 'none';
 
 /** A replacement of [line:column, endLine:endColumn) (1-based, UTF-16 columns as in Diagnostic) by `text`. */
 export interface FixEdit {

@@ -82,7 +82,7 @@ export interface RunContext {
 const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
 
 /** The per-file stage after checking: config filters, suppressions, confidence, severity. */
-export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined = () => r.text): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
   const loaded = (id: string) => {
     const rule = ctx.rules.byId.get(id);
     if (!rule) return true;
@@ -92,7 +92,7 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
   const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.rules.find((r) => r.recordId === id)?.id ?? id);
   const active = (id: string) => loaded(ruleOf(id)) && ruleEnabled(cfg, ruleOf(id), abs);
   const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
-  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.rules.some((r) => r.recordId === id) });
+  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.rules.some((r) => r.recordId === id), text });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
   const diagnostics = [...sup.kept, ...sup.problems]
     .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
@@ -134,7 +134,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   files.forEach((f, i) => {
     const raw = batch.results[i]!;
     const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
-    const done = finishFile(r, f.abs, cfgs[i]!, ctx);
+    const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;

@@ -22,6 +22,7 @@ const STRATEGY_TITLES: Record<string, string> = {
   'type-guard': 'Guard with isinstance',
   replace: 'Replace with the recorded alternative',
   'direct-replacement': 'Replace with the recorded alternative',
+  'remove-ignore': 'Remove the unused suppression',
   none: 'No automatic fix',
 };
 

@@ -3,6 +3,7 @@ import type { RuleMatch } from '../rules/lookup.js';
 import type { RuntimeError } from '../rules/lookup.js';
 import type { Rule } from '../rules/types.js';
 import { docText, ruleDoc } from './ruledoc.js';
+import type { BuiltinRule } from '../suppress/builtin.js';
 
 export function explainRuleText(rule: Rule, match?: RuleMatch): string {
   const doc = ruleDoc(rule);
@@ -50,4 +51,16 @@ export function formatExplainJson(rules: Rule[], matches?: RuleMatch[], err?: Ru
   });
   const doc = err ? { query: { errorClass: err.errorClass ?? null, message: err.message, frames: err.frames }, matches: entries } : { matches: entries };
   return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** A built-in `raiselint/*` rule, Ruff-style: what it does, why, an example, and the fix. */
+export function formatBuiltinExplainText(b: BuiltinRule): string {
+  const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
+  const out = [`${b.id}  (built in, default severity ${b.defaultSeverity})`, `  ${b.summary}`, '', 'Why this matters:', indent(b.why), '', 'Example:', indent(b.example), '', 'How to fix it:', indent(b.help)];
+  if (b.fix) out.push('', 'Fix safety:', indent(b.fix));
+  return out.join('\n') + '\n';
+}
+
+export function formatBuiltinExplainJson(b: BuiltinRule): string {
+  return JSON.stringify({ matches: [{ id: b.id, builtin: true, summary: b.summary, severity: b.defaultSeverity, why: b.why, example: b.example, help: b.help, fix: b.fix ?? null }] }, null, 2) + '\n';
 }

@@ -4,6 +4,7 @@ import { ruleReach, type RuleReach } from '../rules/reach.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import { ruleDoc } from './ruledoc.js';
+import type { BuiltinRule } from '../suppress/builtin.js';
 
 export interface RuleEntry {
   id: string;
@@ -46,11 +47,32 @@ export function filterRules(rules: Rule[], filter: string | undefined): Rule[] {
   return rules.filter((r) => [r.id, r.errorClass, `${r.raiser.module}.${r.raiser.qualname}`, r.record.errorMessage].some((s) => s.toLowerCase().includes(f)));
 }
 
-export function formatRulesJson(rules: Rule[], set: RuleSet): string {
-  return JSON.stringify(rules.map((r) => ruleEntry(r, set)), null, 2) + '\n';
+/** Built-in rules whose id or summary contains `filter` (case-insensitive). */
+export function filterBuiltins(rules: BuiltinRule[], filter: string | undefined): BuiltinRule[] {
+  if (!filter) return rules;
+  const f = filter.toLowerCase();
+  return rules.filter((r) => [r.id, r.summary].some((s) => s.toLowerCase().includes(f)));
 }
 
-export function formatRulesText(rules: Rule[], set: RuleSet): string {
+export interface BuiltinEntry {
+  id: string;
+  builtin: true;
+  summary: string;
+  severity: string;
+  help: string;
+  fix: string | null;
+}
+
+export function builtinEntry(b: BuiltinRule): BuiltinEntry {
+  return { id: b.id, builtin: true, summary: b.summary, severity: b.defaultSeverity, help: b.help, fix: b.fix ?? null };
+}
+
+/** Record rules (sorted by id), then the built-in ones (`builtin: true`). */
+export function formatRulesJson(rules: Rule[], set: RuleSet, builtins: BuiltinRule[] = []): string {
+  return JSON.stringify([...rules.map((r) => ruleEntry(r, set)), ...builtins.map(builtinEntry)], null, 2) + '\n';
+}
+
+export function formatRulesText(rules: Rule[], set: RuleSet, builtins: BuiltinRule[] = []): string {
   const out: string[] = [];
   const field = (name: string, values: string[]) => {
     values.forEach((v, i) => out.push(`  ${(i === 0 ? name : '').padEnd(9)} ${v}`));
@@ -69,7 +91,16 @@ export function formatRulesText(rules: Rule[], set: RuleSet): string {
     field('source', rule.raiser.url ? [rule.raiser.url] : []);
     out.push('');
   }
+  for (const b of builtins) {
+    out.push(`${b.id}  (built in)`);
+    field('reports', [b.summary]);
+    field('severity', [b.defaultSeverity]);
+    field('help', [b.help]);
+    if (b.fix) field('fix', [b.fix]);
+    out.push('');
+  }
   const datasets = new Set(rules.map((r) => r.source.file)).size;
-  out.push(`${rules.length} rule${rules.length === 1 ? '' : 's'} from ${datasets} dataset${datasets === 1 ? '' : 's'}.`);
+  const extra = builtins.length ? `, and ${builtins.length} built-in rule${builtins.length === 1 ? '' : 's'} about suppression comments` : '';
+  out.push(`${rules.length} rule${rules.length === 1 ? '' : 's'} from ${datasets} dataset${datasets === 1 ? '' : 's'}${extra}.`);
   return out.join('\n') + '\n';
 }

@@ -1,8 +1,9 @@
 /** Applies suppression directives to a file's findings and reports blanket, invalid and unused ones. */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { BLANKET_IGNORE, INVALID_IGNORE, UNUSED_IGNORE, builtinDiagnostic, isBuiltinRule } from './builtin.js';
-import type { Directive, DirectiveId } from './directives.js';
+import { lineStarts, type Directive, type DirectiveId } from './directives.js';
+import { unusedSuppressionEdits } from './edits.js';
 
 /** Rule ids of a directive that suppress nothing (all of them when `all`). */
 export interface UnusedSuppression {
@@ -16,6 +17,8 @@ export interface SuppressOptions {
   active: (ruleId: string) => boolean;
   /** The rule exists (record rules and built-in ones). */
   known: (ruleId: string) => boolean;
+  /** The file's text: when given, unused-suppression findings carry the safe fix that removes them. */
+  text?: () => string | undefined;
 }
 
 export interface SuppressResult {
@@ -77,5 +80,39 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
     }
   }
   assignFingerprints(problems, (p) => keys.get(p)!);
+  const text = unused.length ? opts.text?.() : undefined;
+  if (text !== undefined) attachRemovalFixes(text, unused, problems);
   return { kept, suppressed, problems, unused };
+}
+
+/**
+ * Gives each unused-suppression finding the fix that cleans its comment: every finding of one
+ * comment carries the same fix (all its unused ids go at once), so `--fix` applies it once.
+ */
+function attachRemovalFixes(text: string, unused: UnusedSuppression[], problems: Diagnostic[]): void {
+  const starts = lineStarts(text);
+  const position = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  };
+  const byLine = new Map<number, UnusedSuppression[]>();
+  for (const u of unused) byLine.set(u.directive.line, [...(byLine.get(u.directive.line) ?? []), u]);
+  for (const [line, list] of byLine) {
+    const edits: FixEdit[] = unusedSuppressionEdits(text, list).map((e) => {
+      const a = position(e.start);
+      const b = position(e.end);
+      return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column, text: e.newText };
+    });
+    if (!edits.length) continue;
+    const ids = list.flatMap((u) => u.ids.map((i) => i.id));
+    const whole = list.every((u) => u.all);
+    const fix: Fix = { applicability: 'safe', strategy: 'remove-ignore', reason: whole ? 'remove the unused suppression' : `remove the unused rule id${ids.length === 1 ? '' : 's'} ${ids.join(', ')} from the suppression`, edits };
+    for (const p of problems) if (p.ruleId === UNUSED_IGNORE && p.line === line) p.fix = fix;
+  }
 }

@@ -7,6 +7,11 @@ export interface BuiltinRule {
   defaultSeverity: Severity;
   summary: string;
   help: string;
+  /** Ruff-style documentation for `raiselint rules` and `raiselint explain`. */
+  why: string;
+  example: string;
+  /** What `--fix` does about it, if anything. */
+  fix?: string;
 }
 
 export const BLANKET_IGNORE = 'raiselint/blanket-ignore';
@@ -19,20 +24,31 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     defaultSeverity: 'warning',
     summary: 'A suppression comment without rule ids suppresses nothing',
     help: 'Name the rules it is meant for: `# raiselint: ignore[rule-id]` (add a reason after ` -- `).',
+    why: 'A bare `# raiselint: ignore` would hide every present and future finding on its line, including ones nobody reviewed; raiselint does not honour it and reports it instead.',
+    example: 'await runtime.agent_save_state(agent_id)  # raiselint: ignore\n# use instead:\nawait runtime.agent_save_state(agent_id)  # raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented] -- guarded by the caller',
   },
   {
     id: UNUSED_IGNORE,
     defaultSeverity: 'warning',
     summary: 'A suppression comment names a rule that reports nothing there',
     help: 'Remove the rule id (or the whole comment); `raiselint check --fix` does it.',
+    why: 'A suppression that suppresses nothing (the call was fixed or moved, the rule was renamed) would silently hide a finding that appears there later.',
+    example: 'x = json.loads(text)  # raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]\n# use instead:\nx = json.loads(text)',
+    fix: 'Safe: `--fix` removes the unused rule ids, the whole directive when none is left, and the comment line when it stood alone.',
   },
   {
     id: INVALID_IGNORE,
     defaultSeverity: 'warning',
     summary: 'A `# raiselint:` comment that is not a valid directive',
     help: 'Write `# raiselint: ignore[rule-id]` or `# raiselint: ignore-file[rule-id]`, optionally followed by ` -- reason`.',
+    why: 'A misspelt directive (`# raiselint: ingore[...]`, a missing bracket) suppresses nothing, though its author meant it to.',
+    example: '# raiselint: ignore(autogen/agent-save-state-is-not-yet-implemented)\n# use instead:\n# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
   },
 ];
+
+export function builtinRule(id: string): BuiltinRule | undefined {
+  return BUILTIN_RULES.find((r) => r.id === id);
+}
 
 export function isBuiltinRule(id: string): boolean {
   return id.startsWith('raiselint/');
