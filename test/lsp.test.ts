@@ -3,7 +3,7 @@
  * driven over stdio by a real LSP client connection.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -233,7 +233,9 @@ describe('raiselint lsp', () => {
     const c = client(['--no-bundled', '--no-watch', '--records', records]);
     await c.initialize();
     const reg = await c.until(() => c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'));
-    expect(reg.registerOptions).toEqual({ watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }] });
+    expect(reg.registerOptions).toEqual({
+      watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }, { globPattern: '**/raiselint.toml' }, { globPattern: '**/pyproject.toml' }, { globPattern: '**/*.{jsonl,ndjson}' }],
+    });
     const uri = uriOf('watched.py');
     await c.open(uri, SOURCE);
     expect((await c.diagnosticsAt(uri, 1)).diagnostics).toHaveLength(2);
@@ -280,3 +282,160 @@ describe('raiselint lsp', () => {
     expect(bad.stderr).toContain('--debounce');
   });
 });
+
+// A safe fix (the file defines what the record's alternative needs), as in test/fix-cli.test.ts.
+const META = 'autogen/agent-metadata-is-not-yet-implemented';
+const SAFE = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+from .messages import AGENT_METADATA
+
+
+async def main(agent):
+    runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")
+    metadata = await runtime.agent_metadata(agent)
+    return metadata
+`;
+
+describe('raiselint lsp: configuration and suppressions as `raiselint check` reads them', () => {
+  /** A workspace folder with files (written), opened in a client started in it. */
+  async function workspace(files: Record<string, string>, args: string[] = []) {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const c = client(args);
+    await c.initialize(dir);
+    return { dir, c, uri: (name: string) => pathToFileURL(join(dir, name)).href };
+  }
+
+  it('select / ignore / severity / per-file-ignores / min-confidence from the nearest config', async () => {
+    const { c, uri } = await workspace({
+      'raiselint.toml': `ignore = ["${LOAD}"]\nmin-confidence = "certain"\n[severity]\n"${SAVE}" = "warning"\n[per-file-ignores]\n"tests/*" = ["autogen"]\n`,
+      'sub/raiselint.toml': 'root = true\n',
+    });
+    const possible = `${HEADER}async def f(rt: AgentRuntime) -> None:\n    await rt.save_state()\n`;
+    await c.open(uri('app.py'), SOURCE + possible.slice(HEADER.length));
+    const p = await c.diagnosticsAt(uri('app.py'), 1);
+    expect(p.diagnostics.map((d) => [d.code, d.severity])).toEqual([[SAVE, DiagnosticSeverity.Warning]]);
+    await c.open(uri('tests/test_app.py'), SOURCE);
+    expect((await c.diagnosticsAt(uri('tests/test_app.py'), 1)).diagnostics).toEqual([]);
+    // `root = true`: nothing inherited, so both findings, as errors, and the possible one too.
+    await c.open(uri('sub/app.py'), SOURCE + possible.slice(HEADER.length));
+    expect((await c.diagnosticsAt(uri('sub/app.py'), 1)).diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      [SAVE, DiagnosticSeverity.Error],
+      [LOAD, DiagnosticSeverity.Error],
+      [SAVING, DiagnosticSeverity.Warning],
+    ]);
+    // --min-confidence overrides the config; --no-config ignores it.
+    const flag = client(['--min-confidence', 'possible']);
+    await flag.initialize(join(uri('app.py'), '..'));
+    await flag.open(uri('app.py'), SOURCE + possible.slice(HEADER.length));
+    expect((await flag.diagnosticsAt(uri('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([SAVE, SAVING]);
+    const none = client(['--no-config']);
+    await none.initialize();
+    await none.open(uri('tests/test_app.py'), SOURCE);
+    expect((await none.diagnosticsAt(uri('tests/test_app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+  });
+
+  it('files the config excludes get no diagnostics', async () => {
+    const { c, uri } = await workspace({ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.raiselint]\nextend-exclude = ["generated/"]\n' });
+    await c.open(uri('generated/stub.py'), SOURCE);
+    expect((await c.diagnosticsAt(uri('generated/stub.py'), 1)).diagnostics).toEqual([]);
+    await c.open(uri('app.py'), SOURCE);
+    expect((await c.diagnosticsAt(uri('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+  });
+
+  it('suppression comments as the CLI reads them: file-wide and above the statement; blanket and unused ones are reported, and an unused one has a quick fix', async () => {
+    const { c, uri } = await workspace({});
+    const text = SOURCE.replace('    state = await', `    # raiselint: ignore[${SAVE}] -- tracked in #12\n    state = await`).replace(
+      '    await runtime.agent_load_state(agent, state)\n',
+      `    await runtime.agent_load_state(agent, state)  # raiselint: ignore[${LOAD}, ${SAVING}]\n    x = 1  # raiselint: ignore\n`,
+    );
+    await c.open(uri('sup.py'), text);
+    const p = await c.diagnosticsAt(uri('sup.py'), 1);
+    expect(p.diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ['raiselint/unused-ignore', LOAD_LINE + 1],
+      ['raiselint/blanket-ignore', LOAD_LINE + 2],
+    ]);
+    const unused = p.diagnostics[0]!;
+    const acts = await c.codeActions(uri('sup.py'), unused.range, { diagnostics: [unused] });
+    const remove = acts.find((a) => a.title === 'Remove the unused suppression (raiselint/unused-ignore)')!;
+    expect(remove.isPreferred).toBe(true);
+    // No "ignore" action for the built-in rules.
+    expect(acts.map((a) => a.title)).toEqual(['Remove the unused suppression (raiselint/unused-ignore)', 'Fix all raiselint findings in this file (1)']);
+    const v = await c.apply(remove.edit!);
+    expect(c.text(uri('sup.py')).split('\n')[LOAD_LINE + 1]).toBe(`    await runtime.agent_load_state(agent, state)  # raiselint: ignore[${LOAD}]`);
+    expect((await c.diagnosticsAt(uri('sup.py'), v)).diagnostics.map((d) => d.code)).toEqual(['raiselint/blanket-ignore']);
+    await c.open(uri('file.py'), `# raiselint: ignore-file[${SAVE}, ${LOAD}]\n${SOURCE}`);
+    expect((await c.diagnosticsAt(uri('file.py'), 1)).diagnostics).toEqual([]);
+  });
+
+  it('reloads the configuration when a config file changes on disk, and on workspace/didChangeWatchedFiles', async () => {
+    const { dir, c, uri } = await workspace({ 'raiselint.toml': '' });
+    await c.open(uri('app.py'), SOURCE);
+    expect((await c.diagnosticsAt(uri('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
+    writeFileSync(join(dir, 'raiselint.toml'), `ignore = ["${SAVE}"]\n`);
+    await c.until(() => c.published.find((x) => x.uri === uri('app.py') && x.diagnostics.length === 1));
+    expect(c.published.at(-1)!.diagnostics.map((d) => d.code)).toEqual([LOAD]);
+    // A new config file in a folder between the document and the old one.
+    mkdirSync(join(dir, 'pkg'));
+    await c.open(uri('pkg/mod.py'), SOURCE);
+    await c.diagnosticsAt(uri('pkg/mod.py'), 1);
+    // The nearest `ignore` wins over the parent's.
+    writeFileSync(join(dir, 'pkg', 'pyproject.toml'), `[tool.raiselint]\nignore = ["${LOAD}"]\n`);
+    await c.until(() => c.published.find((x) => x.uri === uri('pkg/mod.py') && x.diagnostics.length === 1 && x.diagnostics[0]!.code === SAVE));
+
+    // --no-watch: the client's notification alone.
+    const quiet = client(['--no-watch']);
+    await quiet.initialize(dir);
+    await quiet.open(uri('app.py'), SOURCE);
+    expect((await quiet.diagnosticsAt(uri('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([LOAD]);
+    writeFileSync(join(dir, 'raiselint.toml'), '');
+    await quiet.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'raiselint.toml')).href, type: 2 }] });
+    await quiet.until(() => quiet.published.find((x) => x.uri === uri('app.py') && x.diagnostics.length === 2));
+  });
+
+  it('datasets a config names apply under it; a broken config is shown once and the file is checked without it', async () => {
+    const original = readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
+    const { dir, c, uri } = await workspace(
+      {
+        'team/records.jsonl': original.split('\n').filter((l) => l.includes('agent-load-state')).join('\n'),
+        'team/raiselint.toml': 'records = ["records.jsonl"]\n',
+        'other/app.py': SOURCE,
+      },
+      ['--no-bundled', '--records', join(ROOT, 'fixtures', 'shapes', 'records.jsonl')],
+    );
+    await c.open(uri('team/app.py'), SOURCE);
+    await c.until(() => c.published.find((x) => x.uri === uri('team/app.py') && x.diagnostics.length === 1));
+    expect(c.published.filter((x) => x.uri === uri('team/app.py')).at(-1)!.diagnostics.map((d) => d.code)).toEqual([LOAD]);
+    await c.open(uri('other/app.py'), SOURCE);
+    expect((await c.diagnosticsAt(uri('other/app.py'), 1)).diagnostics).toEqual([]);
+
+    writeFileSync(join(dir, 'team', 'raiselint.toml'), 'records = ["records.jsonl"]\nselect = 3\n');
+    const msg = await c.until(() => c.messages.find((m) => m.message.includes('config error')));
+    expect(msg.type).toBe(1);
+    expect(msg.message).toBe("raiselint: config error, checking without it: team/raiselint.toml:2: key 'select': must be an array of strings, not number 3");
+    const v = await c.replace(uri('team/app.py'), SOURCE + '\n');
+    await c.save(uri('team/app.py'));
+    await c.diagnosticsAt(uri('team/app.py'), v);
+    expect(c.messages.filter((m) => m.message.includes('config error'))).toHaveLength(1);
+  });
+
+  it('fix all applies every safe fix, verified as `--fix` does, including unused suppressions', async () => {
+    const { c, uri } = await workspace({});
+    const text = SAFE.replace('    return metadata\n', `    return metadata  # raiselint: ignore[${SAVE}]\n`);
+    await c.open(uri('fixme.py'), text);
+    const p = await c.diagnosticsAt(uri('fixme.py'), 1);
+    expect(p.diagnostics.map((d) => d.code)).toEqual([META, 'raiselint/unused-ignore']);
+    const acts = await c.codeActions(uri('fixme.py'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { only: [CodeActionKind.SourceFixAll] });
+    expect(acts.map((a) => a.title)).toEqual(['Fix all raiselint findings in this file (2)']);
+    const v = await c.apply(acts[0]!.edit!);
+    const fixed = c.text(uri('fixme.py'));
+    parsesAsPython(fixed);
+    expect(fixed).toBe(SAFE.replace('metadata = await runtime.agent_metadata(agent)', 'metadata = AGENT_METADATA[agent.type]  # kept by the application'));
+    expect((await c.diagnosticsAt(uri('fixme.py'), v)).diagnostics).toEqual([]);
+    expect(await c.codeActions(uri('fixme.py'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { only: [CodeActionKind.SourceFixAll] })).toEqual([]);
+  });
+});
+

@@ -7,9 +7,10 @@ import { collect, type IO } from './io.js';
 interface LspFlags {
   records: string[];
   bundled: boolean;
-  minConfidence: 'certain' | 'possible';
+  minConfidence?: 'certain' | 'possible';
   debounce: number;
   watch: boolean;
+  config: boolean;
 }
 
 function milliseconds(value: string): number {
@@ -24,9 +25,10 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
     .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
     .option('--records <path>', 'extra record dataset (file or folder; repeatable); reloaded when it changes', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
-    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report').choices(['certain', 'possible']).default('possible'))
+    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: each file\'s config, else possible)').choices(['certain', 'possible']))
+    .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml')
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
-    .option('--no-watch', 'do not watch --records files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
+    .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {
       // Loaded here, so other commands do not pay for the LSP libraries at startup.
       const { describeProblem, startServer } = await import('../lsp/server.js');
@@ -36,7 +38,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       // stdout carries the protocol: anything printed by mistake goes to stderr instead.
       for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
-      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
+      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, config: flags.config, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
       await done;
       setCode(0);
     });

@@ -2,8 +2,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { intersects, rangeOf, sameRange, SOURCE, toLspDiagnostic } from './convert.js';
-import { fixAllEdits, fixesOf } from './fixes.js';
-import { ignoreEdit } from './ignore.js';
+import { fixesOf } from './fixes.js';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.${SOURCE}`;
 
@@ -19,6 +18,13 @@ export interface ActionRequest {
   documentChanges: boolean;
   /** The client shows disabled actions with their reason. */
   disabledSupport: boolean;
+  /** The edits that suppress a finding (see ignore.ts); empty when it cannot be suppressed. */
+  ignore: (d: Diagnostic) => TextEdit[];
+  /**
+   * Every safe fix of the document, applied and verified as `raiselint check --fix` does (see
+   * workspace.ts); asked only when a finding carries a safe fix and the client wants fix-all.
+   */
+  fixAll: () => { edits: TextEdit[]; fixed: number };
 }
 
 function wanted(kind: string, only: string[] | undefined): boolean {
@@ -57,13 +63,13 @@ export function codeActions(req: ActionRequest): CodeAction[] {
       const key = `${d.line}\0${d.ruleId}`;
       if (done.has(key)) continue;
       done.add(key);
-      const e = ignoreEdit(req.text, d);
-      if (!e) continue;
-      out.push({ title: `Ignore ${d.ruleId} on this line`, kind: CodeActionKind.QuickFix, diagnostics: req.diagnostics.filter((o) => o.line === d.line && o.ruleId === d.ruleId).map(toLspDiagnostic), edit: workspaceEdit(req, [e]) });
+      const edits = req.ignore(d);
+      if (!edits.length) continue;
+      out.push({ title: `Ignore ${d.ruleId} on this line`, kind: CodeActionKind.QuickFix, diagnostics: req.diagnostics.filter((o) => o.line === d.line && o.ruleId === d.ruleId).map(toLspDiagnostic), edit: workspaceEdit(req, edits) });
     }
   }
-  if (wanted(FIX_ALL_KIND, only)) {
-    const all = fixAllEdits(req.diagnostics);
+  if (wanted(FIX_ALL_KIND, only) && req.diagnostics.some((d) => fixesOf(d).some((f) => f.applicability === 'safe' && f.edits.length))) {
+    const all = req.fixAll();
     if (all.edits.length) out.push({ title: `Fix all raiselint findings in this file (${all.fixed})`, kind: FIX_ALL_KIND, edit: workspaceEdit(req, all.edits) });
   }
   return out;

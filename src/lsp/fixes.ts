@@ -75,48 +75,19 @@ export function fixesOf(d: Diagnostic): EditorFix[] {
   return out;
 }
 
-function cmp(a: Range['start'], b: Range['start']): number {
-  return a.line - b.line || a.character - b.character;
-}
-
-/** The span a fix touches, from its first edit's start to its last edit's end. */
-function spanOf(edits: TextEdit[]): Range {
-  let start = edits[0]!.range.start;
-  let end = edits[0]!.range.end;
-  for (const e of edits) {
-    if (cmp(e.range.start, start) < 0) start = e.range.start;
-    if (cmp(e.range.end, end) > 0) end = e.range.end;
-  }
-  return { start, end };
-}
-
 /**
- * The edits of every finding's first safe fix, in document order, leaving out a fix whose span
- * overlaps one already taken (it would corrupt it; a re-check offers it again). Findings that
- * share one fix (several calls in one wrapped statement) apply it once.
+ * One edit turning `before` into `after`: the changed middle, between their common prefix and
+ * suffix (so the editor keeps the cursor and folds outside it). Empty when nothing changed.
  */
-export function fixAllEdits(diags: Diagnostic[]): { edits: TextEdit[]; fixed: number } {
-  const chosen: { span: Range; edits: TextEdit[] }[] = [];
-  let reach: Range | undefined; // the furthest end taken so far, and whether it was an insertion point
-  const seen = new Set<string>();
-  let fixed = 0;
-  const candidates = diags
-    .map((d) => fixesOf(d).find((f) => f.applicability === 'safe' && f.edits.length))
-    .filter((f): f is EditorFix => f !== undefined)
-    .map((f) => ({ span: spanOf(f.edits), edits: f.edits }))
-    .sort((a, b) => cmp(a.span.start, b.span.start) || cmp(a.span.end, b.span.end));
-  for (const c of candidates) {
-    const key = JSON.stringify(c.edits);
-    if (seen.has(key)) {
-      fixed++;
-      continue;
-    }
-    // Spans may touch, but two insertions at one point have no defined order: the second waits.
-    if (reach && (cmp(c.span.start, reach.end) < 0 || (cmp(c.span.start, reach.end) === 0 && cmp(reach.start, reach.end) === 0 && cmp(c.span.start, c.span.end) === 0))) continue;
-    if (!reach || cmp(c.span.end, reach.end) >= 0) reach = c.span;
-    seen.add(key);
-    chosen.push(c);
-    fixed++;
-  }
-  return { edits: chosen.flatMap((c) => c.edits), fixed };
+export function replaceEdit(before: string, after: string, at: (offset: number) => Range['start']): TextEdit[] {
+  if (before === after) return [];
+  let p = 0;
+  const max = Math.min(before.length, after.length);
+  while (p < max && before.charCodeAt(p) === after.charCodeAt(p)) p++;
+  // Never split a surrogate pair or a CRLF.
+  if (p > 0 && (/[\uD800-\uDBFF]/.test(before[p - 1]!) || (before[p - 1] === '\r' && before[p] === '\n'))) p--;
+  let s = 0;
+  while (s < max - p && before.charCodeAt(before.length - 1 - s) === after.charCodeAt(after.length - 1 - s)) s++;
+  if (s > 0 && (/[\uDC00-\uDFFF]/.test(before[before.length - s]!) || (before[before.length - s] === '\n' && before[before.length - s - 1] === '\r'))) s--;
+  return [{ range: { start: at(p), end: at(before.length - s) }, newText: after.slice(p, after.length - s) }];
 }

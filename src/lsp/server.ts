@@ -1,10 +1,12 @@
 /**
  * The raiselint language server: findings as diagnostics (on open and save at once, on change
  * after a quiet period), hovers with the record's documentation, and code actions (fixes,
- * ignore comments, fix all). Documents are checked from the editor's text, never from disk.
+ * ignore comments, fix all). Documents are checked from the editor's text, never from disk, with
+ * the configuration `raiselint check` would use for the file (see workspace.ts); records and
+ * config files are reloaded when they change.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
@@ -20,7 +22,6 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { checkSource } from '../engine/check.js';
 import { loadRules } from '../engine/rules.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { DatasetError } from '../records/load.js';
@@ -30,17 +31,25 @@ import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { codeActions, FIX_ALL_KIND } from './actions.js';
 import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
-import { withoutIgnored } from './ignore.js';
-import { isUnder, watchPaths, type Watcher } from './watch.js';
+import { replaceEdit } from './fixes.js';
+import { ignoreEdits, offsetConverter } from './ignore.js';
+import { isUnder, watchConfigDirs, watchPaths, type Watcher } from './watch.js';
+import { Workspace } from './workspace.js';
+
+/** The names of config files (see src/config): a change to one re-reads the configuration. */
+export const CONFIG_NAMES = ['raiselint.toml', 'pyproject.toml'];
 
 export interface ServerOptions {
   /** Extra dataset files or folders, absolute. */
   records: string[];
   bundled: boolean;
-  minConfidence: Confidence;
+  /** Overrides every config's `min-confidence`. */
+  minConfidence?: Confidence;
+  /** Read `raiselint.toml` / `[tool.raiselint]` (false: `--no-config`). */
+  config?: boolean;
   /** Quiet period after a change before the document is checked. */
   debounceMs: number;
-  /** Watch the records paths on disk (besides workspace/didChangeWatchedFiles). */
+  /** Watch the records paths and config files on disk (besides workspace/didChangeWatchedFiles). */
   watch: boolean;
 }
 
@@ -63,20 +72,30 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   const documents = new TextDocuments(TextDocument);
   const checked = new Map<string, Checked>();
   const timers = new Map<string, NodeJS.Timeout>();
-  let rules = initialRules;
+  const ws = new Workspace(initialRules, { records: opts.records, minConfidence: opts.minConfidence, config: opts.config !== false });
   let caps: ClientCapabilities = {};
-  let root: string | undefined;
-  let watcher: Watcher | undefined;
+  let recordWatcher: Watcher | undefined;
+  let configWatcher: Watcher | undefined;
+  let watchedDirs = '';
   let reloading: Promise<void> = Promise.resolve();
+  /** Config problems already shown (each once, until the configuration changes). */
+  const shown = new Set<string>();
 
+  const fileOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
   const displayPath = (uri: string): string => {
-    if (!uri.startsWith('file:')) return uri;
-    const abs = fileURLToPath(uri);
-    if (root) {
-      const rel = relative(root, abs);
+    const abs = fileOf(uri);
+    if (!abs) return uri;
+    if (ws.root) {
+      const rel = relative(ws.root, abs);
       if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
     }
     return abs;
+  };
+  const showError = (message: string) => {
+    if (shown.has(message)) return;
+    shown.add(message);
+    // A notification, not window/showMessageRequest: nothing waits on the user.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
   };
 
   const check = (doc: TextDocument): Checked => {
@@ -85,10 +104,13 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     timers.delete(doc.uri);
     let diagnostics: Diagnostic[] = [];
     if (isPython(doc)) {
-      const text = doc.getText();
+      const abs = fileOf(doc.uri);
       try {
-        const res = checkSource(text, displayPath(doc.uri), rules, { minConfidence: opts.minConfidence });
-        diagnostics = withoutIgnored(text, res.diagnostics);
+        const missing = ws.missingRecords(ws.configOf(abs).cfg);
+        if (missing.length) void reload(`a config names ${missing.map((f) => basename(f)).join(', ')}`, missing);
+        const res = ws.check(abs, displayPath(doc.uri), doc.getText());
+        if (res.configError) showError(`raiselint: config error, checking without it: ${res.configError}`);
+        diagnostics = res.diagnostics;
       } catch (e) {
         connection.console.error(`raiselint: internal error while checking ${doc.uri}: ${(e as Error).message}`);
       }
@@ -115,29 +137,70 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     }, opts.debounceMs));
   };
 
-  const reload = (why: string): Promise<void> => {
+  /** Dataset files the configs of the open documents name. */
+  const configRecords = (): string[] => {
+    const out = new Set<string>();
+    for (const doc of documents.all()) for (const f of ws.configOf(fileOf(doc.uri)).cfg.records) out.add(f);
+    return [...out];
+  };
+
+  /** Rebuilds the rules from `--records` and the configs' datasets (plus `extra`), then re-checks every document. */
+  const reload = (why: string, extra: string[] = []): Promise<void> => {
     reloading = reloading.then(async () => {
+      const fromConfigs = [...new Set([...configRecords(), ...extra])];
       try {
-        const next = await loadRules({ records: opts.records, bundled: opts.bundled });
-        rules = next;
+        const next = await loadRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled });
+        ws.setRules(next, fromConfigs.map((f) => resolve(f)));
         connection.console.info(`raiselint: records reloaded (${why}): ${next.rules.length} rules`);
         for (const w of next.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
       } catch (e) {
         const msg = e instanceof DatasetError ? e.describe() : e instanceof CuratedDataError ? e.message : `internal error: ${(e as Error).message}`;
-        // A notification, not window/showMessageRequest: nothing waits on the user.
-        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `raiselint: records not reloaded, keeping the previous rules: ${msg}` });
+        // Keep the datasets that failed out of the wanted set, so a check does not ask again at once.
+        ws.setRules(ws.rules, [...ws.datasets().filter((f) => !opts.records.includes(f)), ...extra]);
+        showError(`raiselint: records not reloaded, keeping the previous rules: ${msg}`);
         return;
       }
+      rewatch();
       for (const doc of documents.all()) check(doc);
     });
     return reloading;
   };
 
+  /** Config files changed: read them again; reload the rules when the datasets they name changed. */
+  const configChanged = (why: string): void => {
+    ws.resetConfig();
+    shown.clear();
+    connection.console.info(`raiselint: configuration reloaded (${why})`);
+    const want = configRecords().sort().join('\n');
+    const have = ws.datasets().filter((f) => !opts.records.includes(f)).sort().join('\n');
+    if (want !== have) void reload('the configuration changed');
+    else for (const doc of documents.all()) check(doc);
+  };
+
+  /** Watches (on disk) the datasets and the folders whose config files apply to open documents. */
+  const rewatch = () => {
+    if (!opts.watch) return;
+    const datasets = ws.datasets();
+    recordWatcher?.close();
+    recordWatcher = datasets.length ? watchPaths(datasets, () => void reload('records changed on disk')) : undefined;
+    if (opts.config === false) return;
+    const dirs = new Set<string>();
+    for (const doc of documents.all()) {
+      const abs = fileOf(doc.uri);
+      for (let d = abs ? dirname(abs) : undefined; d; d = dirname(d) === d ? undefined : dirname(d)) dirs.add(d);
+    }
+    const key = [...dirs].sort().join('\n');
+    if (key === watchedDirs) return;
+    watchedDirs = key;
+    configWatcher?.close();
+    configWatcher = watchConfigDirs([...dirs], CONFIG_NAMES, () => configChanged('a config file changed on disk'));
+  };
+
   connection.onInitialize((params): InitializeResult => {
     caps = params.capabilities;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
-    if (folder?.startsWith('file:')) root = fileURLToPath(folder);
-    else if (params.rootPath) root = params.rootPath;
+    if (folder?.startsWith('file:')) ws.root = fileURLToPath(folder);
+    else if (params.rootPath) ws.root = params.rootPath;
     return {
       capabilities: {
         positionEncoding: 'utf-16',
@@ -150,8 +213,8 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   });
 
   connection.onInitialized(() => {
-    for (const w of rules.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
-    if (opts.records.length && caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+    for (const w of ws.rules.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
+    if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       const relativeOk = caps.workspace.didChangeWatchedFiles.relativePatternSupport === true;
       const watchers: FileSystemWatcher[] = opts.records.map((p) => {
         const isFile = statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
@@ -159,17 +222,24 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
         const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
         return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
       });
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
+      if (opts.config !== false) for (const name of CONFIG_NAMES) watchers.push({ globPattern: `**/${name}` });
+      // Datasets named by configs: any JSON Lines file may be one.
+      if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+      if (watchers.length) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
     }
-    if (opts.watch && opts.records.length) watcher = watchPaths(opts.records, () => void reload('records changed on disk'));
+    rewatch();
   });
 
   connection.onDidChangeWatchedFiles((params) => {
-    const hit = params.changes.some((c) => c.uri.startsWith('file:') && isUnder(fileURLToPath(c.uri), opts.records));
-    if (hit) void reload('records changed in the workspace');
+    const files = params.changes.filter((c) => c.uri.startsWith('file:')).map((c) => fileURLToPath(c.uri));
+    if (opts.config !== false && files.some((f) => CONFIG_NAMES.includes(basename(f)))) configChanged('a config file changed in the workspace');
+    else if (files.some((f) => isUnder(f, ws.datasets()))) void reload('records changed in the workspace');
   });
 
-  documents.onDidOpen((e) => void check(e.document));
+  documents.onDidOpen((e) => {
+    check(e.document);
+    rewatch();
+  });
   documents.onDidChangeContent((e) => {
     // The open event also fires a content change: already checked at this version.
     if (checked.get(e.document.uri)?.version === e.document.version) return;
@@ -191,26 +261,34 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     const found = current(doc).diagnostics.filter((d) => covers(d, line, character));
     if (!found.length) return null;
     const markdown = caps.textDocument?.hover?.contentFormat?.includes('markdown') ?? true;
-    return { contents: hoverContent(found, rules.byId, markdown), range: rangeOf(found[0]!) };
+    return { contents: hoverContent(found, ws.rules.byId, markdown), range: rangeOf(found[0]!) };
   });
 
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc || !isPython(doc)) return [];
+    const text = doc.getText();
     return codeActions({
       uri: doc.uri,
       version: doc.version,
-      text: doc.getText(),
+      text,
       diagnostics: current(doc).diagnostics,
       range: params.range,
       context: params.context,
       documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
       disabledSupport: caps.textDocument?.codeAction?.disabledSupport === true,
+      ignore: (d) => ignoreEdits(text, [d]),
+      fixAll: () => {
+        const r = ws.fixAll(fileOf(doc.uri), displayPath(doc.uri), text);
+        for (const e of r.errors) connection.console.warn(`raiselint: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
+        return { edits: replaceEdit(text, r.text, offsetConverter(text)), fixed: r.fixed };
+      },
     });
   });
 
   connection.onShutdown(() => {
-    watcher?.close();
+    recordWatcher?.close();
+    configWatcher?.close();
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
   });

@@ -52,3 +52,36 @@ export function watchPaths(paths: string[], onChange: () => void, settleMs = 100
     },
   };
 }
+
+/**
+ * Watches folders (not recursively) for files with one of `names` appearing, changing or going:
+ * the config files that apply to a document live in its folder or one above it.
+ */
+export function watchConfigDirs(dirs: string[], names: string[], onChange: () => void, settleMs = 100): Watcher {
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, settleMs);
+  };
+  for (const dir of dirs) {
+    try {
+      const w = watch(dir, (_event, file) => {
+        if (file === null || names.includes(file.toString())) fire();
+      });
+      w.on('error', () => undefined);
+      watchers.push(w);
+    } catch {
+      // A folder that cannot be watched still reloads on workspace/didChangeWatchedFiles.
+    }
+  }
+  return {
+    close() {
+      if (timer) clearTimeout(timer);
+      for (const w of watchers) w.close();
+    },
+  };
+}

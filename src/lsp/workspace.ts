@@ -1,0 +1,137 @@
+/**
+ * What the language server knows of a workspace, so that the editor shows what `raiselint check`
+ * reports: the rules (bundled, `--records`, and every dataset a config's `records` names), each
+ * file's configuration (nearest `raiselint.toml` / `[tool.raiselint]`, read as the CLI reads it),
+ * and the CLI's per-file stage (config filters, suppression comments and the built-in
+ * raiselint/* findings, confidence, severity). Buffers are checked from the editor's text.
+ * The server drives it; tests use it without a client.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { ConfigResolver, checkRulePatterns, isExcluded, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigError } from '../config/schema.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { checkSource, type FileResult } from '../engine/check.js';
+import { fixBytes } from '../engine/fix.js';
+import { finishFile, type RunContext } from '../engine/project.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { Confidence } from '../rules/types.js';
+import { BUILTIN_RULES } from '../suppress/builtin.js';
+
+export interface WorkspaceOptions {
+  /** Dataset files or folders from the command line (absolute). */
+  records: string[];
+  /** Overrides every config's `min-confidence` (the `--min-confidence` flag). */
+  minConfidence?: Confidence;
+  /** Read config files (false: `--no-config`). */
+  config: boolean;
+}
+
+export interface CheckedText {
+  diagnostics: Diagnostic[];
+  /** The file is excluded by its config (`exclude` / `extend-exclude`): nothing is reported. */
+  excluded: boolean;
+  /** A config error met while resolving this file's configuration (the file is checked without config). */
+  configError?: string;
+}
+
+export interface FixAllResult {
+  /** The text with every safe fix applied and verified (as `raiselint check --fix`). */
+  text: string;
+  fixed: number;
+  /** Fixes left out (a fix whose result failed verification), one line each. */
+  errors: FileError[];
+}
+
+const NO_CONFIG = new ConfigResolver({ use: false }).forDir('/');
+const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
+
+export class Workspace {
+  private resolver: ConfigResolver;
+  /** Dataset files named by configs (absolute), all included in `rules`. */
+  private configRecords = new Set<string>();
+
+  constructor(
+    public rules: RuleSet,
+    private readonly opts: WorkspaceOptions,
+    /** The workspace folder: the configuration of buffers without a file (untitled) is this folder's. */
+    public root?: string,
+  ) {
+    this.resolver = new ConfigResolver({ use: opts.config });
+  }
+
+  /** Forget every config file read (they changed on disk): the next check reads them again. */
+  resetConfig(): void {
+    this.resolver = new ConfigResolver({ use: this.opts.config });
+  }
+
+  /** Every dataset the rules should be built from: `--records`, then those configs name. */
+  datasets(): string[] {
+    return [...this.opts.records, ...this.configRecords];
+  }
+
+  /** New rules (reloaded from `datasets()` plus `configRecords`). */
+  setRules(rules: RuleSet, configRecords: Iterable<string>): void {
+    this.rules = rules;
+    this.configRecords = new Set(configRecords);
+  }
+
+  /** The configuration of a file (absolute path; undefined for a buffer without a file). */
+  configOf(abs: string | undefined): { cfg: ResolvedConfig; error?: string } {
+    try {
+      return { cfg: this.resolver.forDir(abs ? dirname(abs) : resolve(this.root ?? process.cwd())) };
+    } catch (e) {
+      if (e instanceof ConfigError) return { cfg: NO_CONFIG, error: e.describe(this.root) };
+      throw e;
+    }
+  }
+
+  /** Datasets a config names that the current rules do not include (the caller reloads the rules). */
+  missingRecords(cfg: ResolvedConfig): string[] {
+    const have = new Set(this.datasets().map((p) => resolve(p)));
+    return cfg.records.filter((f) => !have.has(f) && !this.opts.records.some((p) => f.startsWith(`${resolve(p)}/`)));
+  }
+
+  private context(): RunContext {
+    const cli = new Set(this.opts.records.map((p) => resolve(p)));
+    return { rules: this.rules, configOnly: new Set([...this.configRecords].filter((f) => !cli.has(f))), minConfidence: this.opts.minConfidence };
+  }
+
+  /** Config keys naming rules that do not exist: the error `raiselint check` would stop with. */
+  private ruleProblem(cfg: ResolvedConfig): string | undefined {
+    if (!rulePatterns(cfg).length) return undefined;
+    try {
+      checkRulePatterns([cfg], [...this.rules.rules.map((r) => r.id), ...BUILTIN_IDS]);
+      return undefined;
+    } catch (e) {
+      if (e instanceof ConfigError) return e.describe(this.root);
+      throw e;
+    }
+  }
+
+  private finisher(abs: string, cfg: ResolvedConfig): (r: FileResult) => Diagnostic[] {
+    const ctx = this.context();
+    return (r) => finishFile(r, abs, cfg, ctx).diagnostics;
+  }
+
+  /** A path for a buffer without a file: per-file-ignores and the like see it in the workspace folder. */
+  private pathOf(abs: string | undefined, display: string): string {
+    return abs ?? join(resolve(this.root ?? process.cwd()), display.replace(/^.*[\\/]/, '') || 'untitled.py');
+  }
+
+  /** Checks a buffer as `raiselint check` would check the file with this text. */
+  check(abs: string | undefined, display: string, text: string): CheckedText {
+    const { cfg, error } = this.configOf(abs);
+    if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
+    const res = checkSource(text, display, this.rules, { fixStrategy: cfg.fixStrategy });
+    const diagnostics = this.finisher(this.pathOf(abs, display), cfg)(res);
+    return { diagnostics, excluded: false, configError: error ?? this.ruleProblem(cfg) };
+  }
+
+  /** Every safe fix of the buffer, applied round after round and verified as `--fix` does. */
+  fixAll(abs: string | undefined, display: string, text: string): FixAllResult {
+    const { cfg } = this.configOf(abs);
+    if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { text, fixed: 0, errors: [] };
+    const ff = fixBytes(Buffer.from(text, 'utf8'), display, this.rules, { fixStrategy: cfg.fixStrategy, finish: this.finisher(this.pathOf(abs, display), cfg) });
+    return { text: ff.after || text, fixed: ff.fixed, errors: ff.errors.filter((e) => e.kind === 'fix') };
+  }
+}
