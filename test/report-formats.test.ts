@@ -187,11 +187,13 @@ describe('gitlab', () => {
     expect(JSON.parse(formatGitlab({ diagnostics: [], errors: [] }, {}))).toEqual([]);
   });
 
-  it('fingerprints stay when code moves, change when it changes; paths follow CI_PROJECT_DIR', () => {
-    const fp = (text: string) => gitlabReport({ diagnostics: checkSource(text, 'pkg/app.py', rules).diagnostics, errors: [], sources: new Map([['pkg/app.py', text]]) }, {}).map((i: J) => i.fingerprint);
+  it('fingerprints are semantic (as the baseline): they stay when code moves or is edited around the call, change with the function or file; paths follow CI_PROJECT_DIR', () => {
+    const fp = (text: string, file = 'pkg/app.py') => gitlabReport({ diagnostics: checkSource(text, file, rules).diagnostics, errors: [], sources: new Map([[file, text]]) }, {}).map((i: J) => i.fingerprint);
     const base = fp(SAMPLE);
     expect(fp(SAMPLE.replace('async def main', '\n\n# moved\nasync def main'))).toEqual(base);
-    expect(fp(SAMPLE.replace('state = await runtime.agent_save_state', 'saved = await runtime.agent_save_state'))[0]).not.toBe(base[0]);
+    expect(fp(SAMPLE.replace('state = await runtime.agent_save_state', 'saved = await runtime.agent_save_state'))).toEqual(base);
+    expect(fp(SAMPLE.replace('async def main', 'async def run'))[0]).not.toBe(base[0]);
+    expect(fp(SAMPLE, 'pkg/other.py')[0]).not.toBe(base[0]);
     expect(gitlabPath('src/a.py', '/builds/g/p/sub', '/builds/g/p')).toBe('sub/src/a.py');
     expect(gitlabPath('/builds/g/p/x.py', '/elsewhere', '/builds/g/p')).toBe('x.py');
     expect(gitlabPath('src/a.py', '/repo', undefined)).toBe('src/a.py');

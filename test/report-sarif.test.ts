@@ -164,6 +164,13 @@ describe('sarif: results', () => {
     expect([h2[0]!.split(':')[1], h2[1]!.split(':')[1]]).toEqual(['1', '2']);
   });
 
+  it('partialFingerprints also carry the semantic fingerprint the baseline uses', () => {
+    const doc: J = sarifLog(check(SAMPLE));
+    const diags = check(SAMPLE).diagnostics;
+    expect(doc.runs[0].results.map((r: J) => r.partialFingerprints['raiselint/v1'])).toEqual(diags.map((d) => d.fingerprint));
+    expect(diags[0]!.fingerprint).toMatch(/^[0-9a-f]{20}$/);
+  });
+
   it('relatedLocations: the raising library line, and each step of an indirect path', () => {
     const direct: J = sarifLog(check(SAMPLE));
     const rel = direct.runs[0].results[0].relatedLocations;

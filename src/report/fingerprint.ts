@@ -1,8 +1,11 @@
 /**
- * Content fingerprints for CI systems that track findings across commits (SARIF's
- * `primaryLocationLineHash`, GitLab's `fingerprint`). They hash the rule and the code the finding
- * covers, whitespace removed, not its line number: moving or re-indenting code keeps them; an
- * occurrence counter separates equal findings in one file.
+ * Fingerprints for CI systems that track findings across commits. A finding's identity is its
+ * semantic fingerprint (src/diagnostics/fingerprint.ts: rule, call target, enclosing function,
+ * index; the one the baseline uses): GitLab's `fingerprint` and SARIF's `raiselint/v1` are built
+ * from it and the file. SARIF's `primaryLocationLineHash` is, by GitHub's convention, a hash of the
+ * code: the rule and the line the finding covers, whitespace removed, not its line number (moving
+ * or re-indenting keeps it), with an occurrence counter for equal findings in one file. A finding
+ * without a semantic fingerprint falls back to the content hash for both.
  */
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/types.js';
@@ -11,7 +14,7 @@ import { splitLines } from '../parse/source.js';
 export interface Fingerprints {
   /** `<16 hex>:<occurrence>`, as GitHub's `primaryLocationLineHash`. */
   lineHash: string;
-  /** 32 hex digits, unique within a report. */
+  /** 32 hex digits, unique within a report: from the file and the semantic fingerprint. */
   full: string;
 }
 
@@ -55,6 +58,6 @@ export function fingerprints(diags: Diagnostic[], sources: ReadonlyMap<string, s
     const key = `${d.file}\0${base}`;
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    return { lineHash: `${base.slice(0, 16)}:${n}`, full: sha(base, d.file, String(n)).slice(0, 32) };
+    return { lineHash: `${base.slice(0, 16)}:${n}`, full: (d.fingerprint ? sha('semantic', d.file, d.fingerprint) : sha(base, d.file, String(n))).slice(0, 32) };
   });
 }

@@ -174,7 +174,7 @@ export function sarifLog(input: ReportInput): Json {
       kind: 'fail',
       message: { text: d.message },
       locations: [{ physicalLocation: physical(d, lines) }],
-      partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash },
+      partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash, ...(d.fingerprint ? { 'raiselint/v1': d.fingerprint } : {}) },
       properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}) },
     };
     const related = relatedLocations(d, rule, lines);
