@@ -8,21 +8,15 @@
 import type { TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
-import { collectDirectives, lineStarts } from '../suppress/directives.js';
+import { collectDirectives, lineStarts, positionAt } from '../suppress/directives.js';
 import { addIgnoreEdits, type TextEdit as OffsetEdit } from '../suppress/edits.js';
 
 /** LSP positions (0-based line, UTF-16 character) of UTF-16 offsets in `text`. */
 export function offsetConverter(text: string): (offset: number) => { line: number; character: number } {
   const starts = lineStarts(text);
   return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - starts[lo]! };
+    const p = positionAt(starts, offset);
+    return { line: p.row, character: p.column };
   };
 }
 

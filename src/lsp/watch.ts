@@ -6,6 +6,22 @@ export interface Watcher {
   close(): void;
 }
 
+/** `fn`, called once per burst: `settleMs` after the last call. */
+function debounce(fn: () => void, settleMs: number): (() => void) & { cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const cancel = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  return Object.assign(() => {
+    cancel();
+    timer = setTimeout(() => {
+      timer = undefined;
+      fn();
+    }, settleMs);
+  }, { cancel });
+}
+
 /** Whether `file` is one of the watched paths or lies under a watched folder. */
 export function isUnder(file: string, paths: string[]): boolean {
   const f = resolve(file);
@@ -21,14 +37,7 @@ export function isUnder(file: string, paths: string[]): boolean {
  */
 export function watchPaths(paths: string[], onChange: () => void, settleMs = 100): Watcher {
   const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const fire = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      onChange();
-    }, settleMs);
-  };
+  const fire = debounce(onChange, settleMs);
   for (const p of paths) {
     const abs = resolve(p);
     const isDir = existsSync(abs) && statSync(abs).isDirectory();
@@ -47,7 +56,7 @@ export function watchPaths(paths: string[], onChange: () => void, settleMs = 100
   for (const w of watchers) w.on('error', () => undefined);
   return {
     close() {
-      if (timer) clearTimeout(timer);
+      fire.cancel();
       for (const w of watchers) w.close();
     },
   };
@@ -59,14 +68,7 @@ export function watchPaths(paths: string[], onChange: () => void, settleMs = 100
  */
 export function watchConfigDirs(dirs: string[], names: string[], onChange: () => void, settleMs = 100): Watcher {
   const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const fire = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      onChange();
-    }, settleMs);
-  };
+  const fire = debounce(onChange, settleMs);
   for (const dir of dirs) {
     try {
       const w = watch(dir, (_event, file) => {
@@ -80,7 +82,7 @@ export function watchConfigDirs(dirs: string[], names: string[], onChange: () =>
   }
   return {
     close() {
-      if (timer) clearTimeout(timer);
+      fire.cancel();
       for (const w of watchers) w.close();
     },
   };

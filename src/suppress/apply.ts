@@ -2,7 +2,7 @@
 import type { Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { BLANKET_IGNORE, INVALID_IGNORE, UNUSED_IGNORE, builtinDiagnostic, isBuiltinRule } from './builtin.js';
-import { lineStarts, type Directive, type DirectiveId } from './directives.js';
+import { lineStarts, positionAt, type Directive, type DirectiveId } from './directives.js';
 import { unusedSuppressionEdits } from './edits.js';
 
 /** Rule ids of a directive that suppress nothing (all of them when `all`). */
@@ -92,14 +92,8 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
 function attachRemovalFixes(text: string, unused: UnusedSuppression[], problems: Diagnostic[]): void {
   const starts = lineStarts(text);
   const position = (offset: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    const p = positionAt(starts, offset);
+    return { line: p.row + 1, column: p.column + 1 };
   };
   const byLine = new Map<number, UnusedSuppression[]>();
   for (const u of unused) byLine.set(u.directive.line, [...(byLine.get(u.directive.line) ?? []), u]);
