@@ -155,6 +155,11 @@ describe('unusedSuppressionEdits (what --fix applies)', () => {
   it('removes an own-line comment with its line (CRLF kept elsewhere)', () => {
     expect(fix('a = 1\r\n    # raiselint: ignore[r/x] -- why\r\nb = f()\r\n')).toBe('a = 1\r\nb = f()\r\n');
   });
+  it('on CRLF lines, a trailing comment goes without its line ending, and a kept reason has no stray \\r', () => {
+    expect(fix('a = f()  # raiselint: ignore[r/x]\r\nb = 2\r\n')).toBe('a = f()\r\nb = 2\r\n');
+    expect(fix('a = f()  # raiselint: ignore[r/x, r/y] -- why\r\nb = 2\r\n', [{ line: 1, ruleId: 'r/y' }])).toBe('a = f()  # raiselint: ignore[r/y] -- why\r\nb = 2\r\n');
+    expect(directives('a = f()  # raiselint: ignore[r/x] -- why\r\n')[0]!.reason).toBe('why');
+  });
   it('drops only the unused ids and keeps the reason', () => {
     expect(fix('a = f()  # raiselint: ignore[r/x, r/y, r/z] -- because\n', [{ line: 1, ruleId: 'r/y' }])).toBe('a = f()  # raiselint: ignore[r/y] -- because\n');
   });

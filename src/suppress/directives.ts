@@ -80,7 +80,8 @@ export function collectDirectives(root: Node, text: string): Directive[] {
   const comments = root.descendantsOfType('comment');
   for (const c of comments) {
     if (!c) continue;
-    const ctext = c.text;
+    // tree-sitter's comment token runs to the newline, so on a CRLF line it ends with the `\r`.
+    const ctext = c.text.replace(/\r+$/, '');
     const row = c.startPosition.row;
     const col = c.startPosition.column;
     const cstart = starts[row]! + col;
