@@ -179,6 +179,26 @@ describe('options in a run', () => {
     expect(run.code).toBe(1);
   });
 
+  it('--select replaces the configs\' select, --ignore adds to their ignore; both take ids, prefixes and globs, comma-separated or repeated', () => {
+    const root = makeProject({ 'pyproject.toml': '[tool.raiselint]\nselect = ["autogen/agent-*"]\nignore = ["autogen/agent-metadata-*"]\n', 'app.py': ALL_FIVE });
+    expect(checkJson(root).findings.map((f) => f.ruleId)).toEqual([R.agentSave, R.agentLoad]);
+    expect(checkJson(root, ['--select', 'autogen']).findings.map((f) => f.ruleId)).toEqual([R.agentSave, R.agentLoad, R.save, R.load]);
+    expect(checkJson(root, ['--select', `${R.save},${R.metadata}`]).findings.map((f) => f.ruleId)).toEqual([R.save]);
+    expect(checkJson(root, ['--ignore', R.agentLoad]).findings.map((f) => f.ruleId)).toEqual([R.agentSave]);
+    expect(checkJson(root, ['--select', 'autogen', '--ignore', 'autogen/*-state-*', '--ignore', R.agentSave]).findings.map((f) => f.ruleId)).toEqual([]);
+    const show = parseToml(raiselint(root, ['check', '--show-config', 'app.py', '--select', 'autogen/saving-*', '--ignore', 'raiselint']).stdout) as Record<string, any>;
+    expect(show.select).toEqual(['autogen/saving-*']);
+    expect(show.ignore).toEqual(['autogen/agent-metadata-*', 'raiselint']);
+    expect(show.rules).toEqual({ [R.save]: 'error' });
+    const unknown = raiselint(root, ['check', '.', '--select', 'autogen/saving-stat']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("raiselint: error: --select: 'autogen/saving-stat' matches no rule (see `raiselint rules`)\n");
+    const empty = raiselint(root, ['check', '.', '--ignore', 'autogen,,x']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim().split('\n')).toHaveLength(1);
+    expect(empty.stderr).toContain('--ignore');
+  });
+
   it('a warning-only run exits 0', () => {
     const root = makeProject({ 'raiselint.toml': 'severity = { "*" = "warning" }\n', 'app.py': ONE });
     const { run, findings } = checkJson(root);

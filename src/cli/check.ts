@@ -15,6 +15,8 @@ interface CheckFlags {
   format: Format;
   statistics?: boolean;
   minConfidence?: 'certain' | 'possible';
+  select?: string[];
+  ignore: string[];
   outputFile?: string;
   color?: boolean;
   gitignore: boolean;
@@ -36,6 +38,13 @@ interface CheckFlags {
   timings?: boolean;
 }
 
+/** `--select a,b --select c`: the patterns in order; an empty one is a usage error. */
+function ruleList(v: string, prev: string[] | undefined): string[] {
+  const parts = v.split(',').map((p) => p.trim());
+  if (parts.some((p) => !p)) throw new InvalidArgumentError('expected rule ids, prefixes or globs separated by commas');
+  return [...(prev ?? []), ...parts];
+}
+
 function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
@@ -52,6 +61,8 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
     .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: config, else possible)').choices(['certain', 'possible']))
+    .option('--select <rules>', 'report only these rules: ids, prefixes or globs, comma-separated (repeatable; replaces the config\'s select)', ruleList)
+    .option('--ignore <rules>', 'never report these rules: ids, prefixes or globs, comma-separated (repeatable; added to the config\'s ignore)', ruleList, [])
     .option('-o, --output-file <file>', 'write the report to a file')
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
@@ -74,8 +85,8 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
     .action(async (paths: string[], flags: CheckFlags) => {
       const t0 = performance.now();
-      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter });
+      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore }, { stdout, stderr }));
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');

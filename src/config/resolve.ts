@@ -211,6 +211,34 @@ export function rulePatterns(cfg: ResolvedConfig): RulePattern[] {
   return [...(cfg.select ?? []), ...cfg.ignore, ...cfg.severity.map((s) => s.pattern), ...cfg.perFileIgnores.flatMap((p) => p.rules)];
 }
 
+/** Rule selection from the command line (`--select`, `--ignore`), over every file's configuration. */
+export interface RuleOverrides {
+  /** Replaces the configs' `select`. */
+  select?: string[];
+  /** Added to the configs' `ignore`. */
+  ignore?: string[];
+}
+
+const cliOverrides = new WeakMap<ResolvedConfig, Map<string, ResolvedConfig>>();
+
+/** The configuration with the command line's rule selection applied (the same object for the same inputs). */
+export function withRuleOverrides(cfg: ResolvedConfig, o: RuleOverrides): ResolvedConfig {
+  if (!o.select && !o.ignore?.length) return cfg;
+  const key = JSON.stringify([o.select ?? null, o.ignore ?? []]);
+  let byKey = cliOverrides.get(cfg);
+  if (!byKey) cliOverrides.set(cfg, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
+  const out: ResolvedConfig = {
+    ...cfg,
+    select: o.select ? o.select.map((p) => cli('--select', p)) : cfg.select,
+    ignore: [...cfg.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))],
+  };
+  byKey.set(key, out);
+  return out;
+}
+
 /** Throws a ConfigError for the first pattern that matches none of the known rule ids. */
 export function checkRulePatterns(configs: Iterable<ResolvedConfig>, ids: string[]): void {
   const seen = new Set<string>();

@@ -29,6 +29,8 @@ export class ConfigError extends Error {
     super(message);
   }
   describe(cwd = process.cwd()): string {
+    // No file: the command line (`--select`), named by its option.
+    if (!this.file) return `${this.key ? `${this.key}: ` : ''}${this.message}`;
     const rel = relative(cwd, this.file);
     const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : this.file;
     return `${shown}${this.line ? `:${this.line}` : ''}: ${this.key ? `key '${this.key}': ` : ''}${this.message}`;

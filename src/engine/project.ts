@@ -14,7 +14,7 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover } from '../workspace/discover.js';
-import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, withRuleOverrides, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { RuleOptions } from './rules.js';
@@ -24,6 +24,9 @@ import type { RunResult } from './run.js';
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
   minConfidence?: Confidence;
+  /** `--select` (replaces the configs' `select`) and `--ignore` (added to their `ignore`). */
+  select?: string[];
+  ignore?: string[];
   respectGitignore?: boolean;
   /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
   exclude?: string[];
@@ -107,7 +110,7 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = new ConfigResolver({ use: opts.config !== false });
   const files = discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
-  const cfgs = files.map((f) => resolver.forFile(f.abs));
+  const cfgs = files.map((f) => withRuleOverrides(resolver.forFile(f.abs), opts));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
