@@ -1,4 +1,5 @@
 /** End-to-end: `raiselint check --fix / --unsafe-fixes / --diff / --fix-strategy / --exit-non-zero-on-fix` on real files. */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -180,5 +181,54 @@ describe('raiselint check --fix', () => {
     expect(r.stdout).toContain('b.py: error: not fixed: the file changed on disk since it was read: not written');
     expect(r.code).toBe(2);
     expect(statSync(join(dir, 'b.py')).isFile()).toBe(true);
+  });
+});
+
+describe('raiselint check - (standard input)', () => {
+  const run = (args: string[], cwd: string, input: string | Buffer) => {
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'raiselint.js'), 'check', ...args], { cwd, input, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+  };
+
+  it('checks the source as the file --stdin-filename names: its name in reports, its config', () => {
+    const dir = tempTree({ 'raiselint.toml': '[per-file-ignores]\n"tests/**" = ["autogen"]\n' });
+    const r = run(['-', '--stdin-filename', 'pkg/safe.py', '--format', 'concise'], dir, SAFE);
+    expect(r.code).toBe(1);
+    expect(r.stdout.toString()).toContain('pkg/safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented');
+    expect(run(['-', '--stdin-filename', 'tests/test_safe.py'], dir, SAFE).stdout.toString()).toBe('All checks passed!\n');
+    expect(run(['-', '--format', 'json'], dir, SAFE).stdout.toString()).toContain('"file": "-"');
+    expect(readdirSync(dir).sort()).toEqual(['.raiselint_cache', 'raiselint.toml']); // no file written (the compiled rules are cached, as in every run)
+  });
+
+  it('--fix prints the fixed source on stdout and the findings left on stderr; unchanged input comes back byte for byte', () => {
+    const dir = tempTree({});
+    const r = run(['-', '--stdin-filename', 'safe.py', '--fix'], dir, UNSAFE + SAFE.replace(/^from .*\n/, ''));
+    expect(r.stdout.toString()).toBe(UNSAFE + SAFE_FIXED.replace(/^from .*\n/, ''));
+    expect(r.stderr).toContain('Found 2 findings (1 fixed, 1 remaining).');
+    expect(r.stderr).toContain('safe.py:6:19:');
+    const raw = Buffer.from('\ufeff' + UNSAFE.replace(/\n/g, '\r\n'), 'utf8');
+    const same = run(['-', '--fix'], dir, raw);
+    expect(Buffer.compare(same.stdout, raw)).toBe(0);
+    expect(same.code).toBe(0);
+    const diff = run(['-', '--stdin-filename', 'safe.py', '--diff'], dir, SAFE);
+    expect(diff.stdout.toString()).toContain('+    metadata = AGENT_METADATA[agent.type]  # kept by the application\n');
+    expect(diff.code).toBe(1);
+  });
+
+  it('bad input and misuse: one line, exit 2', () => {
+    const dir = tempTree({ 'a.py': SAFE });
+    const bad = run(['-', '--stdin-filename', 'x.py'], dir, Buffer.from([0xff, 0xfe, 0x41]));
+    expect(bad.code).toBe(2);
+    expect(bad.stdout.toString()).toContain('x.py: error: not valid UTF-8');
+    for (const [args, msg] of [
+      [['-', 'a.py'], '`-` (standard input) cannot be combined with other paths'],
+      [['-', '--add-ignore'], '--add-ignore cannot be used with `-` (standard input): it writes files'],
+      [['-', '--update-baseline'], '--update-baseline cannot be used with `-` (standard input): it writes files'],
+      [['a.py', '--stdin-filename', 'b.py'], '--stdin-filename needs the path `-` (the source on standard input)'],
+    ] as const) {
+      const r = run([...args], dir, SAFE);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`raiselint: error: ${msg}\n`);
+    }
   });
 });

@@ -1,8 +1,10 @@
 /** `raiselint check`: the lint run. */
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject } from '../engine/project.js';
 import { fixRun, type FixRunResult } from '../engine/fix.js';
+import type { StdinSource } from '../engine/stdin.js';
 import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
@@ -36,6 +38,7 @@ interface CheckFlags {
   cacheDir: string;
   prefilter: boolean;
   timings?: boolean;
+  stdinFilename?: string;
 }
 
 /** `--select a,b --select c`: the patterns in order; an empty one is a usage error. */
@@ -49,6 +52,23 @@ function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
   return n;
+}
+
+/** `raiselint check -`: the source on stdin; `-` alone, and not with the flags that write files. */
+function stdinSource(paths: string[], flags: CheckFlags): StdinSource | undefined {
+  if (!paths.includes('-')) {
+    if (flags.stdinFilename !== undefined) throw new UsageError('--stdin-filename needs the path `-` (the source on standard input)');
+    return undefined;
+  }
+  if (paths.length > 1) throw new UsageError('`-` (standard input) cannot be combined with other paths');
+  for (const [on, name] of [[flags.addIgnore, '--add-ignore'], [flags.updateBaseline, '--update-baseline']] as const) if (on) throw new UsageError(`${name} cannot be used with \`-\` (standard input): it writes files`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(0);
+  } catch (e) {
+    throw new UsageError(`cannot read standard input (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return { bytes, filename: flags.stdinFilename };
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
@@ -83,10 +103,12 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--cache-dir <dir>', 'cache directory', '.raiselint_cache')
     .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
     .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
+    .option('--stdin-filename <path>', 'with the path `-`: the file the source on stdin stands for (its config applies; reports name it)')
     .action(async (paths: string[], flags: CheckFlags) => {
       const t0 = performance.now();
+      const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter });
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
@@ -100,6 +122,23 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.addIgnore) return setCode(addIgnoreReport(result, { stdout, stderr }));
       if (result.staleBaseline) stderr(`raiselint: ${result.staleBaseline} baseline finding${result.staleBaseline === 1 ? ' is' : 's are'} gone (run with --update-baseline to drop them)\n`);
       let fixed: FixRunResult | undefined;
+      if (stdin && flags.fix && !flags.diff) {
+        // Like Ruff: the fixed source on stdout (byte for byte when nothing changed), the findings left on stderr.
+        fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: false });
+        const changed = fixed.changed[0];
+        stdout(changed?.bytes ?? stdin.bytes);
+        if (changed) {
+          result.diagnostics = changed.diagnostics;
+          result.sources.set(changed.file, changed.after);
+        }
+        const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color: false, statistics: flags.statistics, fixed: fixed.fixed, unsafeFixes: flags.unsafeFixes });
+        if (flags.outputFile) writeReport(flags.outputFile, report);
+        else stderr(report);
+        if (flags.statistics || !reportsErrors(flags.format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+        const code = exitCode(result);
+        setCode(code === 0 && flags.exitNonZeroOnFix && fixed.fixed ? 1 : code);
+        return;
+      }
       if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
       if (flags.diff) {
         // Like Ruff: the diff on stdout, a summary on stderr; exit 1 when something would change.

@@ -1,7 +1,8 @@
 /** Shared CLI plumbing. */
 
 export interface IO {
-  stdout: (s: string) => void;
+  /** Text, or bytes written as they are (a fixed source read from stdin). */
+  stdout: (s: string | Uint8Array) => void;
   stderr: (s: string) => void;
 }
 

@@ -16,7 +16,7 @@ import { UsageError, type IO } from './io.js';
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export async function main(argv: string[]): Promise<number> {
-  const stdout = (s: string) => process.stdout.write(s);
+  const stdout = (s: string | Uint8Array) => process.stdout.write(s);
   const stderr = (s: string) => process.stderr.write(s);
   let code = 0;
   const io: IO = { stdout, stderr };

@@ -20,6 +20,7 @@ import type { FileResult } from './check.js';
 import type { RuleOptions } from './rules.js';
 import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
+import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
@@ -43,6 +44,8 @@ export interface ProjectOptions extends RuleOptions {
   prefilter?: boolean;
   /** See batch.ts (tests start workers at once with 0). */
   spawnAfterBytes?: number;
+  /** Check this source (read from standard input) instead of files: see stdin.ts. */
+  stdin?: StdinSource;
 }
 
 export interface FileOutcome {
@@ -109,7 +112,7 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = new ConfigResolver({ use: opts.config !== false });
-  const files = discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
+  const files = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
   const cfgs = files.map((f) => withRuleOverrides(resolver.forFile(f.abs), opts));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
@@ -121,7 +124,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = await checkFiles(
+  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
     files.map((f, i) => ({ abs: f.abs, display: f.display, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
@@ -145,7 +148,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });
     if (done.diagnostics.length) {
       // Files with findings: their text (code frames) and bytes (fixes).
-      const { text, bytes } = textOf(f.abs, raw);
+      const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : textOf(f.abs, raw);
       if (text !== undefined) sources.set(f.display, text);
       if (bytes) originals.set(f.display, { abs: f.abs, bytes });
     }

@@ -1,0 +1,40 @@
+/**
+ * `raiselint check -`: one source read from standard input, checked as the file named by
+ * `--stdin-filename` would be (its configuration, its name in reports), as editors and
+ * formatter-runners (ALE, none-ls, efm) call linters. No result is cached (the compiled rules are,
+ * as in every run) and no file is written.
+ */
+import { resolve } from 'node:path';
+import { initParser } from '../parse/parser.js';
+import { DecodeError, decodeSource } from '../parse/source.js';
+import { checkSource } from './check.js';
+import type { BatchStats, RawResult } from './batch.js';
+import type { PreparedRules } from './rulesource.js';
+import type { StrategyOption } from '../fix/plan.js';
+
+export interface StdinSource {
+  bytes: Buffer;
+  /** The path the source stands for (`--stdin-filename`); reports show it, and its config applies. */
+  filename?: string;
+}
+
+/** The file entry the source stands for: display name and absolute path (for its configuration). */
+export function stdinFile(src: StdinSource): { abs: string; display: string } {
+  return { abs: resolve(src.filename ?? 'stdin.py'), display: src.filename ?? '-' };
+}
+
+export async function checkStdin(src: StdinSource, prepared: PreparedRules, opts: { fixStrategy?: StrategyOption; prefilter?: boolean }): Promise<{ results: RawResult[]; stats: BatchStats }> {
+  const { display } = stdinFile(src);
+  const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
+  let text: string;
+  try {
+    text = decodeSource(src.bytes).text;
+  } catch (e) {
+    if (e instanceof DecodeError) return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
+    throw e;
+  }
+  await initParser();
+  const r = checkSource(text, display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter });
+  stats.parsed = 1;
+  return { results: [{ diagnostics: r.diagnostics, errors: r.errors, directives: r.directives ?? [], text }], stats };
+}
