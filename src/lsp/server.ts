@@ -77,6 +77,9 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   let recordWatcher: Watcher | undefined;
   let configWatcher: Watcher | undefined;
   let watchedDirs = '';
+  let watchedDatasets = '';
+  /** Datasets a reload was asked for (so checks made while it runs do not ask again). */
+  const requested = new Set<string>();
   let reloading: Promise<void> = Promise.resolve();
   /** Config problems already shown (each once, until the configuration changes). */
   const shown = new Set<string>();
@@ -106,7 +109,8 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     if (isPython(doc)) {
       const abs = fileOf(doc.uri);
       try {
-        const missing = ws.missingRecords(ws.configOf(abs).cfg);
+        const missing = ws.missingRecords(ws.configOf(abs).cfg).filter((f) => !requested.has(f));
+        for (const f of missing) requested.add(f);
         if (missing.length) void reload(`a config names ${missing.map((f) => basename(f)).join(', ')}`, missing);
         const res = ws.check(abs, displayPath(doc.uri), doc.getText());
         if (res.configError) showError(`raiselint: config error, checking without it: ${res.configError}`);
@@ -170,6 +174,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   const configChanged = (why: string): void => {
     ws.resetConfig();
     shown.clear();
+    requested.clear();
     connection.console.info(`raiselint: configuration reloaded (${why})`);
     const want = configRecords().sort().join('\n');
     const have = ws.datasets().filter((f) => !opts.records.includes(f)).sort().join('\n');
@@ -181,8 +186,11 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   const rewatch = () => {
     if (!opts.watch) return;
     const datasets = ws.datasets();
-    recordWatcher?.close();
-    recordWatcher = datasets.length ? watchPaths(datasets, () => void reload('records changed on disk')) : undefined;
+    if (datasets.join('\n') !== watchedDatasets) {
+      watchedDatasets = datasets.join('\n');
+      recordWatcher?.close();
+      recordWatcher = datasets.length ? watchPaths(datasets, () => void reload('records changed on disk')) : undefined;
+    }
     if (opts.config === false) return;
     const dirs = new Set<string>();
     for (const doc of documents.all()) {
