@@ -8,7 +8,8 @@
  *  - the prefilter's name tables (binary, used in place: no work per name to load them);
  *  - index (JSON), read only when some file passes the prefilter: class registry, exception
  *    hierarchy, trigger names, which rules each name needs, rule offsets;
- *  - the rules, each as JSON, back to back, read one by one when a file mentions their names.
+ *  - the rules, each as JSON with its fix patterns (../fix/pattern.ts: reading them parses the
+ *    record's snippets), back to back, read one by one when a file mentions their names.
  * So start-up does not grow with the number of records.
  * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
  * code: it cannot be stale.
@@ -20,10 +21,11 @@ import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
+import { patternsData, rulePatterns, usePatternsData } from '../fix/pattern.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
-const FORMAT = 3;
+const FORMAT = 4;
 
 export interface SnapshotMeta {
   format: number;
@@ -96,7 +98,14 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
   const offsets: number[] = [0];
   let pos = 0;
   for (const r of rules.rules) {
-    const b = Buffer.from(JSON.stringify(r), 'utf8');
+    // Each rule with its fix patterns (read with the parser, when it is loaded: rule compilation loads it).
+    let patterns: unknown;
+    try {
+      patterns = patternsData(rulePatterns(r));
+    } catch {
+      patterns = undefined;
+    }
+    const b = Buffer.from(JSON.stringify({ rule: r, patterns }), 'utf8');
     parts.push(b);
     pos += b.length;
     offsets.push(pos);
@@ -276,7 +285,9 @@ export class Snapshot {
 
   private rule(i: number): Rule {
     const o = this.index.offsets;
-    return JSON.parse(readAt(this.src, this.rulesStart + o[i]!, o[i + 1]! - o[i]!).toString('utf8')) as Rule;
+    const { rule, patterns } = JSON.parse(readAt(this.src, this.rulesStart + o[i]!, o[i + 1]! - o[i]!).toString('utf8')) as { rule: Rule; patterns?: unknown };
+    if (patterns !== undefined) usePatternsData(rule, patterns);
+    return rule;
   }
 
   /**

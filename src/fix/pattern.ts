@@ -118,6 +118,17 @@ export function rulePatterns(rule: Rule): RulePatterns {
   return p;
 }
 
+/** A rule's patterns as JSON-safe data (kept in the compiled-rules snapshot: reading them parses snippets). */
+export function patternsData(p: RulePatterns): unknown {
+  return { ...p, imports: [...p.imports] };
+}
+
+/** Uses patterns saved by patternsData for a rule (the same rule, read back from the snapshot). */
+export function usePatternsData(rule: Rule, data: unknown): void {
+  const d = data as Omit<RulePatterns, 'imports'> & { imports: [string, SnippetImport][] };
+  cache.set(rule, { ...d, imports: new Map(d.imports) });
+}
+
 function readPatterns(rule: Rule): RulePatterns {
   const r = rule.record;
   const names = [...new Set(rule.targets.map((t) => (t.kind === 'method' ? t.method : t.symbol.path)))];
