@@ -25,6 +25,18 @@ export const BUILTINS = new Set(
   ).split(' '),
 );
 
+/**
+ * Expression nodes (and their parts) that bind no name unless they hold a `:=` (a lambda or
+ * comprehension in them binds nothing outside it). `as_pattern` is not here: `with ... as x` binds.
+ */
+const EXPRESSIONS = new Set([
+  'attribute', 'await', 'binary_operator', 'boolean_operator', 'call', 'comparison_operator', 'concatenated_string',
+  'conditional_expression', 'dictionary', 'ellipsis', 'false', 'float', 'identifier', 'integer', 'list', 'list_splat',
+  'dictionary_splat', 'none', 'not_operator', 'parenthesized_expression', 'set', 'string', 'subscript', 'true', 'tuple',
+  'unary_operator', 'argument_list', 'keyword_argument', 'pair', 'slice', 'comment', 'string_content', 'escape_sequence',
+  'interpolation', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression',
+]);
+
 export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
 
 export interface ImportSpot {
@@ -194,14 +206,17 @@ export class FileFacts {
       }
     }
     const body = scope.type === 'module' ? scope : field(scope, 'body');
-    if (body) this.collectBindings(body, s, scope.type === 'module');
+    // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
+    if (body) this.collectBindings(body, s, scope.type === 'module', !body.descendantsOfType('named_expression').some((w) => !!w));
     this.bound.set(scope.id, s);
     return s;
   }
 
-  private collectBindings(n: Node, into: Set<string>, module: boolean): void {
+  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean): void {
     for (const c of namedChildren(n)) {
-      switch (c.type) {
+      const type = c.type;
+      if (skipExpressions && EXPRESSIONS.has(type)) continue;
+      switch (type) {
         case 'function_definition':
         case 'class_definition': {
           const name = field(c, 'name');
@@ -238,7 +253,7 @@ export class FileFacts {
         case 'if_statement':
           if (module && isTypeChecking(field(c, 'condition'))) {
             // Imports under TYPE_CHECKING do not exist at run time; an `else:` branch does.
-            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module);
+            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions);
             continue;
           }
           break;
@@ -267,7 +282,7 @@ export class FileFacts {
           for (const x of namedChildren(c)) into.add(x.text);
           continue;
       }
-      this.collectBindings(c, into, module);
+      this.collectBindings(c, into, module, skipExpressions);
     }
   }
 
