@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 // The one-file bundle (scripts/bundle.mjs) starts faster; it is used only when it is newer than
 // the compiled code it replaces (`tsc` rewrites every file), so a stale bundle never runs.
@@ -10,7 +11,20 @@ function fresh(bundle, compiled) {
     return false;
   }
 }
-const { main } = await import(fresh('../dist/bundle/main.js', '../dist/cli/main.js') ? '../dist/bundle/main.js' : '../dist/cli/main.js');
+
+async function load() {
+  if (fresh('../dist/bundle/main.cjs', '../dist/cli/main.js') && !process.env.RAISELINT_NO_CODE_CACHE) {
+    // The CommonJS bundle, compiled with a V8 code cache (./codecache.cjs); any problem: the ES module bundle.
+    try {
+      const { loadCached } = createRequire(import.meta.url)('./codecache.cjs');
+      return loadCached(new URL('../dist/bundle/main.cjs', import.meta.url));
+    } catch {
+      // fall through
+    }
+  }
+  return import(fresh('../dist/bundle/main.js', '../dist/cli/main.js') ? '../dist/bundle/main.js' : '../dist/cli/main.js');
+}
+const { main } = await load();
 
 // A closed pipe (`raiselint check . | head`) ends output quietly, as other CLIs do.
 for (const stream of [process.stdout, process.stderr]) {

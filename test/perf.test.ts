@@ -8,6 +8,9 @@
  * Worker threads run the compiled code in dist/ (`npm test` builds it first).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, readdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ import { checkPaths, type BatchOptions, type BatchResult } from '../src/engine/b
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
+import { patternsData, rulePatterns, type RulePatterns } from '../src/fix/pattern.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
 // @ts-expect-error: plain JavaScript module without types
@@ -191,6 +195,16 @@ describe('compiled-rules snapshot', () => {
     expect(snap.meta.ruleCount).toBe(rules.rules.length);
   });
 
+  it('keeps the fix patterns of each rule, equal to those read from the record', async () => {
+    const rules = await loadRules();
+    const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    const all = snap.ruleSetFor(null);
+    const plainPatterns = (p: RulePatterns) => JSON.parse(JSON.stringify(patternsData(p)));
+    // A copy of each rule (not the object encoded) reads its patterns afresh from the record.
+    for (const r of all.rules) expect(plainPatterns(rulePatterns(r))).toEqual(plainPatterns(rulePatterns(JSON.parse(JSON.stringify(r)))));
+    expect(all.rules.some((r) => rulePatterns(r).tryExcept)).toBe(true);
+  });
+
   it('loads only the rules a file can need, including those reached through curated summaries', async () => {
     const rules = await loadRules();
     const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
@@ -342,16 +356,23 @@ describe('raiselint check (CLI)', () => {
     expect(r.stderr).toContain('--jobs');
   });
 
-  it('runs the same from the one-file bundles (CLI and worker threads) as from the compiled modules', () => {
-    // A copy of the package, bundled there: the bundles of the real dist/ are not touched while other tests run.
+  /** A copy of the package, bundled there: the bundles of the real dist/ are not touched while other tests run. */
+  let bundledPkg: string | undefined;
+  function bundledCopy(): string {
+    if (bundledPkg) return bundledPkg;
     const pkg = join(tmp, 'pkg');
     execFileSync('mkdir', ['-p', join(pkg, 'scripts')]);
     for (const d of ['dist', 'bin']) execFileSync('cp', ['-r', join(ROOT, d), join(pkg, d)]);
     execFileSync('cp', [join(ROOT, 'package.json'), join(pkg, 'package.json')]);
     execFileSync('cp', [join(ROOT, 'scripts', 'bundle.mjs'), join(pkg, 'scripts', 'bundle.mjs')]);
-    for (const d of ['node_modules', 'rules']) execFileSync('ln', ['-s', join(ROOT, d), join(pkg, d)]);
+    for (const d of ['node_modules', 'rules', 'fixtures']) execFileSync('ln', ['-s', join(ROOT, d), join(pkg, d)]);
     rmSync(join(pkg, 'dist', 'bundle'), { recursive: true, force: true });
     execFileSync(process.execPath, [join(pkg, 'scripts', 'bundle.mjs')]);
+    return (bundledPkg = pkg);
+  }
+
+  it('runs the same from the one-file bundles (CLI and worker threads) as from the compiled modules', () => {
+    const pkg = bundledCopy();
     const corpus = join(tmp, 'corpus-bundle');
     const records = join(tmp, 'corpus-bundle.jsonl');
     generateCorpus(corpus, { files: 640, seed: 5, recordsFile: records, recordCount: 40 });
@@ -363,6 +384,49 @@ describe('raiselint check (CLI)', () => {
     expect(JSON.parse(bundled.stdout).diagnostics.length).toBeGreaterThan(100);
     expect(bundled.stderr).toContain('1 worker threads');
     expect(plainRun.stderr).toContain('0 worker threads');
+  });
+
+  it('ignores a code cache that is missing, corrupt, truncated, for another Node or rejected by V8, and writes a good one', () => {
+    const pkg = bundledCopy();
+    const cachePath = join(pkg, 'dist', 'bundle', 'main.cjs.v8cache');
+    // bin/codecache.cjs: the build's first run wrote the cache.
+    const { readCache, headerOf } = createRequire(import.meta.url)(join(pkg, 'bin', 'codecache.cjs')) as {
+      readCache: (path: string, header: string) => Buffer | undefined;
+      headerOf: (st: { size: number; mtimeMs: number }) => string;
+    };
+    const header = headerOf(statSync(join(pkg, 'dist', 'bundle', 'main.cjs')));
+    const good = readCache(cachePath, header);
+    expect(good).toBeDefined();
+    const args = ['check', '--format', 'text', '--no-cache', '--cache-dir', cacheDir(), FIXTURES];
+    const run = (env: Record<string, string> = {}) => spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, ...env } });
+    const ref = run({ RAISELINT_NO_CODE_CACHE: '1' });
+    expect(ref.status).toBe(1);
+    expect(ref.stdout).toContain('= fix');
+    const same = (r: ReturnType<typeof run>) => {
+      expect(r.status).toBe(ref.status);
+      expect(r.stdout).toBe(ref.stdout);
+      expect(r.stderr).toBe(ref.stderr);
+    };
+    same(run());
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const v8Rejects = new vm.Script('1 + 1', { produceCachedData: true }).createCachedData();
+    const bad: [string, Buffer][] = [
+      ['garbage', Buffer.from('not a cache at all')],
+      ['empty', Buffer.alloc(0)],
+      ['truncated', readFileSync(cachePath).subarray(0, 200)],
+      ['flipped bytes', Buffer.concat([Buffer.from(`${header}\n${sha(good!)}\n`), Buffer.from(good!.map((b, i) => (i % 97 === 5 ? b ^ 0xff : b)))])],
+      ['another Node', Buffer.concat([Buffer.from(`${header.replace(process.version, 'v0.0.1')}\n${sha(good!)}\n`), good!])],
+      ['another script (V8 rejects it)', Buffer.concat([Buffer.from(`${header}\n${sha(v8Rejects)}\n`), v8Rejects])],
+    ];
+    for (const [, bytes] of bad) {
+      writeFileSync(cachePath, bytes);
+      same(run());
+      // Replaced by a good cache at exit.
+      expect(readCache(cachePath, header)).toBeDefined();
+    }
+    rmSync(cachePath);
+    same(run());
+    expect(readCache(cachePath, header)).toBeDefined();
   });
 
   it('generates valid synthetic records', () => {

@@ -24,7 +24,8 @@ let initPromise: Promise<void> | undefined;
 export function initParser(): Promise<void> {
   initPromise ??= (async () => {
     const { Language, Parser } = await import('web-tree-sitter');
-    await Parser.init();
+    // The runtime's .wasm, found through the package (not next to the importing file: the CLI may be bundled).
+    await Parser.init({ locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`) });
     language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);
