@@ -15,7 +15,7 @@ import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { datasetFiles } from '../records/load.js';
 import type { Confidence, Severity } from '../rules/types.js';
-import { SKIP_DIRS } from '../workspace/discover.js';
+import { resolvePath, SKIP_DIRS } from '../workspace/discover.js';
 import { ConfigError, findLine, readConfigFile, type ConfigFile, type FixStrategy } from './schema.js';
 
 /** A rule pattern as written, with where it was written (for "matches no rule" errors). */
@@ -101,7 +101,10 @@ export class ConfigResolver {
 
   /** The merged configuration for files in folder `dir` (absolute). */
   forDir(dir: string): ResolvedConfig {
-    dir = resolve(dir);
+    // Looked up as given first: the callers pass absolute paths, so resolving is rarely needed.
+    const given = this.dirCache.get(dir);
+    if (given) return given;
+    dir = resolvePath(dir);
     const hit = this.dirCache.get(dir);
     if (hit) return hit;
     let out: ResolvedConfig;
@@ -117,7 +120,7 @@ export class ConfigResolver {
   }
 
   forFile(file: string): ResolvedConfig {
-    return this.forDir(dirname(resolve(file)));
+    return this.forDir(dirname(resolvePath(file)));
   }
 
   /** True/false when a config decides; undefined when no config applies (the built-in walk rules decide). */

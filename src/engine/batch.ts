@@ -12,7 +12,7 @@
  *     thread produced them: the output is identical for any `jobs`, with or without the cache.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { hashParts, sameSig, statSig } from '../cache/fingerprint.js';
@@ -89,6 +89,8 @@ export interface BatchResult extends Omit<RunResult, 'originals'> {
 export interface BatchFile {
   abs: string;
   display: string;
+  /** The file's stat from discovery, if taken (saves a second stat when the cache is checked). */
+  stat?: Stats;
   fixStrategy?: StrategyOption;
 }
 
@@ -140,7 +142,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
     if (usable?.s) {
       let st;
       try {
-        st = statSync(f.abs);
+        st = f.stat ?? statSync(f.abs);
       } catch {
         st = undefined;
       }

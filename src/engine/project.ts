@@ -125,7 +125,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
   );
