@@ -13,15 +13,16 @@ import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, readdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPaths, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
 import { patternsData, rulePatterns, type RulePatterns } from '../src/fix/pattern.js';
-import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
+import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
+import { resolvePath } from '../src/workspace/discover.js';
 // @ts-expect-error: plain JavaScript module without types
 import { generateCorpus } from '../scripts/gen-corpus.mjs';
 
@@ -152,6 +153,41 @@ describe('prefilter', () => {
     }
   });
 
+  it('decides the same with its substring search first (needles shared by several names), on random input', () => {
+    // Only ASCII identifiers, few names: the native substring search runs first, for substrings
+    // that several names share (`_state`), and for a name shorter than a needle (`run`) itself.
+    const names: [string, number][] = [
+      ['agent_save_state', ROLE_METHOD],
+      ['agent_load_state', ROLE_METHOD],
+      ['save_state', ROLE_METHOD],
+      ['load_state_json', ROLE_METHOD],
+      ['metadata', ROLE_METHOD],
+      ['run', ROLE_CALL],
+      ['raiselint', ROLE_DIRECTIVE],
+      ['GrpcWorkerAgentRuntime', ROLE_CLASS],
+      ['AgentProxy', ROLE_CLASS],
+    ];
+    const q = Prefilter.build({ names });
+    const words = ['agent_save_state', 'agent_load_state', 'save_state', 'load_state_json', 'load_state', 'metadata', 'run', 'raiselint', 'GrpcWorkerAgentRuntime', 'AgentProxy', '_state', 'state', 'meta', 'data', 'ru', 'n', 'x', '_', 'é'];
+    const seps = [' ', '.', '(', '\n', '#', '', '', '_', '9'];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    let candidates = 0;
+    for (let t = 0; t < 600; t++) {
+      let text = '';
+      for (let k = 0; k < 1 + rand(10); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
+      const all = q.scanText(text);
+      const want = rolesCanMatch(all.roles) ? [...all.names].sort() : null;
+      if (want) candidates++;
+      expect(q.candidateBytes(Buffer.from(text, 'utf8'))?.sort() ?? null, text).toEqual(want);
+      expect(q.candidateText(text)?.sort() ?? null, text).toEqual(want);
+    }
+    expect(candidates).toBeGreaterThan(50);
+  });
+
   it('costs one pass whatever the number of names', () => {
     const many: [string, number][] = [];
     for (let i = 0; i < 20000; i++) many.push([`method_${i}_x`, ROLE_METHOD], [`Klass${i}`, ROLE_CLASS]);
@@ -177,6 +213,24 @@ describe('prefilter', () => {
     expect(roles.get('GrpcWorkerAgentRuntime')! & ROLE_CLASS).toBeTruthy();
     expect(roles.get('WorkerAgentRuntime')! & ROLE_CLASS).toBeTruthy(); // legacy alias
     expect(roles.get('RoundRobinGroupChat')! & ROLE_CLASS).toBeTruthy();
+  });
+});
+
+describe('discovery', () => {
+  it('resolves paths as path.resolve does, without its cost for normalized absolute ones', () => {
+    const parts = ['a', 'b.py', '.', '..', '', '...', '.x', 'x.', 'é'];
+    let seed = 3;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const cases = ['/', '//', '/.', '/..', 'rel/x.py', './x.py', '/a/b/', '/a/./b', '/a/../b', '/a//b'];
+    for (let t = 0; t < 500; t++) {
+      let p = rand(4) ? '/' : '';
+      for (let k = 0; k < 1 + rand(5); k++) p += `${parts[rand(parts.length)]}${rand(5) ? '/' : '//'}`;
+      cases.push(rand(2) ? p : p.slice(0, -1));
+    }
+    for (const p of cases) expect(resolvePath(p), p).toBe(resolve(p));
   });
 });
 

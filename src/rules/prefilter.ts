@@ -320,6 +320,65 @@ class NameTable {
   }
 }
 
+/** Up to this many names, needles are chosen among their substrings (cheap for that few). */
+const MAX_COVER_NAMES = 64;
+/** Shortest substring used as a needle: shorter ones occur everywhere and search slower. */
+const MIN_NEEDLE = 5;
+
+/** Needles that are whole names: the shortest names, each kept unless it contains one kept already. */
+function coverByNames(names: string[]): string[] | undefined {
+  const kept: string[] = [];
+  for (const n of [...names].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+    if (kept.some((k) => n.includes(k))) continue;
+    kept.push(n);
+    if (kept.length > MAX_NEEDLES) return undefined;
+  }
+  return kept;
+}
+
+/**
+ * Fewer needles: substrings shared by several names (`_state` is in `save_state` and
+ * `agent_load_state`), chosen greedily: the one in most names not yet covered, the longest among
+ * those. Each search is one pass over the file, so one needle fewer is one pass fewer.
+ */
+function coverBySubstrings(names: string[]): string[] | undefined {
+  const holders = new Map<string, Set<number>>();
+  names.forEach((n, i) => {
+    if (n.length < MIN_NEEDLE) {
+      holders.set(n, (holders.get(n) ?? new Set()).add(i));
+      return;
+    }
+    for (let a = 0; a + MIN_NEEDLE <= n.length; a++) {
+      for (let b = a + MIN_NEEDLE; b <= n.length; b++) {
+        const sub = n.slice(a, b);
+        let set = holders.get(sub);
+        if (!set) holders.set(sub, (set = new Set()));
+        set.add(i);
+      }
+    }
+  });
+  const open = new Set(names.map((_, i) => i));
+  const kept: string[] = [];
+  while (open.size) {
+    let best: string | undefined;
+    let bestCount = 0;
+    for (const [sub, set] of holders) {
+      let c = 0;
+      for (const i of set) if (open.has(i)) c++;
+      if (c > bestCount || (c === bestCount && c > 0 && (sub.length > best!.length || (sub.length === best!.length && sub < best!)))) {
+        best = sub;
+        bestCount = c;
+      }
+    }
+    if (!best) return undefined;
+    kept.push(best);
+    if (kept.length > MAX_NEEDLES) return undefined;
+    for (const i of holders.get(best)!) open.delete(i);
+  }
+  // Whole names are found by the substring search too (a name shorter than MIN_NEEDLE is its own needle).
+  return kept;
+}
+
 /**
  * A compiled prefilter. Build once per rule set (or load from a snapshot) and reuse.
  *
@@ -341,13 +400,8 @@ export class Prefilter {
   ) {
     if (stage1.odd.length === 0 && stage1.count <= 64 * MAX_NEEDLES) {
       const names = stage1.entries().map(([n]) => n);
-      const kept: string[] = [];
-      for (const n of names.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
-        if (kept.some((k) => n.includes(k))) continue;
-        kept.push(n);
-        if (kept.length > MAX_NEEDLES) break;
-      }
-      if (kept.length <= MAX_NEEDLES) this.needles = kept.map((k) => Buffer.from(k, 'latin1'));
+      const kept = names.length <= MAX_COVER_NAMES ? coverBySubstrings(names) : coverByNames(names);
+      if (kept && kept.length <= MAX_NEEDLES) this.needles = kept.map((k) => Buffer.from(k, 'latin1'));
     }
   }
 
