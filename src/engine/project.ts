@@ -89,6 +89,8 @@ const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
 
 /** The per-file stage after checking: config filters, suppressions, confidence, severity. */
 export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined = () => r.text): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+  // No finding and no suppression comment (most files): nothing to filter, suppress or report.
+  if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
   const loaded = (id: string) => {
     const rule = ctx.rules.byId.get(id);
     if (!rule) return true;

@@ -25,8 +25,10 @@ export interface DiscoverOptions {
   excluded?: (abs: string, isDir: boolean) => boolean | undefined;
 }
 
-/** Not normalized: `//`, a `.` or `..` segment, or a trailing `/`. */
-const UNNORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
+function unnormal(p: string): boolean {
+  return p.includes('//') || p.includes('/./') || p.includes('/../') || p.endsWith('/') || p.endsWith('/.') || p.endsWith('/..');
+}
 
 /**
  * `path.resolve(p)`, without its cost for a path that is already absolute and normalized (the
@@ -34,7 +36,7 @@ const UNNORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
  * few thousand long paths `resolve` alone took tens of milliseconds.
  */
 export function resolvePath(p: string): string {
-  return sep === '/' && p.charCodeAt(0) === 47 && !UNNORMAL.test(p) ? p : resolve(p);
+  return sep === '/' && p.charCodeAt(0) === 47 && !unnormal(p) ? p : resolve(p);
 }
 
 /** A file to check: absolute path, display path, and its stat when discovery took one (a file named on the command line). */
