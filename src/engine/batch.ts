@@ -43,8 +43,18 @@ export const DEFAULT_SPAWN_AFTER_BYTES = 256 * 1024;
  */
 export const DEFAULT_SPAWN_FOR_FILES = 8000;
 
+/**
+ * Threads by default: one per core but one. A single-threaded run already keeps about half a core
+ * busy with V8's own background threads (garbage collection, compilers); measured on a 2-core VM,
+ * a worker thread made the parse-heavy benchmark 10-20% slower (its start-up and two threads
+ * competing with those). So on 2 cores the default is the main thread alone; `--jobs` overrides.
+ */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
 export interface BatchOptions extends CheckOptions, DiscoverOptions {
-  /** Threads in all, the main thread included (default: the number of cores). */
+  /** Threads in all, the main thread included (default: defaultJobs()). */
   jobs?: number;
   /** Use the content cache (default true). */
   cache?: boolean;
@@ -162,7 +172,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   if (tasks.length) {
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
-    const jobs = Math.max(1, Math.floor(opts.jobs ?? availableParallelism()));
+    const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
     const spawnAfter = opts.spawnAfterBytes ?? DEFAULT_SPAWN_AFTER_BYTES;
     const finished: Promise<void>[] = [];
     const spawn = () => {
