@@ -46,7 +46,7 @@ await esbuild.build({
 // compiling the CLI's functions again on each start. Node 20 has no compile cache for ES modules
 // (module.enableCompileCache is Node 22), and vm.Script has one, for classic scripts only.
 // Everything is in the one file (no dynamic import(): a vm.Script cannot import without an
-// experimental flag); web-tree-sitter is required as its CommonJS build.
+// experimental flag).
 await esbuild.build({
   entryPoints: { main: join(ROOT, 'dist', 'cli', 'main.js') },
   outdir: out,
@@ -56,7 +56,10 @@ await esbuild.build({
   format: 'cjs',
   target: 'node20',
   supported: { 'dynamic-import': false },
-  external: ['web-tree-sitter', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  // web-tree-sitter's CommonJS build goes in too (its code is then in the code cache as well);
+  // src/parse/parser.ts tells it where its .wasm file is.
+  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs') },
+  external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
