@@ -40,7 +40,7 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
 }
 const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : -1);
-if (mtime(join(ROOT, 'dist', 'cli', 'main.bundle.js')) < mtime(join(ROOT, 'dist', 'cli', 'main.js'))) {
+if (mtime(join(ROOT, 'dist', 'bundle', 'main.cjs')) < mtime(join(ROOT, 'dist', 'cli', 'main.js'))) {
   process.stderr.write('bench: bundling the CLI (scripts/bundle.mjs) ...\n');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 }
