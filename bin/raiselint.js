@@ -1,30 +1,35 @@
 #!/usr/bin/env node
-import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+'use strict';
+// CommonJS (bin/package.json): Node starts a CommonJS entry point a few milliseconds sooner than
+// an ES module one, and the CLI itself is a CommonJS bundle (see ./codecache.cjs).
+const { statSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
-// The one-file bundle (scripts/bundle.mjs) starts faster; it is used only when it is newer than
-// the compiled code it replaces (`tsc` rewrites every file), so a stale bundle never runs.
+const ROOT = join(__dirname, '..');
+
+// The bundles (scripts/bundle.mjs) start faster; one is used only when it is newer than the
+// compiled code it replaces (`tsc` rewrites every file), so a stale bundle never runs.
 function fresh(bundle, compiled) {
   try {
-    return statSync(new URL(bundle, import.meta.url)).mtimeMs >= statSync(new URL(compiled, import.meta.url)).mtimeMs;
+    return statSync(join(ROOT, bundle)).mtimeMs >= statSync(join(ROOT, compiled)).mtimeMs;
   } catch {
     return false;
   }
 }
 
 async function load() {
-  if (fresh('../dist/bundle/main.cjs', '../dist/cli/main.js') && !process.env.RAISELINT_NO_CODE_CACHE) {
-    // The CommonJS bundle, compiled with a V8 code cache (./codecache.cjs); any problem: the ES module bundle.
+  if (fresh('dist/bundle/main.cjs', 'dist/cli/main.js') && !process.env.RAISELINT_NO_CODE_CACHE) {
+    // The CommonJS bundle, compiled with a V8 code cache; on any problem, the ES module bundle.
     try {
-      const { loadCached } = createRequire(import.meta.url)('./codecache.cjs');
-      return loadCached(new URL('../dist/bundle/main.cjs', import.meta.url));
+      return require('./codecache.cjs').loadCached(pathToFileURL(join(ROOT, 'dist', 'bundle', 'main.cjs')));
     } catch {
       // fall through
     }
   }
-  return import(fresh('../dist/bundle/main.js', '../dist/cli/main.js') ? '../dist/bundle/main.js' : '../dist/cli/main.js');
+  const entry = fresh('dist/bundle/main.js', 'dist/cli/main.js') ? join(ROOT, 'dist', 'bundle', 'main.js') : join(ROOT, 'dist', 'cli', 'main.js');
+  return import(pathToFileURL(entry).href);
 }
-const { main } = await load();
 
 // A closed pipe (`raiselint check . | head`) ends output quietly, as other CLIs do.
 for (const stream of [process.stdout, process.stderr]) {
@@ -34,12 +39,14 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`raiselint: internal error: ${err && err.message ? err.message : String(err)}\n`);
-    process.exitCode = 2;
-  },
-);
+load()
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`raiselint: internal error: ${err && err.message ? err.message : String(err)}\n`);
+      process.exitCode = 2;
+    },
+  );
