@@ -4,20 +4,49 @@ import type { Node } from './parser.js';
 // Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
 const fieldIds = new WeakMap<object, Map<string, number>>();
 
+/**
+ * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
+ * new node objects, and the semantic model and the fix planner ask the same ones of the same nodes
+ * many times (on the fixtures, ~4 field lookups and ~2 child lists per node). Node ids are unique
+ * within a tree; trees are never edited, so an answer never changes. Kept per tree object, so a
+ * new tree (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
+ */
+interface TreeMemo {
+  fields: Map<number, Node | null>;
+  named: Map<number, Node[]>;
+}
+const memos = new WeakMap<object, TreeMemo>();
+
+function memoOf(node: Node): TreeMemo {
+  let m = memos.get(node.tree);
+  if (!m) memos.set(node.tree, (m = { fields: new Map(), named: new Map() }));
+  return m;
+}
+
 export function field(node: Node, name: string): Node | null {
   const lang = node.tree.language;
   let ids = fieldIds.get(lang);
   if (!ids) fieldIds.set(lang, (ids = new Map()));
   let id = ids.get(name);
   if (id === undefined) ids.set(name, (id = lang.fieldIdForName(name) ?? -1));
-  return id < 0 ? null : node.childForFieldId(id);
+  if (id < 0) return null;
+  const fields = memoOf(node).fields;
+  const key = node.id * 256 + id;
+  let c = fields.get(key);
+  if (c === undefined) fields.set(key, (c = node.childForFieldId(id)));
+  return c;
 }
 
 /** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each). */
 export function namedChildren(node: Node): Node[] {
-  const out: Node[] = [];
-  for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(c);
-  return out;
+  const named = memoOf(node).named;
+  let out = named.get(node.id);
+  if (!out) {
+    out = [];
+    for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(c);
+    named.set(node.id, out);
+  }
+  return out.slice();
 }
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */
