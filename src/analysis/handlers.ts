@@ -19,8 +19,10 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
   let child: Node = node;
   let cur: Node | null = node.parent;
   while (cur) {
-    if (cur.type === 'function_definition' || cur.type === 'lambda' || cur.type === 'class_definition') return undefined;
-    if (cur.type === 'try_statement') {
+    // The type read once: each read is a call into the parser.
+    const type = cur.type;
+    if (type === 'function_definition' || type === 'lambda' || type === 'class_definition') return undefined;
+    if (type === 'try_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child)) {
         for (const clause of namedChildren(cur)) {
@@ -28,7 +30,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
           if (catches(clause, errorClass, model, exc) && !onlyReraises(clause)) return { kind: 'try', node: cur };
         }
       }
-    } else if (cur.type === 'with_statement') {
+    } else if (type === 'with_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child) && withSuppresses(cur, errorClass, model, exc)) return { kind: 'suppress', node: cur };
     }

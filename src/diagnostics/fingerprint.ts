@@ -13,8 +13,9 @@ import type { Diagnostic } from './types.js';
 export function enclosingName(node: Node): string {
   const parts: string[] = [];
   for (let n = node.parent; n; n = n.parent) {
-    if (n.type === 'function_definition' || n.type === 'class_definition') parts.unshift(n.childForFieldName('name')?.text ?? '?');
-    else if (n.type === 'lambda') parts.unshift('<lambda>');
+    const type = n.type; // read once: each read is a call into the parser
+    if (type === 'function_definition' || type === 'class_definition') parts.unshift(n.childForFieldName('name')?.text ?? '?');
+    else if (type === 'lambda') parts.unshift('<lambda>');
   }
   return parts.length ? parts.join('.') : '<module>';
 }

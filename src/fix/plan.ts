@@ -93,7 +93,8 @@ function unparenUp(n: Node): Node {
 }
 
 function isStatement(n: Node): boolean {
-  return n.type.endsWith('_statement') || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'decorated_definition';
+  const type = n.type;
+  return type.endsWith('_statement') || type === 'function_definition' || type === 'class_definition' || type === 'decorated_definition';
 }
 
 /** Finds the statement around a finding and what stands between them. */

@@ -159,10 +159,11 @@ export class FileFacts {
     let n: Node | null = stmt.parent;
     let direct = true;
     while (n) {
-      if (n.type === 'function_definition') {
+      const type = n.type;
+      if (type === 'function_definition') {
         out.push(n);
         direct = false;
-      } else if (n.type === 'class_definition') {
+      } else if (type === 'class_definition') {
         if (direct) out.push(n);
         direct = false;
       }

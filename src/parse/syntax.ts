@@ -52,8 +52,9 @@ export function namedChildren(node: Node): Node[] {
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */
 export function dottedName(node: Node | null): string | undefined {
   if (!node) return undefined;
-  if (node.type === 'identifier') return node.text;
-  if (node.type === 'attribute') {
+  const type = node.type;
+  if (type === 'identifier') return node.text;
+  if (type === 'attribute') {
     const obj = dottedName(field(node, 'object'));
     const attr = field(node, 'attribute');
     return obj && attr ? `${obj}.${attr.text}` : undefined;

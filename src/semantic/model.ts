@@ -394,16 +394,18 @@ class Interpreter {
     const ps = field(fn, 'parameters');
     const out: { name: string; node: Node; annotation?: Node; value?: Node; kind: 'plain' | 'star' | 'kw' }[] = [];
     for (const p of ps ? namedChildren(ps) : []) {
-      if (p.type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
-      else if (p.type === 'typed_parameter') {
+      const type = p.type; // read once: each read is a call into the parser
+      if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
+      else if (type === 'typed_parameter') {
         const inner = namedChildren(p)[0];
-        const kind = inner?.type === 'list_splat_pattern' ? 'star' : inner?.type === 'dictionary_splat_pattern' ? 'kw' : 'plain';
-        const nm = inner?.type === 'identifier' ? inner.text : inner ? namedChildren(inner)[0]?.text ?? '' : '';
+        const innerType = inner?.type;
+        const kind = innerType === 'list_splat_pattern' ? 'star' : innerType === 'dictionary_splat_pattern' ? 'kw' : 'plain';
+        const nm = innerType === 'identifier' ? inner!.text : inner ? namedChildren(inner)[0]?.text ?? '' : '';
         out.push({ name: nm, node: p, annotation: field(p, 'type') ?? undefined, kind });
-      } else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
+      } else if (type === 'default_parameter' || type === 'typed_default_parameter') {
         out.push({ name: field(p, 'name')?.text ?? '', node: p, annotation: field(p, 'type') ?? undefined, value: field(p, 'value') ?? undefined, kind: 'plain' });
-      } else if (p.type === 'list_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'star' });
-      else if (p.type === 'dictionary_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'kw' });
+      } else if (type === 'list_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'star' });
+      else if (type === 'dictionary_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'kw' });
     }
     return out;
   }
@@ -618,7 +620,8 @@ class Interpreter {
     let n: Node | null = node;
     if (n.type === 'type') n = namedChildren(n)[0] ?? null;
     if (!n) return UNKNOWN;
-    if (n.type === 'string' || n.type === 'concatenated_string') {
+    const type = n.type; // read once: each read is a call into the parser
+    if (type === 'string' || type === 'concatenated_string') {
       const text = stringValue(n);
       if (!text) return UNKNOWN;
       const tree = parsePython(text);
@@ -630,16 +633,16 @@ class Interpreter {
         tree.delete();
       }
     }
-    if (n.type === 'none') return NONE;
-    if (n.type === 'binary_operator') {
+    if (type === 'none') return NONE;
+    if (type === 'binary_operator') {
       const l = field(n, 'left');
       const r = field(n, 'right');
       return union(l ? this.annotation(l, env) : UNKNOWN, r ? this.annotation(r, env) : UNKNOWN);
     }
-    if (n.type === 'generic_type' || n.type === 'subscript') {
-      const head = n.type === 'subscript' ? field(n, 'value') : namedChildren(n)[0];
-      const argsNode = n.type === 'subscript' ? null : namedChildren(n).find((c) => c.type === 'type_parameter');
-      const args: Node[] = n.type === 'subscript' ? n.childrenForFieldName('subscript').filter((x): x is Node => !!x) : argsNode ? namedChildren(argsNode) : [];
+    if (type === 'generic_type' || type === 'subscript') {
+      const head = type === 'subscript' ? field(n, 'value') : namedChildren(n)[0];
+      const argsNode = type === 'subscript' ? null : namedChildren(n).find((c) => c.type === 'type_parameter');
+      const args: Node[] = type === 'subscript' ? n.childrenForFieldName('subscript').filter((x): x is Node => !!x) : argsNode ? namedChildren(argsNode) : [];
       const flat = args.length === 1 && args[0]!.type === 'tuple' ? namedChildren(args[0]!) : args;
       const name = head ? (dottedName(head) ?? '').split('.').pop()! : '';
       if (name === 'Optional' || WRAPPERS.has(name)) return flat[0] ? (name === 'Optional' ? union(this.annotation(flat[0], env), NONE) : this.annotation(flat[0], env)) : UNKNOWN;
@@ -653,7 +656,7 @@ class Interpreter {
       if (name === 'Dict' || name === 'dict' || name === 'Mapping') return UNKNOWN;
       return head ? this.instanceOf(this.annotationHead(head, env)) : UNKNOWN;
     }
-    if (n.type === 'identifier' || n.type === 'attribute') return this.instanceOf(this.annotationHead(n, env));
+    if (type === 'identifier' || type === 'attribute') return this.instanceOf(this.annotationHead(n, env));
     return UNKNOWN;
   }
 
