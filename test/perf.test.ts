@@ -188,6 +188,34 @@ describe('prefilter', () => {
     expect(candidates).toBeGreaterThan(50);
   });
 
+  it('decides the same with its 4-byte-window filter (many long names), on random input', () => {
+    // Over 512 call and method names, all at least 7 bytes: no substring search; the window filter runs first.
+    const names: [string, number][] = [];
+    for (let i = 0; i < 700; i++) names.push([`fetch_token_${i}`, ROLE_METHOD], [`Auth${i}Client`, ROLE_CALL], [`Klass${i}`, ROLE_CLASS]);
+    const q = Prefilter.build({ names });
+    const words = ['fetch_token_12', 'fetch_token_699', 'fetch_token_7000', 'fetch_token_', 'Auth3Client', 'Auth3Clien', 'xAuth3Client', 'Klass5', 'fetch', 'token', '_12', 'Client', 'x', '_', '9', 'é'];
+    const seps = [' ', '.', '(', '\n', '#', '', '', '_'];
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    let candidates = 0;
+    for (let t = 0; t < 2000; t++) {
+      let text = '';
+      for (let k = 0; k < 1 + rand(10); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
+      const all = q.scanText(text);
+      const want = rolesCanMatch(all.roles) ? [...all.names].sort() : null;
+      if (want) candidates++;
+      expect(q.candidateBytes(Buffer.from(text, 'utf8'))?.sort() ?? null, text).toEqual(want);
+    }
+    expect(candidates).toBeGreaterThan(20);
+    // Wherever the shortest name sits relative to the samples, it is found.
+    for (let k = 0; k < 40; k++) {
+      for (const pad of ['x', ' ', 'é']) expect(q.candidateBytes(Buffer.from(`${pad.repeat(k)} Auth0Client() `, 'utf8')), `${k} ${pad}`).toEqual(['Auth0Client']);
+    }
+  });
+
   it('costs one pass whatever the number of names', () => {
     const many: [string, number][] = [];
     for (let i = 0; i < 20000; i++) many.push([`method_${i}_x`, ROLE_METHOD], [`Klass${i}`, ROLE_CLASS]);

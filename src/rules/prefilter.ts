@@ -228,6 +228,51 @@ class NameTable {
     return false;
   }
 
+  /**
+   * A 4-byte-window filter for tables of long names (all at least MIN_GRAM_NAME bytes), built on
+   * first use: a bit per hashed window (4 consecutive bytes) of any name. A name of length L as a
+   * token in the file holds, for samples every L - 3 bytes, a sample whose window lies inside
+   * it, so a file whose sampled windows are all unknown has none of the names. Most windows of
+   * ordinary code are not windows of the names: the scan reads 4 bytes per sample and only
+   * expands the tokens around the few samples that hit (then compared in full, as scanBytes does).
+   */
+  private grams?: Uint8Array;
+
+  get gramsUsable(): boolean {
+    return this.count > 0 && this.odd.length === 0 && this.minLen >= MIN_GRAM_NAME;
+  }
+
+  /** True when one of the names is a whole token of buf[0, n). Only when `gramsUsable`. */
+  anyToken(buf: Uint8Array, n: number): boolean {
+    const bits = (this.grams ??= this.buildGrams());
+    const step = this.minLen - 3;
+    for (let p = 0; p + 4 <= n; p += step) {
+      const g = Math.imul(buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24), 0x9e3779b1) >>> (32 - GRAM_BITS);
+      if ((bits[g >> 3]! & (1 << (g & 7))) === 0 || ID_BYTE[buf[p]!] === 0) continue;
+      let s = p;
+      while (s > 0 && ID_BYTE[buf[s - 1]!] !== 0) s--;
+      let e = p + 1;
+      while (e < n && ID_BYTE[buf[e]!] !== 0) e++;
+      if (this.hasToken(buf, s, e)) return true;
+      // The next sample after this token (any later token still holds a sample).
+      if (e - step > p) p = e - step;
+    }
+    return false;
+  }
+
+  private buildGrams(): Uint8Array {
+    const bits = new Uint8Array(1 << (GRAM_BITS - 3));
+    const b = this.blob;
+    for (let i = 0; i < this.count; i++) {
+      const end = this.offsets[i + 1]!;
+      for (let p = this.offsets[i]!; p + 4 <= end; p++) {
+        const g = Math.imul(b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24), 0x9e3779b1) >>> (32 - GRAM_BITS);
+        bits[g >> 3]! |= 1 << (g & 7);
+      }
+    }
+    return bits;
+  }
+
   /** First name (1 + index) with this key, or 0. */
   private head(key: number): number {
     let slot = key & this.mask;
@@ -319,6 +364,11 @@ class NameTable {
     for (const e of this.odd) if (text.includes(e.name)) found.set(e.name, e.roles);
   }
 }
+
+/** The 4-byte-window filter (NameTable.anyToken) needs names this long: samples every length - 3 bytes. */
+const MIN_GRAM_NAME = 7;
+/** 2^20 bits (128 KiB): 10,000 names of ~15 bytes set ~1.5% of them. */
+const GRAM_BITS = 20;
 
 /** Up to this many names, needles are chosen among their substrings (cheap for that few). */
 const MAX_COVER_NAMES = 64;
@@ -467,6 +517,8 @@ export class Prefilter {
         if (found) break;
       }
       if (!found) return null;
+    } else if (this.stage1.gramsUsable) {
+      if (!this.stage1.anyToken(buf, length)) return null;
     } else {
       const first = new Map<string, number>();
       this.stage1.scanBytes(buf, length, text, first);
