@@ -98,7 +98,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--diff', 'print the fixes as a unified diff and write nothing')
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
-    .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores minus one)', positiveInt)
+    .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
     .option('--no-cache', 'do not read or write cached results (compiled rules are still cached)')
     .option('--cache-dir <dir>', 'cache directory', '.raiselint_cache')
     .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
