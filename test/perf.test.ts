@@ -15,7 +15,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPaths, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
+import { catalogRules, checkPaths, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
+import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
+import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
@@ -285,6 +287,26 @@ describe('compiled-rules snapshot', () => {
     // A copy of each rule (not the object encoded) reads its patterns afresh from the record.
     for (const r of all.rules) expect(plainPatterns(rulePatterns(r))).toEqual(plainPatterns(rulePatterns(JSON.parse(JSON.stringify(r)))));
     expect(all.rules.some((r) => rulePatterns(r).tryExcept)).toBe(true);
+  });
+
+  it('`rules` and `explain` read the catalog from the snapshot: the same output as freshly compiled rules', async () => {
+    const opts = { records: [join(ROOT, 'fixtures', 'shapes', 'records.jsonl')] };
+    const fresh = await loadRules(opts);
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-catalog-'));
+    try {
+      for (let run = 0; run < 2; run++) {
+        // The first run compiles and saves the snapshot; the second reads it.
+        const cat = await catalogRules(opts, dir);
+        expect(readdirSync(join(dir, 'rules')).filter((n) => n.endsWith('.snap'))).toHaveLength(1);
+        expect(formatRulesJson(cat.rules, cat)).toBe(formatRulesJson(fresh.rules, fresh));
+        expect(formatRulesText(cat.rules, cat)).toBe(formatRulesText(fresh.rules, fresh));
+        expect(formatExplainJson(cat.rules)).toBe(formatExplainJson(fresh.rules));
+        expect(cat.warnings).toEqual(fresh.warnings);
+        expect([...cat.byId.keys()].sort()).toEqual([...fresh.byId.keys()].sort());
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('loads only the rules a file can need, including those reached through curated summaries', async () => {

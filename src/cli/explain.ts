@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { loadRules } from '../engine/rules.js';
+import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
 import { formatBuiltinExplainJson, formatBuiltinExplainText, formatExplainJson, formatExplainText } from '../report/explain.js';
 import { BUILTIN_RULES, builtinRule } from '../suppress/builtin.js';
 import { editDistance, findRuleById, matchRuntimeError, parseErrorText, parseTraceback, similarIds, type RuntimeError } from '../rules/lookup.js';
@@ -15,6 +15,7 @@ interface ExplainFlags {
   records: string[];
   bundled: boolean;
   format: 'text' | 'json';
+  cacheDir: string;
 }
 
 function isFile(p: string): boolean {
@@ -44,6 +45,7 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
     .argument('<query...>', 'a rule id, an error message (`NotImplementedError: ...`), or a traceback file')
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
+    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (words: string[], flags: ExplainFlags) => {
       const query = words.join(' ');
@@ -54,7 +56,7 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
         setCode(0);
         return;
       }
-      const set = await loadRules({ records: flags.records, bundled: flags.bundled });
+      const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
       for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       const render = flags.format === 'json' ? formatExplainJson : formatExplainText;
 

@@ -1,7 +1,8 @@
 /** `raiselint lsp`: the language server over stdio. */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { loadRules } from '../engine/rules.js';
+import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import { initParser } from '../parse/parser.js';
 import { collect, type IO } from './io.js';
 
 interface LspFlags {
@@ -11,6 +12,7 @@ interface LspFlags {
   debounce: number;
   watch: boolean;
   config: boolean;
+  cacheDir: string;
 }
 
 function milliseconds(value: string): number {
@@ -27,6 +29,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
     .option('--no-bundled', 'do not use the bundled record datasets')
     .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: each file\'s config, else possible)').choices(['certain', 'possible']))
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml')
+    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
     .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {
@@ -34,11 +37,13 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       const { describeProblem, startServer } = await import('../lsp/server.js');
       const records = flags.records.map((p) => resolve(p));
       // Bad records stop the server before it starts: one line on stderr, exit 2 (main reports it).
-      const rules = await loadRules({ records, bundled: flags.bundled });
+      const cacheDir = resolve(flags.cacheDir);
+      const rules = await catalogRules({ records, bundled: flags.bundled }, cacheDir);
+      await initParser();
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       // stdout carries the protocol: anything printed by mistake goes to stderr instead.
       for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
-      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, config: flags.config, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
+      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, config: flags.config, cacheDir, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
       await done;
       setCode(0);
     });

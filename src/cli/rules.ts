@@ -1,6 +1,6 @@
 /** `raiselint rules`: lists the rules the records compile to. */
 import { Option, type Command } from 'commander';
-import { loadRules } from '../engine/rules.js';
+import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
 import { filterBuiltins, filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { UsageError, collect, type IO } from './io.js';
@@ -9,6 +9,7 @@ interface RulesFlags {
   records: string[];
   bundled: boolean;
   format: 'text' | 'json';
+  cacheDir: string;
 }
 
 export function registerRules(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
@@ -18,9 +19,10 @@ export function registerRules(program: Command, { stdout, stderr }: IO, setCode:
     .argument('[filter]', 'only rules whose id, error class, raiser or message contains this text')
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
+    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (filter: string | undefined, flags: RulesFlags) => {
-      const set = await loadRules({ records: flags.records, bundled: flags.bundled });
+      const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
       for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
       if (!set.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
       const rules = filterRules([...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), filter);

@@ -22,7 +22,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { loadRules } from '../engine/rules.js';
+import { catalogRules } from '../engine/batch.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { DatasetError } from '../records/load.js';
 import type { RecordProblem } from '../records/types.js';
@@ -45,6 +45,8 @@ export interface ServerOptions {
   bundled: boolean;
   /** Overrides every config's `min-confidence`. */
   minConfidence?: Confidence;
+  /** Where the compiled rules are cached (absolute; default: the engine's). */
+  cacheDir?: string;
   /** Read `raiselint.toml` / `[tool.raiselint]` (false: `--no-config`). */
   config?: boolean;
   /** Quiet period after a change before the document is checked. */
@@ -153,7 +155,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     reloading = reloading.then(async () => {
       const fromConfigs = [...new Set([...configRecords(), ...extra])];
       try {
-        const next = await loadRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled });
+        const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled }, opts.cacheDir);
         ws.setRules(next, fromConfigs.map((f) => resolve(f)));
         connection.console.info(`raiselint: records reloaded (${why}): ${next.rules.length} rules`);
         for (const w of next.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
