@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogRules, checkPaths, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
+import { catalogRules, checkPaths, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
 import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
 import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
@@ -330,6 +330,26 @@ describe('identical results: cache, threads, prefilter', () => {
 
   it('on the fixtures', async () => {
     await equivalence([FIXTURES], {});
+  });
+
+  it('workers start once the parsing seen, or projected from a sample, is worth sharing; never for light runs', async () => {
+    const T = 256 * 1024;
+    expect(shouldSpawn(SPAWN_SAMPLE_FILES - 1, 10_000, 200 * 1024, T)).toBe(false); // no projection before the sample
+    expect(shouldSpawn(SPAWN_SAMPLE_FILES, 10_000, 16 * 1024, T)).toBe(true); // 1 KiB a file, 9,984 files left
+    expect(shouldSpawn(SPAWN_SAMPLE_FILES, 200, 16 * 1024, T)).toBe(false); // 184 files left x 1 KiB < 256 KiB
+    expect(shouldSpawn(SPAWN_SAMPLE_FILES, 300, 16 * 1024, T)).toBe(true); // 284 KiB projected
+    expect(shouldSpawn(1000, 1790, 0, T)).toBe(false); // the prefilter keeps it light
+    expect(shouldSpawn(40, 41, T, T)).toBe(true);
+    expect(shouldSpawn(41, 41, 10 * T, T)).toBe(false); // nothing left to share
+    // Through the batch: a parse-heavy corpus starts a worker by default, the fixtures (~20 files) do not; same findings.
+    const heavy = join(tmp, 'heavy');
+    const heavyRecords = join(tmp, 'heavy.jsonl');
+    generateCorpus(heavy, { files: 700, seed: 3, recordsFile: heavyRecords, recordCount: 40 });
+    const two = await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 2, cache: false, cacheDir: cacheDir() });
+    expect(two.stats.workers).toBe(1);
+    const one = await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 1, cache: false, cacheDir: cacheDir() });
+    expectSame(two, one, { prefiltered: false });
+    expect((await checkPaths([FIXTURES], {}, { jobs: 2, cache: false, cacheDir: cacheDir() })).stats.workers).toBe(0);
   });
 
   it('on a generated corpus with synthetic records', async () => {
