@@ -92,6 +92,29 @@ async function equivalence(paths: string[], ruleOpts: RuleOptions) {
   expect(warm.stats.compileMs).toBe(0);
 }
 
+/**
+ * Random texts of words and separators: the prefilter's fast decisions (on bytes, and on text when
+ * `checkText`) must equal the full token scan's. Returns how many texts could match.
+ */
+function fuzzPrefilter(q: Prefilter, words: string[], seps: string[], o: { seed: number; texts: number; checkText: boolean }): number {
+  let seed = o.seed;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  let candidates = 0;
+  for (let t = 0; t < o.texts; t++) {
+    let text = '';
+    for (let k = 0; k < 1 + rand(10); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
+    const all = q.scanText(text);
+    const want = rolesCanMatch(all.roles) ? [...all.names].sort() : null;
+    if (want) candidates++;
+    expect(q.candidateBytes(Buffer.from(text, 'utf8'))?.sort() ?? null, text).toEqual(want);
+    if (o.checkText) expect(q.candidateText(text)?.sort() ?? null, text).toEqual(want);
+  }
+  return candidates;
+}
+
 describe('prefilter', () => {
   const spec = {
     names: [
@@ -172,21 +195,7 @@ describe('prefilter', () => {
     const q = Prefilter.build({ names });
     const words = ['agent_save_state', 'agent_load_state', 'save_state', 'load_state_json', 'load_state', 'metadata', 'run', 'raiselint', 'GrpcWorkerAgentRuntime', 'AgentProxy', '_state', 'state', 'meta', 'data', 'ru', 'n', 'x', '_', 'é'];
     const seps = [' ', '.', '(', '\n', '#', '', '', '_', '9'];
-    let seed = 7;
-    const rand = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
-    let candidates = 0;
-    for (let t = 0; t < 600; t++) {
-      let text = '';
-      for (let k = 0; k < 1 + rand(10); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
-      const all = q.scanText(text);
-      const want = rolesCanMatch(all.roles) ? [...all.names].sort() : null;
-      if (want) candidates++;
-      expect(q.candidateBytes(Buffer.from(text, 'utf8'))?.sort() ?? null, text).toEqual(want);
-      expect(q.candidateText(text)?.sort() ?? null, text).toEqual(want);
-    }
+    const candidates = fuzzPrefilter(q, words, seps, { seed: 7, texts: 600, checkText: true });
     expect(candidates).toBeGreaterThan(50);
   });
 
@@ -197,20 +206,7 @@ describe('prefilter', () => {
     const q = Prefilter.build({ names });
     const words = ['fetch_token_12', 'fetch_token_699', 'fetch_token_7000', 'fetch_token_', 'Auth3Client', 'Auth3Clien', 'xAuth3Client', 'Klass5', 'fetch', 'token', '_12', 'Client', 'x', '_', '9', 'é'];
     const seps = [' ', '.', '(', '\n', '#', '', '', '_'];
-    let seed = 11;
-    const rand = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
-    let candidates = 0;
-    for (let t = 0; t < 2000; t++) {
-      let text = '';
-      for (let k = 0; k < 1 + rand(10); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
-      const all = q.scanText(text);
-      const want = rolesCanMatch(all.roles) ? [...all.names].sort() : null;
-      if (want) candidates++;
-      expect(q.candidateBytes(Buffer.from(text, 'utf8'))?.sort() ?? null, text).toEqual(want);
-    }
+    const candidates = fuzzPrefilter(q, words, seps, { seed: 11, texts: 2000, checkText: false });
     expect(candidates).toBeGreaterThan(20);
     // Wherever the shortest name sits relative to the samples, it is found.
     for (let k = 0; k < 40; k++) {
