@@ -23,6 +23,18 @@ export function lineStarts(text: string): number[] {
   return out;
 }
 
+/** The 0-based row and UTF-16 column of an offset, given the text's line starts (the inverse of `fixOffsets`' lookup). */
+export function positionAt(starts: number[], offset: number): { row: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { row: lo, column: offset - starts[lo]! };
+}
+
 /** A fix's edits as offsets into `text` (the text the fix was planned on). */
 export function fixOffsets(text: string, fix: Fix, starts = lineStarts(text)): TextEdit[] {
   const at = (line: number, column: number) => {

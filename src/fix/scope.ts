@@ -5,6 +5,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
+import { lineStarts, positionAt } from './apply.js';
 import { targetNames } from './pattern.js';
 
 export const BUILTINS = new Set(
@@ -56,7 +57,7 @@ export class FileFacts {
   private allIds?: Set<string>;
   private importCache?: Map<string, ImportBinding>;
   private starImport = false;
-  readonly lineStarts: number[];
+  private readonly lineStarts: number[];
 
   constructor(
     readonly root: Node,
@@ -64,20 +65,13 @@ export class FileFacts {
   ) {
     const m = /\r?\n/.exec(text);
     this.eol = m ? m[0] : '\n';
-    this.lineStarts = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    this.lineStarts = lineStarts(text);
   }
 
   /** 1-based line and UTF-16 column of an offset. */
   position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.lineStarts[lo]! + 1 };
+    const p = positionAt(this.lineStarts, offset);
+    return { line: p.row + 1, column: p.column + 1 };
   }
 
   lineStart(offset: number): number {

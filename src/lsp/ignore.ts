@@ -8,10 +8,11 @@
 import type { TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
-import { collectDirectives, lineStarts, positionAt } from '../suppress/directives.js';
+import { positionAt } from '../fix/apply.js';
+import { collectDirectives, lineStarts } from '../suppress/directives.js';
 import { addIgnoreEdits, type TextEdit as OffsetEdit } from '../suppress/edits.js';
 
-/** LSP positions (0-based line, UTF-16 character) of UTF-16 offsets in `text`. */
+/** LSP positions (0-based line, UTF-16 character) of UTF-16 offsets in `text`; lines end at \r, \n or \r\n, as LSP counts them. */
 export function offsetConverter(text: string): (offset: number) => { line: number; character: number } {
   const starts = lineStarts(text);
   return (offset) => {

@@ -2,7 +2,8 @@
 import type { Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { BLANKET_IGNORE, INVALID_IGNORE, UNUSED_IGNORE, builtinDiagnostic, isBuiltinRule } from './builtin.js';
-import { lineStarts, positionAt, type Directive, type DirectiveId } from './directives.js';
+import { lineStarts, positionAt } from '../fix/apply.js';
+import type { Directive, DirectiveId } from './directives.js';
 import { unusedSuppressionEdits } from './edits.js';
 
 /** Rule ids of a directive that suppress nothing (all of them when `all`). */
@@ -90,6 +91,7 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
  * comment carries the same fix (all its unused ids go at once), so `--fix` applies it once.
  */
 function attachRemovalFixes(text: string, unused: UnusedSuppression[], problems: Diagnostic[]): void {
+  // Rows as the fix stage counts them (fixOffsets maps the edits back with the same line starts).
   const starts = lineStarts(text);
   const position = (offset: number) => {
     const p = positionAt(starts, offset);

@@ -61,18 +61,6 @@ export function lineStarts(text: string): number[] {
   return out;
 }
 
-/** The 0-based line and UTF-16 column of an offset, given the text's `lineStarts`. */
-export function positionAt(starts: number[], offset: number): { row: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { row: lo, column: offset - starts[lo]! };
-}
-
 export function collectDirectives(root: Node, text: string): Directive[] {
   if (!text.includes('raiselint')) return [];
   const out: Directive[] = [];
