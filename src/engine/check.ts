@@ -79,6 +79,11 @@ export function checkFile(abs: string, display: string, rules: RuleSet, opts: Ch
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }] };
   }
+  return checkBytes(bytes, display, rules, opts);
+}
+
+/** Checks a file's bytes (read from disk or stdin): an undecodable file or an internal error is a file error, never a throw. */
+export function checkBytes(bytes: Buffer, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   let text: string;
   try {
     text = decodeSource(bytes).text;

@@ -6,8 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { initParser } from '../parse/parser.js';
-import { DecodeError, decodeSource } from '../parse/source.js';
-import { checkSource } from './check.js';
+import { checkBytes } from './check.js';
 import type { BatchStats, RawResult } from './batch.js';
 import type { PreparedRules } from './rulesource.js';
 import type { StrategyOption } from '../fix/plan.js';
@@ -24,17 +23,8 @@ export function stdinFile(src: StdinSource): { abs: string; display: string } {
 }
 
 export async function checkStdin(src: StdinSource, prepared: PreparedRules, opts: { fixStrategy?: StrategyOption; prefilter?: boolean }): Promise<{ results: RawResult[]; stats: BatchStats }> {
-  const { display } = stdinFile(src);
-  const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
-  let text: string;
-  try {
-    text = decodeSource(src.bytes).text;
-  } catch (e) {
-    if (e instanceof DecodeError) return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
-    throw e;
-  }
   await initParser();
-  const r = checkSource(text, display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter });
-  stats.parsed = 1;
-  return { results: [{ diagnostics: r.diagnostics, errors: r.errors, directives: r.directives ?? [], text }], stats };
+  const r = checkBytes(src.bytes, stdinFile(src).display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter });
+  const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: r.text === undefined ? 0 : 1, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
+  return { results: [{ diagnostics: r.diagnostics, errors: r.errors, directives: r.directives ?? [], text: r.text }], stats };
 }
