@@ -122,8 +122,9 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.addIgnore) return setCode(addIgnoreReport(result, { stdout, stderr }));
       if (result.staleBaseline) stderr(`raiselint: ${result.staleBaseline} baseline finding${result.staleBaseline === 1 ? ' is' : 's are'} gone (run with --update-baseline to drop them)\n`);
       let fixed: FixRunResult | undefined;
-      if (stdin && flags.fix && !flags.diff) {
-        // Like Ruff: the fixed source on stdout (byte for byte when nothing changed), the findings left on stderr.
+      // Like Ruff, `--fix` on stdin: the fixed source on stdout (byte for byte when nothing changed), the report on stderr.
+      const fixStdin = stdin && flags.fix && !flags.diff;
+      if (fixStdin) {
         fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: false });
         const changed = fixed.changed[0];
         stdout(changed?.bytes ?? stdin.bytes);
@@ -131,15 +132,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
           result.diagnostics = changed.diagnostics;
           result.sources.set(changed.file, changed.after);
         }
-        const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color: false, statistics: flags.statistics, fixed: fixed.fixed, unsafeFixes: flags.unsafeFixes });
-        if (flags.outputFile) writeReport(flags.outputFile, report);
-        else stderr(report);
-        if (flags.statistics || !reportsErrors(flags.format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-        const code = exitCode(result);
-        setCode(code === 0 && flags.exitNonZeroOnFix && fixed.fixed ? 1 : code);
-        return;
-      }
-      if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
+      } else if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
       if (flags.diff) {
         // Like Ruff: the diff on stdout, a summary on stderr; exit 1 when something would change.
         for (const f of fixed!.changed) stdout(formatDiff(f.file, f.before, f.after));
@@ -149,10 +142,10 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
         setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n ? 1 : 0);
         return;
       }
-      const color = flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR);
+      const color = !fixStdin && (flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR));
       const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes });
       if (flags.outputFile) writeReport(flags.outputFile, report);
-      else stdout(report);
+      else (fixStdin ? stderr : stdout)(report);
       if (flags.statistics || !reportsErrors(flags.format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
       const code = exitCode(result);
       setCode(code === 0 && flags.exitNonZeroOnFix && fixed?.fixed ? 1 : code);
