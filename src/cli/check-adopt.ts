@@ -1,7 +1,7 @@
 /** The configuration and adoption flags of `raiselint check`: --show-config, --update-baseline, --add-ignore. */
 import { existsSync } from 'node:fs';
 import { formatConfig } from '../config/show.js';
-import { ConfigResolver, checkRulePatterns, withRuleOverrides, type RuleOverrides } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, type RuleOverrides } from '../config/resolve.js';
 import { loadRules } from '../engine/rules.js';
 import { addIgnores, updateBaseline } from '../engine/adopt.js';
 import type { ProjectResult } from '../engine/project.js';
@@ -11,7 +11,7 @@ import { UsageError, type IO } from './io.js';
 
 export async function showConfig(file: string, opts: { records: string[]; bundled: boolean; config: boolean; minConfidence?: string } & RuleOverrides, { stdout }: IO): Promise<number> {
   if (!existsSync(file)) throw new UsageError(`${file}: no such file or directory`);
-  const cfg = withRuleOverrides(new ConfigResolver({ use: opts.config }).forFile(file), opts);
+  const cfg = new ConfigResolver({ use: opts.config, overrides: { select: opts.select, ignore: opts.ignore } }).forFile(file);
   const rules = await loadRules({ records: [...opts.records, ...cfg.records], bundled: opts.bundled });
   const ids = [...rules.rules.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity })), ...BUILTIN_RULES.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity }))];
   checkRulePatterns([cfg], ids.map((r) => r.id));

@@ -80,9 +80,13 @@ function inside(base: string, abs: string): string | undefined {
 export class ConfigResolver {
   private readonly fileCache = new Map<string, ConfigFile | undefined>();
   private readonly dirCache = new Map<string, ResolvedConfig>();
+  private readonly overridden = new Map<ResolvedConfig, ResolvedConfig>();
 
-  /** `use: false` ignores every config file (the built-in behaviour). */
-  constructor(private readonly opts: { use?: boolean } = {}) {}
+  /**
+   * `use: false` ignores every config file (the built-in behaviour); `overrides` (the command
+   * line's `--select` / `--ignore`) apply over every configuration returned.
+   */
+  constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides } = {}) {}
 
   /** The config file in `dir` itself, if any (raiselint.toml first, then pyproject.toml with [tool.raiselint]). */
   configIn(dir: string): ConfigFile | undefined {
@@ -99,8 +103,22 @@ export class ConfigResolver {
     return found;
   }
 
-  /** The merged configuration for files in folder `dir` (absolute). */
+  /** The configuration for files in folder `dir` (absolute): the merged config files, then the overrides. */
   forDir(dir: string): ResolvedConfig {
+    const merged = this.merged(dir);
+    const o = this.opts.overrides;
+    if (!o?.select && !o?.ignore?.length) return merged;
+    let out = this.overridden.get(merged);
+    if (!out) {
+      const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
+      out = { ...merged, select: o.select ? o.select.map((p) => cli('--select', p)) : merged.select, ignore: [...merged.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))] };
+      this.overridden.set(merged, out);
+    }
+    return out;
+  }
+
+  /** The config files that apply to folder `dir`, merged (cached per folder). */
+  private merged(dir: string): ResolvedConfig {
     // Looked up as given first: the callers pass absolute paths, so resolving is rarely needed.
     const given = this.dirCache.get(dir);
     if (given) return given;
@@ -112,7 +130,7 @@ export class ConfigResolver {
     else {
       const own = this.configIn(dir);
       const up = resolve(dir, '..');
-      const parent = up === dir || own?.root ? EMPTY : this.forDir(up);
+      const parent = up === dir || own?.root ? EMPTY : this.merged(up);
       out = own ? merge(parent, own) : parent;
     }
     this.dirCache.set(dir, out);
@@ -220,26 +238,6 @@ export interface RuleOverrides {
   select?: string[];
   /** Added to the configs' `ignore`. */
   ignore?: string[];
-}
-
-const cliOverrides = new WeakMap<ResolvedConfig, Map<string, ResolvedConfig>>();
-
-/** The configuration with the command line's rule selection applied (the same object for the same inputs). */
-export function withRuleOverrides(cfg: ResolvedConfig, o: RuleOverrides): ResolvedConfig {
-  if (!o.select && !o.ignore?.length) return cfg;
-  const key = JSON.stringify([o.select ?? null, o.ignore ?? []]);
-  let byKey = cliOverrides.get(cfg);
-  if (!byKey) cliOverrides.set(cfg, (byKey = new Map()));
-  const hit = byKey.get(key);
-  if (hit) return hit;
-  const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
-  const out: ResolvedConfig = {
-    ...cfg,
-    select: o.select ? o.select.map((p) => cli('--select', p)) : cfg.select,
-    ignore: [...cfg.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))],
-  };
-  byKey.set(key, out);
-  return out;
 }
 
 /** Throws a ConfigError for the first pattern that matches none of the known rule ids. */

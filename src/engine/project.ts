@@ -14,7 +14,7 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile } from '../workspace/discover.js';
-import { ConfigResolver, checkRulePatterns, withRuleOverrides, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { RuleOptions } from './rules.js';
@@ -113,9 +113,9 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
 }
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
-  const resolver = new ConfigResolver({ use: opts.config !== false });
+  const resolver = new ConfigResolver({ use: opts.config !== false, overrides: { select: opts.select, ignore: opts.ignore } });
   const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
-  const cfgs = files.map((f) => withRuleOverrides(resolver.forFile(f.abs), opts));
+  const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
