@@ -77,6 +77,9 @@ function inside(base: string, abs: string): string | undefined {
   return posix(rel);
 }
 
+/** Config file names, in the order a folder's are read: the first with raiselint settings is its config. */
+export const CONFIG_FILE_NAMES: readonly string[] = ['raiselint.toml', 'pyproject.toml'];
+
 export class ConfigResolver {
   private readonly fileCache = new Map<string, ConfigFile | undefined>();
   private readonly dirCache = new Map<string, ResolvedConfig>();
@@ -92,7 +95,7 @@ export class ConfigResolver {
   configIn(dir: string): ConfigFile | undefined {
     if (this.fileCache.has(dir)) return this.fileCache.get(dir);
     let found: ConfigFile | undefined;
-    for (const name of ['raiselint.toml', 'pyproject.toml']) {
+    for (const name of CONFIG_FILE_NAMES) {
       const f = join(dir, name);
       if (!existsSync(f)) continue;
       found = readConfigFile(f);

@@ -6,7 +6,7 @@
  * config files are reloaded when they change.
  */
 import { statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
@@ -33,11 +33,9 @@ import { codeActions, FIX_ALL_KIND } from './actions.js';
 import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
-import { isUnder, watchConfigDirs, watchPaths, type Watcher } from './watch.js';
+import { isUnder, watchPaths, type Watcher } from './watch.js';
 import { Workspace } from './workspace.js';
-
-/** The names of config files (see src/config): a change to one re-reads the configuration. */
-export const CONFIG_NAMES = ['raiselint.toml', 'pyproject.toml'];
+import { CONFIG_FILE_NAMES } from '../config/resolve.js';
 
 export interface ServerOptions {
   /** Extra dataset files or folders, absolute. */
@@ -203,7 +201,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     if (key === watchedDirs) return;
     watchedDirs = key;
     configWatcher?.close();
-    configWatcher = watchConfigDirs([...dirs], CONFIG_NAMES, () => configChanged('a config file changed on disk'));
+    configWatcher = watchPaths([...dirs].flatMap((d) => CONFIG_FILE_NAMES.map((n) => join(d, n))), () => configChanged('a config file changed on disk'));
   };
 
   connection.onInitialize((params): InitializeResult => {
@@ -232,7 +230,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
         const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
         return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
       });
-      if (opts.config !== false) for (const name of CONFIG_NAMES) watchers.push({ globPattern: `**/${name}` });
+      if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
       // Datasets named by configs: any JSON Lines file may be one.
       if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
       if (watchers.length) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
@@ -242,7 +240,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
 
   connection.onDidChangeWatchedFiles((params) => {
     const files = params.changes.filter((c) => c.uri.startsWith('file:')).map((c) => fileURLToPath(c.uri));
-    if (opts.config !== false && files.some((f) => CONFIG_NAMES.includes(basename(f)))) configChanged('a config file changed in the workspace');
+    if (opts.config !== false && files.some((f) => CONFIG_FILE_NAMES.includes(basename(f)))) configChanged('a config file changed in the workspace');
     else if (files.some((f) => isUnder(f, ws.datasets()))) void reload('records changed in the workspace');
   });
 

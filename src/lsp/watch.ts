@@ -1,4 +1,4 @@
-/** Watches record dataset paths (files or folders) and calls back once per burst of changes. */
+/** Watches paths (record datasets, config files; files or folders) and calls back once per burst of changes. */
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 
@@ -33,52 +33,37 @@ export function isUnder(file: string, paths: string[]): boolean {
 
 /**
  * Editors save by writing in place or by renaming a temporary file over the original; watching
- * the file's folder (filtered by name) sees both. Folders are watched recursively.
+ * the file's folder (filtered by name) sees both, and sees a file appear or go. Files are watched
+ * through their folders, one watcher per folder; folders are watched recursively.
  */
 export function watchPaths(paths: string[], onChange: () => void, settleMs = 100): Watcher {
   const watchers: FSWatcher[] = [];
   const fire = debounce(onChange, settleMs);
-  for (const p of paths) {
-    const abs = resolve(p);
-    const isDir = existsSync(abs) && statSync(abs).isDirectory();
+  const filesByDir = new Map<string, Set<string>>();
+  const add = (w: () => FSWatcher) => {
     try {
-      if (isDir) watchers.push(watch(abs, { recursive: true }, fire));
-      else {
-        const name = basename(abs);
-        watchers.push(watch(dirname(abs), (_event, file) => {
-          if (file === null || file.toString() === name) fire();
-        }));
-      }
+      const watcher = w();
+      watcher.on('error', () => undefined);
+      watchers.push(watcher);
     } catch {
       // A path that cannot be watched still reloads on workspace/didChangeWatchedFiles.
     }
-  }
-  for (const w of watchers) w.on('error', () => undefined);
-  return {
-    close() {
-      fire.cancel();
-      for (const w of watchers) w.close();
-    },
   };
-}
-
-/**
- * Watches folders (not recursively) for files with one of `names` appearing, changing or going:
- * the config files that apply to a document live in its folder or one above it.
- */
-export function watchConfigDirs(dirs: string[], names: string[], onChange: () => void, settleMs = 100): Watcher {
-  const watchers: FSWatcher[] = [];
-  const fire = debounce(onChange, settleMs);
-  for (const dir of dirs) {
-    try {
-      const w = watch(dir, (_event, file) => {
-        if (file === null || names.includes(file.toString())) fire();
-      });
-      w.on('error', () => undefined);
-      watchers.push(w);
-    } catch {
-      // A folder that cannot be watched still reloads on workspace/didChangeWatchedFiles.
+  for (const p of paths) {
+    const abs = resolve(p);
+    if (existsSync(abs) && statSync(abs).isDirectory()) add(() => watch(abs, { recursive: true }, fire));
+    else {
+      const names = filesByDir.get(dirname(abs)) ?? new Set<string>();
+      names.add(basename(abs));
+      filesByDir.set(dirname(abs), names);
     }
+  }
+  for (const [dir, names] of filesByDir) {
+    add(() =>
+      watch(dir, (_event, file) => {
+        if (file === null || names.has(file.toString())) fire();
+      }),
+    );
   }
   return {
     close() {
