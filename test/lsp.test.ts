@@ -416,6 +416,16 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     const msg = await c.until(() => c.messages.find((m) => m.message.includes('config error')));
     expect(msg.type).toBe(1);
     expect(msg.message).toBe("raiselint: config error, checking without it: team/raiselint.toml:2: key 'select': must be an array of strings, not number 3");
+    // A rule pattern that matches no rule: said once (as `raiselint check` would stop with it); the rest of the config applies.
+    const { c: c2, uri: uri2 } = await workspace({ 'raiselint.toml': `ignore = ["${LOAD}", "autogen/no-such-rule"]\n` });
+    await c2.open(uri2('app.py'), SOURCE);
+    expect((await c2.diagnosticsAt(uri2('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([SAVE]);
+    const problem = await c2.until(() => c2.messages.find((m) => m.message.includes('matches no rule')));
+    expect(problem.message).toBe("raiselint: config error: raiselint.toml:1: key 'ignore': 'autogen/no-such-rule' matches no rule (see `raiselint rules`)");
+    await c2.save(uri2('app.py'));
+    await c2.diagnosticsAt(uri2('app.py'), 1);
+    expect(c2.messages.filter((m) => m.message.includes('matches no rule'))).toHaveLength(1);
+
     const v = await c.replace(uri('team/app.py'), SOURCE + '\n');
     await c.save(uri('team/app.py'));
     await c.diagnosticsAt(uri('team/app.py'), v);

@@ -114,6 +114,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
         if (missing.length) void reload(`a config names ${missing.map((f) => basename(f)).join(', ')}`, missing);
         const res = ws.check(abs, displayPath(doc.uri), doc.getText());
         if (res.configError) showError(`raiselint: config error, checking without it: ${res.configError}`);
+        if (res.ruleProblem) showError(`raiselint: config error: ${res.ruleProblem}`);
         diagnostics = res.diagnostics;
       } catch (e) {
         connection.console.error(`raiselint: internal error while checking ${doc.uri}: ${(e as Error).message}`);

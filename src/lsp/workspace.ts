@@ -32,6 +32,8 @@ export interface CheckedText {
   excluded: boolean;
   /** A config error met while resolving this file's configuration (the file is checked without config). */
   configError?: string;
+  /** A rule pattern in the config that matches no rule (the error `raiselint check` stops with; the config still applies here). */
+  ruleProblem?: string;
 }
 
 export interface FixAllResult {
@@ -49,6 +51,8 @@ export class Workspace {
   private resolver: ConfigResolver;
   /** Dataset files named by configs (absolute), all included in `rules`. */
   private configRecords = new Set<string>();
+  /** `ruleProblem` per configuration, for the current rules (a check runs on every pause in typing). */
+  private ruleProblems = new WeakMap<ResolvedConfig, string | undefined>();
 
   constructor(
     public rules: RuleSet,
@@ -73,6 +77,7 @@ export class Workspace {
   setRules(rules: RuleSet, configRecords: Iterable<string>): void {
     this.rules = rules;
     this.configRecords = new Set(configRecords);
+    this.ruleProblems = new WeakMap();
   }
 
   /** The configuration of a file (absolute path; undefined for a buffer without a file). */
@@ -99,13 +104,16 @@ export class Workspace {
   /** Config keys naming rules that do not exist: the error `raiselint check` would stop with. */
   private ruleProblem(cfg: ResolvedConfig): string | undefined {
     if (!rulePatterns(cfg).length) return undefined;
+    if (this.ruleProblems.has(cfg)) return this.ruleProblems.get(cfg);
+    let problem: string | undefined;
     try {
-      checkRulePatterns([cfg], [...this.rules.rules.map((r) => r.id), ...BUILTIN_IDS]);
-      return undefined;
+      checkRulePatterns([cfg], [...this.rules.byId.keys(), ...BUILTIN_IDS]);
     } catch (e) {
-      if (e instanceof ConfigError) return e.describe(this.root);
-      throw e;
+      if (!(e instanceof ConfigError)) throw e;
+      problem = e.describe(this.root);
     }
+    this.ruleProblems.set(cfg, problem);
+    return problem;
   }
 
   private finisher(abs: string, cfg: ResolvedConfig): (r: FileResult) => Diagnostic[] {
@@ -124,7 +132,7 @@ export class Workspace {
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
     const res = checkSource(text, display, this.rules, { fixStrategy: cfg.fixStrategy });
     const diagnostics = this.finisher(this.pathOf(abs, display), cfg)(res);
-    return { diagnostics, excluded: false, configError: error ?? this.ruleProblem(cfg) };
+    return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }
 
   /** Every safe fix of the buffer, applied round after round and verified as `--fix` does. */
