@@ -2,17 +2,17 @@
 import { existsSync } from 'node:fs';
 import { formatConfig } from '../config/show.js';
 import { ConfigResolver, checkRulePatterns, type RuleOverrides } from '../config/resolve.js';
-import { loadRules } from '../engine/rules.js';
+import { catalogRules } from '../engine/batch.js';
 import { addIgnores, updateBaseline } from '../engine/adopt.js';
 import type { ProjectResult } from '../engine/project.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { DEFAULT_BASELINE } from '../suppress/baseline.js';
 import { UsageError, type IO } from './io.js';
 
-export async function showConfig(file: string, opts: { records: string[]; bundled: boolean; config: boolean; minConfidence?: string } & RuleOverrides, { stdout }: IO): Promise<number> {
+export async function showConfig(file: string, opts: { records: string[]; bundled: boolean; config: boolean; minConfidence?: string; cacheDir?: string } & RuleOverrides, { stdout }: IO): Promise<number> {
   if (!existsSync(file)) throw new UsageError(`${file}: no such file or directory`);
   const cfg = new ConfigResolver({ use: opts.config, overrides: { select: opts.select, ignore: opts.ignore } }).forFile(file);
-  const rules = await loadRules({ records: [...opts.records, ...cfg.records], bundled: opts.bundled });
+  const rules = await catalogRules({ records: [...opts.records, ...cfg.records], bundled: opts.bundled }, opts.cacheDir);
   const ids = [...rules.rules.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity })), ...BUILTIN_RULES.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity }))];
   checkRulePatterns([cfg], ids.map((r) => r.id));
   stdout(formatConfig(file, cfg, ids, process.cwd(), opts.minConfidence));

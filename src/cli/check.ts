@@ -107,7 +107,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .action(async (paths: string[], flags: CheckFlags) => {
       const t0 = performance.now();
       const stdin = stdinSource(paths, flags);
-      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore }, { stdout, stderr }));
+      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
