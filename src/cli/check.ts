@@ -1,5 +1,6 @@
 /** `raiselint check`: the lint run. */
 import { readFileSync } from 'node:fs';
+import { describeProblem } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject } from '../engine/project.js';
@@ -110,7 +111,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin });
       const rules = result.rules;
-      for (const w of rules.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
+      for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
       if (flags.timings) {
         const s = result.stats;

@@ -4,6 +4,7 @@
  * a traceback file (or `-` for stdin) by its last exception line `Module.ErrorClass: message`.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { describeProblem } from '../records/load.js';
 import { Option, type Command } from 'commander';
 import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
 import { formatBuiltinExplainJson, formatBuiltinExplainText, formatExplainJson, formatExplainText } from '../report/explain.js';
@@ -57,7 +58,7 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
         return;
       }
       const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
-      for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
+      for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       const render = flags.format === 'json' ? formatExplainJson : formatExplainText;
 
       const byId = words.length === 1 ? findRuleById(set.rules, query) : undefined;

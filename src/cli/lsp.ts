@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
+import { describeProblem } from '../records/load.js';
 import { collect, type IO } from './io.js';
 
 interface LspFlags {
@@ -34,7 +35,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
     .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {
       // Loaded here, so other commands do not pay for the LSP libraries at startup.
-      const { describeProblem, startServer } = await import('../lsp/server.js');
+      const { startServer } = await import('../lsp/server.js');
       const records = flags.records.map((p) => resolve(p));
       // Bad records stop the server before it starts: one line on stderr, exit 2 (main reports it).
       const cacheDir = resolve(flags.cacheDir);

@@ -1,5 +1,6 @@
 /** `raiselint rules`: lists the rules the records compile to. */
 import { Option, type Command } from 'commander';
+import { describeProblem } from '../records/load.js';
 import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
 import { filterBuiltins, filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
@@ -23,7 +24,7 @@ export function registerRules(program: Command, { stdout, stderr }: IO, setCode:
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (filter: string | undefined, flags: RulesFlags) => {
       const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
-      for (const w of set.warnings) stderr(`raiselint: warning: ${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}\n`);
+      for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!set.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
       const rules = filterRules([...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), filter);
       const builtins = filterBuiltins([...BUILTIN_RULES].sort((a, b) => (a.id < b.id ? -1 : 1)), filter);

@@ -24,8 +24,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogRules } from '../engine/batch.js';
 import type { Diagnostic } from '../diagnostics/types.js';
-import { DatasetError } from '../records/load.js';
-import type { RecordProblem } from '../records/types.js';
+import { DatasetError, describeProblem } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
@@ -58,9 +57,6 @@ interface Checked {
   diagnostics: Diagnostic[];
 }
 
-export function describeProblem(w: RecordProblem): string {
-  return `${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}`;
-}
 
 function isPython(doc: TextDocument): boolean {
   return doc.languageId === 'python' || /\.pyi?$/.test(doc.uri.replace(/[?#].*$/, ''));

@@ -7,6 +7,11 @@ import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
 
+/** A skipped record, one line: `file:line: field 'x': why`. */
+export function describeProblem(w: RecordProblem): string {
+  return `${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}`;
+}
+
 export interface LoadResult {
   records: LoadedRecord[];
   problems: RecordProblem[];
