@@ -30,7 +30,7 @@ function sourceOf(r: RecordReport): string {
   const from = r.derivedFrom?.raiser ?? '';
   if (/re-parsed/.test(from)) return 'sourceCode, re-parsed from a statement start';
   if (/^sourceCode/.test(from)) return 'sourceCode (the enclosing def)';
-  if (/shows no def/.test(from)) return 'code fields (sourceCode shows no def)';
+  if (/no def in sourceCode/.test(from)) return 'code fields (no def in sourceCode)';
   return 'other';
 }
 

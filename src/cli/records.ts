@@ -139,7 +139,7 @@ export function formatReports(reports: RecordReport[]): string {
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
       if (r.condition) out.push(`    condition     ${r.condition} (findings are possible)`);
-      for (const [what, from] of Object.entries(r.derivedFrom ?? {})) out.push(`    from          ${what}: ${from}`);
+      if (r.derivedFrom) out.push(`    derived from  ${Object.entries(r.derivedFrom).map(([what, from]) => `${what}: ${from}`).join('; ')}`);
     }
     for (const n of r.notes) out.push(`    warning       ${n}`);
   }

@@ -26,7 +26,7 @@ import { ExceptionHierarchy } from './exceptions.js';
 import { moduleFromFilePath, splitQualified, symbolMatches } from './names.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, looksLikeClass, readSnippet, resolveAll, type SnippetCall, type SnippetFacts } from './snippets.js';
 import type { GuardSpec, Rule, RuleTarget, Severity, SymbolRef, VersionNote } from './types.js';
-import { entryFields, inferDef, raiserKind, protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
+import { entryFields, fieldsNaming, inferDef, raiserKind, protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
 import { readWindow } from './window.js';
 
 export interface CompileOutcome {
@@ -130,11 +130,11 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const lib = module.split('.')[0]!;
   const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
   const src = win.facts;
-  const fromWindow = src.def ? `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})` : undefined;
-  const inferred = src.def ? undefined : inferDef(facts, lib, module, { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
+  const fromWindow = src.def ? (win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode') : undefined;
+  const codeText = { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios };
+  const inferred = src.def ? undefined : inferDef(facts, lib, module, codeText);
   if (inferred && 'reason' in inferred) return { skipped: inferred.reason, derived };
   const def = src.def ?? (inferred as Exclude<typeof inferred, { reason: string } | undefined>).def;
-  derived.fields = entryFields(r.filePath, facts, fromWindow, inferred);
   if (inferred) derived.condition = 'unknown';
   // The raiser for messages; `records check` marks a method of a class sourceCode does not show.
   let raiserName = def.className ? `${def.className}.${def.name}` : def.name;
@@ -295,6 +295,9 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     ...(inferred ? { condition: 'unknown' as const } : {}),
   };
   derived.kind = kinds.join('+');
+  // A method whose class line sourceCode does not show: its class comes from the code fields.
+  const classFields = def.inClass && !def.className && receiverKeys.length ? fieldsNaming(codeText, splitQualified(receiverKeys[0]!).name) : undefined;
+  derived.fields = entryFields(facts, fromWindow, inferred, triggers, classFields);
   derived.entryPoints = targets.map((t, i) => ({ t, s: shown[i]! })).sort((a, b) => (a.t.kind === b.t.kind ? 0 : a.t.kind === 'call' ? -1 : 1)).map((x) => x.s);
   derived.receiverClasses = [...new Set(targets.filter((t) => t.kind === 'method').map((t) => (t as { classKey: string }).classKey))];
   derived.guards = guards.map((g) => `${g.name}(arg ${g.param})`);
