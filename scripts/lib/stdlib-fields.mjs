@@ -16,7 +16,7 @@ const snake = (name) =>
 /** A variable for an instance of `cls` that shadows neither a keyword, a builtin nor the module. */
 function receiverVar(cls, module) {
   const v = snake(cls).replace(/^_+/, '') || 'obj';
-  return KEYWORDS.has(v) || v === module.split('.')[0] ? `${v}_obj` : v;
+  return KEYWORDS.has(v) || v === cls || v === module.split('.')[0] ? `${v}_obj` : v;
 }
 
 /** Style from the record id (deterministic): most function records `import m`, some `from m import f`. */
