@@ -69,7 +69,13 @@ class Matcher {
     const perAtom = t.map((a) => this.evalAtom(a, method, property, depth));
     const byRule = new Map<string, { rule: Rule; raises: number; maybe: number; via: string[] }>();
     perAtom.forEach((hits) => {
+      // One vote per atom and rule (its strongest hit), however many targets or paths of the rule it meets.
+      const best = new Map<string, Hit>();
       for (const h of hits) {
+        const had = best.get(h.rule.id);
+        if (!had || (had.status === 'maybe' && h.status === 'raises')) best.set(h.rule.id, h);
+      }
+      for (const h of best.values()) {
         const e = byRule.get(h.rule.id) ?? { rule: h.rule, raises: 0, maybe: 0, via: h.via };
         if (h.status === 'raises') e.raises++;
         else e.maybe++;
