@@ -129,7 +129,7 @@ describe('records whose window cuts the def badly', () => {
     expect(sum.stdout).toContain('  function           1 compiled      0 skipped\n');
     expect(sum.stdout).toContain('  unknown            0 compiled      2 skipped\n');
     expect(sum.stdout).toContain('       1  code fields (no def in sourceCode)\n');
-    expect(sum.stdout).toContain("       1  no enclosing '…' in sourceCode and no entry point in any code field: the record names no class for the receiver of '…' (no isinstance check, typeGuard or '…' in the code fields)\n");
+    expect(sum.stdout).toContain("       1  no enclosing 'def' in sourceCode and no entry point in any code field: the record names no class for the receiver of '…' (no isinstance check, typeGuard or '…' in the code fields)\n");
   });
 
   it('find their entry points in user code (raiselint check with the snapshot)', () => {

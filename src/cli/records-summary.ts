@@ -23,7 +23,12 @@ const KINDS = ['function', 'method', 'classmethod', 'staticmethod', 'constructor
 
 /** A skip reason without the names and numbers of its record. */
 export function reasonForm(reason: string): string {
-  return reason.replace(/'[^']*'/g, "'…'").replace(/`[^`]*`/g, '`…`').replace(/\b\d+\b/g, 'N').replace(/\(tags: [^)]*\)/g, '(tags: …)');
+  return reason
+    .replace(/'(?!def')[^']*'/g, "'…'")
+    .replace(/`[^`]*`/g, '`…`')
+    .replace(/(every )\.\w+\(\)/g, '$1.…()')
+    .replace(/\b\d+\b/g, 'N')
+    .replace(/\(tags: [^)]*\)/g, '(tags: …)');
 }
 
 function sourceOf(r: RecordReport): string {
