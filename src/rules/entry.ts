@@ -102,7 +102,8 @@ export function inferDef(facts: SnippetFacts, lib: string, module: string, field
   calls.forEach((c, i) => {
     const cand = candidateOf(c, facts, lib, module);
     if (typeof cand === 'string') {
-      if (!reasons.includes(cand)) reasons.push(cand);
+      // A read that names nothing (`exc.args`, `sys.argv`) is no reason worth saying.
+      if (!c.read && !reasons.includes(cand)) reasons.push(cand);
       return;
     }
     const prev = found.get(cand.key) ?? { ...cand, fields: new Set<string>(), tried: false, last: i };
@@ -113,7 +114,7 @@ export function inferDef(facts: SnippetFacts, lib: string, module: string, field
   });
   const best = [...found.values()].sort((a, b) => b.fields.size - a.fields.size || Number(b.tried) - Number(a.tried) || b.last - a.last)[0];
   if (!best) {
-    const why = reasons.length ? reasons.join('; ') : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
+    const why = reasons.length ? reasons.slice(0, 3).join('; ') + (reasons.length > 3 ? `; and ${reasons.length - 3} more` : '') : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
     return { reason: `no enclosing 'def' in sourceCode and no entry point in any code field: ${why}` };
   }
   const classFields = best.def.className ? fieldsNaming(fieldText, best.def.className) : [];
