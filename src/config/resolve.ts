@@ -32,6 +32,8 @@ interface ExcludeLayer {
   ig: Ignore;
   /** The config file (undefined: the built-in defaults). */
   file?: string;
+  /** From `extend-exclude` (kept when `--exclude` replaces the rest). */
+  extend?: boolean;
 }
 
 interface FileGlobIgnore {
@@ -89,7 +91,7 @@ export class ConfigResolver {
    * `use: false` ignores every config file (the built-in behaviour); `overrides` (the command
    * line's `--select` / `--ignore`) apply over every configuration returned.
    */
-  constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides } = {}) {}
+  constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides; file?: string } = {}) {}
 
   /** The config file in `dir` itself, if any (raiselint.toml first, then pyproject.toml with [tool.raiselint]). */
   configIn(dir: string): ConfigFile | undefined {
@@ -110,11 +112,13 @@ export class ConfigResolver {
   forDir(dir: string): ResolvedConfig {
     const merged = this.merged(dir);
     const o = this.opts.overrides;
-    if (!o?.select && !o?.ignore?.length) return merged;
+    if (!o?.select && !o?.ignore?.length && !o?.replaceExclude) return merged;
     let out = this.overridden.get(merged);
     if (!out) {
       const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
       out = { ...merged, select: o.select ? o.select.map((p) => cli('--select', p)) : merged.select, ignore: [...merged.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))] };
+      // `--exclude` (its globs are applied by discovery) replaces the configs' `exclude` and the built-in exclusions.
+      if (o.replaceExclude) out.exclude = out.exclude.filter((l) => l.extend);
       this.overridden.set(merged, out);
     }
     return out;
@@ -130,6 +134,7 @@ export class ConfigResolver {
     if (hit) return hit;
     let out: ResolvedConfig;
     if (this.opts.use === false) out = EMPTY;
+    else if (this.opts.file) out = this.fixed();
     else {
       const own = this.configIn(dir);
       const up = resolve(dir, '..');
@@ -137,6 +142,22 @@ export class ConfigResolver {
       out = own ? merge(parent, own) : parent;
     }
     this.dirCache.set(dir, out);
+    return out;
+  }
+
+  /** `--config <file>`: that file for every folder, instead of discovery (its relative paths are relative to the current directory, as Ruff's). */
+  private fixed(): ResolvedConfig {
+    const file = resolve(this.opts.file!);
+    const key = `\0${file}`;
+    const hit = this.dirCache.get(key);
+    if (hit) return hit;
+    if (!existsSync(file)) throw new ConfigError(file, undefined, undefined, 'no such config file (--config)');
+    const own = readConfigFile(file);
+    if (!own) throw new ConfigError(file, undefined, undefined, 'no [tool.raiselint] table (--config)');
+    const c = { ...own, dir: process.cwd(), root: true };
+    checkPaths(c);
+    const out = merge(EMPTY, c);
+    this.dirCache.set(key, out);
     return out;
   }
 
@@ -200,7 +221,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     out.perFileIgnores.push({ base: c.dir, glob, ig: gitignore(c, glob, 'per-file-ignores'), rules: pats(rules, `per-file-ignores."${glob}"`) });
   }
   if (c.exclude) out.exclude = [{ base: c.dir, patterns: c.exclude, ig: gitignore(c, c.exclude, 'exclude'), file: c.file }];
-  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file });
+  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file, extend: true });
   return out;
 }
 
@@ -241,6 +262,8 @@ export interface RuleOverrides {
   select?: string[];
   /** Added to the configs' `ignore`. */
   ignore?: string[];
+  /** `--exclude`: the configs' `exclude` (and the built-in exclusions) no longer apply; their `extend-exclude` still does. */
+  replaceExclude?: boolean;
 }
 
 /** Throws a ConfigError for the first pattern that matches none of the known rule ids. */

@@ -20,6 +20,8 @@ export interface RenderOptions {
   fixed?: number;
   /** Unsafe fixes count as fixable (--unsafe-fixes). */
   unsafeFixes?: boolean;
+  /** `--quiet`: the findings only, no summary (text, concise and statistics). */
+  quiet?: boolean;
 }
 
 /** Formats whose report includes files that could not be checked; for the others the CLI prints them to stderr. */
@@ -32,12 +34,12 @@ export function renderReport(format: Format, input: ReportInput, opts: RenderOpt
   if (opts.statistics) {
     if (format === 'json') return formatStatisticsJson(diags);
     if (format === 'json-lines') return formatStatisticsJsonLines(diags);
-    return formatStatisticsText(diags);
+    return formatStatisticsText(diags, { unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
   }
   switch (format) {
     case 'text':
     case 'concise':
-      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes });
+      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
     case 'json':
       return formatJson(diags, errors);
     case 'json-lines':

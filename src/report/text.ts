@@ -13,6 +13,8 @@ export interface TextOptions {
   fixed?: number;
   /** Unsafe fixes count as fixable (--unsafe-fixes). */
   unsafeFixes?: boolean;
+  /** `--quiet`: findings and files that could not be checked, no summary. */
+  quiet?: boolean;
 }
 
 export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextOptions = {}): string {
@@ -48,6 +50,7 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     out.push('');
   }
   for (const e of errors) out.push(`${c.bold(`${e.file}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
+  if (opts.quiet) return out.length ? out.join('\n') + '\n' : '';
   const certain = diags.filter((d) => d.confidence === 'certain').length;
   const possible = diags.length - certain;
   const plural = (n: number) => `${n} finding${n === 1 ? '' : 's'}`;
