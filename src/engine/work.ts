@@ -7,6 +7,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
+import { NotebookError, notebookModule } from '../parse/notebook.js';
+import { isNotebookPath } from '../workspace/pathkind.js';
 import type { Prefilter } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { sha256, trustedSig, type StatSig } from '../cache/fingerprint.js';
@@ -137,6 +139,16 @@ export class FileChecker {
       out.hash = sha256(bytes);
       if (task.expect === out.hash) {
         out.reused = true;
+        return out;
+      }
+    }
+    // A notebook is checked as the module of its code cells (../parse/notebook.ts).
+    if (isNotebookPath(task.abs)) {
+      try {
+        bytes = Buffer.from(notebookModule(bytes), 'utf8');
+      } catch (e) {
+        if (!(e instanceof NotebookError)) throw e;
+        out.errors.push({ file: display, kind: 'decode', message: e.message });
         return out;
       }
     }

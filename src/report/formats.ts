@@ -8,6 +8,7 @@ import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
 import { formatStatisticsJson, formatStatisticsJsonLines, formatStatisticsText } from './statistics.js';
 import { formatText } from './text.js';
+import { withCells } from './notebook.js';
 
 export const FORMATS = ['text', 'concise', 'json', 'json-lines', 'sarif', 'github', 'gitlab', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -29,7 +30,9 @@ export function reportsErrors(format: Format): boolean {
   return format === 'text' || format === 'concise' || format === 'github' || format === 'junit';
 }
 
-export function renderReport(format: Format, input: ReportInput, opts: RenderOptions = {}): string {
+export function renderReport(format: Format, report: ReportInput, opts: RenderOptions = {}): string {
+  // Notebooks: positions relative to their cells (./notebook.ts).
+  const input = { ...report, diagnostics: withCells(report.diagnostics, report.sources as ReadonlyMap<string, string> | undefined) };
   const { diagnostics: diags, errors } = input;
   if (opts.statistics) {
     if (format === 'json') return formatStatisticsJson(diags);

@@ -3,10 +3,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 
 /** Files a folder walk checks: Python sources, stubs and Jupyter notebooks. */
-export const PYTHON_FILE = /\.pyi?$/;
+export const PYTHON_FILE = /\.(?:pyi?|ipynb)$/;
 
 /** Extensions of Python files named on the command line. */
-const NAMED = new Set(['.py', '.pyi', '.pyw']);
+const NAMED = new Set(['.py', '.pyi', '.pyw', '.ipynb']);
 
 /** True for a Jupyter notebook (checked through src/parse/notebook.ts). */
 export function isNotebookPath(p: string): boolean {
