@@ -29,8 +29,8 @@ describe('notebook module (src/parse/notebook.ts)', () => {
     const nb = readNotebook(FIXTURE);
     expect(nb.cells.map((c) => c.index)).toEqual([2, 3, 5, 6, 7]);
     const lines = nb.module.split('\n');
-    expect(lines[0]).toBe('# raiselint-cell 2');
-    expect(lines).toContain('# raiselint-cell 5');
+    expect(lines[0]).toBe('# %% notebook cell 2');
+    expect(lines).toContain('# %% notebook cell 5');
     const save = lines.indexOf('state = await runtime.agent_save_state(agent)') + 1;
     expect(cellOf(nb.module, save)).toEqual({ cell: 5, line: 2 });
     expect(moduleLineOf(nb.module, 5, 2)).toBe(save);

@@ -3,7 +3,7 @@
  * round after round), then only the cells whose code changed are written back into the JSON.
  */
 import type { RuleSet } from '../rules/ruleset.js';
-import { NotebookError, readNotebook, rewriteNotebook } from '../parse/notebook.js';
+import { inCell, NotebookError, readNotebook, rewriteNotebook } from '../parse/notebook.js';
 import { fixBytes, type FileFix, type FixOptions } from './fix.js';
 
 export function fixNotebook(original: Buffer, file: string, rules: RuleSet, opts: FixOptions): FileFix {
@@ -15,7 +15,8 @@ export function fixNotebook(original: Buffer, file: string, rules: RuleSet, opts
     if (e instanceof NotebookError) return { file, before: '', after: '', fixed: 0, diagnostics: [], errors: [{ file, kind: 'decode', message: e.message }] };
     throw e;
   }
-  const ff = fixBytes(Buffer.from(nb.module, 'utf8'), file, rules, opts);
+  const fixedModule = fixBytes(Buffer.from(nb.module, 'utf8'), file, rules, opts);
+  const ff = { ...fixedModule, errors: fixedModule.errors.map((e) => inCell(fixedModule.after, e)) };
   if (!ff.bytes) return { ...ff, module: ff.after };
   const bom = json.startsWith('\uFEFF') ? '\uFEFF' : '';
   let after: string;

@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
-import { NotebookError, notebookModule } from '../parse/notebook.js';
+import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
 import type { Prefilter } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -182,7 +182,8 @@ export class FileChecker {
       // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
       const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
       out.diagnostics = r.diagnostics;
-      out.errors = r.errors;
+      // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
+      out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;
       out.directives = r.directives ?? [];
       if (r.diagnostics.length || out.directives.length) out.text = text;
     } catch (e) {

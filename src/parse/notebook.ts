@@ -1,7 +1,7 @@
 /**
  * Jupyter notebooks (nbformat 4): the code cells become one Python module, as Ruff does, so names
  * bound in one cell are known in the next. Each code cell starts with a marker comment line
- * (`# raiselint-cell N`, N counting every cell from 1 as Jupyter front ends do), so any position in
+ * (`# %% notebook cell N`, the cell marker of Jupytext and editors; N counting every cell from 1 as Jupyter front ends do), so any position in
  * the module maps back to its cell from the module text alone. IPython syntax is masked line by line
  * (the line count stays): line magics and shell escapes (`%pip`, `!ls`, `x = !ls`, `obj?`) become
  * `pass` / `None`, and a cell that starts with a cell magic other than a timing one (`%%bash`,
@@ -33,9 +33,11 @@ export interface Notebook {
   module: string;
 }
 
-const MARKER = /^# raiselint-cell (\d+)$/;
-const markerLine = (index: number) => `# raiselint-cell ${index}`;
+const MARKER = /^# %% notebook cell (\d+)$/;
+const markerLine = (index: number) => `# %% notebook cell ${index}`;
 /** Cell magics whose body is Python (timing and capturing): kept, only the magic line is masked. */
+/** IPython's automagic package commands without `%` (`pip install -U x`), common in published notebooks. */
+const AUTOMAGIC = /^\s*(?:pip|conda|mamba)\s+(?:install|uninstall|list|show|freeze|update|upgrade)\b/;
 const PYTHON_CELL_MAGICS = new Set(['time', 'timeit', 'capture', 'prun', 'debug']);
 
 function sourceText(node: Node | undefined, index: number): { text: string; stringForm: boolean } {
@@ -53,7 +55,7 @@ export function maskCell(source: string): { text: string; masked: number[] } {
   if (cellMagic && !PYTHON_CELL_MAGICS.has(cellMagic[1]!)) return { text: lines.map(() => '').join('\n'), masked: lines.map((_, i) => i) };
   const out = lines.map((line, i) => {
     let m = /^(\s*)(?:[%!]|\?\??\w)/.exec(line);
-    if (m || /^\s*[\w.]+\?\??\s*$/.test(line)) {
+    if (m || /^\s*[\w.]+\?\??\s*$/.test(line) || AUTOMAGIC.test(line)) {
       masked.push(i);
       return `${m?.[1] ?? /^\s*/.exec(line)![0]}pass`;
     }
@@ -197,4 +199,12 @@ function encodeSource(json: string, c: CodeCell, text: string): string {
   const close = /(\r?\n[ \t]*)\]$/.exec(old);
   if (!item) return JSON.stringify(lines);
   return `[${lines.map((l) => `${item[1]}${JSON.stringify(l)}`).join(',')}${close?.[1] ?? item[1]}]`;
+}
+
+/** A problem at a module position, said in the notebook's terms: no line, "cell N, line M" in the message. */
+export function inCell<T extends { line?: number; column?: number; message: string }>(moduleText: string, e: T): T {
+  if (!e.line) return e;
+  const at = cellOf(moduleText, e.line);
+  if (!at) return e;
+  return { ...e, line: undefined, column: undefined, message: `cell ${at.cell}, line ${at.line}${e.column ? `, column ${e.column}` : ''}: ${e.message}` };
 }
