@@ -45,6 +45,7 @@ describe('notebook module (src/parse/notebook.ts)', () => {
     expect(maskCell('%%bash\necho hi\nls')).toEqual({ text: '\n\n', masked: [0, 1, 2] });
     expect(maskCell('%%time\nx = 1').text).toBe('pass\nx = 1');
     expect(maskCell('x = 1 % 2\nprint("!")').masked).toEqual([]);
+    expect(maskCell('pip install -U "autogen-agentchat"\npip = 3').text).toBe('pass\npip = 3');
   });
 
   it('a notebook whose kernel is not Python has no code to check; bad JSON or nbformat 3 is an error', () => {
@@ -125,6 +126,12 @@ describe('raiselint check on notebooks', () => {
     const cells = JSON.parse(readFileSync(join(dir, 'm.ipynb'), 'utf8')).cells;
     expect(cells[1].source).toEqual(['!ls\n', 'runtime = GrpcWorkerAgentRuntime(host_address="h")\n', 'state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\n', '%time x = 1\n']);
     expect(readFileSync(join(dir, 'm.ipynb'), 'utf8')).toBe(text.replace('"state = await runtime.agent_save_state(a)\\n"', '"state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\\n"'));
+  });
+
+  it('a syntax error is said by cell and line', () => {
+    const dir = tempTree({ 's.ipynb': notebook([{ md: '# x' }, { code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n' }, { code: 'x = 1\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' }]) });
+    const r = cli(['check', '.'], dir);
+    expect(r.stdout).toMatch(/^s\.ipynb: warning: cell 3, line 2, column \d+: syntax error: /m);
   });
 
   it('exclude / extend-exclude apply to notebooks; a broken notebook is a one-line error (exit 2)', () => {
