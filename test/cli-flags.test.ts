@@ -83,6 +83,18 @@ describe('--exclude, --extend-exclude, --force-exclude', () => {
   });
 });
 
+describe('extend-include', () => {
+  it('a config\'s extend-include adds files to check as Python (walked and named), relative to the config', () => {
+    const dir = tempTree({ 'raiselint.toml': 'extend-include = ["tools/*.cgi"]\n', 'tools/run.cgi': GRPC_BAD, 'other/run.cgi': GRPC_BAD, 'a.py': CLEAN });
+    expect(files(cli(['check', '.', '--format', 'json'], dir))).toEqual(['tools/run.cgi']);
+    expect(files(cli(['check', 'tools/run.cgi', '--format', 'json'], dir))).toEqual(['tools/run.cgi']);
+    expect(files(cli(['check', '.', '--format', 'json', '--isolated'], dir))).toEqual([]);
+    const bad = cli(['check', '.'], tempTree({ 'raiselint.toml': 'extend-include = "x"\n' }));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("key 'extend-include'");
+  });
+});
+
 describe('--show-files', () => {
   it('lists the files that would be checked on stdout, and what was skipped and why on stderr; checks nothing', () => {
     const dir = tempTree({ '.gitignore': 'gen/\n', 'src/a.py': GRPC_BAD, 'src/b.pyi': '', 'build/x.py': '', 'gen/y.py': '', 'env/pyvenv.cfg': '', 'env/z.py': '', 'notes.txt': '' });

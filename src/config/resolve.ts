@@ -5,7 +5,7 @@
  * given on the command line.
  *
  * Merging (outermost first, nearer configs win):
- *   records, per-file-ignores, extend-exclude   accumulate (each relative to its own file)
+ *   records, per-file-ignores, extend-exclude, extend-include   accumulate (each relative to its own file)
  *   select, ignore, exclude, min-confidence, fix-strategy   the nearest config that sets them wins
  *   severity                                     entries accumulate; for a rule, the last matching entry wins
  */
@@ -53,6 +53,8 @@ export interface ResolvedConfig {
   severity: { pattern: RulePattern; severity: Severity }[];
   perFileIgnores: FileGlobIgnore[];
   exclude: ExcludeLayer[];
+  /** `extend-include`: more files a folder walk checks as Python. */
+  include: ExcludeLayer[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
 }
@@ -60,7 +62,7 @@ export interface ResolvedConfig {
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
 export const DEFAULT_EXCLUDE = [...SKIP_DIRS].sort().map((d) => `${d}/`);
 
-const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [] };
+const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [], include: [] };
 
 /** Rule id patterns: an exact id, a prefix ending at `/` (`autogen` selects `autogen/...`), or a glob (`*` also crosses `/`). */
 export function rulePatternMatches(pattern: string, id: string): boolean {
@@ -165,12 +167,27 @@ export class ConfigResolver {
     return this.forDir(dirname(resolvePath(file)));
   }
 
+  /** A file a config's `extend-include` adds to the walk. */
+  included(abs: string): boolean {
+    const cfg = this.forDir(dirname(abs));
+    return cfg.include.length > 0 && isIncluded(cfg, abs);
+  }
+
   /** True/false when a config decides; undefined when no config applies (the built-in walk rules decide). */
   excluded(abs: string, isDir: boolean): boolean | undefined {
     const cfg = this.forDir(dirname(abs));
     if (!cfg.sources.length) return undefined;
     return isExcluded(cfg, abs, isDir);
   }
+}
+
+/** Does a config's `extend-include` name this file? */
+export function isIncluded(cfg: ResolvedConfig, abs: string): boolean {
+  for (const l of cfg.include) {
+    const rel = inside(l.base, abs);
+    if (rel && l.ig.ignores(rel)) return true;
+  }
+  return false;
 }
 
 export function isExcluded(cfg: ResolvedConfig, abs: string, isDir: boolean): boolean {
@@ -210,6 +227,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     severity: [...parent.severity],
     perFileIgnores: [...parent.perFileIgnores],
     exclude: parent.sources.length ? [...parent.exclude] : [{ base: c.dir, patterns: DEFAULT_EXCLUDE, ig: ignore().add(DEFAULT_EXCLUDE) }],
+    include: c.extendInclude ? [...parent.include, { base: c.dir, patterns: c.extendInclude, ig: gitignore(c, c.extendInclude, 'extend-include'), file: c.file }] : parent.include,
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
   };

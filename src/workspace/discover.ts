@@ -24,6 +24,8 @@ export interface DiscoverOptions {
   respectGitignore?: boolean;
   /** Configured exclusion (true/false), or undefined to use the built-in rules; applies to named files too. */
   excluded?: (abs: string, isDir: boolean) => boolean | undefined;
+  /** A file a config's `extend-include` adds (checked as Python whatever its name). */
+  included?: (abs: string) => boolean;
   /** `--exclude` replaces the built-in exclusions (as Ruff's): they no longer apply while walking. */
   noDefaultExcludes?: boolean;
   /** `--force-exclude`: the exclusions (built-in, `exclude`) apply to paths named on the command line too. */
@@ -77,7 +79,7 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
     }
     if (st.isFile()) {
       // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
-      if (!isPythonFile(abs)) {
+      if (!isPythonFile(abs) && !opts.included?.(abs)) {
         opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
         opts.onPath?.(p, 0);
         continue;
@@ -173,7 +175,7 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     const childAbs = join(abs, e.name);
     const childDisplay = display === '.' ? e.name : join(display, e.name);
     const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
-    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && PY.test(e.name);
+    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && (PY.test(e.name) || opts.included?.(childAbs) === true);
     const shown = isDir ? `${childDisplay}/` : childDisplay;
     if (!isDir && !py) continue;
     const configured = excluded?.(childAbs, isDir);
