@@ -128,6 +128,14 @@ describe('raiselint check on notebooks', () => {
     expect(readFileSync(join(dir, 'm.ipynb'), 'utf8')).toBe(text.replace('"state = await runtime.agent_save_state(a)\\n"', '"state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\\n"'));
   });
 
+  it('a notebook on stdin (--stdin-filename x.ipynb) is checked by cell; --fix prints the fixed JSON', () => {
+    const dir = tempTree({});
+    const r = cli(['check', '-', '--stdin-filename', 'nb.ipynb', '--output-format', 'concise'], dir, FIXTURE);
+    expect(r.stdout).toContain(`nb.ipynb:cell 5:2:15: ${SAVE}`);
+    const f = cli(['check', '-', '--stdin-filename', 'nb.ipynb', '--fix', '--unsafe-fixes'], dir, FIXTURE);
+    expect(f.stdout).toBe(FIXTURE.replace('"state = await runtime.agent_save_state(agent)\\n",', '"state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",'));
+  });
+
   it('a syntax error is said by cell and line', () => {
     const dir = tempTree({ 's.ipynb': notebook([{ md: '# x' }, { code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n' }, { code: 'x = 1\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' }]) });
     const r = cli(['check', '.'], dir);
