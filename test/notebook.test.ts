@@ -2,6 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cellOf, maskCell, moduleLineOf, readNotebook, rewriteNotebook } from '../src/parse/notebook.js';
 import { GRPC_BAD, ROOT, cli, tempTree } from './helpers.js';
@@ -103,6 +105,10 @@ describe('raiselint check on notebooks', () => {
     expect(res.locations[0].physicalLocation.region).toMatchObject({ startLine: 2, startColumn: 15, snippet: { text: 'runtime.agent_save_state(agent)' } });
     expect(res.locations[0].physicalLocation.contextRegion.snippet.text).toBe('state = await runtime.agent_save_state(agent)');
     expect(res.properties.cell).toBe(5);
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'test', 'schemas', 'sarif-2.1.0.json'), 'utf8')));
+    expect(validate(sarif) ? [] : validate.errors).toEqual([]);
     expect(cli(['check', '.', '--format', 'github'], dir).stdout).toContain('line=2,col=15,endLine=2,endColumn=46,title=raiselint (autogen/agent-save-state-is-not-yet-implemented)::nb/grpc_state.ipynb:cell 5:2:15:');
   });
 
