@@ -6,7 +6,7 @@
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { lineStarts, positionAt } from './apply.js';
-import { targetNames } from './pattern.js';
+import { targetNames } from '../python/bindings.js';
 
 export const BUILTINS = new Set(
   (
