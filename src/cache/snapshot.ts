@@ -15,13 +15,14 @@
  * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
  * code: it cannot be stale.
  */
-import { closeSync, openSync, readSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic.js';
 import type { RecordProblem } from '../records/types.js';
 import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
 import { indexRule, triggerKey, type RuleSet } from '../rules/ruleset.js';
+import { LazyRuleMap } from './lazymap.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
@@ -125,12 +126,9 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
 
 const FIRST_LINE = MAGIC.length + 3 * 13 + 1;
 
-/** Writes a snapshot atomically (temporary file + rename). */
+/** Writes a snapshot atomically. */
 export function writeSnapshot(path: string, bytes: Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, path);
+  writeFileAtomic(path, bytes, { mkdir: true });
 }
 
 /** A source of snapshot bytes: a file (read piecewise) or bytes in memory (shared with workers). */
@@ -340,62 +338,5 @@ export class Snapshot {
       // A stable sort: one rule's guards keep their order.
       for (const k of touchedGuards) set.guards.get(k)!.sort((a, b) => guardPos.get(a)! - guardPos.get(b)!);
     }
-  }
-}
-
-/** Rules by id, read from the snapshot on first use of each (the id list itself on first use). */
-class LazyRuleMap extends Map<string, Rule> {
-  private complete = false;
-  private idList?: string[];
-  private positions?: Map<string, number>;
-  constructor(
-    private readonly idsOf: () => string[],
-    private readonly load: (i: number) => Rule,
-  ) {
-    super();
-  }
-  private get ids(): string[] {
-    return (this.idList ??= this.idsOf());
-  }
-  private get position(): Map<string, number> {
-    return (this.positions ??= new Map(this.ids.map((id, i) => [id, i])));
-  }
-  override get(id: string): Rule | undefined {
-    const have = super.get(id);
-    if (have) return have;
-    const i = this.position.get(id);
-    if (i === undefined) return undefined;
-    const r = this.load(i);
-    super.set(id, r);
-    return r;
-  }
-  override has(id: string): boolean {
-    return this.position.has(id);
-  }
-  override get size(): number {
-    return this.ids.length;
-  }
-  override keys(): MapIterator<string> {
-    return this.ids[Symbol.iterator]() as MapIterator<string>;
-  }
-  private all(): void {
-    if (this.complete) return;
-    for (const id of this.ids) this.get(id);
-    this.complete = true;
-  }
-  override values(): MapIterator<Rule> {
-    this.all();
-    return super.values();
-  }
-  override entries(): MapIterator<[string, Rule]> {
-    this.all();
-    return super.entries();
-  }
-  override [Symbol.iterator](): MapIterator<[string, Rule]> {
-    return this.entries();
-  }
-  override forEach(fn: (value: Rule, key: string, map: Map<string, Rule>) => void, thisArg?: unknown): void {
-    this.all();
-    super.forEach(fn, thisArg);
   }
 }

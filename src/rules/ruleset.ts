@@ -5,7 +5,10 @@ import { ClassRegistry } from './classes.js';
 import { compileRecord, type CompileOutcome } from './compile/record.js';
 import { readPatterns } from './compile/patterns.js';
 import { ExceptionHierarchy } from './exceptions.js';
-import type { GuardSpec, Rule, RuleTarget } from './types.js';
+import { triggerKey } from './names.js';
+import type { GuardSpec, Rule } from './types.js';
+
+export { triggerKey } from './names.js';
 
 export interface RuleSet {
   rules: Rule[];
@@ -23,13 +26,6 @@ export interface RuleSet {
   hash: string;
   warnings: RecordProblem[];
   outcomes: { record: LoadedRecord; outcome: CompileOutcome }[];
-}
-
-/** The name a target is filed under: the method name, or the last part of the symbol's path (`loads`, `Klass`). */
-export function triggerKey(t: RuleTarget): string {
-  if (t.kind === 'method') return t.method;
-  const p = t.symbol.path;
-  return p.slice(p.lastIndexOf('.') + 1);
 }
 
 /** The indexes of a rule set that `indexRule` fills. */

@@ -1,7 +1,7 @@
 /** A rule's metadata from its record: the qualified error class, id, severity, links, versions, prefilter names. */
 import { ROLE_CALL, ROLE_METHOD, ROLE_OTHER } from '../prefilter.js';
 import type { ExceptionHierarchy } from '../exceptions.js';
-import { splitQualified } from '../names.js';
+import { splitQualified, triggerKey } from '../names.js';
 import type { RuleTarget, Severity, VersionNote } from '../types.js';
 import type { SnippetFacts } from './snippets.js';
 import type { SourceFacts } from './source.js';
@@ -18,8 +18,7 @@ export function prefilterNames(targets: RuleTarget[], triggers: Iterable<string>
     if (name) roles.set(name, (roles.get(name) ?? 0) | role);
   };
   for (const t of targets) {
-    if (t.kind === 'method') add(t.method, ROLE_METHOD);
-    else add(t.symbol.path.split('.').pop()!, ROLE_CALL);
+    add(triggerKey(t), t.kind === 'method' ? ROLE_METHOD : ROLE_CALL);
   }
   for (const n of triggers) add(n, ROLE_OTHER);
   return [...roles];

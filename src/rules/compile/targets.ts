@@ -5,7 +5,7 @@
  * class registry.
  */
 import { newClassInfo, type ClassRegistry } from '../classes.js';
-import { splitQualified, symbolMatches } from '../names.js';
+import { splitQualified, symbolMatches, triggerKey } from '../names.js';
 import type { RuleTarget, SymbolRef } from '../types.js';
 import { looksLikeClass, type SnippetCall, type SnippetFacts } from './snippets.js';
 import type { RaisingDef, SourceFacts } from './source.js';
@@ -107,7 +107,7 @@ export class TargetBuilder {
     if (t.kind === 'method') {
       this.triggers.add(t.method);
       this.triggers.add(splitQualified(t.classKey).name);
-    } else this.triggers.add(t.symbol.path.split('.').pop()!);
+    } else this.triggers.add(triggerKey(t));
   }
 
   registerClass(key: string, aliases: string[] = []): void {
