@@ -12,15 +12,22 @@ function clauseValue(clause: Node): Node | undefined {
   return namedChildren(clause).find((c) => c.type !== 'block');
 }
 
-/** The class expressions a clause names, flattened (`(A, (B, C)) as e` → A, B, C); none for a bare `except:`. */
+/** Class expressions of an `except` value or a `suppress(...)` argument, flattened (`(A, (B, C)) as e` → A, B, C). */
+export function flattenClasses(n: Node | undefined): Node[] {
+  if (!n) return [];
+  if (n.type === 'as_pattern') return flattenClasses(namedChildren(n)[0]);
+  if (n.type === 'tuple' || n.type === 'parenthesized_expression' || n.type === 'expression_list') return namedChildren(n).flatMap(flattenClasses);
+  return [n];
+}
+
+/** The class expressions a clause names, flattened; none for a bare `except:`. */
 export function caughtExpressions(clause: Node): Node[] {
-  const flat = (n: Node | undefined): Node[] => {
-    if (!n) return [];
-    if (n.type === 'as_pattern') return flat(namedChildren(n)[0]);
-    if (n.type === 'tuple' || n.type === 'parenthesized_expression' || n.type === 'expression_list') return namedChildren(n).flatMap(flat);
-    return [n];
-  };
-  return flat(clauseValue(clause));
+  return flattenClasses(clauseValue(clause));
+}
+
+/** A bare `except:` (it catches everything). */
+export function isBareExcept(clause: Node): boolean {
+  return !clauseValue(clause);
 }
 
 /** The dotted class names a clause writes (`io.UnsupportedOperation`); expressions that are not names are left out. */
