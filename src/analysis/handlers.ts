@@ -1,5 +1,5 @@
 /**
- * Stage 5: handler analysis. A finding is already handled when the call sits in the body of a
+ * The analysis stage: handlers. A finding is already handled when the call sits in the body of a
  * `try` whose handler catches the error class or a base (not one that only re-raises), or in a
  * `with contextlib.suppress(...)` / `pytest.raises(...)` / `self.assertRaises(...)` block.
  * (Guards and early exits are handled by the flow-sensitive types in ../semantic.)

@@ -1,5 +1,5 @@
 /**
- * Stage 7c: applying fixes. Edits are spliced into the ORIGINAL bytes (a BOM, CRLF line endings,
+ * The fix stage, applying fixes. Edits are spliced into the ORIGINAL bytes (a BOM, CRLF line endings,
  * tabs and every byte outside the edits stay as they were); fixes whose edits overlap one
  * already taken wait for the next round (identical edits, such as the same import, apply once);
  * files are written atomically (a temporary file in the same folder, same mode, then a rename)

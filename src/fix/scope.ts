@@ -1,5 +1,5 @@
 /**
- * Stage 7b: what a fix needs to know about the user's file: the names each scope binds, the
+ * The fix stage, scopes: what a fix needs to know about the user's file: the names each scope binds, the
  * imports in force at run time (not those under `if TYPE_CHECKING:`), where a new import goes,
  * the line ending and the indentation unit.
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 3: the semantic model of one file. A flow-sensitive abstract interpreter over the
+ * The semantic stage: the semantic model of one file. A flow-sensitive abstract interpreter over the
  * tree-sitter tree infers, at every interesting call, the type of its receiver: imports
  * (every form, also under `if TYPE_CHECKING:`), assignments, annotations (`Optional`, `X | None`,
  * string annotations, `List[X]`), `self.x` fields, factories (annotated or inferred returns),

@@ -1,5 +1,5 @@
 /**
- * Stage 2 (rules): the record's fix patterns, read with tree-sitter into plain data on the rule
+ * The rules stage: the record's fix patterns, read with tree-sitter into plain data on the rule
  * (the trees are freed).
  *
  * A pattern is a protected statement (the call the record protects, as the record writes it:

@@ -1,5 +1,5 @@
 /**
- * Stage 2: compile records into rules, automatically. Everything comes from the record's own
+ * The rules stage: compile records into rules, automatically. Everything comes from the record's own
  * fields, with no code per record or per library:
  *
  * - the raising `def` (from `sourceCode` at `lineNumber`, ./source.ts), its class, decorators and
