@@ -24,7 +24,7 @@ const KINDS = ['function', 'method', 'classmethod', 'staticmethod', 'constructor
 /** A skip reason without the names and numbers of its record. */
 export function reasonForm(reason: string): string {
   return reason
-    .replace(/'(?!def')[^']*'/g, "'…'")
+    .replace(/'[^']*'/g, (q) => (q === "'def'" ? q : "'…'"))
     .replace(/`[^`]*`/g, '`…`')
     .replace(/(every )\.\w+\(\)/g, '$1.…()')
     .replace(/\b\d+\b/g, 'N')
