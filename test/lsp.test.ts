@@ -73,7 +73,8 @@ describe('raiselint lsp', () => {
     expect(d.source).toBe('raiselint');
     expect(d.severity).toBe(DiagnosticSeverity.Error);
     expect(d.range).toEqual({ start: { line: SAVE_LINE, character: 18 }, end: { line: SAVE_LINE, character: 49 } });
-    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/microsoft\/autogen\/blob\/027ecf0a/);
+    // The rule's documentation page (docs/rules/<rule id>.md at this version's tag).
+    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/raiselint\/raiselint\/blob\/v[\d.]+\/docs\/rules\/autogen\/agent-save-state-is-not-yet-implemented\.md$/);
     expect(d.message).toContain('runtime.agent_save_state() raises NotImplementedError');
     const record = JSON.parse(readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!).record;
     expect(d.message).toContain(`help: ${record.preventionTips[0]}`);
