@@ -97,7 +97,7 @@ describe('action.yml', () => {
       const r = runAction(action, { ...base, temp: temp('github'), inputs, skip: ["Install raiselint (this action's ref)"], path: installed });
       const [, , check, upload, fail] = r.steps;
       expect(check!.code, check!.stderr).toBe(0);
-      expect(check!.stdout).toMatch(/^::error file=src\/app\.py,line=6,col=19,endLine=6,endColumn=49,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::/m);
+      expect(check!.stdout).toMatch(/^::error file=src\/app\.py,line=6,col=19,endLine=6,endColumn=53,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::/m);
       expect(check!.stdout).not.toContain('cpython/'); // --select autogen
       expect(r.outputs).toEqual({ 'exit-code': '1', 'sarif-file': '' });
       expect(upload!.ran).toBe(false);
