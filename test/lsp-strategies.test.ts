@@ -63,3 +63,11 @@ describe('raiselint lsp: every fix strategy', () => {
     }
   });
 });
+
+describe('raiselint lsp: arguments editors pass', () => {
+  it('accepts --stdio and --clientProcessId, as vscode-languageclient starts a Node module server', async () => {
+    const c = new Client(['--stdio', `--clientProcessId=${process.pid}`]);
+    clients.push(c);
+    expect((await c.initialize()).serverInfo?.name).toBe('raiselint');
+  });
+});
