@@ -83,10 +83,12 @@ afterAll(() => {
 describe('VS Code extension', () => {
   it('the .vsix holds the client, the bundled raiselint package and its two dependencies; no sources or maps', () => {
     const names = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', VSIX], { encoding: 'utf8' }).trim().split('\n');
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/server/bin/raiselint.js', 'extension/server/dist/bundle/main.cjs', 'extension/server/dist/bundle/tree-sitter-python.wasm', 'extension/server/rules/records/autogen-grpc-runtime.jsonl', 'extension/server/node_modules/vscode-languageserver/package.json', 'extension/LICENSE']) {
+    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/server/bin/raiselint.js', 'extension/server/dist/bundle/main.cjs', 'extension/server/dist/bundle/tree-sitter-python.wasm', 'extension/server/rules/records/autogen-grpc-runtime.jsonl', 'extension/server/node_modules/vscode-languageserver/package.json', 'extension/LICENSE.txt']) {
       expect(names).toContain(f);
     }
     expect(names.filter((n) => /\.map$|\.ts$|\/src\/|extension\/node_modules\//.test(n))).toEqual([]);
+    const deps = [...new Set(names.filter((n) => n.startsWith('extension/server/node_modules/')).map((n) => n.split('/')[3]))].sort();
+    expect(deps).toEqual(['vscode-jsonrpc', 'vscode-languageserver', 'vscode-languageserver-protocol', 'vscode-languageserver-textdocument', 'vscode-languageserver-types']);
     const manifest = JSON.parse(readFileSync(join(EXT, 'package.json'), 'utf8'));
     expect(manifest.activationEvents).toEqual(['onLanguage:python']);
     expect(Object.keys(manifest.contributes.configuration.properties).sort()).toEqual(['raiselint.bundledRecords', 'raiselint.minConfidence', 'raiselint.path', 'raiselint.records', 'raiselint.trace.server']);
@@ -154,7 +156,9 @@ describe('VS Code extension', () => {
           `Ignore ${RULE} on this line`,
         ]);
         await page.screenshot({ path: join(ARTIFACTS, '2-quick-fix.png') });
-        await menu.filter({ hasText: 'Wrap in try/except' }).click();
+        // The first action is selected; move down to the try/except one and apply it (keyboard: the menu animates).
+        for (let i = 1; i < items.findIndex((t) => t.startsWith('Wrap in try/except')); i++) await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
         await page.keyboard.press('Control+S');
         const expected = cliFixed();
         expect(expected).toContain('except NotImplementedError:');

@@ -31,11 +31,13 @@ const server = join(HERE, 'server');
 rmSync(server, { recursive: true, force: true });
 const tmp = mkdtempSync(join(tmpdir(), 'raiselint-vsix-'));
 try {
-  const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  // Without the npm_config_* of a calling npm (`npm test` passes the repository's include=dev on).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+  const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const tarball = npm(['pack', '--silent', '--pack-destination', tmp], REPO).trim().split('\n').pop();
   execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp]);
   renameSync(join(tmp, 'package'), server);
-  npm(['install', '--omit=dev', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], server);
+  npm(['install', '--omit=dev', '--include=prod', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], server);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
