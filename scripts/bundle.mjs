@@ -60,6 +60,8 @@ const ENTRY = `const { isMainThread } = require('node:worker_threads');
 if (isMainThread) module.exports = require('./src/cli/main.ts');
 else require('./src/engine/thread.ts');
 `;
+// jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
+const JSONC = join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
 
 rmSync(out, { recursive: true, force: true });
 const result = await esbuild.build({
@@ -74,7 +76,7 @@ const result = await esbuild.build({
   // experimental flag); the language server is a lazily initialised part of it.
   supported: { 'dynamic-import': false },
   // src/parse/parser.ts tells web-tree-sitter where its .wasm file is.
-  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs') },
+  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
   external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },

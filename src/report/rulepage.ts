@@ -2,8 +2,8 @@
  * Rule documentation pages (docs/rules/<rule id>.md), from the same data as `raiselint explain` and
  * `raiselint rules` (ruledoc.ts, rules.ts): what SARIF `helpUri` and the language server's
  * `codeDescription` link to (src/diagnostics/docpage.ts). `scripts/gen-rule-docs.mjs` writes them;
- * test/rule-docs.test.ts fails when one is stale. `rulesTable` is the Markdown table of rules
- * (docs/rules/README.md; the README's table can use it too).
+ * test/rule-docs.test.ts fails when one is stale. The index's table is the README's (ruledoc.ts
+ * rulesTable), with each id linked to its page.
  */
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { rulePagePath } from '../diagnostics/docpage.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import type { BuiltinRule } from '../suppress/builtin.js';
-import { docMarkdown, ruleDoc } from './ruledoc.js';
+import { docMarkdown, ruleDoc, rulesTable } from './ruledoc.js';
 import { ruleEntry } from './rules.js';
 
 const PKG_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,16 +88,6 @@ export function builtinRulePage(b: BuiltinRule): string {
   ].join('\n');
 }
 
-/** A Markdown table of the rules: id (linked to its page when `link`), what it raises, the raising function. */
-export function rulesTable(rules: Rule[], link: (rule: Rule) => string | undefined = () => undefined): string {
-  const rows = rules.map((r) => {
-    const href = link(r);
-    const id = href ? `[${code(r.id)}](${href})` : code(r.id);
-    return `| ${id} | ${code(r.errorClass)} | ${code(`${ruleDoc(r).raiser}()`)} |`;
-  });
-  return ['| rule id | raises | raised by |', '|---|---|---|', ...rows].join('\n');
-}
-
 function sortById<T extends { id: string }>(xs: T[]): T[] {
   return [...xs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
@@ -116,7 +106,7 @@ export function rulePages(set: RuleSet, builtins: BuiltinRule[]): Map<string, st
     '',
     `The rules of the bundled datasets (${rules.length}), compiled from their records, and the built-in rules about suppression comments.`,
     '',
-    rulesTable(rules, (r) => fromIndex(r.id)),
+    rulesTable(rules, set.classes, (r) => fromIndex(r.id)).trimEnd(),
     '',
     '| built-in rule | reports |',
     '|---|---|',

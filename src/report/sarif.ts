@@ -5,6 +5,7 @@
  * fingerprint, the start of an indirect path as a related location linked from the message, the
  * raising library line (property raisedAt, a link in message.markdown), and fixes when a diagnostic has one.
  */
+import { cellLines } from './notebook.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rulePageUrl } from '../diagnostics/docpage.js';
@@ -186,7 +187,7 @@ export function sarifLog(input: ReportInput): Json {
     return linesByFile.get(file);
   };
   const results = diags.map((d, i) => {
-    const lines = linesOf(d.file);
+    const lines = cellLines(d, linesOf(d.file));
     const r: Json = {
       ruleId: d.ruleId,
       ruleIndex: ruleIndex.get(d.ruleId)!,
@@ -195,7 +196,7 @@ export function sarifLog(input: ReportInput): Json {
       message: message(d),
       locations: [{ physicalLocation: physical(d, lines) }],
       partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash, ...(d.fingerprint ? { 'raiselint/v1': d.fingerprint } : {}) },
-      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.sourceUrl ? { raisedAt: d.sourceUrl } : {}) },
+      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.sourceUrl ? { raisedAt: d.sourceUrl } : {}), ...(d.cell ? { cell: d.cell.index } : {}) },
     };
     const related = relatedLocations(d, lines);
     if (related.length) r.relatedLocations = related;
