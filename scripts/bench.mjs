@@ -44,8 +44,17 @@ if (mtime(join(ROOT, 'dist', 'bundle', 'main.cjs')) < mtime(join(ROOT, 'dist', '
   process.stderr.write('bench: bundling the CLI (scripts/bundle.mjs) ...\n');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 }
-const astGrep = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
-if (!existsSync(astGrep)) fail('ast-grep not found: run `npm ci` (it is a devDependency)');
+// ast-grep (108 MB installed) is not a devDependency: every `npm install` of a clone (pre-commit's
+// hook install among them) would unpack it. The benchmark installs this exact version on first use.
+const AST_GREP = '@ast-grep/cli@0.51.1';
+const tools = join(ROOT, 'node_modules', '.cache', 'raiselint-bench-tools');
+const astGrep = join(tools, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
+if (!existsSync(astGrep)) {
+  process.stderr.write(`bench: installing ${AST_GREP} into ${tools} ...\n`);
+  mkdirSync(tools, { recursive: true });
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', tools, AST_GREP], { stdio: 'inherit' });
+  if (r.status !== 0 || !existsSync(astGrep)) fail(`could not install ${AST_GREP} (npm install exit ${r.status})`);
+}
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 let corpus = corpusArg;
