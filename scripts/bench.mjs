@@ -216,6 +216,8 @@ for (let rep = 0; rep < rounds; rep++) {
     if (r.cpuMs !== undefined) cpuTimes.get(s.id).push(r.cpuMs);
     if (r.rssKb) rss.get(s.id).push(r.rssKb);
     if (s.reps !== undefined) dataset.observe(s, r);
+    // Progress, so that a long run that is stopped still says what it measured.
+    process.stderr.write(`  [${rep + 1}] ${s.label}: ${(r.ms / 1000).toFixed(2)} s wall${r.cpuMs !== undefined ? `, ${(r.cpuMs / 1000).toFixed(2)} s CPU` : ''}${r.rssKb ? `, ${Math.round(r.rssKb / 1024)} MB` : ''}\n`);
   }
   out(`  repetition ${rep + 1}/${rounds} done (load ${loadavg()[0].toFixed(2)})\n`);
 }

@@ -47,31 +47,46 @@ class NeedsBuilder {
   private readonly groupIds = new Map<string, number>();
   readonly groups: string[][] = [];
   private readonly entries = new Map<string, Set<number>>();
-  private readonly lib: ClassInfo[];
+  /** Library classes by name, and their roots. */
+  private readonly byName = new Map<string, ClassInfo[]>();
+  private readonly roots = new Map<string, string[]>();
   /** Class roots of every class, by one of its roots. */
   private readonly rootsByRoot = new Map<string, Set<string>>();
+  /** Direct subclasses, and the classes keeping a value of a class in a field (curated attributes, constructor defaults). */
   private readonly children = new Map<string, string[]>();
-  private readonly familyMemo = new Map<string, Set<string>>();
+  private readonly keepers = new Map<string, string[]>();
+  private readonly protocols: ClassInfo[] = [];
+  /** Guard names by a class they narrow to. */
+  private readonly guardsByClass = new Map<string, string[]>();
+  private readonly familyMemo = new Map<string, { keys: Set<string>; group: number }>();
   /** Summary methods by the method they call. */
   private readonly callers = new Map<string, Set<string>>();
 
   constructor(
     private readonly classes: ClassRegistry,
-    private readonly guards: RuleSet['guards'],
+    guards: RuleSet['guards'],
   ) {
-    this.lib = classes.all().filter((c) => !c.key.startsWith('<local>'));
-    for (const c of this.lib) {
+    const push = <V>(m: Map<string, V[]>, k: string, v: V) => {
+      const list = m.get(k);
+      if (list) list.push(v);
+      else m.set(k, [v]);
+    };
+    for (const c of classes.all()) {
+      if (c.key.startsWith('<local>')) continue;
+      push(this.byName, c.name, c);
       const roots = classRoots(c);
+      this.roots.set(c.key, roots);
       for (const r of roots) {
         let s = this.rootsByRoot.get(r);
         if (!s) this.rootsByRoot.set(r, (s = new Set()));
         for (const x of roots) s.add(x);
       }
-      for (const b of c.bases) {
-        const list = this.children.get(b);
-        if (list) list.push(c.key);
-        else this.children.set(b, [c.key]);
-      }
+      for (const b of c.bases) push(this.children, b, c.key);
+      if (c.protocol) this.protocols.push(c);
+      const kept = new Set<string>();
+      for (const at of Object.values(c.attributes)) kept.add(classes.resolve(at) ?? at);
+      for (const p of c.init) if (p.default) kept.add(classes.resolve(p.default) ?? p.default);
+      for (const k of kept) push(this.keepers, k, c.key);
       for (const [m, s] of Object.entries(c.methods)) {
         for (const call of s.calls) {
           let set = this.callers.get(call.method);
@@ -80,6 +95,7 @@ class NeedsBuilder {
         }
       }
     }
+    for (const [name, specs] of guards) for (const spec of specs) for (const c of spec.includesWhenTrue) push(this.guardsByClass, classes.resolve(c) ?? c, name);
   }
 
   private group(tokens: Iterable<string>): number {
@@ -114,25 +130,11 @@ class NeedsBuilder {
     const name = last(sym.path);
     this.file(name, g);
     // A class constructor called under an alias of the class (`from pkg import Alias; Alias()`).
-    const key = sym.module ? `${sym.module}.${sym.path}` : sym.path;
-    for (const c of this.lib) {
-      if (c.key !== key && c.name !== name) continue;
-      for (const a of c.aliases) this.file(last(a), g);
-    }
+    for (const c of this.byName.get(name) ?? []) for (const a of c.aliases) this.file(last(a), g);
   }
 
   private addMethod(classKey: string, method: string): void {
-    const family = this.family(classKey);
-    const tokens = new Set<string>([root(classKey)]);
-    for (const k of family) {
-      const c = this.classes.get(k);
-      if (c) for (const r of classRoots(c)) tokens.add(r);
-      else tokens.add(root(k));
-    }
-    for (const [name, specs] of this.guards) {
-      if (specs.some((s) => s.includesWhenTrue.some((c) => family.has(this.classes.resolve(c) ?? c)))) tokens.add(name);
-    }
-    const g = this.group(tokens);
+    const g = this.family(classKey).group;
     // The method, and the summary methods that call it (transitively).
     const seen = new Set<string>();
     const stack = [method];
@@ -147,43 +149,38 @@ class NeedsBuilder {
 
   /**
    * Classes whose instances can reach a method of `target`: its subclasses, classes under a
-   * protocol it (or a base of it) implements, and classes keeping one of those in a field.
+   * protocol it (or a base of it) implements, and classes keeping one of those in a field; and
+   * the group of their roots and of the guards narrowing to one of them.
    */
-  private family(target: string): Set<string> {
+  private family(target: string): { keys: Set<string>; group: number } {
     const memo = this.familyMemo.get(target);
     if (memo) return memo;
-    const out = new Set<string>([target]);
+    const keys = new Set<string>();
     const stack = [target];
+    // The target and its ancestors, registered or not (as ClassRegistry.isSubclass walks them).
     const implemented = new Set<string>();
-    for (const c of this.classes.mro(target)) implemented.add(c.key);
-    for (const c of this.lib) if (c.protocol && c.implementations.some((i) => i === target || implemented.has(i) || this.classes.isSubclass(target, i))) stack.push(c.key);
-    const grow = () => {
-      while (stack.length) {
-        const k = stack.pop()!;
-        out.add(k);
-        for (const sub of this.children.get(k) ?? []) if (!out.has(sub)) stack.push(sub);
-      }
-    };
-    grow();
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const c of this.lib) {
-        if (out.has(c.key) || !this.keepsOneOf(c, out)) continue;
-        stack.push(c.key);
-        grow();
-        changed = true;
-      }
+    for (const up = [target]; up.length; ) {
+      const k = up.pop()!;
+      if (implemented.has(k)) continue;
+      implemented.add(k);
+      up.push(...(this.classes.get(k)?.bases ?? []));
     }
+    for (const p of this.protocols) if (p.implementations.some((i) => i === target || implemented.has(i))) stack.push(p.key);
+    while (stack.length) {
+      const k = stack.pop()!;
+      if (keys.has(k)) continue;
+      keys.add(k);
+      for (const sub of this.children.get(k) ?? []) stack.push(sub);
+      for (const keeper of this.keepers.get(k) ?? []) stack.push(keeper);
+    }
+    const tokens = new Set<string>([root(target)]);
+    for (const k of keys) {
+      for (const r of this.roots.get(k) ?? [root(k)]) tokens.add(r);
+      for (const gname of this.guardsByClass.get(k) ?? []) tokens.add(gname);
+    }
+    const out = { keys, group: this.group(tokens) };
     this.familyMemo.set(target, out);
     return out;
-  }
-
-  private keepsOneOf(c: ClassInfo, set: Set<string>): boolean {
-    for (const m of this.classes.mro(c.key)) {
-      for (const at of Object.values(m.attributes)) if (set.has(this.classes.resolve(at) ?? at)) return true;
-      for (const p of m.init) if (p.default && set.has(this.classes.resolve(p.default) ?? p.default)) return true;
-    }
-    return false;
   }
 
   spec(): NeedsSpec {
