@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N]`
+// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only]`
 //
 // Measures raiselint against the read-only floor and `ast-grep scan`, over the same files and
 // threads, in one run, repeating every scenario (round robin, to spread machine noise) and
@@ -25,7 +25,12 @@ const opt = (name, dflt) => {
 };
 const REPS = Number(opt('reps', '5'));
 const JOBS = Number(opt('jobs', String(availableParallelism())));
-const KEEP = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const flag = (name) => (args.includes(`--${name}`) ? (args.splice(args.indexOf(`--${name}`), 1), true) : false);
+const KEEP = flag('keep');
+// Dataset scale (scripts/bench-dataset.mjs): its runs take tens of seconds each, so fewer repetitions; 0 skips it.
+const DATASET_REPS = Number(opt('dataset-reps', '3'));
+const SITE_PACKAGES_ARG = opt('site-packages', undefined);
+const DATASET_ONLY = flag('dataset-only');
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -44,16 +49,18 @@ if (mtime(join(ROOT, 'dist', 'bundle', 'main.cjs')) < mtime(join(ROOT, 'dist', '
   process.stderr.write('bench: bundling the CLI (scripts/bundle.mjs) ...\n');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 }
-// ast-grep (108 MB installed) is not a devDependency: every `npm install` of a clone (pre-commit's
-// hook install among them) would unpack it. The benchmark installs this exact version on first use.
-const AST_GREP = '@ast-grep/cli@0.51.1';
+// ast-grep (108 MB installed) and Ruff's WASM build are not devDependencies: every `npm install` of a
+// clone (pre-commit's hook install among them) would unpack them. The benchmark installs these exact
+// versions on first use (scripts/bench-ruff.mjs loads Ruff from the same folder).
+const BENCH_TOOLS = ['@ast-grep/cli@0.51.1', '@astral-sh/ruff-wasm-nodejs@0.17.4'];
 const tools = join(ROOT, 'node_modules', '.cache', 'raiselint-bench-tools');
 const astGrep = join(tools, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
-if (!existsSync(astGrep)) {
-  process.stderr.write(`bench: installing ${AST_GREP} into ${tools} ...\n`);
+const ruffWasm = join(tools, 'node_modules', '@astral-sh', 'ruff-wasm-nodejs');
+if (!existsSync(astGrep) || !existsSync(ruffWasm)) {
+  process.stderr.write(`bench: installing ${BENCH_TOOLS.join(', ')} into ${tools} ...\n`);
   mkdirSync(tools, { recursive: true });
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', tools, AST_GREP], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(astGrep)) fail(`could not install ${AST_GREP} (npm install exit ${r.status})`);
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', tools, ...BENCH_TOOLS], { stdio: 'inherit' });
+  if (r.status !== 0 || !existsSync(astGrep) || !existsSync(ruffWasm)) fail(`could not install ${BENCH_TOOLS.join(', ')} (npm install exit ${r.status})`);
 }
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
@@ -127,19 +134,22 @@ process.stdout.write(String(total));
 
 // ---------------------------------------------------------------- running
 function run(cmd, argv, { env } = {}) {
-  const full = TIME ? [TIME, ['-f', '%M', cmd, ...argv]] : [cmd, argv];
+  const full = TIME ? [TIME, ['-f', '%M %U %S', cmd, ...argv]] : [cmd, argv];
   const t0 = performance.now();
   const r = spawnSync(full[0], full[1], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;
   if (r.error) fail(`${cmd}: ${r.error.message}`);
   let rssKb;
+  let cpuMs;
   let stderr = r.stderr;
   if (TIME) {
     const lines = stderr.trimEnd().split('\n');
-    rssKb = Number(lines.pop());
+    const [kb, user, sys] = lines.pop().split(' ').map(Number);
+    rssKb = kb;
+    cpuMs = (user + sys) * 1000;
     stderr = lines.join('\n');
   }
-  return { ms, rssKb, status: r.status, stdout: r.stdout, stderr };
+  return { ms, rssKb, cpuMs, status: r.status, stdout: r.stdout, stderr };
 }
 
 const cacheWarm = join(work, 'cache-warm');
@@ -147,7 +157,7 @@ const cacheCold = join(work, 'cache-cold');
 const cache10k = join(work, 'cache-10k');
 const cachePre = join(work, 'cache-pre');
 const rl = (extra) => [bin, 'check', '--no-gitignore', '--format', 'concise', ...extra];
-const scenarios = [
+const smallScenarios = [
   { id: 'floor', label: 'read-only floor (node, read every file)', cmd: process.execPath, argv: ['-e', readFloor, listFile] },
   { id: 'sg1', label: 'ast-grep scan, 1 thread', cmd: astGrep, argv: ['scan', '-r', rule, '-j', '1', '--report-style', 'short', ...files] },
   { id: 'sgN', label: `ast-grep scan, ${JOBS} threads`, cmd: astGrep, argv: ['scan', '-r', rule, '-j', String(JOBS), '--report-style', 'short', ...files] },
@@ -161,11 +171,24 @@ const scenarios = [
   { id: 'heavyN', label: `parse-heavy generated corpus, --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', String(JOBS), heavy]) },
   { id: 'node', label: 'node -e 0 (start-up alone)', cmd: process.execPath, argv: ['-e', '0'] },
 ];
+const scenarios = DATASET_ONLY ? [] : smallScenarios;
 
 // ---------------------------------------------------------------- dataset scale (scripts/bench-dataset.mjs)
-const { datasetBench } = await import('./bench-dataset.mjs');
-const dataset = datasetBench({ work, corpus, bin, jobs: JOBS, run });
-scenarios.push(...dataset.scenarios);
+let sitePackages = SITE_PACKAGES_ARG === 'none' ? undefined : SITE_PACKAGES_ARG;
+if (SITE_PACKAGES_ARG === undefined && !corpusArg) {
+  try {
+    sitePackages = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
+  } catch {
+    sitePackages = undefined;
+  }
+}
+let dataset;
+if (DATASET_REPS > 0) {
+  process.stderr.write('bench: generating the stdlib datasets and copying the corpora ...\n');
+  const { datasetBench } = await import('./bench-dataset.mjs');
+  dataset = datasetBench({ work, corpus, bin, jobs: JOBS, run, astGrep, rule, reps: DATASET_REPS, sitePackages, root: ROOT });
+  scenarios.push(...dataset.scenarios);
+}
 // ---------------------------------------------------------------- end of dataset scale
 
 const out = (s) => process.stdout.write(s);
@@ -173,29 +196,41 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU';
 out(`raiselint benchmark\n`);
 out(`machine: ${cpu}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}, Node ${process.version}\n`);
 out(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; scheduling priority (nice): ${getPriority()}\n`);
-out(`corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions, medians; threads: ${JOBS}\n\n`);
+out(`corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions (dataset scale: ${DATASET_REPS}), medians; threads: ${JOBS}\n\n`);
 
 // Warm-ups (not timed): compiled-rules snapshots, the warm cache, ast-grep's binary in the page cache.
 out('preparing (compiling rule snapshots, filling the cache) ...\n');
-const first5 = run(process.execPath, rl(['--cache-dir', join(work, 'first-5'), '--no-cache', '--timings', ...files]));
-const first10k = run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
+const first5 = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-5'), '--no-cache', '--timings', ...files]));
+const first10k = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
+const isTool = (s) => s.cmd === astGrep || s.id === 'floor' || s.id === 'node' || s.id.startsWith('dsRuff');
+for (const argv of dataset?.prepare ?? []) run(process.execPath, argv);
 for (const s of scenarios) {
+  if (s.reps !== undefined && !isTool(s)) continue; // a dataset-scale raiselint run: its snapshot is prepared above
   const r = run(s.cmd, s.argv);
-  if (s.id.startsWith('sg') && r.status !== 0 && r.status !== 1) fail(`ast-grep failed: ${r.stderr.slice(0, 500)}`);
-  if (s.id !== 'floor' && s.id !== 'node' && !s.id.startsWith('sg') && r.status === 2 && !/error:/.test(r.stdout + r.stderr)) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+  if (s.cmd === astGrep && r.status !== 0 && r.status !== 1) fail(`ast-grep failed: ${r.stderr.slice(0, 500)}`);
+  if (s.id.startsWith('dsRuff') && r.status !== 0) fail(`ruff failed: ${r.stderr.slice(0, 500)}`);
+  if (!isTool(s) && r.status === 2 && !/error:/.test(r.stdout + r.stderr)) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+  dataset?.observe(s, r);
 }
 const statsOf = (extra) => run(process.execPath, rl([...extra, '--timings', ...files])).stderr.split('\n').find((l) => l.startsWith('raiselint: ') && l.includes(' files: ')) ?? '';
-const sgInspect = run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files]).stderr.split('\n').find((l) => l.includes('scannedFileCount')) ?? '';
+const sgInspect = DATASET_ONLY ? '' : (run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files]).stderr.split('\n').find((l) => l.includes('scannedFileCount')) ?? '');
 
 const times = new Map(scenarios.map((s) => [s.id, []]));
+const cpuTimes = new Map(scenarios.map((s) => [s.id, []]));
 const rss = new Map(scenarios.map((s) => [s.id, []]));
-for (let rep = 0; rep < REPS; rep++) {
+const rounds = Math.max(0, ...scenarios.map((s) => s.reps ?? REPS));
+for (let rep = 0; rep < rounds; rep++) {
   for (const s of scenarios) {
+    if (rep >= (s.reps ?? REPS)) continue;
     const r = run(s.cmd, s.argv);
     times.get(s.id).push(r.ms);
+    if (r.cpuMs !== undefined) cpuTimes.get(s.id).push(r.cpuMs);
     if (r.rssKb) rss.get(s.id).push(r.rssKb);
+    if (s.reps !== undefined) dataset.observe(s, r);
+    // Progress, so that a long run that is stopped still says what it measured.
+    process.stderr.write(`  [${rep + 1}] ${s.label}: ${(r.ms / 1000).toFixed(2)} s wall${r.cpuMs !== undefined ? `, ${(r.cpuMs / 1000).toFixed(2)} s CPU` : ''}${r.rssKb ? `, ${Math.round(r.rssKb / 1024)} MB` : ''}\n`);
   }
-  out(`  repetition ${rep + 1}/${REPS} done (load ${loadavg()[0].toFixed(2)})\n`);
+  out(`  repetition ${rep + 1}/${rounds} done (load ${loadavg()[0].toFixed(2)})\n`);
 }
 
 const median = (xs) => {
@@ -206,33 +241,45 @@ const med = (id) => median(times.get(id));
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
 const mb = (kb) => (kb ? `${Math.round(kb / 1024)} MB` : 'n/a');
 
-out(`\n${'scenario'.padEnd(52)} ${'median'.padStart(9)} ${'min'.padStart(9)} ${'max'.padStart(9)} ${'peak RSS'.padStart(9)}\n`);
+const W = 62;
+out(`\n${'scenario'.padEnd(W)} ${'median'.padStart(9)} ${'min'.padStart(9)} ${'max'.padStart(9)} ${'CPU'.padStart(9)} ${'peak RSS'.padStart(9)}\n`);
+out(`${''.padEnd(W)} ${'(wall)'.padStart(9)} ${''.padStart(9)} ${''.padStart(9)} ${'(median)'.padStart(9)}\n`);
 for (const s of scenarios) {
   const t = times.get(s.id);
-  out(`${s.label.padEnd(52)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}\n`);
+  const c = cpuTimes.get(s.id);
+  out(`${s.label.padEnd(W)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${(c.length ? fmt(median(c)) : 'n/a').padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}  (${t.length}x)\n`);
 }
-out(`\nfirst run, empty cache directory (compiles and saves the rules snapshot), once:\n`);
-out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
-out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
-out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
-out(`what the runs did:\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+if (!DATASET_ONLY) {
+  out(`\nfirst run, empty cache directory (compiles and saves the rules snapshot), once:\n`);
+  out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
+  out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
+  out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
+  out(`what the runs did (the 5 bundled and 10,000 synthetic records name APIs the corpus never mentions: they measure the prefilter and start-up):\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+}
+dataset?.report(out, fmt);
 
-dataset.report(out, fmt); // dataset scale: first runs, files parsed, findings, compile rate
-
-const rlRss = Math.max(0, ...['cold1', 'coldN', 'warm', 'cold10k', 'pre20', 'pre20warm', 'heavy1', 'heavyN'].flatMap((id) => rss.get(id)));
-const ratios = [
-  ['raiselint cold / ast-grep (same threads)', med('coldN') / med('sgN'), '<= 0.5', (v) => v <= 0.5],
-  ['raiselint cold / ast-grep, 1 thread each', med('cold1') / med('sg1'), '(info)', null],
-  ['raiselint cold / read-only floor', med('coldN') / med('floor'), '<= 2', (v) => v <= 2],
-  ['raiselint warm / cold', med('warm') / med('coldN'), '<= 0.1', (v) => v <= 0.1],
-  ['raiselint 10,000 records / 5 records (cold)', med('cold10k') / med('coldN'), '<= 1.2', (v) => v <= 1.2],
-  ['raiselint cold --jobs 1 / --jobs N', med('cold1') / med('coldN'), '(info)', null],
-  ['parse-heavy corpus --jobs 1 / --jobs N', med('heavy1') / med('heavyN'), '(info)', null],
-];
-out(`\n${'ratio'.padEnd(52)} ${'value'.padStart(9)}  target\n`);
-for (const [label, v, target, ok] of ratios) out(`${label.padEnd(52)} ${v.toFixed(2).padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
-out(`${'20-file pre-commit run, wall (cold)'.padEnd(52)} ${fmt(med('pre20')).padStart(9)}  <= 400 ms${med('pre20') <= 400 ? '  met' : '  MISSED'}\n`);
-out(`${'peak RSS of any raiselint run'.padEnd(52)} ${mb(rlRss).padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+const ratios = [];
+const ratio = (label, a, b, target, ok) => ratios.push([label, med(a) / med(b), target, ok, median(cpuTimes.get(a)) / median(cpuTimes.get(b))]);
+for (const [label, a, b, target, ok] of dataset?.ratios ?? []) ratio(label, a, b, target, ok);
+if (!DATASET_ONLY) {
+  ratio('raiselint cold / ast-grep (same threads)', 'coldN', 'sgN', '<= 0.5', (v) => v <= 0.5);
+  ratio('raiselint cold / ast-grep, 1 thread each', 'cold1', 'sg1', '(info)', null);
+  ratio('raiselint cold / read-only floor', 'coldN', 'floor', '<= 2', (v) => v <= 2);
+  ratio('raiselint warm / cold', 'warm', 'coldN', '<= 0.1', (v) => v <= 0.1);
+  ratio('raiselint 10,000 records / 5 records (cold)', 'cold10k', 'coldN', '<= 1.2', (v) => v <= 1.2);
+  ratio('raiselint cold --jobs 1 / --jobs N', 'cold1', 'coldN', '(info)', null);
+  ratio('parse-heavy corpus --jobs 1 / --jobs N', 'heavy1', 'heavyN', '(info)', null);
+}
+out(`\n${'ratio (of medians)'.padEnd(W)} ${'wall'.padStart(9)} ${'CPU'.padStart(9)}  target (on wall time)\n`);
+for (const [label, v, target, ok, c] of ratios) out(`${label.padEnd(W)} ${v.toFixed(2).padStart(9)} ${(Number.isFinite(c) ? c.toFixed(2) : 'n/a').padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
+if (!DATASET_ONLY) out(`${'20-file pre-commit run, wall (cold)'.padEnd(W)} ${fmt(med('pre20')).padStart(9)} ${''.padStart(9)}  <= 300 ms${med('pre20') <= 300 ? '  met' : '  MISSED'}\n`);
+const rlIds = scenarios.filter((s) => !isTool(s)).map((s) => s.id);
+const rlRss = Math.max(0, ...rlIds.flatMap((id) => rss.get(id)));
+out(`${'peak RSS of any raiselint run'.padEnd(W)} ${mb(rlRss).padStart(9)} ${''.padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+if (dataset && times.has(dataset.rssTarget)) {
+  const k = Math.max(0, ...rss.get(dataset.rssTarget));
+  out(`${`peak RSS, ${dataset.rssTarget} (all records, largest corpus)`.padEnd(W)} ${mb(k).padStart(9)} ${''.padStart(9)}  <= 400 MB${k ? (k / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+}
 out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 if (!KEEP) rmSync(work, { recursive: true, force: true });
 else out(`kept ${work}\n`);
