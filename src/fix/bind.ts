@@ -8,7 +8,7 @@ import { field, namedChildren } from '../parse/syntax.js';
 import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
-import { BUILTINS } from './scope.js';
+import { BUILTINS } from '../python/builtins.js';
 import { abbrev, NoFix, TIGHT, unparenUp, type Edit, type Site } from './site.js';
 
 export abstract class PlanBind extends PlanRender {

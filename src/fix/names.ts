@@ -7,7 +7,8 @@ import type { Node } from '../parse/parser.js';
 import { namedChildren } from '../parse/syntax.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
-import { BUILTINS, type FileFacts } from './scope.js';
+import { BUILTINS } from '../python/builtins.js';
+import type { FileFacts } from './scope.js';
 import type { Edit, Site, StrategyOption } from './site.js';
 
 export abstract class PlanNames {
