@@ -52,7 +52,7 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
         hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });
       }
     }
-    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' ? 'certain' : 'possible', via: h.via });
+    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' && h.rule.condition !== 'unknown' ? 'certain' : 'possible', via: h.via });
   }
   return out;
 }
@@ -88,10 +88,11 @@ class Matcher {
   private evalAtom(a: Atom, method: string, property: boolean, depth: number): Hit[] {
     if (a.k !== 'inst') return [];
     const hits: Hit[] = [];
-    if (!property) {
+    {
       for (const rule of this.rules.byTrigger.get(method) ?? []) {
         for (const t of rule.targets) {
-          if (t.kind !== 'method' || t.method !== method) continue;
+          // An attribute read reaches only a property target.
+          if (t.kind !== 'method' || t.method !== method || (property && !t.property)) continue;
           if ((a.exclude ?? []).some((x) => this.classes.isSubclass(t.classKey, x))) continue;
           if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [] });
           else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [] });

@@ -17,7 +17,7 @@ export interface SymbolRef {
 
 export type RuleTarget =
   /** `<receiver>.method(...)` where the receiver is an instance of `classKey` or of a subclass. */
-  | { kind: 'method'; classKey: string; method: string }
+  | { kind: 'method'; classKey: string; method: string; /** A property: reading `<receiver>.method` raises. */ property?: true }
   /** A call whose callee resolves to the symbol: a module function, a class (constructor), a class/static method, an attribute chain. */
   | { kind: 'call'; symbol: SymbolRef; what: 'function' | 'constructor' | 'classmethod' | 'attribute' };
 
@@ -61,6 +61,8 @@ export interface Rule {
   docsUrl?: string;
   /** Version constraints the record states (library or Python), kept for later selection. */
   versions: VersionNote[];
+  /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
+  condition?: 'unknown';
   /**
    * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
    * rule set up to a size, otherwise on first use (`rulePatterns`).

@@ -29,6 +29,8 @@ import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes
 import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
 import { readSource, type RaisingDef } from './source.js';
 import { TargetBuilder } from './targets.js';
+import { entryFields, inferDef, raiserKind } from './entry.js';
+import { readWindow } from './window.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -49,6 +51,12 @@ export interface CompileOutcome {
     versions?: string[];
     /** Where the entry points came from (`snippets` or `raising def`). */
     entrySource?: string;
+    /** The record fields each part of the rule was derived from (`raiser`, `module`, `class`, `entry points`, `condition`). */
+    fields?: Record<string, string>;
+    /** What the raising def is: function, method, classmethod, staticmethod, constructor or property. */
+    raiserKind?: string;
+    /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
+    condition?: 'unknown';
   };
 }
 
@@ -78,8 +86,8 @@ function raiserName(def: RaisingDef, b: TargetBuilder): string {
   if (def.className) return `${def.className}.${def.name}`;
   if (b.receiverKeys.length === 1) return `${splitQualified(b.receiverKeys[0]!).name}.${def.name}`;
   if (def.inClass) {
-    const owner = b.targets.find((t) => t.kind === 'call' && t.what === 'classmethod');
-    if (owner && owner.kind === 'call') return `${owner.symbol.path.split('.').slice(-2, -1)[0]}.${def.name}`;
+    const owner = b.targets.find((t) => t.kind === 'call' && (t.what === 'classmethod' || (b.isCtor && t.what === 'constructor')));
+    if (owner && owner.kind === 'call') return `${owner.symbol.path.split('.').slice(owner.what === 'constructor' ? -1 : -2)[0]}.${def.name}`;
   }
   return def.name;
 }
@@ -116,14 +124,21 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
-  const src = readSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, module, isPackage, exceptions);
-  const def = src.def;
-  if (!def) return { skipped: `no enclosing 'def' around line ${r.lineNumber} in sourceCode`, derived };
+  const lib = module.split('.')[0]!;
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const src = win.facts;
+  const fromWindow = src.def ? `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})` : undefined;
+  const inferred = src.def ? undefined : inferDef(facts, lib, module, { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
+  if (inferred && 'reason' in inferred) return { skipped: inferred.reason, derived };
+  const def: RaisingDef = src.def ?? (inferred as Exclude<typeof inferred, { reason: string } | undefined>).def;
+  derived.fields = entryFields(r.filePath, facts, fromWindow, inferred);
+  if (inferred) derived.condition = 'unknown';
   // `records check` marks a method of a class sourceCode does not show.
   derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : def.className ? `${def.className}.${def.name}` : def.name;
 
   const b = new TargetBuilder(def, module, src, classes);
-  b.fromSnippets(facts);
+  derived.raiserKind = raiserKind(def.inClass, def.decorators, b.isCtor);
+  b.fromSnippets(facts, !!inferred);
   derived.entrySource = b.targets.length ? 'snippets' : undefined;
   if (!b.targets.length) {
     const reason = b.fromDef(facts.guards.flatMap((g) => g.classes));
@@ -151,6 +166,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
+    ...(inferred ? { condition: 'unknown' as const } : {}),
   };
   describe(derived, rule, b, exceptions);
   return { rule, derived };

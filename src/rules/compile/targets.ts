@@ -7,7 +7,8 @@
 import { newClassInfo, type ClassRegistry } from '../classes.js';
 import { splitQualified, symbolMatches, triggerKey } from '../names.js';
 import type { RuleTarget, SymbolRef } from '../types.js';
-import { looksLikeClass, type SnippetCall, type SnippetFacts } from './snippets.js';
+import { protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
+import { looksLikeClass, type SnippetFacts } from './snippets.js';
 import type { RaisingDef, SourceFacts } from './source.js';
 
 /** A candidate entry point from the snippets. */
@@ -41,36 +42,6 @@ function written(e: QualifiedEntry, definedIn: string): string {
   return `${e.q}()${definedIn !== e.modulePart && definedIn.startsWith(`${e.modulePart}.`) ? ` [defined in ${definedIn}]` : ''}`;
 }
 
-/** The callee of a snippet call as a qualified name: through the snippets' imports, or spelled from the library's top package. */
-function qualifiedCallee(c: SnippetCall, lib: string): string | undefined {
-  if (c.text.startsWith('<call>')) return undefined;
-  if (c.qname) return c.qname;
-  return c.text.split('.')[0] === lib ? c.text : undefined;
-}
-
-/** Splits `pkg.sub.Klass.method` into the module part the snippets import (`pkg.sub`) and the path in it. */
-function splitImport(q: string, modules: Set<string>): { modulePart: string; path: string } {
-  const parts = q.split('.');
-  for (let i = parts.length - 1; i >= 1; i--) {
-    const m = parts.slice(0, i).join('.');
-    if (modules.has(m)) return { modulePart: m, path: parts.slice(i).join('.') };
-  }
-  return { modulePart: parts[0]!, path: parts.slice(1).join('.') };
-}
-
-/** Classes the snippets give a call's receiver: isinstance checks win over assignments and annotations. */
-function receiverClasses(c: SnippetCall, facts: SnippetFacts, named: boolean): string[] {
-  if (c.receiverCall) return looksLikeClass(c.receiverCall) ? [c.receiverCall] : [];
-  const v = c.receiver!;
-  const inst = facts.isinstance.get(v);
-  if (inst?.length) return [...new Set(inst)];
-  const vc = facts.varClasses.get(v);
-  if (vc?.length) return [...new Set(vc)];
-  // A guard function of the record (`def is_x(obj): return isinstance(obj, C)`) names the classes of the raising method.
-  if (named) return [...new Set(facts.guards.flatMap((g) => g.classes))];
-  return [];
-}
-
 /** The targets of one record, as they are derived: each once, with how `records check` shows it. */
 export class TargetBuilder {
   readonly targets: RuleTarget[] = [];
@@ -81,7 +52,7 @@ export class TargetBuilder {
   readonly receiverKeys: string[] = [];
   private readonly isStatic: boolean;
   private readonly isProperty: boolean;
-  private readonly isCtor: boolean;
+  readonly isCtor: boolean;
   private readonly defNames: Set<string>;
   private readonly publicNames: string[];
 
@@ -92,7 +63,7 @@ export class TargetBuilder {
     private readonly classes: ClassRegistry,
   ) {
     this.isStatic = def.decorators.some((d) => /(^|\.)(classmethod|staticmethod)$/.test(d));
-    this.isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property)$/.test(d));
+    this.isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property|setter|getter|deleter)$/.test(d));
     this.isCtor = def.inClass && (def.name === '__init__' || def.name === '__new__');
     this.defNames = new Set([def.name, ...def.otherNames]);
     this.publicNames = [...this.defNames].filter((n) => !n.startsWith('_'));
@@ -132,12 +103,17 @@ export class TargetBuilder {
     return this.module === m || this.module.startsWith(`${m}.`);
   }
 
-  /** Targets from the calls the snippets protect (`try` bodies, `# before` parts, trigger scenarios). */
-  fromSnippets(facts: SnippetFacts): void {
+  /**
+   * Targets from the calls the snippets protect (`try` bodies, `# before` parts, trigger scenarios).
+   * `inferred`: the raising def comes from the code fields (sourceCode shows none), so only the
+   * calls that name it reach it.
+   */
+  fromSnippets(facts: SnippetFacts, inferred: boolean): void {
     const lib = this.module.split('.')[0]!;
     const qualified: QualifiedEntry[] = [];
     const methods: MethodEntry[] = [];
-    for (const c of facts.calls.filter((x) => x.inTryBody || x.from === 'exampleFix' || x.from === 'triggerScenarios')) {
+    // A property is reached by reading it (`obj.prop`), which the snippets show as a read, not a call.
+    for (const c of [...protectedCalls(facts), ...(this.isProperty ? protectedCalls({ ...facts, calls: facts.reads }) : [])]) {
       const q = qualifiedCallee(c, lib);
       if (q && q.split('.')[0] === lib && q.includes('.')) {
         const { modulePart, path } = splitImport(q, facts.modules);
@@ -159,8 +135,8 @@ export class TargetBuilder {
     // Method calls not named after the raising def count only when nothing else reaches the library.
     const namedMethods = methods.filter((m) => m.named);
     const anyNamed = namedMethods.length > 0 || qualified.some((e) => e.named);
-    const useMethods = qualified.length || namedMethods.length ? namedMethods : methods;
-    const useQualified = qualified.filter((e) => (e.named || e.strong || !anyNamed) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
+    const useMethods = qualified.length || namedMethods.length || inferred ? namedMethods : methods;
+    const useQualified = qualified.filter((e) => (e.named || ((e.strong || !anyNamed) && !inferred)) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
     const constructorPaths = new Set(useQualified.filter((e) => !e.path.includes('.') && looksLikeClass(e.path)).map((e) => `${e.modulePart}.${e.path}`));
     for (const e of useQualified) this.qualifiedTarget(e, constructorPaths);
     for (const m of useMethods) this.methodTargets(m);
@@ -205,7 +181,7 @@ export class TargetBuilder {
       const { key, aliases } = this.canonicalClass(q);
       this.registerClass(key, aliases);
       if (!this.receiverKeys.includes(key)) this.receiverKeys.push(key);
-      for (const n of names) this.add({ kind: 'method', classKey: key, method: n }, this.isProperty ? 'property' : 'method');
+      for (const n of names) this.add({ kind: 'method', classKey: key, method: n, ...(this.isProperty ? { property: true as const } : {}) }, this.isProperty ? 'property' : 'method');
     }
   }
 
@@ -232,7 +208,7 @@ export class TargetBuilder {
       if (!this.receiverKeys.includes(key)) this.receiverKeys.push(key);
       for (const n of this.publicNames) {
         if (this.isStatic) this.add({ kind: 'call', symbol: sym(m, `${name}.${n}`), what: 'classmethod' }, 'classmethod');
-        this.add({ kind: 'method', classKey: key, method: n }, this.isStatic ? 'classmethod' : this.isProperty ? 'property' : 'method');
+        this.add({ kind: 'method', classKey: key, method: n, ...(this.isProperty && !this.isStatic ? { property: true as const } : {}) }, this.isStatic ? 'classmethod' : this.isProperty ? 'property' : 'method');
       }
     }
     return '';
