@@ -151,5 +151,4 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const code = exitCode(result);
       setCode(code === 0 && flags.exitNonZeroOnFix && fixed?.fixed ? 1 : code);
     });
-
 }

@@ -7,7 +7,7 @@ import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { lineStarts, positionAt } from './apply.js';
 import { targetNames } from '../python/bindings.js';
-import { importedNames, isWildcardImport } from '../python/imports.js';
+import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
 import { parameters } from '../python/params.js';
 import { BUILTINS } from '../python/builtins.js';
 
@@ -392,10 +392,4 @@ export class FileFacts {
     const afterText = this.text.slice(n.endIndex, this.lineEnd(n.endIndex));
     return /^[ \t\f]*$/.test(before) && /^[ \t\f]*(#.*)?$/.test(afterText);
   }
-}
-
-function isTypeChecking(cond: Node | null): boolean {
-  if (!cond) return false;
-  const t = cond.text;
-  return t === 'TYPE_CHECKING' || /^[A-Za-z_][\w.]*\.TYPE_CHECKING$/.test(t);
 }
