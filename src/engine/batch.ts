@@ -32,7 +32,7 @@ import type { RuleOptions } from './inputs.js';
 import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
-import { FileChecker, type FileOutcome, type FileTask, type WorkOptions } from './work.js';
+import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -188,8 +188,8 @@ function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, option
 }
 
 /** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
-async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<FileOutcome[]> {
-  const outs: (FileOutcome | undefined)[] = new Array(tasks.length);
+async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
+  const outs: (WorkResult | undefined)[] = new Array(tasks.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
   const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
@@ -228,7 +228,7 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
   }
   await Promise.all(finished);
   for (let k = 0; k < tasks.length; k++) if (!outs[k]) outs[k] = await checker.process(k, tasks[k]!);
-  return outs as FileOutcome[];
+  return outs as WorkResult[];
 }
 
 /**

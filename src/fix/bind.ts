@@ -9,11 +9,11 @@ import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
 import { BUILTINS } from '../python/builtins.js';
-import { abbrev, NoFix, TIGHT, unparenUp, type Edit, type Site } from './site.js';
+import { abbrev, NoFix, TIGHT, unparenUp, type Edit, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
   /** The user's expressions for the pattern's placeholders (receiver, arguments, assignment target), and the arguments the call does not pass. */
-  private substitutions(s: Site, alt: Alternative, sink?: { kind: SinkKind; name?: string }): { subs: Map<string, Node>; unbound: string[]; hasSplat: boolean } {
+  private substitutions(s: FixSite, alt: Alternative, sink?: { kind: SinkKind; name?: string }): { subs: Map<string, Node>; unbound: string[]; hasSplat: boolean } {
     const p = s.pattern!;
     const subs = new Map<string, Node>();
     const recv = this.receiverOf(s);
@@ -50,40 +50,40 @@ export abstract class PlanBind extends PlanRender {
     const renames = new Map<string, string>();
     const taken = new Set<string>();
     const fresh = (name: string) => {
-      const f = this.facts.freshName(name, taken);
+      const f = this.user.freshName(name, taken);
       taken.add(f);
       renames.set(name, f);
     };
     const sinkTarget = sink && alt.sink?.kind === 'assign' ? alt.sink.target : undefined;
     for (const name of [...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]) {
       if (subs.has(name) || name === sinkTarget) continue;
-      if (this.facts.usedIn(scope).has(name) || captured.has(name)) fresh(name);
+      if (this.user.usedIn(scope).has(name) || captured.has(name)) fresh(name);
     }
     for (const name of alt.scopedNames) if (captured.has(name) && !renames.has(name)) fresh(name);
     return renames;
   }
 
   /** Free names of the alternative: the record's imports (spelled as the file spells them, or added), builtins, or the file's own names. */
-  private freeNames(s: Site, used: Set<string>, skip: (name: string) => boolean): Map<string, string> {
+  private freeNames(s: FixSite, used: Set<string>, skip: (name: string) => boolean): Map<string, string> {
     const missing: string[] = [];
     const spelled = new Map<string, string>();
     for (const name of used) {
       if (skip(name)) continue;
       const imp = s.pats.imports.find((i) => i.local === name);
       if (imp) {
-        const sp = this.facts.spell(imp.q, (a, b) => this.same(a, b));
+        const sp = this.user.spell(imp.q, (a, b) => this.same(a, b));
         if (sp) {
           if (sp !== name) spelled.set(name, sp);
           continue;
         }
-        if (this.facts.defines(name, this.scopes)) {
+        if (this.user.defines(name, this.scopes)) {
           this.unsafe.push(`\`${name}\` already names something else in this file (the record imports it: \`${imp.stmt}\`)`);
           continue;
         }
         this.addImport(imp.stmt, imp.top);
         continue;
       }
-      if (BUILTINS.has(name) || this.facts.defines(name, this.scopes)) continue;
+      if (BUILTINS.has(name) || this.user.defines(name, this.scopes)) continue;
       missing.push(name);
     }
     if (missing.length) this.unsafe.push(`the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import`);
@@ -91,7 +91,7 @@ export abstract class PlanBind extends PlanRender {
   }
 
   /** Binds the pattern's alternative to the user's call: edits of the alternative's text (placeholders, renames, spellings). */
-  protected bindEdits(s: Site, alt: Alternative, span: Span, extra: string, handler: boolean, sink?: { kind: SinkKind; name?: string }): Edit[] {
+  protected bindEdits(s: FixSite, alt: Alternative, span: Span, extra: string, handler: boolean, sink?: { kind: SinkKind; name?: string }): Edit[] {
     const p = s.pattern!;
     const { subs, unbound, hasSplat } = this.substitutions(s, alt, sink);
     const used = new Set(alt.ids.filter((i) => !i.scoped && i.start >= span.start && i.end <= span.end).map((i) => i.name));
@@ -132,7 +132,7 @@ export abstract class PlanBind extends PlanRender {
 
 
   /** Replaces one call in place by the alternative's value (for embedded calls and in-place replacement). */
-  protected inline(s: Site, extra: string, contIndent: string, kind?: 'try' | 'guard'): Edit {
+  protected inline(s: FixSite, extra: string, contIndent: string, kind?: 'try' | 'guard'): Edit {
     const p = s.pattern!;
     const sink = p.alt.sink;
     if (!sink) throw new NoFix("the record's alternative is a block of statements and this call is part of a larger expression");
@@ -164,7 +164,7 @@ export abstract class PlanBind extends PlanRender {
    * The alternative as statements in the user's statement form: the record's `state = <value>`
    * becomes `saved[name] = <value>`, `return <value>` or `<value>`.
    */
-  protected renderValueForm(s: Site, indent: string, extra: string, dropTrailingComment: boolean, kind?: 'try' | 'guard'): string {
+  protected renderValueForm(s: FixSite, indent: string, extra: string, dropTrailingComment: boolean, kind?: 'try' | 'guard'): string {
     const p = s.pattern!;
     const alt = p.alt;
     const sink = this.userSink(s)!;
@@ -202,7 +202,7 @@ export abstract class PlanBind extends PlanRender {
   }
 
   /** The user's statement form around the value: `x = ` / `return ` / nothing. */
-  protected userSink(s: Site): { kind: SinkKind; prefix: Span; name?: string; augmented?: boolean } | undefined {
+  protected userSink(s: FixSite): { kind: SinkKind; prefix: Span; name?: string; augmented?: boolean } | undefined {
     if (s.hoist) return { kind: 'assign', prefix: { start: 0, end: 0 }, name: this.hoistName(s) };
     const parent = s.top.parent;
     if (!parent) return undefined;
@@ -220,7 +220,7 @@ export abstract class PlanBind extends PlanRender {
   }
 
   /** The value is the whole statement's value (or the hoisted value) and awaited as the pattern's is. */
-  protected valueForm(s: Site): boolean {
+  protected valueForm(s: FixSite): boolean {
     const p = s.pattern!.prot;
     if (!!s.awaitNode !== p.awaited) return false;
     if (s.hoist) return true;
@@ -228,7 +228,7 @@ export abstract class PlanBind extends PlanRender {
   }
 
   /** The code for the raising case: the record's alternative bound to the user's code. */
-  protected buildAlternative(sites: Site[], indent: string, kind: 'try' | 'guard'): { text: string; renames: Map<string, string> } {
+  protected buildAlternative(sites: FixSite[], indent: string, kind: 'try' | 'guard'): { text: string; renames: Map<string, string> } {
     const wrapped = sites.filter((s) => s.action !== 'replace');
     if (wrapped.length === 1 && sites.length === 1 && this.valueForm(wrapped[0]!)) {
       const s = wrapped[0]!;
@@ -249,17 +249,17 @@ export abstract class PlanBind extends PlanRender {
     return { text: this.userCopy(this.stmt.startIndex, this.stmt.endIndex, this.unit, repl), renames: this.lastRenames };
   }
 
-  protected receiverOf(s: Site): Node | undefined {
+  protected receiverOf(s: FixSite): Node | undefined {
     const fn = field(s.call, 'function');
     return fn?.type === 'attribute' ? (field(fn, 'object') ?? undefined) : undefined;
   }
 
-  protected hoistName(s: Site): string {
+  protected hoistName(s: FixSite): string {
     const base = s.pattern?.prot.sink === 'assign' && /^[A-Za-z_]\w*$/.test(s.pattern.prot.target ?? '') ? s.pattern.prot.target! : 'result';
-    return this.facts.identifiers.has(base) ? this.facts.freshName(base) : base;
+    return this.user.identifiers.has(base) ? this.user.freshName(base) : base;
   }
   /** Calls outside the protected ones that the handler would run a second time. */
-  protected reevaluated(sites: Site[]): void {
+  protected reevaluated(sites: FixSite[]): void {
     const inSite = (n: Node) => sites.some((s) => n.startIndex >= s.top.startIndex && n.endIndex <= s.top.endIndex);
     const ancestor = (n: Node) => sites.some((s) => n.startIndex <= s.top.startIndex && s.top.endIndex <= n.endIndex);
     for (const d of this.stmt.descendantsOfType(['call', 'await'])) {

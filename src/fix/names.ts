@@ -8,8 +8,8 @@ import { namedChildren } from '../parse/syntax.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
 import { BUILTINS } from '../python/builtins.js';
-import type { FileFacts } from './scope.js';
-import type { Edit, Site, StrategyOption } from './site.js';
+import type { UserFile } from './scope.js';
+import type { Edit, FixSite, StrategyOption } from './site.js';
 
 export abstract class PlanNames {
   protected readonly indent: string;
@@ -25,30 +25,30 @@ export abstract class PlanNames {
   protected readonly inString = new Set<number>();
 
   constructor(
-    protected readonly sites: Site[],
-    protected readonly facts: FileFacts,
+    protected readonly sites: FixSite[],
+    protected readonly user: UserFile,
     protected readonly rules: RuleSet,
     protected readonly mode: StrategyOption,
   ) {
     this.stmt = sites[0]!.stmt;
-    this.indent = facts.text.slice(facts.lineStart(this.stmt.startIndex), this.stmt.startIndex);
-    this.unit = facts.unitFor(this.stmt);
+    this.indent = user.text.slice(user.lineStart(this.stmt.startIndex), this.stmt.startIndex);
+    this.unit = user.unitFor(this.stmt);
     const block = this.stmt.parent;
     const header = block?.type === 'block' ? block.parent : null;
     if (header && !/^[ \t]*$/.test(this.indent) && namedChildren(block!).length === 1 && /:\s*$/.test(this.indent)) {
-      const headerIndent = facts.text.slice(facts.lineStart(header.startIndex), header.startIndex);
-      const after = facts.text.slice(this.stmt.endIndex, facts.lineEnd(this.stmt.endIndex));
+      const headerIndent = user.text.slice(user.lineStart(header.startIndex), header.startIndex);
+      const after = user.text.slice(this.stmt.endIndex, user.lineEnd(this.stmt.endIndex));
       if (/^[ \t]*$/.test(headerIndent) && /^[ \t\f]*(#.*)?$/.test(after)) {
-        this.unit = /^\t+$/.test(headerIndent) ? '\t' : facts.unit;
+        this.unit = /^\t+$/.test(headerIndent) ? '\t' : user.unit;
         this.indent = headerIndent + this.unit;
-        this.inlineBodyAt = facts.text.lastIndexOf(':', this.stmt.startIndex) + 1;
+        this.inlineBodyAt = user.text.lastIndexOf(':', this.stmt.startIndex) + 1;
       }
     }
-    this.eol = facts.eolAt(this.stmt.startIndex);
-    this.scopes = facts.scopesOf(this.stmt);
+    this.eol = user.eolAt(this.stmt.startIndex);
+    this.scopes = user.scopesOf(this.stmt);
     for (const s of this.stmt.descendantsOfType(['string', 'concatenated_string'])) {
       if (!s || s.startPosition.row === s.endPosition.row) continue;
-      for (let i = facts.text.indexOf('\n', s.startIndex); i >= 0 && i < s.endIndex - 1; i = facts.text.indexOf('\n', i + 1)) this.inString.add(i + 1);
+      for (let i = user.text.indexOf('\n', s.startIndex); i >= 0 && i < s.endIndex - 1; i = user.text.indexOf('\n', i + 1)) this.inString.add(i + 1);
     }
   }
 
@@ -65,18 +65,18 @@ export abstract class PlanNames {
   protected addImport(stmt: string, top: string): void {
     if (this.imports.has(stmt)) return;
     this.imports.add(stmt);
-    if (!this.facts.importedPackages().has(top)) this.unsafe.push(`adds \`${stmt}\`: this file imports nothing from \`${top}\` yet`);
+    if (!this.user.importedPackages().has(top)) this.unsafe.push(`adds \`${stmt}\`: this file imports nothing from \`${top}\` yet`);
   }
 
   /** How the file names the raising class for isinstance (adding the record's import when it has none). */
   protected className(key: string, pats: RulePatterns): string {
-    const sp = this.facts.spell(key, (a, b) => this.same(a, b));
+    const sp = this.user.spell(key, (a, b) => this.same(a, b));
     if (sp) return sp;
     const name = key.split('.').pop()!;
     const fromRecord = pats.imports.find((imp) => this.same(imp.q, key));
     const stmt = fromRecord?.stmt ?? `from ${key.slice(0, key.length - name.length - 1)} import ${name}`;
     const local = fromRecord?.local ?? name;
-    if (this.facts.defines(local, [this.facts.root])) {
+    if (this.user.defines(local, [this.user.root])) {
       this.unsafe.push(`\`${local}\` already names something else in this file`);
       return local;
     }
@@ -85,7 +85,7 @@ export abstract class PlanNames {
   }
 
   /** How the file names the error class for `except`. */
-  protected errorName(errorClass: string, sites: Site[]): string {
+  protected errorName(errorClass: string, sites: FixSite[]): string {
     const exc = this.rules.exceptions;
     const canon = exc.canonical(errorClass);
     if (!canon.includes('.') && BUILTINS.has(canon)) return canon;
@@ -97,14 +97,14 @@ export abstract class PlanNames {
       const imp = s.pats.imports.find((i) => i.local === head);
       if (!imp) continue;
       const q = [imp.q, ...rest].join('.');
-      const spelled = this.facts.spell(q, (a, b) => this.same(a, b));
+      const spelled = this.user.spell(q, (a, b) => this.same(a, b));
       if (spelled) return spelled;
-      if (!this.facts.defines(head!, this.scopes)) {
+      if (!this.user.defines(head!, this.scopes)) {
         this.addImport(imp.stmt, imp.top);
         return written;
       }
     }
-    const sp = this.facts.spell(canon, (a, b) => this.same(a, b) || exc.canonical(a) === exc.canonical(b));
+    const sp = this.user.spell(canon, (a, b) => this.same(a, b) || exc.canonical(a) === exc.canonical(b));
     if (sp) return sp;
     const name = canon.split('.').pop()!;
     for (const s of sites) {
@@ -127,14 +127,14 @@ export abstract class PlanNames {
     const stmts = [...this.imports].sort();
     const out: Edit[] = [];
     // Each import goes to its own spot (sections differ by package); equal spots are merged.
-    const bySpot = new Map<number, { spot: ReturnType<FileFacts['importSpot']>; stmts: string[] }>();
+    const bySpot = new Map<number, { spot: ReturnType<UserFile['importSpot']>; stmts: string[] }>();
     for (const s of stmts) {
-      const spot = this.facts.importSpot(s);
+      const spot = this.user.importSpot(s);
       const e = bySpot.get(spot.offset) ?? { spot, stmts: [] };
       e.stmts.push(s);
       bySpot.set(spot.offset, e);
     }
-    const eol = this.facts.eol;
+    const eol = this.user.eol;
     for (const { spot, stmts: ss } of bySpot.values()) {
       out.push({ start: spot.offset, end: spot.offset, text: `${spot.before}${ss.join(eol)}${eol}${spot.after}` });
     }

@@ -15,18 +15,18 @@ import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Applicability, Fix, FixEdit, FixStrategy } from '../diagnostics/types.js';
 import { PlanBind } from './bind.js';
-import { FileFacts } from './scope.js';
-import { abbrev, classKeyOf, locate, none, NoFix, type Edit, type FixOptions, type Site } from './site.js';
+import { UserFile } from './scope.js';
+import { abbrev, classKeyOf, locate, none, NoFix, type Edit, type FixOptions, type FixSite } from './site.js';
 
 export type { FixOptions, StrategyOption } from './site.js';
 
 export function planFixes(root: Node, text: string, findings: Finding[], rules: RuleSet, opts: FixOptions = {}): Map<Finding, Fix> {
   const out = new Map<Finding, Fix>();
   if (!findings.length) return out;
-  const facts = new FileFacts(root, text);
-  const groups = new Map<number, Site[]>();
+  const user = new UserFile(root, text);
+  const groups = new Map<number, FixSite[]>();
   for (const f of findings) {
-    const s = locate(f, facts);
+    const s = locate(f, user);
     if (typeof s === 'string') {
       out.set(f, none(s));
       continue;
@@ -38,7 +38,7 @@ export function planFixes(root: Node, text: string, findings: Finding[], rules: 
   for (const group of groups.values()) {
     let fix: Fix;
     try {
-      fix = new GroupPlanner(group, facts, rules, opts.strategy ?? 'auto').plan();
+      fix = new GroupPlanner(group, user, rules, opts.strategy ?? 'auto').plan();
     } catch (e) {
       // A planning failure costs the fix, never the findings.
       fix = none(e instanceof NoFix ? e.message : `internal error while planning the fix (${(e as Error).message})`);
@@ -52,7 +52,7 @@ export function planFixes(root: Node, text: string, findings: Finding[], rules: 
 class GroupPlanner extends PlanBind {
   plan(): Fix {
     // One site per call node (two rules may match one call: the first decides).
-    const byCall = new Map<number, Site>();
+    const byCall = new Map<number, FixSite>();
     for (const s of [...this.sites].sort((a, b) => (a.finding.rule.id < b.finding.rule.id ? -1 : 1))) if (!byCall.has(s.call.id)) byCall.set(s.call.id, s);
     const sites = [...byCall.values()].sort((a, b) => a.call.startIndex - b.call.startIndex);
     const wrap = this.chooseActions(sites);
@@ -66,8 +66,8 @@ class GroupPlanner extends PlanBind {
       what = `\`${s.call.text.length > 60 ? `${abbrev(field(s.call, 'function')?.text ?? '')}(...)` : abbrev(s.call.text)}\` always raises ${s.finding.rule.errorClass}: replaced by the record's fix`;
     } else {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
-      if (this.inlineBodyAt === undefined && !this.facts.aloneOnLines(this.stmt)) {
-        const before = this.facts.text.slice(this.facts.lineStart(this.stmt.startIndex), this.stmt.startIndex).trim();
+      if (this.inlineBodyAt === undefined && !this.user.aloneOnLines(this.stmt)) {
+        const before = this.user.text.slice(this.user.lineStart(this.stmt.startIndex), this.stmt.startIndex).trim();
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
@@ -92,13 +92,13 @@ class GroupPlanner extends PlanBind {
   }
 
   private toFixEdit(e: Edit): FixEdit {
-    const a = this.facts.position(e.start);
-    const b = this.facts.position(e.end);
+    const a = this.user.position(e.start);
+    const b = this.user.position(e.end);
     return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column, text: e.text };
   }
 
   /** Sets each site's action and pattern; returns the wrap kind, or undefined when every site is replaced in place. */
-  private chooseActions(sites: Site[]): 'try' | 'guard' | undefined {
+  private chooseActions(sites: FixSite[]): 'try' | 'guard' | undefined {
     for (const s of sites) {
       const p = s.pats;
       if (s.finding.confidence === 'certain' && this.mode !== 'try-except' && p.replace) {
@@ -143,13 +143,13 @@ class GroupPlanner extends PlanBind {
     return kind;
   }
 
-  private replaceAll(sites: Site[]): Edit[] {
+  private replaceAll(sites: FixSite[]): Edit[] {
     const s = sites[0]!;
     const comments = (span: Span) => this.stmt.descendantsOfType('comment').some((c) => !!c && c.startIndex >= span.start && c.endIndex <= span.end);
-    if (sites.length === 1 && !s.hoist && this.valueForm(s) && this.facts.aloneOnLines(this.stmt)) {
+    if (sites.length === 1 && !s.hoist && this.valueForm(s) && this.user.aloneOnLines(this.stmt)) {
       // The statement becomes the record's "after" statements.
       if (comments({ start: this.stmt.startIndex, end: this.stmt.endIndex })) this.unsafe.push('removes comments inside the statement');
-      const trailing = this.facts.text.slice(this.stmt.endIndex, this.facts.lineEnd(this.stmt.endIndex)).trim().length > 0;
+      const trailing = this.user.text.slice(this.stmt.endIndex, this.user.lineEnd(this.stmt.endIndex)).trim().length > 0;
       const text = this.renderValueForm(s, this.indent, '', trailing);
       return [{ start: this.stmt.startIndex, end: this.stmt.endIndex, text }];
     }
@@ -162,7 +162,7 @@ class GroupPlanner extends PlanBind {
     return edits;
   }
 
-  private tryExcept(sites: Site[]): { edits: Edit[]; what: string } {
+  private tryExcept(sites: FixSite[]): { edits: Edit[]; what: string } {
     const rule = sites[0]!.finding.rule;
     for (const s of sites) {
       if (s.action !== 'try') continue;
@@ -179,7 +179,7 @@ class GroupPlanner extends PlanBind {
     return { edits: this.wrapEdits(sites, text, orig), what: `wraps the statement in try/except ${err} with the record's alternative` };
   }
 
-  private typeGuard(sites: Site[]): { edits: Edit[]; what: string } {
+  private typeGuard(sites: FixSite[]): { edits: Edit[]; what: string } {
     const s = sites.find((x) => x.action === 'guard')!;
     const recvNode = this.receiverOf(s)!;
     const cls = this.className(classKeyOf(s), s.pats);
@@ -195,20 +195,20 @@ class GroupPlanner extends PlanBind {
   }
 
   /** The statement as it stands, one level deeper (or the hoisted `tmp = value`). */
-  private originalCopy(sites: Site[]): { text: string; indent: string; hoistName?: string } {
+  private originalCopy(sites: FixSite[]): { text: string; indent: string; hoistName?: string } {
     const s = sites[0]!;
     if (s.hoist) {
       const name = this.hoistName(s);
       const v = s.awaitNode ?? s.call;
       return { text: `${name} = ${this.userCopy(v.startIndex, v.endIndex, this.unit, [])}`, indent: this.indent, hoistName: name };
     }
-    const end = this.facts.lineEnd(this.stmt.endIndex);
+    const end = this.user.lineEnd(this.stmt.endIndex);
     // Calls certain to raise are replaced in this copy too.
     const repl = sites.filter((x) => x.action === 'replace').map((x) => this.inline(x, this.unit, this.indent + this.unit + this.unit));
     return { text: this.userCopy(this.stmt.startIndex, end, this.unit, repl), indent: this.indent };
   }
 
-  private wrapEdits(sites: Site[], text: string, orig: { hoistName?: string }): Edit[] {
+  private wrapEdits(sites: FixSite[], text: string, orig: { hoistName?: string }): Edit[] {
     const s = sites[0]!;
     if (s.hoist) {
       return [
@@ -216,8 +216,8 @@ class GroupPlanner extends PlanBind {
         { start: s.top.startIndex, end: s.top.endIndex, text: orig.hoistName! },
       ];
     }
-    if (this.inlineBodyAt !== undefined) return [{ start: this.inlineBodyAt, end: this.facts.lineEnd(this.stmt.endIndex), text: `${this.eol}${this.indent}${text}` }];
-    return [{ start: this.stmt.startIndex, end: this.facts.lineEnd(this.stmt.endIndex), text }];
+    if (this.inlineBodyAt !== undefined) return [{ start: this.inlineBodyAt, end: this.user.lineEnd(this.stmt.endIndex), text: `${this.eol}${this.indent}${text}` }];
+    return [{ start: this.stmt.startIndex, end: this.user.lineEnd(this.stmt.endIndex), text }];
   }
 
 }

@@ -6,7 +6,7 @@ import type { Edit } from './site.js';
 export abstract class PlanRender extends PlanNames {
   /** User text, with `extra` indentation after each line break outside strings, and replacements. */
   protected userCopy(start: number, end: number, extra: string, repl: Edit[]): string {
-    const text = this.facts.text;
+    const text = this.user.text;
     const rs = [...repl].sort((a, b) => a.start - b.start);
     let out = '';
     let i = start;
@@ -28,7 +28,7 @@ export abstract class PlanRender extends PlanNames {
       }
       out += text.slice(i, j + 1);
       i = j + 1;
-      const lineEmpty = text.slice(i, this.facts.lineEnd(i)).trim() === '';
+      const lineEmpty = text.slice(i, this.user.lineEnd(i)).trim() === '';
       if (extra && !this.inString.has(i) && !lineEmpty && i < end) out += extra;
     }
     return out;

@@ -34,7 +34,7 @@ export interface ImportSpot {
   after: string;
 }
 
-export class FileFacts {
+export class UserFile {
   readonly eol: string;
   private unitCache?: string;
   private readonly bound = new Map<number, Set<string>>();

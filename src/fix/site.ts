@@ -3,9 +3,9 @@ import type { Node } from '../parse/parser.js';
 import { field } from '../parse/syntax.js';
 import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
-import { rulePatterns } from '../rules/compile/patterns.js';
+import { fixPatterns } from '../rules/compile/patterns.js';
 import type { Pattern, RulePatterns } from '../rules/types.js';
-import type { FileFacts } from './scope.js';
+import type { UserFile } from './scope.js';
 
 export type StrategyOption = 'auto' | 'try-except' | 'type-guard';
 
@@ -15,7 +15,7 @@ export interface FixOptions {
 
 export type Action = 'try' | 'guard' | 'replace';
 
-export interface Site {
+export interface FixSite {
   finding: Finding;
   pats: RulePatterns;
   call: Node;
@@ -63,13 +63,13 @@ export function isStatement(n: Node): boolean {
 }
 
 /** Finds the statement around a finding and what stands between them. */
-export function locate(f: Finding, facts: FileFacts): Site | string {
+export function locate(f: Finding, user: UserFile): FixSite | string {
   const n = f.site.node;
   if (f.via.length) {
     return `the error is raised inside \`${f.via[0]}\` (via ${f.via.slice(1).join(' -> ')}), not by a call the record's patterns protect`;
   }
   if (n.type !== 'call') return 'the record protects a call; this is an attribute read';
-  const pats = rulePatterns(f.rule);
+  const pats = fixPatterns(f.rule);
   const up = unparenUp(n);
   const awaitNode = up.parent?.type === 'await' ? up.parent : undefined;
   const top = unparenUp(awaitNode ?? n);
@@ -95,7 +95,7 @@ export function locate(f: Finding, facts: FileFacts): Site | string {
   }
   if (!cur) return 'the call is not inside a statement';
   let stmt = cur;
-  let hoist: Site['hoist'];
+  let hoist: FixSite['hoist'];
   if (!SIMPLE.has(stmt.type)) {
     const cond = stmt.type === 'if_statement' ? field(stmt, 'condition') : stmt.type === 'for_statement' ? field(stmt, 'right') : null;
     if (stmt.type === 'while_statement') noWrap ??= 'the call is in a `while` condition, evaluated on every iteration';
@@ -127,7 +127,7 @@ export function hoistable(top: Node, cond: Node): string | undefined {
   return undefined;
 }
 
-export function classKeyOf(s: Site): string {
+export function classKeyOf(s: FixSite): string {
   const t = s.finding.rule.targets.find((x) => x.kind === 'method');
   return t && t.kind === 'method' ? t.classKey : s.finding.rule.raiser.qualname.split('.')[0]!;
 }
