@@ -50,14 +50,14 @@ export abstract class PlanBind extends PlanRender {
     const renames = new Map<string, string>();
     const taken = new Set<string>();
     const fresh = (name: string) => {
-      const f = this.user.freshName(name, taken);
+      const f = this.user.scopes.freshName(name, taken);
       taken.add(f);
       renames.set(name, f);
     };
     const sinkTarget = sink && alt.sink?.kind === 'assign' ? alt.sink.target : undefined;
     for (const name of [...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]) {
       if (subs.has(name) || name === sinkTarget) continue;
-      if (this.user.usedIn(scope).has(name) || captured.has(name)) fresh(name);
+      if (this.user.scopes.usedIn(scope).has(name) || captured.has(name)) fresh(name);
     }
     for (const name of alt.scopedNames) if (captured.has(name) && !renames.has(name)) fresh(name);
     return renames;
@@ -76,14 +76,14 @@ export abstract class PlanBind extends PlanRender {
           if (sp !== name) spelled.set(name, sp);
           continue;
         }
-        if (this.user.defines(name, this.scopes)) {
+        if (this.user.scopes.defines(name, this.scopes)) {
           this.unsafe.push(`\`${name}\` already names something else in this file (the record imports it: \`${imp.stmt}\`)`);
           continue;
         }
         this.addImport(imp.stmt, imp.top);
         continue;
       }
-      if (BUILTINS.has(name) || this.user.defines(name, this.scopes)) continue;
+      if (BUILTINS.has(name) || this.user.scopes.defines(name, this.scopes)) continue;
       missing.push(name);
     }
     if (missing.length) this.unsafe.push(`the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import`);
@@ -256,7 +256,7 @@ export abstract class PlanBind extends PlanRender {
 
   protected hoistName(s: FixSite): string {
     const base = s.pattern?.prot.sink === 'assign' && /^[A-Za-z_]\w*$/.test(s.pattern.prot.target ?? '') ? s.pattern.prot.target! : 'result';
-    return this.user.identifiers.has(base) ? this.user.freshName(base) : base;
+    return this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
   }
   /** Calls outside the protected ones that the handler would run a second time. */
   protected reevaluated(sites: FixSite[]): void {

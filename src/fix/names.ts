@@ -45,7 +45,7 @@ export abstract class PlanNames {
       }
     }
     this.eol = user.eolAt(this.stmt.startIndex);
-    this.scopes = user.scopesOf(this.stmt);
+    this.scopes = user.scopes.scopesOf(this.stmt);
     for (const s of this.stmt.descendantsOfType(['string', 'concatenated_string'])) {
       if (!s || s.startPosition.row === s.endPosition.row) continue;
       for (let i = user.text.indexOf('\n', s.startIndex); i >= 0 && i < s.endIndex - 1; i = user.text.indexOf('\n', i + 1)) this.inString.add(i + 1);
@@ -76,7 +76,7 @@ export abstract class PlanNames {
     const fromRecord = pats.imports.find((imp) => this.same(imp.q, key));
     const stmt = fromRecord?.stmt ?? `from ${key.slice(0, key.length - name.length - 1)} import ${name}`;
     const local = fromRecord?.local ?? name;
-    if (this.user.defines(local, [this.user.root])) {
+    if (this.user.scopes.defines(local, [this.user.root])) {
       this.unsafe.push(`\`${local}\` already names something else in this file`);
       return local;
     }
@@ -99,7 +99,7 @@ export abstract class PlanNames {
       const q = [imp.q, ...rest].join('.');
       const spelled = this.user.spell(q, (a, b) => this.same(a, b));
       if (spelled) return spelled;
-      if (!this.user.defines(head!, this.scopes)) {
+      if (!this.user.scopes.defines(head!, this.scopes)) {
         this.addImport(imp.stmt, imp.top);
         return written;
       }

@@ -23,7 +23,7 @@ export type { FixOptions, StrategyOption } from './site.js';
 export function planFixes(root: Node, text: string, findings: Finding[], rules: RuleSet, opts: FixOptions = {}): Map<Finding, Fix> {
   const out = new Map<Finding, Fix>();
   if (!findings.length) return out;
-  const user = new UserFile(root, text);
+  const user = new UserFile(root, text, opts.scopes);
   const groups = new Map<number, FixSite[]>();
   for (const f of findings) {
     const s = locate(f, user);

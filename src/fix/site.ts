@@ -5,12 +5,15 @@ import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
 import { fixPatterns } from '../rules/compile/patterns.js';
 import type { Pattern, RulePatterns } from '../rules/types.js';
+import type { Scopes } from '../semantic/scopes.js';
 import type { UserFile } from './scope.js';
 
 export type StrategyOption = 'auto' | 'try-except' | 'type-guard';
 
 export interface FixOptions {
   strategy?: StrategyOption;
+  /** The file's scopes from its semantic model (made here when not given). */
+  scopes?: Scopes;
 }
 
 export type Action = 'try' | 'guard' | 'replace';
