@@ -27,10 +27,10 @@ import { moduleFromFilePath, splitQualified } from '../names.js';
 import type { GuardSpec, Rule } from '../types.js';
 import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes, versionSubjects } from './meta.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
-import { readSource, type RaisingDef } from './source.js';
-import { TargetBuilder } from './targets.js';
 import { entryFields, inferDef, raiserKind } from './entry.js';
+import { readSource, type RaisingDef, type SourceFacts } from './source.js';
 import { readWindow } from './window.js';
+import { TargetBuilder } from './targets.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -86,7 +86,8 @@ function raiserName(def: RaisingDef, b: TargetBuilder): string {
   if (def.className) return `${def.className}.${def.name}`;
   if (b.receiverKeys.length === 1) return `${splitQualified(b.receiverKeys[0]!).name}.${def.name}`;
   if (def.inClass) {
-    const owner = b.targets.find((t) => t.kind === 'call' && (t.what === 'classmethod' || (b.isCtor && t.what === 'constructor')));
+    const isCtor = def.name === '__init__' || def.name === '__new__';
+    const owner = b.targets.find((t) => t.kind === 'call' && (t.what === 'classmethod' || (isCtor && t.what === 'constructor')));
     if (owner && owner.kind === 'call') return `${owner.symbol.path.split('.').slice(owner.what === 'constructor' ? -1 : -2)[0]}.${def.name}`;
   }
   return def.name;
@@ -112,6 +113,27 @@ function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: Ex
   derived.versions = rule.versions.map((v) => `${v.subject} ${v.constraint}`);
 }
 
+type FoundDef = { def: RaisingDef; src: SourceFacts; inferred: boolean; fields: Record<string, string> } | { skipped: string };
+
+/**
+ * The raising def: from sourceCode (re-parsed from a statement start when the window begins inside a
+ * string or mid-block, ./window.ts), else as the record's code fields describe it (./entry.ts), with
+ * the raise's condition unknown.
+ */
+function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): FoundDef {
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const src = win.facts;
+  if (src.def) {
+    const fromWindow = `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})`;
+    return { def: src.def, src, inferred: false, fields: entryFields(r.filePath, facts, fromWindow, undefined) };
+  }
+  const fieldText = { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios };
+  const inferred = inferDef(facts, module.split('.')[0]!, module, fieldText);
+  if ('reason' in inferred) return { skipped: inferred.reason };
+  const def: RaisingDef = { ...inferred.def, isAsync: false, params: [] };
+  return { def, src, inferred: true, fields: entryFields(r.filePath, facts, undefined, inferred) };
+}
+
 export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy): CompileOutcome {
   const r = lr.record;
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
@@ -124,21 +146,17 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
-  const lib = module.split('.')[0]!;
-  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
-  const src = win.facts;
-  const fromWindow = src.def ? `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})` : undefined;
-  const inferred = src.def ? undefined : inferDef(facts, lib, module, { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
-  if (inferred && 'reason' in inferred) return { skipped: inferred.reason, derived };
-  const def: RaisingDef = src.def ?? (inferred as Exclude<typeof inferred, { reason: string } | undefined>).def;
-  derived.fields = entryFields(r.filePath, facts, fromWindow, inferred);
+  const found = findDef(r, facts, module, isPackage, exceptions);
+  if ('skipped' in found) return { skipped: found.skipped, derived };
+  const { def, src, inferred } = found;
+  derived.fields = found.fields;
   if (inferred) derived.condition = 'unknown';
   // `records check` marks a method of a class sourceCode does not show.
   derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : def.className ? `${def.className}.${def.name}` : def.name;
+  derived.raiserKind = raiserKind(def.inClass, def.decorators, def.inClass && (def.name === '__init__' || def.name === '__new__'));
 
   const b = new TargetBuilder(def, module, src, classes);
-  derived.raiserKind = raiserKind(def.inClass, def.decorators, b.isCtor);
-  b.fromSnippets(facts, !!inferred);
+  b.fromSnippets(facts, inferred);
   derived.entrySource = b.targets.length ? 'snippets' : undefined;
   if (!b.targets.length) {
     const reason = b.fromDef(facts.guards.flatMap((g) => g.classes));

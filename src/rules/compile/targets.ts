@@ -135,6 +135,7 @@ export class TargetBuilder {
     // Method calls not named after the raising def count only when nothing else reaches the library.
     const namedMethods = methods.filter((m) => m.named);
     const anyNamed = namedMethods.length > 0 || qualified.some((e) => e.named);
+    // A def inferred from the snippets (sourceCode shows none) is reached only by the calls that name it.
     const useMethods = qualified.length || namedMethods.length || inferred ? namedMethods : methods;
     const useQualified = qualified.filter((e) => (e.named || ((e.strong || !anyNamed) && !inferred)) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
     const constructorPaths = new Set(useQualified.filter((e) => !e.path.includes('.') && looksLikeClass(e.path)).map((e) => `${e.modulePart}.${e.path}`));
