@@ -21,7 +21,7 @@ import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
-import { readPatterns, rulePatterns } from '../src/rules/compile/patterns.js';
+import { readPatterns, fixPatterns } from '../src/rules/compile/patterns.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
 import { resolvePath } from '../src/workspace/discover.js';
@@ -284,7 +284,7 @@ describe('compiled-rules snapshot', () => {
       expect(r.patterns, r.id).toBeDefined();
       expect(JSON.parse(JSON.stringify(r.patterns))).toEqual(JSON.parse(JSON.stringify(readPatterns(r))));
     }
-    expect(all.rules.some((r) => rulePatterns(r).tryExcept)).toBe(true);
+    expect(all.rules.some((r) => fixPatterns(r).tryExcept)).toBe(true);
   });
 
   it('`rules` and `explain` read the catalog from the snapshot: the same output as freshly compiled rules', async () => {

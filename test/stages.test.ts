@@ -123,3 +123,40 @@ describe('analysis: handled findings', () => {
   });
   for (const c of invalid) it(`invalid: ${c.name}`, () => expect(findings(c.code, true)).toEqual(c.findings));
 });
+
+describe('semantic: scope queries (FileModel.scopes, used by fixes)', () => {
+  const code = [
+    'import os.path',
+    'from typing import TYPE_CHECKING',
+    'if TYPE_CHECKING:',
+    '    from bz2 import BZ2File',
+    'LIMIT = 3',
+    'def f(a, b=1, *rest, key=None, **kw):',
+    '    x, (y, z) = a, (b, 2)',
+    '    for i in range(3):',
+    '        pass',
+    '    [w for w in rest]',
+    '    if (n := len(rest)):',
+    '        pass',
+    '    return x',
+    '',
+  ].join('\n');
+  it('names a function binds: parameters, targets, loop variables, walrus; not comprehension variables', () => {
+    withTree(code, (tree) => {
+      const s = buildModel(tree.rootNode, rules, 'x.py').scopes;
+      const fn = tree.rootNode.descendantsOfType('function_definition')[0]!;
+      expect([...s.boundIn(fn)].sort()).toEqual(['a', 'b', 'i', 'key', 'kw', 'n', 'rest', 'x', 'y', 'z']);
+      expect([...s.boundIn(tree.rootNode)].sort()).toEqual(['LIMIT', 'TYPE_CHECKING', 'f', 'os']);
+    });
+  });
+  it('the imports in force at run time leave out TYPE_CHECKING ones; a statement sees its function, then the module', () => {
+    withTree(code, (tree) => {
+      const s = buildModel(tree.rootNode, rules, 'x.py').scopes;
+      expect([...s.imports.keys()].map((k) => k.replace('\0', ' ')).sort()).toEqual(['TYPE_CHECKING', 'os os.path']);
+      const ret = tree.rootNode.descendantsOfType('return_statement')[0]!;
+      expect(s.scopesOf(ret).map((n) => n.type)).toEqual(['function_definition', 'module']);
+      expect(s.defines('len', s.scopesOf(ret))).toBe(true);
+      expect(s.defines('w', s.scopesOf(ret))).toBe(false);
+    });
+  });
+});

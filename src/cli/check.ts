@@ -154,5 +154,4 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
       setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
-
 }

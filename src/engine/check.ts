@@ -63,7 +63,7 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
     assignFingerprints(diagnostics, (d) => keys.get(d)!);
     if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
     // Fixes, while the tree is alive: the record's patterns bound to this code (several findings of one statement share one).
-    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy });
+    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy, scopes: model.scopes });
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
     return { file, diagnostics, errors, text, directives };
   } finally {

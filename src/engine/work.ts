@@ -26,7 +26,7 @@ export interface FileTask {
   fixStrategy?: StrategyOption;
 }
 
-export interface FileOutcome {
+export interface WorkResult {
   index: number;
   diagnostics: Diagnostic[];
   errors: FileError[];
@@ -124,7 +124,7 @@ export class FileChecker {
   ) {}
 
   /** Processes one file. Never throws for a bad file: problems become FileErrors, as in checkFile. */
-  async process(index: number, task: FileTask): Promise<FileOutcome> {
+  async process(index: number, task: FileTask): Promise<WorkResult> {
     const { display } = task;
     let bytes: Buffer;
     let sig: StatSig | undefined;
@@ -134,7 +134,7 @@ export class FileChecker {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
       return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }], directives: [], parsed: false, bytes: 0 };
     }
-    const out: FileOutcome = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
+    const out: WorkResult = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
     if (this.opts.hash) {
       out.hash = sha256(bytes);
       if (task.expect === out.hash) {

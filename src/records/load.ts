@@ -54,20 +54,6 @@ export class DatasetError extends Error {
   }
 }
 
-/** Loads every dataset under the given paths. Unreadable files and invalid JSON are fatal. */
-export function loadDatasets(paths: string[]): LoadResult {
-  const records: LoadedRecord[] = [];
-  const problems: RecordProblem[] = [];
-  for (const p of paths) {
-    for (const file of datasetFiles(p)) {
-      const r = loadDataset(file);
-      records.push(...r.records);
-      problems.push(...r.problems);
-    }
-  }
-  return { records, problems };
-}
-
 export function loadDataset(file: string): LoadResult {
   let text: string;
   try {

@@ -65,7 +65,7 @@ export interface Rule {
   condition?: 'unknown';
   /**
    * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
-   * rule set up to a size, otherwise on first use (`rulePatterns`).
+   * rule set up to a size, otherwise on first use (`fixPatterns`).
    */
   patterns?: RulePatterns;
 }

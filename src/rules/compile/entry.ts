@@ -7,16 +7,10 @@
  * receiver. The raise's condition is not known then: such a rule reports `possible` findings.
  */
 import { looksLikeClass, type SnippetCall, type SnippetFacts } from './snippets.js';
+import type { RaisingDef } from './source.js';
 
-/** The raising def as the record's fields describe it (the shape compile.ts reads from sourceCode). */
-export interface InferredDef {
-  name: string;
-  className?: string;
-  inClass: boolean;
-  decorators: string[];
-  classBases: string[];
-  otherNames: string[];
-}
+/** The raising def as the record's fields describe it: what ./source.ts reads from sourceCode, but its `async` and parameters. */
+export type InferredDef = Omit<RaisingDef, 'isAsync' | 'params'>;
 
 export type Inferred = { def: InferredDef; fields: string[]; classFields: string[] } | { reason: string };
 

@@ -29,9 +29,10 @@ export interface RaisingDef {
   classBases: string[];
   /** Other names the def is reachable under in its class (aliases and public wrappers). */
   otherNames: string[];
-  isAsync: boolean;
-  /** Parameter names a caller passes (after self/cls; no `*args`/`**kwargs`). */
-  params: string[];
+  /** `async def` (not known for a def inferred from the code fields: ./entry.ts). */
+  isAsync?: boolean;
+  /** Parameter names a caller passes (after self/cls; no `*args`/`**kwargs`), when sourceCode shows the def. */
+  params?: string[];
 }
 
 export interface SourceFacts {
