@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 // Earlier stages first. `lsp` and `cli` are the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
-const ORDER = ['parse', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
+const ORDER = ['parse', 'records', 'rules', 'semantic', 'match', 'analysis', 'eslint', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

@@ -25,6 +25,7 @@ import { ClassRegistry, newClassInfo } from './classes.js';
 import { ExceptionHierarchy } from './exceptions.js';
 import { moduleFromFilePath, splitQualified, symbolMatches } from './names.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, looksLikeClass, readSnippet, resolveAll, type SnippetCall, type SnippetFacts } from './snippets.js';
+import { compileJsRecord, isJsRecord } from './js/compile.js';
 import type { GuardSpec, Rule, RuleTarget, Severity, SymbolRef, VersionNote } from './types.js';
 
 export interface CompileOutcome {
@@ -97,6 +98,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const derived: CompileOutcome['derived'] = { entryPoints: [], receiverClasses: [], guards: [] };
   const tags = (r.tags ?? []).map((t) => t.toLowerCase());
   const isPython = tags.includes('python') || /\.pyi?$/.test(r.filePath);
+  if (!isPython && isJsRecord(tags, r.filePath)) return compileJsRecord(lr);
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
 

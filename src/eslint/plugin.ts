@@ -1,0 +1,191 @@
+/**
+ * The ESLint plugin (`raiselint/eslint`): one typed rule per JS/TS record, named by the rule id
+ * (`raiselint/yaml/parse-throws-yamlparseerror`), plus `raiselint/records`, which checks the records
+ * of the datasets named by `settings.raiselint.records` (paths). Rules need type information
+ * (`parserOptions.projectService` or `project`), as typescript-eslint's typed rules do.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import ts from 'typescript';
+import { datasetFiles, loadDataset } from '../records/load.js';
+import { compileJsRecord, isJsRecord } from '../rules/js/compile.js';
+import type { JsTarget } from '../rules/js/types.js';
+import type { Rule } from '../rules/types.js';
+import { guardSuggestion, trySuggestion } from './fixes.js';
+import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
+import { isHandled } from './handled.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+type MessageIds = 'certain' | 'possible' | 'wrapTryCatch' | 'addGuard';
+
+export interface PluginOptions {
+  /** Rules to create (the CLI passes those of its rule snapshot); default: compiled from the datasets below. */
+  rules?: Rule[];
+  /** Extra dataset files or folders. */
+  records?: string[];
+  /** Use the bundled datasets (default true). */
+  bundled?: boolean;
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The JS/TS rules of dataset files (records of other languages are left to `raiselint check`). */
+export function jsRulesOf(paths: string[]): Rule[] {
+  const out: Rule[] = [];
+  const ids = new Set<string>();
+  for (const p of paths) {
+    for (const f of datasetFiles(p)) {
+      for (const lr of loadDataset(f).records) {
+        const tags = (lr.record.tags ?? []).map((t) => t.toLowerCase());
+        if (tags.includes('python') || !isJsRecord(tags, lr.record.filePath)) continue;
+        const rule = compileJsRecord(lr).rule;
+        if (!rule || ids.has(rule.id)) continue;
+        ids.add(rule.id);
+        out.push(rule);
+      }
+    }
+  }
+  return out;
+}
+
+const basesCache = new WeakMap<ts.Program, Map<string, string[]>>();
+
+/** The error class's bases as the record and the program's declarations of the package say. */
+function errorClasses(t: JsTarget, program: ts.Program): string[] {
+  let m = basesCache.get(program);
+  if (!m) basesCache.set(program, (m = new Map()));
+  const key = `${t.package}\0${t.errorClass}`;
+  let bases = m.get(key);
+  if (!bases) {
+    bases = [...t.errorBases];
+    const checker = program.getTypeChecker();
+    for (const f of program.getSourceFiles()) {
+      if (!f.isDeclarationFile) continue;
+      const visit = (n: ts.Node) => {
+        if (ts.isClassDeclaration(n) && n.name?.text === t.errorClass && (inPackage(n, t.package) || f.fileName.includes('/node_modules/'))) {
+          for (const b of baseChain(checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(n.name)!), checker).slice(1)) if (b.symbol && !bases!.includes(b.symbol.name)) bases!.push(b.symbol.name);
+        } else if (ts.isSourceFile(n) || ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
+      };
+      if (f.fileName.includes('/node_modules/') && (inPackage(f, t.package) || /\/node_modules\/(@types\/)?[^/]*error/i.test(f.fileName))) visit(f);
+    }
+    if (!bases.includes('Error') && t.errorClass !== 'Error') bases.push('Error');
+    m.set(key, bases);
+  }
+  return [t.errorClass, ...bases];
+}
+
+function shownCallee(node: ts.CallExpression | ts.NewExpression, t: JsTarget): string {
+  const text = node.expression.getText();
+  const short = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return ts.isNewExpression(node) ? `new ${short}()` : `${short}()`;
+}
+
+type Listener = (node: TSESTree.CallExpression | TSESTree.NewExpression) => void;
+
+/** Checks calls against rules; `reportFor` is the context to report each rule's findings in. */
+function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean): Listener {
+  const services = ESLintUtils.getParserServices(context, true);
+  const program = services.program;
+  if (!program) return () => {};
+  const checker = program.getTypeChecker();
+  setProgram(checker, program);
+  const isTs = /\.[cm]?tsx?$/.test(context.filename);
+  return (node) => {
+    const callee = node.callee;
+    const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : undefined;
+    for (const rule of rules()) {
+      const t = rule.js!;
+      // Cheap first: member calls by name; plain identifiers may be aliases, so those go to the checker.
+      if (callee.type !== 'Identifier' && name !== t.name) continue;
+      if (callee.type === 'Identifier' && t.kind !== 'function' && t.kind !== 'constructor' && name !== t.name) continue;
+      const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
+      const j = judgeCall(tsNode, t, checker);
+      if (!j) continue;
+      const classes = errorClasses(t, program);
+      if (isHandled(tsNode, t, classes)) continue;
+      const certain = j.exact && t.always;
+      const why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
+      const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
+      for (const s of [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)]) {
+        if (s) suggest.push({ messageId: s.messageId, data: s.data, fix: (fixer) => fixer.replaceTextRange(s.range, s.text) });
+      }
+      context.report({
+        node,
+        messageId: certain ? 'certain' : 'possible',
+        data: { callee: shownCallee(tsNode, t), error: t.errorClass, message: rule.record.errorMessage, why: why ? ` ${why}` : '', rule: prefix ? `${rule.id}: ` : '' },
+        suggest,
+      });
+    }
+  };
+}
+
+const MESSAGES: Record<MessageIds, string> = {
+  certain: '{{rule}}{{callee}} throws {{error}}: {{message}}',
+  possible: '{{rule}}{{callee}} may throw {{error}}{{why}}: {{message}}',
+  wrapTryCatch: 'Wrap in try/catch for {{errorClass}}',
+  addGuard: 'Call it only when {{guard}}() allows',
+};
+
+function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], prefix: boolean) {
+  return create<[], MessageIds>({
+    name,
+    meta: { type: 'problem', docs: { description }, hasSuggestions: true, messages: MESSAGES, schema: [] },
+    defaultOptions: [],
+    create(context) {
+      const check = listener(context, rules, prefix);
+      return { CallExpression: check, NewExpression: check };
+    },
+  });
+}
+
+const settingsCache = new Map<string, Rule[]>();
+
+/** Rules of `settings.raiselint.records` (paths, relative to the working directory), compiled once per list. */
+function settingsRules(settings: Record<string, unknown>): Rule[] {
+  const paths = ((settings.raiselint as { records?: unknown } | undefined)?.records ?? []) as unknown;
+  if (!Array.isArray(paths) || !paths.length) return [];
+  const key = JSON.stringify(paths.map((p) => resolve(String(p))));
+  let rules = settingsCache.get(key);
+  if (!rules) settingsCache.set(key, (rules = jsRulesOf(paths.map((p) => resolve(String(p))))));
+  return rules;
+}
+
+export function createPlugin(opts: PluginOptions = {}) {
+  const rules = opts.rules ?? jsRulesOf([...(opts.bundled === false ? [] : [join(ROOT, 'rules', 'records')]), ...(opts.records ?? [])]);
+  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? 'https://github.com/raiselint/raiselint#javascript-and-typescript']));
+  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? 'https://github.com/raiselint/raiselint#eslint-plugin-raiseliteslint');
+  const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
+  for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
+  let current: Rule[] = [];
+  const recordsRule = create<[], MessageIds>({
+    name: 'records',
+    meta: { type: 'problem', docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' }, hasSuggestions: true, messages: MESSAGES, schema: [] },
+    defaultOptions: [],
+    create(context) {
+      current = settingsRules(context.settings);
+      if (!current.length) return {};
+      const check = listener(context, () => current, true);
+      return { CallExpression: check, NewExpression: check };
+    },
+  });
+  modules.records = recordsRule;
+  const plugin = {
+    meta: { name: 'raiselint', version: version() },
+    rules: modules,
+    configs: {} as Record<string, unknown>,
+  };
+  plugin.configs.recommended = {
+    name: 'raiselint/recommended',
+    plugins: { raiselint: plugin },
+    rules: Object.fromEntries([...rules.map((r) => [`raiselint/${r.id}`, r.defaultSeverity === 'error' ? 'error' : 'warn']), ['raiselint/records', 'error']]),
+  };
+  return plugin;
+}
