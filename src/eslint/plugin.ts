@@ -164,15 +164,14 @@ export function createPlugin(opts: PluginOptions = {}) {
   const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? 'https://github.com/raiselint/raiselint#eslint-plugin-raiseliteslint');
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
   for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
-  let current: Rule[] = [];
   const recordsRule = create<[], MessageIds>({
     name: 'records',
     meta: { type: 'problem', docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' }, hasSuggestions: true, messages: MESSAGES, schema: [] },
     defaultOptions: [],
     create(context) {
-      current = settingsRules(context.settings);
-      if (!current.length) return {};
-      const check = listener(context, () => current, true);
+      const list = settingsRules(context.settings);
+      if (!list.length) return {};
+      const check = listener(context, () => list, true);
       return { CallExpression: check, NewExpression: check };
     },
   });
