@@ -35,7 +35,8 @@ await esbuild.build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['web-tree-sitter', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  // The JS/TS checker's libraries (loaded only when JS/TS rules are) stay outside too.
+  external: ['web-tree-sitter', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument', 'typescript', 'eslint', '@typescript-eslint/*'],
   // CommonJS dependencies (commander, ignore, picocolors) call require() for Node's modules.
   banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
   logLevel: 'warning',
@@ -59,7 +60,7 @@ await esbuild.build({
   // web-tree-sitter's CommonJS build goes in too (its code is then in the code cache as well);
   // src/parse/parser.ts tells it where its .wasm file is.
   alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs') },
-  external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument', 'typescript', 'eslint', '@typescript-eslint/*'],
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',

@@ -21,6 +21,7 @@ import type { RuleOptions } from './rules.js';
 import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
+import { CHECKED_FILES, checkJs, pythonFiles, splitJs } from './jsproject.js';
 
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
@@ -114,7 +115,9 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = new ConfigResolver({ use: opts.config !== false, overrides: { select: opts.select, ignore: opts.ignore } });
-  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
+  const found: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), extensions: CHECKED_FILES });
+  // JS/TS files found in directories are checked only when JS/TS rules are loaded (see jsproject.ts).
+  const files = opts.stdin ? found : pythonFiles(found);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
@@ -125,6 +128,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const distinct = new Set(cfgs);
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+  const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
     files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
@@ -132,8 +136,8 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
   );
 
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver) : [];
   let diagnostics: Diagnostic[] = [];
-  const errors: FileError[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
   const absByDisplay = new Map<string, string>();

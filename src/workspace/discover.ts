@@ -23,6 +23,8 @@ export interface DiscoverOptions {
   respectGitignore?: boolean;
   /** Configured exclusion (true/false), or undefined to use the built-in rules; applies to named files too. */
   excluded?: (abs: string, isDir: boolean) => boolean | undefined;
+  /** File names to find in directories (default: `.py` and `.pyi`). */
+  extensions?: RegExp;
 }
 
 /** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
@@ -70,7 +72,7 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
       continue;
     }
     const layers = opts.respectGitignore === false ? [] : gitignoreChain(abs);
-    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false, opts.excluded);
+    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false, opts.excluded, opts.extensions ?? PY);
   }
   return [...out].map(([abs, display]) => ({ abs, display, stat: stats.get(abs) })).sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
@@ -116,7 +118,7 @@ function ignored(abs: string, isDir: boolean, layers: IgnoreLayer[]): boolean {
   return false;
 }
 
-function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean, excluded?: DiscoverOptions['excluded']): void {
+function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean, excluded: DiscoverOptions['excluded'], match: RegExp): void {
   let entries;
   try {
     entries = readdirSync(abs, { withFileTypes: true });
@@ -138,9 +140,9 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
       const rel = relative(cwd, childAbs).split(sep).join('/');
       if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) continue;
     }
-    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore, excluded);
+    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore, excluded, match);
     // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
-    else if ((e.isFile() || e.isSymbolicLink()) && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
+    else if ((e.isFile() || e.isSymbolicLink()) && match.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
   }
 }
 

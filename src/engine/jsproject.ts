@@ -1,0 +1,54 @@
+/**
+ * JS/TS files in a configured run (project.ts): discovery finds `.py`/`.pyi` and JS/TS files in
+ * directories; when the rules include JS/TS rules, the JS/TS files (also those named on the
+ * command line) are checked by jsrun.ts and go through the same per-file stage (configuration,
+ * suppressions, baseline) as Python files. Without JS/TS rules, nothing changes: directories give
+ * Python files, and a file named on the command line is checked as Python whatever its extension.
+ */
+import type { FileError } from '../diagnostics/types.js';
+import type { ConfigResolver, ResolvedConfig } from '../config/resolve.js';
+import type { Rule } from '../rules/types.js';
+import type { DiscoveredFile } from '../workspace/discover.js';
+import type { BatchStats, RawResult } from './batch.js';
+
+export const CHECKED_FILES = /\.(?:pyi?|[cm]?[jt]s|[jt]sx)$/;
+/** Files checked by the JS/TS rules (declaration files are not code). */
+export const isJsFile = (p: string) => /\.(?:[cm]?[jt]s|[jt]sx)$/.test(p) && !/\.d\.[cm]?ts$/.test(p);
+
+/** The files the Python checker gets without JS/TS rules: `.py`/`.pyi`, and files named on the command line (they have a stat). */
+export function pythonFiles(found: DiscoveredFile[]): DiscoveredFile[] {
+  return found.filter((f) => /\.pyi?$/.test(f.abs) || f.stat !== undefined || !isJsFile(f.abs));
+}
+
+export interface JsPart {
+  rules: Rule[];
+  files: DiscoveredFile[];
+}
+
+/** With JS/TS rules: the JS/TS files, taken out of the Python list (and its configs) in place. */
+export function splitJs(rules: Rule[], found: DiscoveredFile[], files: DiscoveredFile[], cfgs: ResolvedConfig[]): JsPart | undefined {
+  if (!rules.length) return undefined;
+  const js = found.filter((f) => isJsFile(f.abs));
+  if (!js.length) return undefined;
+  for (let i = files.length - 1; i >= 0; i--) {
+    if (isJsFile(files[i]!.abs)) {
+      files.splice(i, 1);
+      cfgs.splice(i, 1);
+    }
+  }
+  return { rules, files: js };
+}
+
+/** Checks the JS/TS files and appends them, their configs and results to the run's lists; returns run-level errors (a broken tsconfig). */
+export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver): Promise<FileError[]> {
+  const { checkJsFiles } = await import('./jsrun.js');
+  const r = await checkJsFiles(part.files, part.rules);
+  for (let i = 0; i < part.files.length; i++) {
+    files.push(part.files[i]!);
+    cfgs.push(resolver.forFile(part.files[i]!.abs));
+    batch.results.push(r.results[i]!);
+  }
+  batch.stats.files += part.files.length;
+  batch.stats.js = r.stats;
+  return r.errors;
+}
