@@ -24,6 +24,8 @@ export const DEFAULT_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
   noEmit: true,
   jsx: ts.JsxEmit.Preserve,
+  // Every installed `@types` package, as TypeScript before 6.0 did by default (`@types/node` for Node's globals).
+  types: ['*'],
 };
 
 export function nearestConfig(file: string, cache: Map<string, string | null>): string | undefined {
