@@ -21,7 +21,7 @@ import type { RecordProblem } from '../records/types.js';
 import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
-import type { RuleSet } from '../rules/ruleset.js';
+import { indexRule, triggerKey, type RuleSet } from '../rules/ruleset.js';
 import { patternsData, rulePatterns, usePatternsData } from '../fix/pattern.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
@@ -63,7 +63,7 @@ function ruleLoads(rules: RuleSet): Record<string, number[]> {
   };
   rules.rules.forEach((r, i) => {
     for (const t of r.triggers) add(t, i);
-    for (const t of r.targets) add(t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!, i);
+    for (const t of r.targets) add(triggerKey(t), i);
   });
   for (const [name, list] of rules.byTrigger) for (const r of list) add(name, index.get(r)!);
   // Summaries: `obj.save_state()` may reach `runtime.agent_save_state()` in a library class.
@@ -341,38 +341,27 @@ export class Snapshot {
   private add(indices: number[]): void {
     const set = this.ruleSet!;
     const pos = this.position;
-    // Insert keeping every list in rule order, as buildRuleSet builds them: the lists are the
-    // same as in the complete rule set, restricted to the loaded rules.
+    // Indexed as buildRuleSet indexes (indexRule), then every touched list is put back in rule
+    // order: the lists are those of the complete rule set, restricted to the loaded rules.
     const touchedTriggers = new Set<string>();
     const touchedGuards = new Set<string>();
+    const guardPos = new Map<GuardSpec, number>();
     for (const i of indices) {
       const rule = this.rule(i);
       this.loaded.set(i, rule);
       pos.set(rule, i);
       set.rules.push(rule);
-      set.byId.set(rule.id, rule);
-      for (const t of rule.targets) {
-        const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
-        const list = set.byTrigger.get(key) ?? [];
-        list.push(rule);
-        set.byTrigger.set(key, list);
-        touchedTriggers.add(key);
-      }
-      for (const g of rule.guards) {
-        const list = set.guards.get(g.name) ?? [];
-        list.push(g);
-        set.guards.set(g.name, list);
-        touchedGuards.add(g.name);
-      }
+      indexRule(set, rule);
+      for (const t of rule.targets) touchedTriggers.add(triggerKey(t));
+      for (const g of rule.guards) touchedGuards.add(g.name);
     }
     const byPos = (a: Rule, b: Rule) => pos.get(a)! - pos.get(b)!;
     set.rules.sort(byPos);
     for (const k of touchedTriggers) set.byTrigger.get(k)!.sort(byPos);
-    for (const k of touchedGuards) {
-      // Rebuild from the loaded rules in order (a rule may list the same guard name twice).
-      const specs: GuardSpec[] = [];
-      for (const r of set.rules) for (const g of r.guards) if (g.name === k) specs.push(g);
-      set.guards.set(k, specs);
+    if (touchedGuards.size) {
+      for (const r of set.rules) for (const g of r.guards) guardPos.set(g, pos.get(r)!);
+      // A stable sort: one rule's guards keep their order.
+      for (const k of touchedGuards) set.guards.get(k)!.sort((a, b) => guardPos.get(a)! - guardPos.get(b)!);
     }
   }
 }

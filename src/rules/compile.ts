@@ -27,6 +27,8 @@ import { moduleFromFilePath, splitQualified, symbolMatches } from './names.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, looksLikeClass, readSnippet, resolveAll, type SnippetCall, type SnippetFacts } from './snippets.js';
 import { compileJsRecord, isJsRecord } from './js/compile.js';
 import type { GuardSpec, Rule, RuleTarget, Severity, SymbolRef, VersionNote } from './types.js';
+import { entryFields, inferDef, raiserKind, protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
+import { readWindow } from './window.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -47,6 +49,12 @@ export interface CompileOutcome {
     versions?: string[];
     /** Where the entry points came from (`snippets` or `raising def`). */
     entrySource?: string;
+    /** The record fields each part of the rule was derived from (`raiser`, `module`, `class`, `entry points`, `condition`). */
+    fields?: Record<string, string>;
+    /** What the raising def is: function, method, classmethod, staticmethod, constructor or property. */
+    raiserKind?: string;
+    /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
+    condition?: 'unknown';
   };
 }
 
@@ -121,17 +129,23 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
-  const src = readSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, module, isPackage, exceptions);
-  const def = src.def;
-  if (!def) return { skipped: `no enclosing 'def' around line ${r.lineNumber} in sourceCode`, derived };
+  const lib = module.split('.')[0]!;
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const src = win.facts;
+  const fromWindow = src.def ? `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})` : undefined;
+  const inferred = src.def ? undefined : inferDef(facts, lib, module, { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
+  if (inferred && 'reason' in inferred) return { skipped: inferred.reason, derived };
+  const def = src.def ?? (inferred as Exclude<typeof inferred, { reason: string } | undefined>).def;
+  derived.fields = entryFields(r.filePath, facts, fromWindow, inferred);
+  if (inferred) derived.condition = 'unknown';
   // The raiser for messages; `records check` marks a method of a class sourceCode does not show.
   let raiserName = def.className ? `${def.className}.${def.name}` : def.name;
   derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : raiserName;
 
-  const lib = module.split('.')[0]!;
   const isStatic = def.decorators.some((d) => /(^|\.)(classmethod|staticmethod)$/.test(d));
-  const isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property)$/.test(d));
+  const isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property|setter|getter|deleter)$/.test(d));
   const isCtor = def.inClass && (def.name === '__init__' || def.name === '__new__');
+  derived.raiserKind = raiserKind(def.inClass, def.decorators, isCtor);
   const defNames = new Set([def.name, ...def.otherNames]);
   const publicNames = [...defNames].filter((n) => !n.startsWith('_'));
 
@@ -169,10 +183,10 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const related = (m: string) => module === m || module.startsWith(`${m}.`);
 
   // ------------------------------------------------------------ entry points from the snippets
-  const protectedCalls = facts.calls.filter((c) => c.inTryBody || c.from === 'exampleFix' || c.from === 'triggerScenarios');
   const qualified: QualifiedEntry[] = [];
   const methods: MethodEntry[] = [];
-  for (const c of protectedCalls) {
+  // A property is reached by reading it (`obj.prop`), which the snippets show as a read, not a call.
+  for (const c of [...protectedCalls(facts), ...(isProperty ? protectedCalls({ ...facts, calls: facts.reads }) : [])]) {
     const q = qualifiedCallee(c, lib);
     if (q && q.split('.')[0] === lib && q.includes('.')) {
       const { modulePart, path } = splitImport(q, facts.modules);
@@ -194,8 +208,9 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   // Method calls not named after the raising def count only when nothing else reaches the library.
   const namedMethods = methods.filter((m) => m.named);
   const anyNamed = namedMethods.length > 0 || qualified.some((e) => e.named);
-  const useMethods = qualified.length || namedMethods.length ? namedMethods : methods;
-  const useQualified = qualified.filter((e) => (e.named || e.strong || !anyNamed) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
+  // A def inferred from the snippets (sourceCode shows none) is reached only by the calls that name it.
+  const useMethods = qualified.length || namedMethods.length || inferred ? namedMethods : methods;
+  const useQualified = qualified.filter((e) => (e.named || ((e.strong || !anyNamed) && !inferred)) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
   const constructorPaths = new Set(useQualified.filter((e) => !e.path.includes('.') && looksLikeClass(e.path)).map((e) => `${e.modulePart}.${e.path}`));
 
   for (const e of useQualified) {
@@ -236,7 +251,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
       const { key, aliases } = canonicalClass(q);
       registerClass(key, aliases);
       if (!receiverKeys.includes(key)) receiverKeys.push(key);
-      for (const n of names) addTarget({ kind: 'method', classKey: key, method: n }, isProperty ? 'property' : 'method');
+      for (const n of names) addTarget({ kind: 'method', classKey: key, method: n, ...(isProperty ? { property: true as const } : {}) }, isProperty ? 'property' : 'method');
     }
   }
   derived.entrySource = targets.length ? 'snippets' : undefined;
@@ -249,8 +264,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   }
   if (!def.className && receiverKeys.length === 1) raiserName = `${splitQualified(receiverKeys[0]!).name}.${def.name}`;
   else if (!def.className && def.inClass) {
-    const owner = targets.find((t) => t.kind === 'call' && t.what === 'classmethod');
-    if (owner && owner.kind === 'call') raiserName = `${owner.symbol.path.split('.').slice(-2, -1)[0]}.${def.name}`;
+    const owner = targets.find((t) => t.kind === 'call' && (t.what === 'classmethod' || (isCtor && t.what === 'constructor')));
+    if (owner && owner.kind === 'call') raiserName = `${owner.symbol.path.split('.').slice(owner.what === 'constructor' ? -1 : -2)[0]}.${def.name}`;
   }
   if (raiserName.includes('.')) derived.raiser = raiserName;
 
@@ -279,6 +294,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions,
+    ...(inferred ? { condition: 'unknown' as const } : {}),
   };
   derived.kind = kinds.join('+');
   derived.entryPoints = targets.map((t, i) => ({ t, s: shown[i]! })).sort((a, b) => (a.t.kind === b.t.kind ? 0 : a.t.kind === 'call' ? -1 : 1)).map((x) => x.s);
@@ -298,36 +314,6 @@ function written(e: QualifiedEntry, definedIn: string): string {
 
 function sym(module: string, path: string): SymbolRef {
   return { module, path, aliases: [] };
-}
-
-/** The callee of a snippet call as a qualified name: through the snippets' imports, or spelled from the library's top package. */
-function qualifiedCallee(c: SnippetCall, lib: string): string | undefined {
-  if (c.text.startsWith('<call>')) return undefined;
-  if (c.qname) return c.qname;
-  return c.text.split('.')[0] === lib ? c.text : undefined;
-}
-
-/** Splits `pkg.sub.Klass.method` into the module part the snippets import (`pkg.sub`) and the path in it. */
-function splitImport(q: string, modules: Set<string>): { modulePart: string; path: string } {
-  const parts = q.split('.');
-  for (let i = parts.length - 1; i >= 1; i--) {
-    const m = parts.slice(0, i).join('.');
-    if (modules.has(m)) return { modulePart: m, path: parts.slice(i).join('.') };
-  }
-  return { modulePart: parts[0]!, path: parts.slice(1).join('.') };
-}
-
-/** Classes the snippets give a call's receiver: isinstance checks win over assignments and annotations. */
-function receiverClasses(c: SnippetCall, facts: SnippetFacts, named: boolean): string[] {
-  if (c.receiverCall) return looksLikeClass(c.receiverCall) ? [c.receiverCall] : [];
-  const v = c.receiver!;
-  const inst = facts.isinstance.get(v);
-  if (inst?.length) return [...new Set(inst)];
-  const vc = facts.varClasses.get(v);
-  if (vc?.length) return [...new Set(vc)];
-  // A guard function of the record (`def is_x(obj): return isinstance(obj, C)`) names the classes of the raising method.
-  if (named) return [...new Set(facts.guards.flatMap((g) => g.classes))];
-  return [];
 }
 
 function fallbackTargets(
@@ -359,7 +345,7 @@ function fallbackTargets(
     if (!receiverKeys.includes(key)) receiverKeys.push(key);
     for (const n of o.publicNames) {
       if (o.isStatic) addTarget({ kind: 'call', symbol: sym(splitQualified(key).module, `${name}.${n}`), what: 'classmethod' }, 'classmethod');
-      addTarget({ kind: 'method', classKey: key, method: n }, o.isStatic ? 'classmethod' : o.isProperty ? 'property' : 'method');
+      addTarget({ kind: 'method', classKey: key, method: n, ...(o.isProperty && !o.isStatic ? { property: true as const } : {}) }, o.isStatic ? 'classmethod' : o.isProperty ? 'property' : 'method');
     }
   }
   return '';

@@ -4,7 +4,7 @@ import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from './classes.js';
 import { compileRecord, type CompileOutcome } from './compile.js';
 import { ExceptionHierarchy } from './exceptions.js';
-import type { GuardSpec, Rule } from './types.js';
+import type { GuardSpec, Rule, RuleTarget } from './types.js';
 
 export interface RuleSet {
   rules: Rule[];
@@ -24,12 +24,43 @@ export interface RuleSet {
   outcomes: { record: LoadedRecord; outcome: CompileOutcome }[];
 }
 
+/** The name a target is filed under: the method name, or the last part of the symbol's path (`loads`, `Klass`). */
+export function triggerKey(t: RuleTarget): string {
+  if (t.kind === 'method') return t.method;
+  const p = t.symbol.path;
+  return p.slice(p.lastIndexOf('.') + 1);
+}
+
+/** The indexes of a rule set that `indexRule` fills. */
+export type RuleIndex = Pick<RuleSet, 'byTrigger' | 'byId' | 'guards' | 'triggerNames'>;
+
+/**
+ * Files a rule in every index: by id, once under each trigger key (a rule with two targets of one
+ * name, `BZ2File.seek` and `LZMAFile.seek`, is listed once: matching counts hits per listed rule),
+ * its guards and its trigger names. The one way rules are indexed: by `buildRuleSet` and by the
+ * compiled-rules snapshot as it loads rules.
+ */
+export function indexRule(index: RuleIndex, rule: Rule): void {
+  index.byId.set(rule.id, rule);
+  for (const key of new Set(rule.targets.map(triggerKey))) {
+    const list = index.byTrigger.get(key);
+    if (list) list.push(rule);
+    else index.byTrigger.set(key, [rule]);
+  }
+  for (const n of rule.triggers) index.triggerNames.add(n);
+  for (const g of rule.guards) {
+    const list = index.guards.get(g.name);
+    if (list) list.push(g);
+    else index.guards.set(g.name, [g]);
+  }
+}
+
 export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[]): RuleSet {
   const exceptions = new ExceptionHierarchy();
   const rules: Rule[] = [];
   const warnings: RecordProblem[] = [];
   const outcomes: RuleSet['outcomes'] = [];
-  const byId = new Map<string, Rule>();
+  const ids = new Map<string, Rule>();
   for (const lr of records) {
     let outcome: CompileOutcome;
     try {
@@ -43,30 +74,20 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
       continue;
     }
     const rule = outcome.rule;
-    if (byId.has(rule.id)) {
-      const prev = byId.get(rule.id)!;
+    if (ids.has(rule.id)) {
+      const prev = ids.get(rule.id)!;
       if (prev.recordId === rule.recordId) {
         warnings.push({ file: lr.source.file, line: lr.source.line, field: 'id', message: `duplicate record ${rule.recordId} ignored (first at ${prev.source.file}:${prev.source.line})`, skipsRecord: true });
         continue;
       }
       rule.id = `${rule.id}-${rule.recordId.slice(0, 8)}`;
     }
-    byId.set(rule.id, rule);
+    ids.set(rule.id, rule);
     rules.push(rule);
   }
-  const byTrigger = new Map<string, Rule[]>();
-  const triggerNames = new Set<string>();
-  const guards = new Map<string, GuardSpec[]>();
-  for (const rule of rules) {
-    for (const t of rule.targets) {
-      const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
-      const list = byTrigger.get(key) ?? [];
-      if (!list.includes(rule)) list.push(rule);
-      byTrigger.set(key, list);
-    }
-    for (const n of rule.triggers) triggerNames.add(n);
-    for (const g of rule.guards) guards.set(g.name, [...(guards.get(g.name) ?? []), g]);
-  }
+  const index: RuleIndex = { byTrigger: new Map(), byId: new Map(), guards: new Map(), triggerNames: new Set() };
+  for (const rule of rules) indexRule(index, rule);
+  const { byTrigger, triggerNames, guards } = index;
   const summaryMethods = new Set<string>();
   for (const c of classes.all()) {
     for (const [m, s] of Object.entries(c.methods)) {
@@ -78,5 +99,5 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   }
   const h = createHash('sha256');
   for (const s of hashInput) h.update(s).update('\0');
-  return { rules, byTrigger, byId, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
+  return { rules, byTrigger, byId: index.byId, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
 }

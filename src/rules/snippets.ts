@@ -18,6 +18,8 @@ export interface SnippetCall {
   from: string;
   inTryBody: boolean;
   inElse: boolean;
+  /** An attribute read (`v.prop`), kept in `reads`, not a call. */
+  read?: boolean;
 }
 
 export interface SnippetFacts {
@@ -30,13 +32,15 @@ export interface SnippetFacts {
   /** variable → classes (as written, resolved through imports where possible), from `isinstance(var, C)`. */
   isinstance: Map<string, string[]>;
   calls: SnippetCall[];
+  /** `v.name` read (not called) on a plain variable: a property access. */
+  reads: SnippetCall[];
   guards: { name: string; param: number; classes: string[]; negated: boolean }[];
   classDefs: { name: string; bases: string[] }[];
   excepts: string[];
 }
 
 export function emptyFacts(): SnippetFacts {
-  return { imports: new Map(), modules: new Set(), varClasses: new Map(), isinstance: new Map(), calls: [], guards: [], classDefs: [], excepts: [] };
+  return { imports: new Map(), modules: new Set(), varClasses: new Map(), isinstance: new Map(), calls: [], reads: [], guards: [], classDefs: [], excepts: [] };
 }
 
 /** Code spans of a prose field: `code` in backticks. */
@@ -210,6 +214,17 @@ function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
         visit(c, from, facts, { ...ctx, inTryBody: false });
       }
       return;
+    }
+    case 'attribute': {
+      // `v.prop` read, not called and not the object of a longer chain.
+      const obj = field(node, 'object');
+      const attr = field(node, 'attribute')?.text;
+      const p = node.parent;
+      const called = p?.type === 'call' && field(p, 'function')?.id === node.id;
+      if (obj?.type === 'identifier' && attr && !called && p?.type !== 'attribute') {
+        facts.reads.push({ text: node.text, receiver: obj.text, method: attr, chained: false, from, inTryBody: ctx.inTryBody, inElse: ctx.inElse, read: true });
+      }
+      break;
     }
     case 'else_clause':
       for (const c of namedChildren(node)) visit(c, from, facts, { ...ctx, inElse: true });

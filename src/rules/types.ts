@@ -18,7 +18,7 @@ export interface SymbolRef {
 
 export type RuleTarget =
   /** `<receiver>.method(...)` where the receiver is an instance of `classKey` or of a subclass. */
-  | { kind: 'method'; classKey: string; method: string }
+  | { kind: 'method'; classKey: string; method: string; /** A property: reading `<receiver>.method` raises. */ property?: true }
   /** A call whose callee resolves to the symbol: a module function, a class (constructor), a class/static method, an attribute chain. */
   | { kind: 'call'; symbol: SymbolRef; what: 'function' | 'constructor' | 'classmethod' | 'attribute' };
 
@@ -53,6 +53,8 @@ export interface Rule {
   versions: VersionNote[];
   /** A JS/TS record's target, checked by the ESLint plugin (src/eslint/), not by the Python matcher. */
   js?: JsTarget;
+  /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
+  condition?: 'unknown';
 }
 
 export interface VersionNote {
