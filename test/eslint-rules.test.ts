@@ -266,3 +266,17 @@ describe('records from settings and overloads', () => {
     ],
   });
 });
+
+describe('a project that loads the DOM library', () => {
+  // There `URL` is typed by lib.dom.d.ts (`declare var URL: { new(...) }`); under Node it is node:url's class.
+  const dom = new RuleTester({ languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: join(dir, 'dom') } } });
+  dom.run('node--url-constructor-invalid-url--dom', rule('node/url-constructor-invalid-url'), {
+    valid: ['declare const input: string;\nif (URL.canParse(input)) new URL(input);'],
+    invalid: [
+      {
+        code: 'declare const input: string;\nnew URL(input);',
+        errors: [{ messageId: 'possible', suggestions: [{ messageId: 'addGuard', output: 'declare const input: string;\n(URL.canParse(input) ? new URL(input) : undefined);' }, { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'new URL(input);', 'TypeError') }] }],
+      },
+    ],
+  });
+});

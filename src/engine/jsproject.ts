@@ -17,7 +17,7 @@ export const isJsFile = (p: string) => /\.(?:[cm]?[jt]s|[jt]sx)$/.test(p) && !/\
 
 /** The files the Python checker gets without JS/TS rules: `.py`/`.pyi`, and files named on the command line (they have a stat). */
 export function pythonFiles(found: DiscoveredFile[]): DiscoveredFile[] {
-  return found.filter((f) => /\.pyi?$/.test(f.abs) || f.stat !== undefined || !isJsFile(f.abs));
+  return found.filter((f) => /\.pyi?$/.test(f.abs) || f.stat !== undefined);
 }
 
 export interface JsPart {
@@ -40,9 +40,9 @@ export function splitJs(rules: Rule[], found: DiscoveredFile[], files: Discovere
 }
 
 /** Checks the JS/TS files and appends them, their configs and results to the run's lists; returns run-level errors (a broken tsconfig). */
-export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver): Promise<FileError[]> {
+export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver, prefilter = true): Promise<FileError[]> {
   const { checkJsFiles } = await import('./jsrun.js');
-  const r = await checkJsFiles(part.files, part.rules);
+  const r = await checkJsFiles(part.files, part.rules, { prefilter });
   for (let i = 0; i < part.files.length; i++) {
     files.push(part.files[i]!);
     cfgs.push(resolver.forFile(part.files[i]!.abs));

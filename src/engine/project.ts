@@ -136,7 +136,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
   );
 
-  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver) : [];
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, opts.prefilter !== false) : [];
   let diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();

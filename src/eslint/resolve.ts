@@ -200,9 +200,18 @@ function judgeStatic(call: ts.CallExpression, callee: ts.PropertyAccessExpressio
   return isClass ? { exact: true } : { exact: false, why: `when ${callee.expression.getText()} is ${t.className} itself or a subclass that does not override ${t.name}` };
 }
 
+/**
+ * Node's web-compatible globals (`URL`, `TextDecoder`, ...) are typed by TypeScript's DOM library in
+ * projects that load it: `declare var URL: { new(...): URL }` there is Node's class at run time.
+ */
+function webGlobal(d: ts.SignatureDeclaration, t: JsTarget): boolean {
+  const v = d.parent?.parent;
+  return t.package.startsWith('node:') && !!v && ts.isTypeLiteralNode(d.parent) && ts.isVariableDeclaration(v) && ts.isIdentifier(v.name) && v.name.text === t.className && /\/typescript\/lib\/lib\.[\w.]+\.d\.ts$/.test(d.getSourceFile().fileName.replace(/\\/g, '/'));
+}
+
 function judgeNew(call: ts.NewExpression, t: JsTarget, checker: ts.TypeChecker): Judgement | undefined {
   const d = resolvedDecl(call, checker);
-  if (d && className(d) === t.className && inPackage(d, t.package)) return throwingOverload(d, t, checker) ? { exact: true } : undefined;
+  if (d && ((className(d) === t.className && inPackage(d, t.package)) || webGlobal(d, t))) return throwingOverload(d, t, checker) ? { exact: true } : undefined;
   // A subclass's constructor calls the recorded one through super(): it throws too when the record
   // always throws (a data-dependent throw depends on the arguments the subclass passes).
   if (d && !t.always) return undefined;
