@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N]`
+// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--js-reps N] [--no-js]`
 //
 // Measures raiselint against the read-only floor and `ast-grep scan`, over the same files and
 // threads, in one run, repeating every scenario (round robin, to spread machine noise) and
@@ -26,6 +26,8 @@ const opt = (name, dflt) => {
 const REPS = Number(opt('reps', '5'));
 const JOBS = Number(opt('jobs', String(availableParallelism())));
 const KEEP = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const JS_REPS = Number(opt('js-reps', '3'));
+const NO_JS = args.includes('--no-js') ? (args.splice(args.indexOf('--no-js'), 1), true) : false;
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -222,8 +224,7 @@ out(`${'peak RSS of any raiselint run'.padEnd(52)} ${mb(rlRss).padStart(9)}  <= 
 // fixtures/js/records.jsonl. Compared: the prefilter on (only files that mention a rule's names go
 // to ESLint with types) and off (every file does), and the same files with the bundled (Python)
 // records only (JS/TS files are then not read at all). `--js-reps N` (default 3); `--no-js` skips it.
-if (!args.includes('--no-js')) {
-  const JS_REPS = Number(opt('js-reps', '3'));
+if (!NO_JS) {
   const jsDir = join(work, 'js-project');
   mkdirSync(join(jsDir, 'src'), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(jsDir, 'node_modules'), 'dir');
