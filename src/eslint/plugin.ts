@@ -82,7 +82,7 @@ function errorClasses(t: JsTarget, program: ts.Program): string[] {
   return [t.errorClass, ...bases];
 }
 
-function shownCallee(node: ts.CallExpression | ts.NewExpression, t: JsTarget): string {
+function shownCallee(node: ts.CallExpression | ts.NewExpression): string {
   const text = node.expression.getText();
   const short = text.length > 40 ? `${text.slice(0, 37)}...` : text;
   return ts.isNewExpression(node) ? `new ${short}()` : `${short}()`;
@@ -90,7 +90,39 @@ function shownCallee(node: ts.CallExpression | ts.NewExpression, t: JsTarget): s
 
 type Listener = (node: TSESTree.CallExpression | TSESTree.NewExpression) => void;
 
-/** Checks calls against rules; `reportFor` is the context to report each rule's findings in. */
+const indexes = new WeakMap<Rule[], Map<string, Rule[]>>();
+/** Rules by the name a call must end in (function, method, static; the class for constructors). */
+function byName(rules: Rule[]): Map<string, Rule[]> {
+  let m = indexes.get(rules);
+  if (!m) {
+    indexes.set(rules, (m = new Map()));
+    for (const r of rules) {
+      const key = r.js!.kind === 'constructor' ? r.js!.className! : r.js!.name;
+      m.set(key, [...(m.get(key) ?? []), r]);
+    }
+  }
+  return m;
+}
+
+/** The names a plain identifier callee may stand for: itself, what it aliases (`import { URL as NodeURL }`, `{ parse: lazy }`), its signature's declaration. */
+function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker): string[] {
+  const out = [id.text];
+  const sym = checker.getSymbolAtLocation(id);
+  const d = sym?.declarations?.[0];
+  if (sym && sym.flags & ts.SymbolFlags.Alias) out.push(checker.getAliasedSymbol(sym).name);
+  if (d && ts.isImportSpecifier(d) && d.propertyName) out.push(d.propertyName.text);
+  if (d && ts.isBindingElement(d) && d.propertyName && ts.isIdentifier(d.propertyName)) out.push(d.propertyName.text);
+  try {
+    const decl = checker.getResolvedSignature(call)?.declaration;
+    const named = decl && ts.isConstructorDeclaration(decl) ? decl.parent : decl;
+    if (named && 'name' in named && named.name && ts.isIdentifier(named.name)) out.push(named.name.text);
+  } catch {
+    // no signature
+  }
+  return out;
+}
+
+/** Checks calls against rules. */
 function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean): Listener {
   const services = ESLintUtils.getParserServices(context, true);
   const program = services.program;
@@ -100,13 +132,15 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
   const isTs = /\.[cm]?tsx?$/.test(context.filename);
   return (node) => {
     const callee = node.callee;
-    const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : undefined;
-    for (const rule of rules()) {
+    const index = byName(rules());
+    const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
+    let names: string[];
+    if (callee.type === 'MemberExpression') names = callee.property.type === 'Identifier' ? [callee.property.name] : [];
+    else if (callee.type === 'Identifier') names = calleeNames(tsNode.expression as ts.Identifier, tsNode, checker);
+    else names = [];
+    const candidates = new Set(names.flatMap((n) => index.get(n) ?? []));
+    for (const rule of candidates) {
       const t = rule.js!;
-      // Cheap first: member calls by name; plain identifiers may be aliases, so those go to the checker.
-      if (callee.type !== 'Identifier' && name !== t.name) continue;
-      if (callee.type === 'Identifier' && t.kind !== 'function' && t.kind !== 'constructor' && name !== t.name) continue;
-      const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
       const j = judgeCall(tsNode, t, checker);
       if (!j) continue;
       const classes = errorClasses(t, program);
@@ -120,7 +154,7 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       context.report({
         node,
         messageId: certain ? 'certain' : 'possible',
-        data: { callee: shownCallee(tsNode, t), error: t.errorClass, message: rule.record.errorMessage, why: why ? ` ${why}` : '', rule: prefix ? `${rule.id}: ` : '' },
+        data: { callee: shownCallee(tsNode), error: t.errorClass, message: rule.record.errorMessage, why: why ? ` ${why}` : '', rule: prefix ? `${rule.id}: ` : '' },
         suggest,
       });
     }
