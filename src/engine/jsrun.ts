@@ -6,7 +6,7 @@
  * comments do not apply: suppressions are `// raiselint: ignore[...]`.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parsePath } from 'node:path';
+import { isAbsolute, parse as parsePath, relative } from 'node:path';
 import type { Linter as LinterType } from 'eslint';
 import type { Diagnostic, FileError, Fix } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
@@ -35,6 +35,12 @@ export function mentions(text: string, names: Set<string>): { match: boolean; di
   const directives = text.includes('raiselint');
   for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) if (names.has(m[0])) return { match: true, directives };
   return { match: false, directives };
+}
+
+/** A path for messages: relative to the working directory when under it. */
+function shown(abs: string): string {
+  const rel = relative(process.cwd(), abs);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
 }
 
 function read(f: JsFile, errors: FileError[]): string | undefined {
@@ -109,7 +115,7 @@ export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefi
   const stats: JsStats = { files: files.length, linted: lint.length, programs: 0, ms: 0 };
   if (lint.length) {
     const displayOf = new Map(files.map((f) => [f.abs, f.display]));
-    const groups = buildPrograms(lint.map((i) => files[i]!.abs), errors, (abs) => displayOf.get(abs) ?? abs);
+    const groups = buildPrograms(lint.map((i) => files[i]!.abs), errors, (abs) => displayOf.get(abs) ?? shown(abs));
     stats.programs = groups.length;
     const { Linter } = await import('eslint');
     const tsParser = await import('@typescript-eslint/parser');
@@ -143,7 +149,7 @@ function lintOne(f: JsFile, text: string, out: RawResult, config: LinterType.Con
   const starts = lineStarts(text);
   for (const m of messages) {
     if (m.fatal) {
-      out.errors.push({ file: f.display, line: m.line, column: m.column, kind: 'syntax', message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)` });
+      out.errors.push({ file: f.display, line: m.line, column: Math.max(1, m.column), kind: 'syntax', message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)` });
       continue;
     }
     const rule = m.ruleId ? byId.get(m.ruleId) : undefined;
