@@ -68,6 +68,17 @@ describe('npx eslint with raiselint/eslint in a flat config', () => {
   });
 });
 
+describe('npx eslint with the bundled plugin and records from settings', () => {
+  it('raiselint/records checks the records settings.raiselint.records names', () => {
+    const r = run([join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--format', 'json', '-c', 'eslint.settings.config.mjs', 'src/urls.js'], PROJECT);
+    const [file] = JSON.parse(r.stdout) as J[];
+    expect((file.messages as J[]).map((m) => [m.line, m.ruleId, m.message.split(':')[0]])).toEqual([
+      [6, 'raiselint/records', 'node/url-constructor-invalid-url'],
+      [7, 'raiselint/records', 'node/url-constructor-invalid-url'],
+    ]);
+  });
+});
+
 describe('raiselint check on JS/TS files', () => {
   it('the fixture project: the same findings as ESLint, in raiselint JSON; a suppression comment applies', () => {
     const r = run([BIN, 'check', '.', '--records', RECORDS, '--format', 'json', '--no-cache', '--cache-dir', join(tmp, 'c1')], PROJECT);

@@ -182,13 +182,14 @@ function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: st
 
 const settingsCache = new Map<string, Rule[]>();
 
-/** Rules of `settings.raiselint.records` (paths, relative to the working directory), compiled once per list. */
-function settingsRules(settings: Record<string, unknown>): Rule[] {
+/** Rules of `settings.raiselint.records` (paths, relative to ESLint's working directory), compiled once per list. */
+function settingsRules(settings: Record<string, unknown>, cwd: string): Rule[] {
   const paths = ((settings.raiselint as { records?: unknown } | undefined)?.records ?? []) as unknown;
   if (!Array.isArray(paths) || !paths.length) return [];
-  const key = JSON.stringify(paths.map((p) => resolve(String(p))));
+  const abs = paths.map((p) => resolve(cwd, String(p)));
+  const key = JSON.stringify(abs);
   let rules = settingsCache.get(key);
-  if (!rules) settingsCache.set(key, (rules = jsRulesOf(paths.map((p) => resolve(String(p))))));
+  if (!rules) settingsCache.set(key, (rules = jsRulesOf(abs)));
   return rules;
 }
 
@@ -203,7 +204,7 @@ export function createPlugin(opts: PluginOptions = {}) {
     meta: { type: 'problem', docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' }, hasSuggestions: true, messages: MESSAGES, schema: [] },
     defaultOptions: [],
     create(context) {
-      const list = settingsRules(context.settings);
+      const list = settingsRules(context.settings, context.cwd);
       if (!list.length) return {};
       const check = listener(context, () => list, true);
       return { CallExpression: check, NewExpression: check };
