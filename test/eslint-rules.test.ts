@@ -280,3 +280,26 @@ describe('a project that loads the DOM library', () => {
     ],
   });
 });
+
+describe('untyped packages: the import is followed one hop at a time', () => {
+  // The yaml record as if its package had no declarations (`yaml-untyped` resolves to nothing: every value is `any`).
+  const dir2 = mkdtempSync(join(tmpdir(), 'raiselint-eslint-'));
+  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'records.jsonl'), 'utf8').split('\n')[1]!;
+  const entry = JSON.parse(line) as { record: Record<string, unknown> };
+  entry.record.repo = 'eemeli/yaml-untyped';
+  entry.record.tryCatchPattern = String(entry.record.tryCatchPattern).replace("from 'yaml'", "from 'yaml-untyped'");
+  const file = join(dir2, 'untyped.jsonl');
+  writeFileSync(file, `${JSON.stringify(entry)}\n`);
+  vitest.afterAll(() => rmSync(dir2, { recursive: true, force: true }));
+  const untyped = createPlugin({ records: [file], bundled: false });
+  const r = untyped.rules['yaml-untyped/parse-throws-yamlparseerror']!;
+  const fix = (before: string, stmt: string) => tryFix(before, stmt, 'Error', '', ' // YAMLParseError');
+  tester.run('yaml-untyped', r, {
+    valid: [{ code: "const { parse } = require('yaml');\nparse('a: b');", filename: 'common.cjs' }, { code: "const { stringify } = require('yaml-untyped');\nstringify({});", filename: 'common.cjs' }],
+    invalid: [
+      { code: "const { parse } = require('yaml-untyped');\nparse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const { parse } = require('yaml-untyped');\n", "parse('a: b');") }] }] },
+      { code: "const Y = require('yaml-untyped');\nY.parse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const Y = require('yaml-untyped');\n", "Y.parse('a: b');") }] }] },
+      { code: "import { parse as p } from 'yaml-untyped';\np('a: b');", filename: 'module.mjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("import { parse as p } from 'yaml-untyped';\n", "p('a: b');") }] }] },
+    ],
+  });
+});

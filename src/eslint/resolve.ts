@@ -86,32 +86,43 @@ function judgeFunction(call: ts.CallExpression, t: JsTarget, checker: ts.TypeChe
   if (d && d.name && ts.isIdentifier(d.name) && d.name.text === t.name && !className(d) && inPackage(d, t.package)) return throwingOverload(d, t, checker) ? { exact: true } : undefined;
   if (d && !d.getSourceFile().isDeclarationFile && d.name) return undefined;
   // Untyped: the callee's alias chain to an import of the package.
-  return importedFrom(skipParens(call.expression), t, checker) ? { exact: true } : undefined;
+  return importedFrom(skipParens(call.expression), t, checker, [t.name]) ? { exact: true } : undefined;
 }
 
-/** `import { parse as p } from 'pkg'`, `import * as ns`, default, `import x = require`, `require()`, destructuring: one hop at a time. */
-function importedFrom(callee: ts.Expression, t: JsTarget, checker: ts.TypeChecker): boolean {
-  let member: string | undefined;
+/**
+ * For untyped code: the callee's path inside the package it is imported from (`['parse']` for
+ * `import { parse as p } from 'yaml'; p()` or `import * as Y from 'yaml'; Y.parse()`, `['ESLint',
+ * 'fromOptionsModule']` for `const { ESLint } = require('eslint'); ESLint.fromOptionsModule()`),
+ * following aliases one hop at a time (named, default, namespace, `import x = require`, `require()`,
+ * destructuring, dynamic `import()`); undefined when it is not imported from the package.
+ */
+function importPath(callee: ts.Expression, pkg: string, checker: ts.TypeChecker): string[] | undefined {
+  const members: string[] = [];
   let base = callee;
-  if (ts.isPropertyAccessExpression(callee)) {
-    member = callee.name.text;
-    base = skipParens(callee.expression);
+  while (ts.isPropertyAccessExpression(base)) {
+    members.unshift(base.name.text);
+    base = skipParens(base.expression);
   }
-  if (!ts.isIdentifier(base)) return false;
+  if (!ts.isIdentifier(base)) return undefined;
   let sym = checker.getSymbolAtLocation(base);
   for (let hop = 0; sym && hop < 8; hop++) {
     const d = sym.declarations?.[0];
-    if (!d) return false;
+    if (!d) return undefined;
     const spec = moduleOf(d);
     if (spec !== undefined) {
-      if (!samePackage(spec, t.package)) return false;
-      const imported = ts.isImportSpecifier(d) ? (d.propertyName ?? d.name).text : ts.isBindingElement(d) ? ((d.propertyName as ts.Identifier | undefined) ?? (d.name as ts.Identifier)).text : undefined;
-      return (imported ?? member) === t.name && (imported === undefined || member === undefined);
+      if (!samePackage(spec, pkg)) return undefined;
+      const named = ts.isImportSpecifier(d) ? (d.propertyName ?? d.name).text : ts.isBindingElement(d) ? ((d.propertyName as ts.Identifier | undefined) ?? (d.name as ts.Identifier)).text : undefined;
+      return named ? [named, ...members] : members;
     }
-    if (!(sym.flags & ts.SymbolFlags.Alias)) return false;
+    if (!(sym.flags & ts.SymbolFlags.Alias)) return undefined;
     sym = checker.getImmediateAliasedSymbol(sym);
   }
-  return false;
+  return undefined;
+}
+
+function importedFrom(callee: ts.Expression, t: JsTarget, checker: ts.TypeChecker, want: string[]): boolean {
+  const path = importPath(callee, t.package, checker);
+  return !!path && path.join('.') === want.join('.');
 }
 
 function samePackage(spec: string, pkg: string): boolean {
@@ -190,7 +201,7 @@ function judgeStatic(call: ts.CallExpression, callee: ts.PropertyAccessExpressio
   const prop = checker.getSymbolAtLocation(callee.name);
   const decls = prop?.declarations ?? [];
   if (!decls.some((x) => isStatic(x) && className(x) === t.className && inPackage(x, t.package))) {
-    return importedFrom(callee, { ...t, name: t.className! }, checker) && !decls.length ? { exact: true } : undefined;
+    return !decls.length && importedFrom(callee, t, checker, [t.className!, t.name]) ? { exact: true } : undefined;
   }
   if (!throwingOverload(resolvedDecl(call, checker), t, checker)) return undefined;
   // `C.m()` on the class itself (or a subclass) is exact; a value typed `typeof C` may hold a subclass that overrides it.
@@ -220,7 +231,7 @@ function judgeNew(call: ts.NewExpression, t: JsTarget, checker: ts.TypeChecker):
     const decl = base.symbol?.declarations?.find((x) => ts.isClassLike(x));
     if (decl && base.symbol.name === t.className && inPackage(decl, t.package)) return { exact: true };
   }
-  return importedFrom(skipParens(call.expression), { ...t, name: t.className! }, checker) && !d ? { exact: true } : undefined;
+  return !d && importedFrom(skipParens(call.expression), t, checker, [t.className!]) ? { exact: true } : undefined;
 }
 
 /** The type and its base classes, nearest first. */
