@@ -132,6 +132,8 @@ run('abstract-level/get-could-not-decode-value', {
     `${DB}export async function f() { return db.get('k').then((v) => v, () => undefined); }`,
     `${DB}export async function f() {\n  try {\n    return await db.get('k');\n  } catch {\n    return undefined;\n  }\n}`,
     "const m = new Map<string, string>();\nm.get('k');",
+    // ModuleError (module-error's declarations: another package) is the recorded class.
+    `${DB}import ModuleError from 'module-error';\nexport async function f() {\n  try {\n    return await db.get('k');\n  } catch (err) {\n    if (!(err instanceof ModuleError)) throw err;\n  }\n}`,
   ],
   invalid: [
     {

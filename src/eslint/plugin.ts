@@ -56,9 +56,29 @@ export function jsRulesOf(paths: string[]): Rule[] {
   return out;
 }
 
+/** The error class's declaration: in the package's declarations first, else in any installed package's (`ModuleError` of `module-error` for abstract-level). */
+function errorDeclaration(t: JsTarget, program: ts.Program): ts.ClassDeclaration | undefined {
+  let fallback: ts.ClassDeclaration | undefined;
+  let found: ts.ClassDeclaration | undefined;
+  for (const f of program.getSourceFiles()) {
+    if (!f.isDeclarationFile || !f.fileName.includes('/node_modules/')) continue;
+    const mine = inPackage(f, t.package);
+    const visit = (n: ts.Node) => {
+      if (found) return;
+      if (ts.isClassDeclaration(n) && n.name?.text === t.errorClass) {
+        if (mine || inPackage(n, t.package)) found = n;
+        else fallback ??= n;
+      } else if (ts.isSourceFile(n) || ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
+    };
+    visit(f);
+    if (found) return found;
+  }
+  return fallback;
+}
+
 const basesCache = new WeakMap<ts.Program, Map<string, string[]>>();
 
-/** The error class's bases as the record and the program's declarations of the package say. */
+/** The error class and its bases, as the record and the program's declarations say. */
 function errorClasses(t: JsTarget, program: ts.Program): string[] {
   let m = basesCache.get(program);
   if (!m) basesCache.set(program, (m = new Map()));
@@ -66,16 +86,10 @@ function errorClasses(t: JsTarget, program: ts.Program): string[] {
   let bases = m.get(key);
   if (!bases) {
     bases = [...t.errorBases];
+    const decl = errorDeclaration(t, program);
     const checker = program.getTypeChecker();
-    for (const f of program.getSourceFiles()) {
-      if (!f.isDeclarationFile) continue;
-      const visit = (n: ts.Node) => {
-        if (ts.isClassDeclaration(n) && n.name?.text === t.errorClass && (inPackage(n, t.package) || f.fileName.includes('/node_modules/'))) {
-          for (const b of baseChain(checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(n.name)!), checker).slice(1)) if (b.symbol && !bases!.includes(b.symbol.name)) bases!.push(b.symbol.name);
-        } else if (ts.isSourceFile(n) || ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
-      };
-      if (f.fileName.includes('/node_modules/') && (inPackage(f, t.package) || /\/node_modules\/(@types\/)?[^/]*error/i.test(f.fileName))) visit(f);
-    }
+    const sym = decl?.name && checker.getSymbolAtLocation(decl.name);
+    if (sym) for (const b of baseChain(checker.getDeclaredTypeOfSymbol(sym), checker).slice(1)) if (b.symbol && !bases.includes(b.symbol.name)) bases.push(b.symbol.name);
     if (!bases.includes('Error') && t.errorClass !== 'Error') bases.push('Error');
     m.set(key, bases);
   }
