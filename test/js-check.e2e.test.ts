@@ -146,6 +146,21 @@ describe('raiselint check on JS/TS files', () => {
       rmSync(join(dir, 'tools', 'extra.ts'));
     });
 
+    it('--add-ignore writes `// raiselint: ignore[...]` into JS/TS files (`#` into Python); the next run is clean', () => {
+      const copy = join(tmp, 'mixed-adopt');
+      cpSync(dir, copy, { recursive: true, dereference: false });
+      writeFileSync(join(copy, 'tools', 'template.ts'), 'export const t = (s: string) => `${new URL(s)}\n`;\n');
+      const adopt = run([BIN, 'check', '.', '--records', RECORDS, '--no-cache', '--cache-dir', join(tmp, 'c4'), '--add-ignore'], copy);
+      expect(adopt.stdout).toBe('Added 5 suppressions in 4 files.\n');
+      expect(readFileSync(join(copy, 'tools', 'check-url.mjs'), 'utf8')).toContain('return new URL(input); // expect-possible: node/url-constructor-invalid-url  // raiselint: ignore[node/url-constructor-invalid-url]\n');
+      // A line that ends inside a template literal: the comment goes on the line above.
+      expect(readFileSync(join(copy, 'tools', 'template.ts'), 'utf8')).toBe('// raiselint: ignore[node/url-constructor-invalid-url]\nexport const t = (s: string) => `${new URL(s)}\n`;\n');
+      expect(readFileSync(join(copy, 'app.py'), 'utf8')).toContain('# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]');
+      const again = run([BIN, 'check', '.', '--records', RECORDS, '--no-cache', '--cache-dir', join(tmp, 'c4'), '--format', 'json'], copy);
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ diagnostics: [], errors: [] });
+    });
+
     it('without JS/TS rules (bundled records only), only the Python file is checked', () => {
       const r = run([BIN, 'check', '.', '--no-cache', '--cache-dir', join(tmp, 'c3'), '--format', 'json', '--timings'], dir);
       const doc = JSON.parse(r.stdout) as J;

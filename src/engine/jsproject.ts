@@ -5,7 +5,7 @@
  * suppressions, baseline) as Python files. Without JS/TS rules, nothing changes: directories give
  * Python files, and a file named on the command line is checked as Python whatever its extension.
  */
-import type { FileError } from '../diagnostics/types.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { ConfigResolver, ResolvedConfig } from '../config/resolve.js';
 import type { Rule } from '../rules/types.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
@@ -51,4 +51,12 @@ export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: Resol
   batch.stats.files += part.files.length;
   batch.stats.js = r.stats;
   return r.errors;
+}
+
+/** `--fix` re-checks a fixed file with the Python checker: JS/TS files keep their fixes as display-only (editors and reports show them). */
+export function displayOnlyFixes(abs: string, diagnostics: Diagnostic[]): void {
+  if (!isJsFile(abs)) return;
+  for (const d of diagnostics) {
+    if (d.fix && d.fix.applicability !== 'display-only') d.fix = { ...d.fix, applicability: 'display-only', reason: `${d.fix.reason} (--fix does not edit JS/TS files)` };
+  }
 }

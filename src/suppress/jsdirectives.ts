@@ -5,7 +5,8 @@
  *   // raiselint: ignore-file[rule-a]                    (anywhere: the whole file)
  * The same directives as Python's `# raiselint:` comments (directives.ts), as plain data.
  */
-import ts from 'typescript';
+import type * as TS from 'typescript';
+import { typescript } from '../rules/js/source.js';
 import { lineStarts, type Directive, type DirectiveId } from './directives.js';
 
 const DIRECTIVE = /^raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?)(?=\s*(?:\/\/|\*\/)|\s*$)|\s*(?=\/\/|\*\/|$))/;
@@ -22,10 +23,11 @@ function positionOf(starts: number[], offset: number): { line: number; column: n
 }
 
 /** Comment ranges, from the syntax tree (so never inside strings, templates or regular expressions). */
-function comments(sf: ts.SourceFile): [number, number][] {
+function comments(sf: TS.SourceFile): [number, number][] {
+  const ts = typescript();
   const seen = new Map<number, number>();
-  const add = (rs: ts.CommentRange[] | undefined) => rs?.forEach((r) => seen.set(r.pos, r.end));
-  const visit = (n: ts.Node) => {
+  const add = (rs: TS.CommentRange[] | undefined) => rs?.forEach((r) => seen.set(r.pos, r.end));
+  const visit = (n: TS.Node) => {
     add(ts.getLeadingCommentRanges(sf.text, n.pos));
     add(ts.getTrailingCommentRanges(sf.text, n.end));
     ts.forEachChild(n, visit);
@@ -36,15 +38,16 @@ function comments(sf: ts.SourceFile): [number, number][] {
 }
 
 /** The lines of the statement that starts on `line` (1-based), from the file's syntax tree. */
-function statementLines(sf: ts.SourceFile, line: number): [number, number] {
+function statementLines(sf: TS.SourceFile, line: number): [number, number] {
+  const ts = typescript();
   let best: [number, number] = [line, line];
-  const visit = (n: ts.Node) => {
+  const visit = (n: TS.Node) => {
     const s = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
     const e = sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1;
     if (s > line || e < line) return;
     if (s === line && ts.isStatement(n) && !ts.isBlock(n)) {
       // Compound statements: the header only (up to its body), as for Python.
-      const body = (n as { thenStatement?: ts.Node; statement?: ts.Node; body?: ts.Node; tryBlock?: ts.Node }).thenStatement ?? (n as { statement?: ts.Node }).statement ?? (n as { body?: ts.Node }).body ?? (n as { tryBlock?: ts.Node }).tryBlock;
+      const body = (n as { thenStatement?: TS.Node }).thenStatement ?? (n as { statement?: TS.Node }).statement ?? (n as { body?: TS.Node }).body ?? (n as { tryBlock?: TS.Node }).tryBlock;
       best = [line, body ? sf.getLineAndCharacterOfPosition(body.getStart(sf)).line + 1 : e];
       return;
     }
@@ -54,20 +57,26 @@ function statementLines(sf: ts.SourceFile, line: number): [number, number] {
   return best;
 }
 
+/** A JS/TS source's syntax tree (for comments and statements). */
+export function jsSourceFile(text: string, fileName: string): TS.SourceFile {
+  const ts = typescript();
+  const kind = /\.[jt]sx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  return ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+}
+
 export function collectJsDirectives(text: string, fileName: string): Directive[] {
   if (!text.includes('raiselint')) return [];
+  const ts = typescript();
   const starts = lineStarts(text);
-  const kind = /\.[jt]sx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const sf = jsSourceFile(text, fileName);
   const out: Directive[] = [];
   for (const [cs, ce] of comments(sf)) {
     const ctext = text.slice(cs, ce);
     const at = ctext.search(/raiselint\s*:/);
     if (at < 0) continue;
-    const lead = ctext.slice(0, at).replace(/^\/[/*]/, '').trim();
     const { line, column } = positionOf(starts, cs);
     const ownLine = text.slice(starts[line - 1]!, cs).trim() === '';
-    const dStart = lead ? cs + at : cs;
+    const dStart = cs + at;
     const base = { line, column: dStart - starts[line - 1]! + 1, commentStart: cs, commentEnd: ce, directiveStart: dStart, ownLine, from: line, to: line };
     const rest = ctext.slice(at);
     const d = DIRECTIVE.exec(rest);
