@@ -1,9 +1,8 @@
 /**
- * JS/TS files in a configured run (project.ts): discovery finds `.py`/`.pyi` and JS/TS files in
- * directories; when the rules include JS/TS rules, the JS/TS files (also those named on the
- * command line) are checked by jsrun.ts and go through the same per-file stage (configuration,
- * suppressions, baseline) as Python files. Without JS/TS rules, nothing changes: directories give
- * Python files, and a file named on the command line is checked as Python whatever its extension.
+ * JS/TS files in a configured run (project.ts): discovery also finds JS/TS files (in directories
+ * and named); when the rules include JS/TS rules, they are checked by jsrun.ts and go through the
+ * same per-file stage (configuration, suppressions, baseline) as Python files. Without JS/TS rules
+ * they are dropped: the Python checker gets the files it got before.
  */
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { ConfigResolver, ResolvedConfig } from '../config/resolve.js';
@@ -11,13 +10,14 @@ import type { Rule } from '../rules/types.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
 import type { BatchStats, RawResult } from './batch.js';
 
-export const CHECKED_FILES = /\.(?:pyi?|[cm]?[jt]s|[jt]sx)$/;
+/** What discovery also finds (`alsoFind`): JS/TS files. */
+export const JS_FILES = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 /** Files checked by the JS/TS rules (declaration files are not code). */
 export const isJsFile = (p: string) => /\.(?:[cm]?[jt]s|[jt]sx)$/.test(p) && !/\.d\.[cm]?ts$/.test(p);
 
-/** The files the Python checker gets without JS/TS rules: `.py`/`.pyi`, and files named on the command line (they have a stat). */
+/** The files for the Python checker: all but the JS/TS files discovery also found. */
 export function pythonFiles(found: DiscoveredFile[]): DiscoveredFile[] {
-  return found.filter((f) => /\.pyi?$/.test(f.abs) || f.stat !== undefined);
+  return found.filter((f) => !JS_FILES.test(f.abs));
 }
 
 export interface JsPart {

@@ -85,6 +85,8 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     raiser: { module: pkg, qualname: raiser, line: r.lineNumber, url: r.githubUrl ? r.githubUrl.replace(/#L\d+(-L\d+)?$/, '') + `#L${r.lineNumber}` : undefined },
     targets: [],
     triggers: [],
+    // The Python prefilter never needs a JS/TS rule (the JS/TS prefilter reads `js.names`).
+    prefilter: [],
     guards: [],
     defaultSeverity: severityOf(r.severity),
     tips: r.preventionTips ?? [],
