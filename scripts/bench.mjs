@@ -221,7 +221,7 @@ out(`${'peak RSS of any raiselint run'.padEnd(52)} ${mb(rlRss).padStart(9)}  <= 
 // ---------------------------------------------------------------- JS/TS (type-aware ESLint rules)
 // A separate block: a generated TypeScript project (a tsconfig, the packages of node_modules
 // linked in) where a few files call recorded APIs and most do not; the six JS/TS records of
-// fixtures/js/records.jsonl. Compared: the prefilter on (only files that mention a rule's names go
+// fixtures/js/js-records.jsonl. Compared: the prefilter on (only files that mention a rule's names go
 // to ESLint with types) and off (every file does), and the same files with the bundled (Python)
 // records only (JS/TS files are then not read at all). `--js-reps N` (default 3); `--no-js` skips it.
 if (!NO_JS) {
@@ -238,7 +238,7 @@ if (!NO_JS) {
       : `export interface Item${i} { id: number; name: string }\nexport class Repo${i} {\n  private items = new Map<number, Item${i}>();\n  add(item: Item${i}): void { this.items.set(item.id, item); }\n  find(id: number): Item${i} | undefined { return this.items.get(id); }\n}\n`;
     writeFileSync(join(jsDir, 'src', `m${i}.ts`), body);
   }
-  const jsRecords = join(ROOT, 'fixtures', 'js', 'records.jsonl');
+  const jsRecords = join(ROOT, 'fixtures', 'js', 'js-records.jsonl');
   const jsRl = (extra) => [bin, 'check', jsDir, '--no-gitignore', '--format', 'concise', '--no-cache', '--cache-dir', join(work, 'cache-js'), ...extra];
   const jsScenarios = [
     { id: 'jsPre', label: `JS/TS: ${JS_FILES} .ts files, prefilter on`, argv: jsRl(['--records', jsRecords]) },

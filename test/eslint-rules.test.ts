@@ -1,5 +1,5 @@
 /**
- * The ESLint plugin's rules, compiled from the JS/TS records of fixtures/js/records.jsonl (read
+ * The ESLint plugin's rules, compiled from the JS/TS records of fixtures/js/js-records.jsonl (read
  * from real package source), through typescript-eslint's RuleTester with type information (the
  * fixture project's tsconfig; tough-cookie, yaml, abstract-level, eslint and @types/node are
  * installed packages). Each invalid case checks the suggestions' output.
@@ -19,7 +19,7 @@ RuleTester.describe = vitest.describe;
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = join(ROOT, 'fixtures', 'js', 'project', 'rule-tester');
-const plugin = createPlugin({ records: [join(ROOT, 'fixtures', 'js', 'records.jsonl')], bundled: false });
+const plugin = createPlugin({ records: [join(ROOT, 'fixtures', 'js', 'js-records.jsonl')], bundled: false });
 const tester = new RuleTester({ languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: dir } } });
 const rule = (id: string) => {
   const r = plugin.rules[id];
@@ -249,7 +249,7 @@ describe('records from settings and overloads', () => {
   // The tough-cookie record without its callback example: then the callback overload (Node-style
   // APIs pass errors to the callback) is not a throwing overload; the promise one still is.
   const dir = mkdtempSync(join(tmpdir(), 'raiselint-eslint-'));
-  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'records.jsonl'), 'utf8').split('\n')[0]!;
+  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8').split('\n')[0]!;
   const entry = JSON.parse(line) as { record: Record<string, unknown> };
   entry.record.triggerScenarios = 'Calling `store.findCookie(domain, path, key)` on a plain `new Store()`.';
   const file = join(dir, 'promise-only.jsonl');
@@ -286,7 +286,7 @@ describe('a project that loads the DOM library', () => {
 describe('untyped packages: the import is followed one hop at a time', () => {
   // The yaml record as if its package had no declarations (`yaml-untyped` resolves to nothing: every value is `any`).
   const dir2 = mkdtempSync(join(tmpdir(), 'raiselint-eslint-'));
-  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'records.jsonl'), 'utf8').split('\n')[1]!;
+  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8').split('\n')[1]!;
   const entry = JSON.parse(line) as { record: Record<string, unknown> };
   entry.record.repo = 'eemeli/yaml-untyped';
   entry.record.tryCatchPattern = String(entry.record.tryCatchPattern).replace("from 'yaml'", "from 'yaml-untyped'");

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'raiselint.js');
 const PROJECT = join(ROOT, 'fixtures', 'js', 'project');
-const RECORDS = join(ROOT, 'fixtures', 'js', 'records.jsonl');
+const RECORDS = join(ROOT, 'fixtures', 'js', 'js-records.jsonl');
 
 type J = any;
 

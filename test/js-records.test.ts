@@ -1,5 +1,5 @@
 /**
- * JS/TS records → rules (src/rules/js/): the six records of fixtures/js/records.jsonl (windows of
+ * JS/TS records → rules (src/rules/js/): the six records of fixtures/js/js-records.jsonl (windows of
  * real package source) and window shapes the compiler must read without code per record.
  */
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import type { ErrorRecord, LoadedRecord } from '../src/records/types.js';
 import { compileJsRecord, packageOf } from '../src/rules/js/compile.js';
 import { loadRules } from '../src/engine/rules.js';
 
-const RECORDS = join(import.meta.dirname, '..', 'fixtures', 'js', 'records.jsonl');
+const RECORDS = join(import.meta.dirname, '..', 'fixtures', 'js', 'js-records.jsonl');
 const records = loadDataset(RECORDS).records;
 const byId = (id: string) => compileJsRecord(records.find((r) => r.record.id === id)!);
 

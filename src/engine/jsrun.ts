@@ -5,7 +5,7 @@
  * fields, reports, suppressions and baseline as Python findings). Inline `eslint-disable`
  * comments do not apply: suppressions are `// raiselint: ignore[...]`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, parse as parsePath, relative } from 'node:path';
 import type { Linter as LinterType } from 'eslint';
 import type { Diagnostic, FileError, Fix } from '../diagnostics/types.js';
@@ -35,6 +35,14 @@ export function mentions(text: string, names: Set<string>): { match: boolean; di
   const directives = text.includes('raiselint');
   for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) if (names.has(m[0])) return { match: true, directives };
   return { match: false, directives };
+}
+
+function realPath(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
 }
 
 /** A path for messages: relative to the working directory when under it. */
@@ -114,8 +122,10 @@ export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefi
   const errors: FileError[] = [];
   const stats: JsStats = { files: files.length, linted: lint.length, programs: 0, ms: 0 };
   if (lint.length) {
-    const displayOf = new Map(files.map((f) => [f.abs, f.display]));
-    const groups = buildPrograms(lint.map((i) => files[i]!.abs), errors, (abs) => displayOf.get(abs) ?? shown(abs));
+    // Real paths: a linked checkout resolves its packages and tsconfig where its files really are.
+    const real = new Map(lint.map((i) => [i, realPath(files[i]!.abs)]));
+    const displayOf = new Map(lint.map((i) => [real.get(i)!, files[i]!.display]));
+    const groups = buildPrograms([...real.values()], errors, (abs) => displayOf.get(abs) ?? shown(abs));
     stats.programs = groups.length;
     const { Linter } = await import('eslint');
     const tsParser = await import('@typescript-eslint/parser');
@@ -131,7 +141,7 @@ export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefi
       },
     ];
     const byId = new Map(rules.map((r) => [`raiselint/${r.id}`, r]));
-    for (const i of lint) lintOne(files[i]!, texts[i]!, results[i]!, config, Linter, byId);
+    for (const i of lint) lintOne({ abs: real.get(i)!, display: files[i]!.display }, texts[i]!, results[i]!, config, Linter, byId);
   }
   stats.ms = performance.now() - t0;
   return { results, errors, stats };
