@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only]`
+// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only] [--js-reps N] [--no-js]`
 //
 // Measures raiselint against the read-only floor and `ast-grep scan`, over the same files and
 // threads, in one run, repeating every scenario (round robin, to spread machine noise) and
@@ -9,7 +9,7 @@
 // Corpus: the standard library of the machine's python3 (its *.py files, without site-packages
 // and __pycache__), or the directory given. Every tool gets the same explicit list of files.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, getPriority, loadavg, tmpdir, totalmem, release, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,9 @@ const KEEP = flag('keep');
 const DATASET_REPS = Number(opt('dataset-reps', '3'));
 const SITE_PACKAGES_ARG = opt('site-packages', undefined);
 const DATASET_ONLY = flag('dataset-only');
+// The JS/TS block (type-aware ESLint rules): `--js-reps N` (default 3); `--no-js` skips it.
+const JS_REPS = Number(opt('js-reps', '3'));
+const NO_JS = flag('no-js');
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -280,6 +283,56 @@ if (dataset && times.has(dataset.rssTarget)) {
   const k = Math.max(0, ...rss.get(dataset.rssTarget));
   out(`${`peak RSS, ${dataset.rssTarget} (all records, largest corpus)`.padEnd(W)} ${mb(k).padStart(9)} ${''.padStart(9)}  <= 400 MB${k ? (k / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
 }
+// ---------------------------------------------------------------- JS/TS (type-aware ESLint rules)
+// A separate block: a generated TypeScript project (a tsconfig, the packages of node_modules
+// linked in) where a few files call recorded APIs and most do not; the six JS/TS records of
+// fixtures/js/js-records.jsonl. Compared: the prefilter on (only files that mention a rule's names go
+// to ESLint with types) and off (every file does), and the same files with the bundled (Python)
+// records only (JS/TS files are then not read at all). `--js-reps N` (default 3); `--no-js` skips it.
+if (!NO_JS) {
+  const jsDir = join(work, 'js-project');
+  mkdirSync(join(jsDir, 'src'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(jsDir, 'node_modules'), 'dir');
+  writeFileSync(join(jsDir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['src'] }));
+  const JS_FILES = 200;
+  const USING = 10;
+  for (let i = 0; i < JS_FILES; i++) {
+    const uses = i % (JS_FILES / USING) === 0;
+    const body = uses
+      ? `import { parse } from 'yaml';\nexport function load${i}(text: string, input: string) {\n  const config = parse(text);\n  return { config, url: new URL(input) };\n}\n`
+      : `export interface Item${i} { id: number; name: string }\nexport class Repo${i} {\n  private items = new Map<number, Item${i}>();\n  add(item: Item${i}): void { this.items.set(item.id, item); }\n  find(id: number): Item${i} | undefined { return this.items.get(id); }\n}\n`;
+    writeFileSync(join(jsDir, 'src', `m${i}.ts`), body);
+  }
+  const jsRecords = join(ROOT, 'fixtures', 'js', 'js-records.jsonl');
+  const jsRl = (extra) => [bin, 'check', jsDir, '--no-gitignore', '--format', 'concise', '--no-cache', '--cache-dir', join(work, 'cache-js'), ...extra];
+  const jsScenarios = [
+    { id: 'jsPre', label: `JS/TS: ${JS_FILES} .ts files, prefilter on`, argv: jsRl(['--records', jsRecords]) },
+    { id: 'jsAll', label: `JS/TS: ${JS_FILES} .ts files, --no-prefilter`, argv: jsRl(['--records', jsRecords, '--no-prefilter']) },
+    { id: 'jsNone', label: `same files, Python records only (no JS/TS rules)`, argv: jsRl([]) },
+  ];
+  out(`\nJS/TS block: ${JS_FILES} generated .ts files (${USING} call yaml.parse and new URL), 6 JS/TS records; ${JS_REPS} repetitions, medians\n`);
+  for (const s of jsScenarios) run(process.execPath, s.argv); // warm-up: the rules snapshot
+  const jsTimes = new Map(jsScenarios.map((s) => [s.id, []]));
+  const jsRss = new Map(jsScenarios.map((s) => [s.id, []]));
+  for (let rep = 0; rep < JS_REPS; rep++) {
+    for (const s of jsScenarios) {
+      const r = run(process.execPath, s.argv);
+      if (r.status === 2) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+      jsTimes.get(s.id).push(r.ms);
+      if (r.rssKb) jsRss.get(s.id).push(r.rssKb);
+    }
+  }
+  const jsMed = (id) => median(jsTimes.get(id));
+  for (const s of jsScenarios) {
+    const t = jsTimes.get(s.id);
+    out(`${s.label.padEnd(52)} ${fmt(jsMed(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...jsRss.get(s.id))).padStart(9)}\n`);
+  }
+  const jsLine = (extra) => run(process.execPath, [...jsRl(extra), '--timings']).stderr.split('\n').filter((l) => l.startsWith('raiselint: ')).join('\n    ');
+  out(`what the runs did:\n  prefilter on:\n    ${jsLine(['--records', jsRecords])}\n  --no-prefilter:\n    ${jsLine(['--records', jsRecords, '--no-prefilter'])}\n`);
+  out(`${'JS/TS prefilter on / off'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsAll')).toFixed(2).padStart(9)}  (info)\n`);
+  out(`${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`);
+}
+
 out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 if (!KEEP) rmSync(work, { recursive: true, force: true });
 else out(`kept ${work}\n`);

@@ -63,6 +63,7 @@ else require('./src/engine/thread.ts');
 // jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
 const JSONC = join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
 
+const JS_EXTERNAL = ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument', 'typescript', 'eslint', '@typescript-eslint/*'];
 rmSync(out, { recursive: true, force: true });
 const result = await esbuild.build({
   stdin: { contents: ENTRY, resolveDir: ROOT, sourcefile: 'raiselint-entry.cjs', loader: 'js' },
@@ -77,7 +78,8 @@ const result = await esbuild.build({
   supported: { 'dynamic-import': false },
   // src/parse/parser.ts tells web-tree-sitter where its .wasm file is.
   alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
-  external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  // The JS/TS checker's libraries (loaded only when JS/TS rules are) stay outside too: runtime dependencies.
+  external: JS_EXTERNAL,
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },
   metafile: true,
@@ -86,7 +88,24 @@ const result = await esbuild.build({
 for (const [pkg, name] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-python', 'tree-sitter-python.wasm']]) {
   copyFileSync(join(ROOT, 'node_modules', pkg, name), join(out, name));
 }
-writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(Object.keys(result.metafile.inputs)));
+// The ESLint plugin (`raiselint/eslint`, package.json exports) as one ES module beside the CLI.
+const plugin = await esbuild.build({
+  entryPoints: [join(ROOT, 'src', 'eslint', 'index.ts')],
+  outfile: join(out, 'eslint.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: false,
+  // web-tree-sitter goes in (a dev dependency); its .wasm files sit beside this file as beside main.cjs.
+  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
+  external: JS_EXTERNAL,
+  // CommonJS dependencies call require() for Node's modules.
+  banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
+  metafile: true,
+  logLevel: 'warning',
+});
+writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses([...Object.keys(result.metafile.inputs), ...Object.keys(plugin.metafile.inputs)]));
 writeFileSync(stampPath, `${hash}\n`);
 
 /** The name, version and license text of each npm package with code in the bundle, and of the grammar. */

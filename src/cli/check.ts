@@ -120,6 +120,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.timings) {
         const s = result.stats;
         stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
+        if (s.js) stderr(`raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.files - s.js.linted} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`);
       }
       // Fixes and added comments parse files: the parser loads only when some work needs it.
       if (flags.fix || flags.diff || flags.addIgnore) await (await import('../parse/parser.js')).initParser();

@@ -6,6 +6,8 @@ import { decodeSource } from '../parse/source.js';
 import { isBuiltinRule } from '../suppress/builtin.js';
 import { collectDirectives } from '../suppress/directives.js';
 import { addIgnoreEdits, applyEdits } from '../suppress/edits.js';
+import { addJsIgnoreEdits } from '../suppress/jsedits.js';
+import { isJsFile } from './jsproject.js';
 import { writeBaseline } from '../suppress/baseline.js';
 import type { ProjectResult } from './project.js';
 
@@ -28,7 +30,10 @@ export function addIgnores(result: ProjectResult, diags: Diagnostic[] = result.d
       out.skipped.push({ file, reason: 'not UTF-8 (a coding cookie names another encoding)' });
       continue;
     }
-    const next = withTree(src.text, (tree) => applyEdits(src.text, addIgnoreEdits(tree.rootNode, src.text, list, collectDirectives(tree.rootNode, src.text))));
+    // JS/TS files get `// raiselint: ignore[...]` comments (their findings come from the JS/TS rules).
+    const next = isJsFile(abs) && list.some((d) => result.rules.byId.get(d.ruleId)?.js)
+      ? applyEdits(src.text, addJsIgnoreEdits(src.text, abs, list))
+      : withTree(src.text, (tree) => applyEdits(src.text, addIgnoreEdits(tree.rootNode, src.text, list, collectDirectives(tree.rootNode, src.text))));
     if (next === src.text) continue;
     writeFileSync(abs, Buffer.concat([src.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(next, 'utf8')]));
     out.added += new Set(list.map((d) => `${d.line}\0${d.ruleId}`)).size;

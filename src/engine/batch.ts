@@ -29,6 +29,7 @@ import type { Rule } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { discover, type DiscoverOptions } from '../workspace/discover.js';
 import type { CheckOptions } from './check.js';
+import type { JsStats } from './jsrun.js';
 import { codeId } from './codeid.js';
 import type { RuleOptions } from './inputs.js';
 import { prepareRules, type PreparedRules } from './rulesource.js';
@@ -105,6 +106,8 @@ export interface BatchStats {
   /** Milliseconds spent compiling rules (0 when the snapshot was reused). */
   compileMs: number;
   ruleCount: number;
+  /** JS/TS files (jsrun.ts), when JS/TS rules are loaded. */
+  js?: JsStats;
 }
 
 export interface BatchResult extends Omit<RunResult, 'originals'> {

@@ -21,6 +21,7 @@ import type { RuleOptions } from './rules.js';
 import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
+import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
@@ -38,7 +39,7 @@ export interface ProjectOptions extends RuleOptions {
   /** `--exclude` globs replace the built-in and configured exclusions (Ruff); `--extend-exclude` ones (in `exclude` too) add to them. */
   replaceExclude?: boolean;
   /** Discovery hooks and `--force-exclude`: see ../workspace/discover.ts. */
-  discovery?: Pick<DiscoverOptions, 'forceExclude' | 'onSkip' | 'onPath'>;
+  discovery?: Pick<DiscoverOptions, 'forceExclude' | 'onSkip' | 'onPath' | 'alsoFind'>;
   /** Report only findings not in this baseline file. */
   baseline?: string;
   /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
@@ -130,7 +131,9 @@ export function discoverProject(paths: string[], opts: ProjectOptions, resolver:
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = projectResolver(opts);
-  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, opts, resolver);
+  // JS/TS files are found too, and checked only when JS/TS rules are loaded (see jsproject.ts).
+  const found: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, { ...opts, discovery: { ...opts.discovery, alsoFind: JS_FILES } }, resolver);
+  const files = opts.stdin ? found : pythonFiles(found);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
@@ -141,6 +144,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const distinct = new Set(cfgs);
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+  const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
     files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
@@ -148,8 +152,8 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
   );
 
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, opts.prefilter !== false) : [];
   let diagnostics: Diagnostic[] = [];
-  const errors: FileError[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
   const absByDisplay = new Map<string, string>();
@@ -159,6 +163,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     const raw = batch.results[i]!;
     const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
+    if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;

@@ -1,5 +1,6 @@
 /** Compiled rules: what the checker matches. Built from records (+ curated data), never by hand. */
 import type { ErrorRecord } from '../records/types.js';
+import type { JsTarget } from './js/types.js';
 
 export type Confidence = 'certain' | 'possible';
 export type Severity = 'error' | 'warning';
@@ -61,6 +62,8 @@ export interface Rule {
   docsUrl?: string;
   /** Version constraints the record states (library or Python), kept for later selection. */
   versions: VersionNote[];
+  /** A JS/TS record's target, checked by the ESLint plugin (src/eslint/), not by the Python matcher. */
+  js?: JsTarget;
   /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
   condition?: 'unknown';
   /**

@@ -34,6 +34,8 @@ export interface DiscoverOptions {
   onSkip?: (display: string, reason: string) => void;
   /** Told, for each path given, how many Python files it holds (before de-duplication). */
   onPath?: (given: string, found: number) => void;
+  /** Other files to find in directories and to accept when named (JS/TS files: checked when JS/TS rules are loaded). */
+  alsoFind?: RegExp;
 }
 
 /** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
@@ -79,7 +81,7 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
     }
     if (st.isFile()) {
       // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
-      if (!isPythonFile(abs) && !opts.included?.(abs)) {
+      if (!isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)) {
         opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
         opts.onPath?.(p, 0);
         continue;
@@ -175,7 +177,7 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     const childAbs = join(abs, e.name);
     const childDisplay = display === '.' ? e.name : join(display, e.name);
     const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
-    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && (PY.test(e.name) || opts.included?.(childAbs) === true);
+    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && (PY.test(e.name) || opts.included?.(childAbs) === true || opts.alsoFind?.test(e.name) === true);
     const shown = isDir ? `${childDisplay}/` : childDisplay;
     if (!isDir && !py) continue;
     const configured = excluded?.(childAbs, isDir);

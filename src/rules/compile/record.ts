@@ -20,6 +20,7 @@
  * A record that yields nothing precise (a bare method name with no class or module) is skipped
  * with a reason rather than turned into a rule that would flag every `.save()`.
  */
+import { compileJsRecord, isJsRecord } from '../js/compile.js';
 import type { ErrorRecord, LoadedRecord } from '../../records/types.js';
 import type { ClassRegistry } from '../classes.js';
 import type { ExceptionHierarchy } from '../exceptions.js';
@@ -138,6 +139,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
   const tags = (r.tags ?? []).map((t) => t.toLowerCase());
   const isPython = tags.includes('python') || /\.pyi?$/.test(r.filePath);
+  if (!isPython && isJsRecord(tags, r.filePath)) return compileJsRecord(lr);
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
 
