@@ -28,6 +28,9 @@ import { afterPart, beforePart, codeSpans, emptyFacts, looksLikeClass, readSnipp
 import type { GuardSpec, Rule, RuleTarget, Severity, SymbolRef, VersionNote } from './types.js';
 import { entryFields, inferDef, raiserKind, protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
 import { readWindow } from './window.js';
+import { compileCondition, unknownCondition } from './condition/compile.js';
+import type { RaiseCondition } from './condition/types.js';
+import { describeCondition } from './condition/words.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -54,6 +57,8 @@ export interface CompileOutcome {
     raiserKind?: string;
     /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
     condition?: 'unknown';
+    /** The raise condition in words. */
+    when?: string;
   };
 }
 
@@ -76,6 +81,8 @@ interface RaisingDef {
   classBases: string[];
   /** Other names the def is reachable under in its class (aliases and public wrappers). */
   otherNames: string[];
+  /** When the statement at lineNumber runs, over the def's parameters. */
+  condition?: RaiseCondition;
 }
 
 interface SourceFacts {
@@ -128,7 +135,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   derived.module = module;
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
   const lib = module.split('.')[0]!;
-  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
   const fromWindow = src.def ? `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})` : undefined;
   const inferred = src.def ? undefined : inferDef(facts, lib, module, { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
@@ -292,8 +299,9 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions,
-    ...(inferred ? { condition: 'unknown' as const } : {}),
+    condition: condition(def, inferred !== undefined),
   };
+  derived.when = describeCondition(rule.condition);
   derived.kind = kinds.join('+');
   derived.entryPoints = targets.map((t, i) => ({ t, s: shown[i]! })).sort((a, b) => (a.t.kind === b.t.kind ? 0 : a.t.kind === 'call' ? -1 : 1)).map((x) => x.s);
   derived.receiverClasses = [...new Set(targets.filter((t) => t.kind === 'method').map((t) => (t as { classKey: string }).classKey))];
@@ -303,6 +311,11 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   if (![errorClass, ...derived.errorBases].includes('BaseException')) derived.errorBases.push('Exception (assumed: the rest of the hierarchy is not known)');
   derived.versions = versions.map((v) => `${v.subject} ${v.constraint}`);
   return { rule, derived };
+}
+
+function condition(def: RaisingDef, inferred: boolean): RaiseCondition {
+  if (inferred || !def.condition) return unknownCondition('sourceCode shows no def around the raise');
+  return def.condition;
 }
 
 /** An entry as the snippets write it, and where it is defined when that differs (a re-export). */
@@ -399,7 +412,7 @@ function sourceResolver(root: Node, module: string, isPackage: boolean): (name: 
 
 const BUILTIN_BASES = new Set(['object', 'type', 'int', 'str', 'bytes', 'float', 'tuple', 'list', 'dict', 'set', 'frozenset']);
 
-function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): SourceFacts {
+function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy, errorClass?: string): SourceFacts {
   return withTree(source, (tree) => {
     const resolveName = sourceResolver(tree.rootNode, module, isPackage);
     const classes = new Map<string, SourceClass>();
@@ -449,12 +462,12 @@ function readSource(source: string, row: number, module: string, isPackage: bool
         }
       }
     }
-    const def = findRaisingDef(tree.rootNode, source, row, classes);
+    const def = findRaisingDef(tree.rootNode, source, row, classes, errorClass);
     return { def, classes };
   });
 }
 
-function findRaisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>): RaisingDef | undefined {
+function findRaisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, errorClass?: string): RaisingDef | undefined {
   const line = source.split('\n')[row] ?? '';
   const col = Math.max(0, line.length - line.trimStart().length);
   let n: Node | null = root.descendantForPosition({ row, column: col });
@@ -494,7 +507,13 @@ function findRaisingDef(root: Node, source: string, row: number, classes: Map<st
   const info = className ? classes.get(className) : undefined;
   for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
   for (const w of info?.callers.get(name) ?? []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
-  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)] };
+  const isStatic = decorators.some((d) => /(^|\.)staticmethod$/.test(d));
+  // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.
+  const ctor = name === '__init__' || name === '__new__';
+  // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
+  const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
+  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
+  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], condition };
 }
 
 // ---------------------------------------------------------------- error class, severity, versions

@@ -1,5 +1,6 @@
 /** Compiled rules: what the checker matches. Built from records (+ curated data), never by hand. */
 import type { ErrorRecord } from '../records/types.js';
+import type { RaiseCondition } from './condition/types.js';
 
 export type Confidence = 'certain' | 'possible';
 export type Severity = 'error' | 'warning';
@@ -50,8 +51,8 @@ export interface Rule {
   docsUrl?: string;
   /** Version constraints the record states (library or Python), kept for later selection. */
   versions: VersionNote[];
-  /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
-  condition?: 'unknown';
+  /** When the call raises (src/rules/condition/): over the entry point's parameters, or not known (no `def` in sourceCode: findings are possible). */
+  condition: RaiseCondition;
 }
 
 export interface VersionNote {
