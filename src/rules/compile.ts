@@ -31,6 +31,7 @@ import { readWindow } from './window.js';
 import { compileCondition, unknownCondition } from './condition/compile.js';
 import type { RaiseCondition } from './condition/types.js';
 import { describeCondition } from './condition/words.js';
+import { and } from './condition/simplify.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -299,7 +300,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions,
-    condition: condition(def, inferred !== undefined),
+    condition: condition(def, inferred !== undefined, r.sourceCode, r.lineNumber - r.sourceCodeStart),
   };
   derived.when = describeCondition(rule.condition);
   derived.kind = kinds.join('+');
@@ -313,8 +314,14 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   return { rule, derived };
 }
 
-function condition(def: RaisingDef, inferred: boolean): RaiseCondition {
+function condition(def: RaisingDef, inferred: boolean, sourceCode: string, row: number): RaiseCondition {
   if (inferred || !def.condition) return unknownCondition('sourceCode shows no def around the raise');
+  // A module function indented in the excerpt sits in a block the excerpt does not show (`except ImportError:`, `if sys.platform ...:`).
+  const lines = sourceCode.split('\n').slice(0, row + 1).reverse();
+  const header = lines.find((l) => new RegExp(`^\\s*(async\\s+)?def\\s+${def.name}\\b`).test(l));
+  if (!def.inClass && header && /^\s/.test(header) && !def.condition.unknown) {
+    return { ...def.condition, when: and([{ k: 'data', text: 'the def is defined (in a block the excerpt does not show)' }, def.condition.when]) };
+  }
   return def.condition;
 }
 

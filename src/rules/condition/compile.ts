@@ -8,7 +8,8 @@ import { ExprReader } from './expr.js';
 import { moduleConstants } from './literal.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
-import type { RaiseCondition } from './types.js';
+import { and } from './simplify.js';
+import type { Cond, RaiseCondition } from './types.js';
 
 const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 
@@ -49,7 +50,20 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
   const when = new PathReader(expr).reach(def, stmt);
-  return { ...base, when };
+  const exists = definedWhen(def);
+  return { ...base, when: exists ? and([exists, when]) : when };
+}
+
+/** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */
+function definedWhen(def: Node): Cond | undefined {
+  for (let p = def.parent; p; p = p.parent) {
+    const header = (n: Node) => n.text.split('\n')[0]!.trim().replace(/:$/, '');
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause' || p.type === 'except_clause' || p.type === 'except_group_clause' || p.type === 'case_clause') {
+      const where = p.type === 'else_clause' || p.type === 'elif_clause' ? `${header(p.parent ?? p)} ... ${header(p)}` : header(p);
+      return { k: 'data', text: `the def is defined (only under \`${where}\`)` };
+    }
+  }
+  return undefined;
 }
 
 /** The condition of a rule whose window shows no def: nothing about it is known. */

@@ -54,3 +54,17 @@ export function mentionsData(c: Cond): boolean {
   if (c.k === 'and' || c.k === 'or') return c.es.some(mentionsData);
   return false;
 }
+
+const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', is: 'is not', 'is not': 'is' };
+
+/** The condition with `not` pushed down to its atoms (`not (a or b)` is `not a and not b`; `not x < 1` is `x >= 1`). */
+export function pushNot(c: Cond, negate = false): Cond {
+  if (c.k === 'not') return pushNot(c.e, !negate);
+  if (c.k === 'and' || c.k === 'or') {
+    const es = c.es.map((e) => pushNot(e, negate));
+    return (c.k === 'and') !== negate ? and(es) : or(es);
+  }
+  if (!negate) return c;
+  if (c.k === 'cmp' || c.k === 'len') return { ...c, op: NEGATED[c.op] as typeof c.op };
+  return not(c);
+}

@@ -2,7 +2,7 @@
 import { evaluate, lengthOf, type Binding } from './eval.js';
 import { isNonEmpty } from './expr.js';
 import { pyRepr } from './literal.js';
-import { onlyData, paramsOf } from './simplify.js';
+import { onlyData, paramsOf, pushNot } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition } from './types.js';
 
 function list(v: PyVal): string {
@@ -12,6 +12,7 @@ function list(v: PyVal): string {
 
 /** A condition as Python-like text. */
 export function condText(c: Cond, top = true): string {
+  if (top) c = pushNot(c);
   const wrap = (s: string) => (top ? s : `(${s})`);
   switch (c.k) {
     case 'true':
@@ -96,8 +97,8 @@ export function whyTrue(c: Cond, b: Binding): string {
       if (w && !parts.includes(w)) parts.push(w);
     }
   };
-  visit(c);
-  return parts.length ? parts.join(' and ') : 'always raises';
+  visit(pushNot(c));
+  return parts.length ? parts.join(' and ') : `raises for these arguments (${condText(c)})`;
 }
 
 /** Why the condition is not decided: what it needs and which arguments are not known. */
