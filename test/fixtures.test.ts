@@ -18,6 +18,7 @@ import { loadRules } from '../src/engine/rules.js';
 import { checkSource } from '../src/engine/check.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { mentionsData } from '../src/rules/condition/simplify.js';
+import { pinsFor } from '../src/config/pins.js';
 import { cliFindings, type CliRun } from './helpers/paths.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures');
@@ -74,7 +75,8 @@ for (const dir of dirs) {
       it(name, async () => {
         const rules = await rulesFor(dir);
         const text = readFileSync(file, 'utf8');
-        const res = checkSource(text, name, rules);
+        // The pins of the file's project (pyproject.toml, requirements, .python-version), as `raiselint check` reads them.
+        const res = checkSource(text, name, rules, { pins: pinsFor(file) });
         const got = res.diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`).sort();
         expect(got, 'fresh compilation (loadRules + checkSource)').toEqual(expectedFindings(text));
         expect(cliFor(dir).byFile.get(name) ?? [], 'raiselint check (compiled-rules snapshot)').toEqual(expectedFindings(text));

@@ -1,4 +1,5 @@
 /** `raiselint check`: the lint run. */
+import { targetVersionSpec } from '../config/pins.js';
 import { readFileSync } from 'node:fs';
 import { describeProblem } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -33,6 +34,7 @@ interface CheckFlags {
   unsafeFixes?: boolean;
   diff?: boolean;
   fixStrategy?: 'auto' | 'try-except' | 'type-guard';
+  targetVersion?: string;
   exitNonZeroOnFix?: boolean;
   jobs?: number;
   cache: boolean;
@@ -97,6 +99,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--fix', 'apply safe fixes (verified, written atomically)')
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
+    .option('--target-version <version>', 'the Python version to check for (py38 ... py314, as Ruff; default: target-version, .python-version or requires-python of the project)', targetVersionOption)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
@@ -109,7 +112,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const t0 = performance.now();
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin });
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, targetVersion: flags.targetVersion });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
@@ -152,4 +155,9 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       setCode(code === 0 && flags.exitNonZeroOnFix && fixed?.fixed ? 1 : code);
     });
 
+}
+
+function targetVersionOption(v: string): string {
+  if (!targetVersionSpec(v)) throw new InvalidArgumentError(`'${v}' is not a Python version (py38 ... py314, or 3.11)`);
+  return v;
 }

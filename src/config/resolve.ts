@@ -53,6 +53,7 @@ export interface ResolvedConfig {
   exclude: ExcludeLayer[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
+  targetVersion?: string;
 }
 
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
@@ -191,6 +192,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     exclude: parent.sources.length ? [...parent.exclude] : [{ base: c.dir, patterns: DEFAULT_EXCLUDE, ig: ignore().add(DEFAULT_EXCLUDE) }],
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
+    targetVersion: c.targetVersion ?? parent.targetVersion,
   };
   for (const r of c.records ?? []) for (const f of datasetFiles(resolve(c.dir, r))) if (!out.records.includes(resolve(f))) out.records.push(resolve(f));
   if (c.select) out.select = pats(c.select, 'select');

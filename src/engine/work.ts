@@ -14,6 +14,7 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { CheckOptions, checkSource as CheckSource } from './check.js';
+import type { Pins } from '../rules/condition/versions.js';
 
 export interface FileTask {
   abs: string;
@@ -22,6 +23,8 @@ export interface FileTask {
   expect?: string;
   /** How fixes are planned for this file (its config), when not the run's. */
   fixStrategy?: StrategyOption;
+  /** The versions the file's project pins. */
+  pins?: Pins;
 }
 
 export interface FileOutcome {
@@ -168,7 +171,7 @@ export class FileChecker {
       }
       const rules = this.rulesFor(names);
       // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
+      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins });
       out.diagnostics = r.diagnostics;
       out.errors = r.errors;
       out.directives = r.directives ?? [];

@@ -102,7 +102,8 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
   if (!rc.entries.includes(entry) || !direct) {
-    const through = direct ? `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';
+    const shown = (e: string) => (e.startsWith('<') ? `the ${e.slice(1, -1)}` : `${e}()`);
+    const through = direct ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';
     return { raises: undefined, why: `${rc.when.k === 'true' ? 'always raises' : `raises when ${whyUnknown(rc, undefined).replace(/^raises when /, '').split(';')[0]}`} once reached; ${through}` };
   }
   const b = bindArguments(call, rc.params);

@@ -12,6 +12,7 @@ import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import type { Atom, Type } from '../semantic/types.js';
 import { judge } from './bind.js';
+import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 
 export interface Finding {
   site: CallSite;
@@ -36,7 +37,7 @@ interface Hit {
 
 const MAX_DEPTH = 4;
 
-export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
+export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Finding[] {
   const out: Finding[] = [];
   const m = new Matcher(rules, model.classes);
   for (const site of model.sites) {
@@ -47,7 +48,7 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
       for (const n of names) {
         for (const rule of rules.byTrigger.get(n) ?? []) {
           for (const t of rule.targets) {
-            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.symbol.path.split('.').pop()! });
+            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()! });
           }
         }
       }
@@ -61,10 +62,12 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
     }
     for (const h of hits.values()) {
       const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0);
-      // Its own arguments make the raise impossible: not reported.
-      if (v.raises === false) continue;
+      // Its own arguments make the raise impossible, or no pinned version has it: not reported.
+      const ver = versionVerdict(h.rule.versions, pins);
+      if (v.raises === false || ver?.state === 'off') continue;
       const receiver = h.status === 'raises' ? '' : '; the receiver is only possibly the raising class';
-      out.push({ site, rule: h.rule, confidence: h.status === 'raises' && v.raises === true ? 'certain' : 'possible', via: h.via, condition: `${v.why}${receiver}`, receiverProven: h.status === 'raises' });
+      const certain = h.status === 'raises' && v.raises === true && (!ver || ver.state === 'inside');
+      out.push({ site, rule: h.rule, confidence: certain ? 'certain' : 'possible', via: h.via, condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`, receiverProven: h.status === 'raises' });
     }
   }
   return out;

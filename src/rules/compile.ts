@@ -518,7 +518,7 @@ function findRaisingDef(root: Node, source: string, row: number, classes: Map<st
   // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.
   const ctor = name === '__init__' || name === '__new__';
   // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
-  const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
+  const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(ctor ? ['<constructor>'] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
   const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
   return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], condition };
 }

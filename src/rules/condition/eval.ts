@@ -38,7 +38,26 @@ const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
   'type(None)': ['none'],
   NoneType: ['none'],
   'types.NoneType': ['none'],
+  // collections.abc, as the raising module imports them (`from collections.abc import Sequence as _Sequence`).
+  Sequence: ['tuple', 'list', 'str', 'bytes'],
+  MutableSequence: ['list'],
+  Set: ['set'],
+  MutableSet: ['set'],
+  Mapping: ['dict'],
+  MutableMapping: ['dict'],
+  Sized: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Iterable: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Collection: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Container: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Hashable: ['none', 'bool', 'int', 'float', 'str', 'bytes', 'tuple'],
 };
+
+/** A type as written (`_Sequence`, `collections.abc.Sequence`, `builtins.str`) → its key in BUILTIN_TYPES. */
+function typeKey(t: string): string {
+  if (t in BUILTIN_TYPES) return t;
+  const last = t.replace(/^(builtins|collections\.abc|typing)\./, '');
+  return last.replace(/^_+/, '');
+}
 
 function num(v: PyVal): number | undefined {
   return v.t === 'int' || v.t === 'float' ? v.v : v.t === 'bool' ? Number(v.v) : undefined;
@@ -115,7 +134,7 @@ export function lengthOf(v: PyVal): number | undefined {
 function isInstance(v: PyVal, types: string[]): Tri {
   let out: Tri = false;
   for (const t of types) {
-    const kinds = BUILTIN_TYPES[t.replace(/^builtins\./, '')];
+    const kinds = BUILTIN_TYPES[typeKey(t)];
     if (!kinds) out = undefined;
     else if (kinds.includes(v.t)) return true;
   }

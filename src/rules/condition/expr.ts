@@ -13,7 +13,7 @@ const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
-type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinelOf: string } | undefined;
+type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | undefined;
 
 interface Assign {
   name: string;
@@ -58,10 +58,7 @@ export class ExprReader {
     }
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
-    if (n.type === 'identifier' || n.type === 'attribute') {
-      const owner = [...this.params.values()].find((q) => q.defaultText === n.text);
-      if (owner) return { sentinelOf: owner.name };
-    }
+    if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
     return undefined;
   }
 
@@ -114,7 +111,8 @@ export class ExprReader {
         return op === 'in' ? given : not(given);
       }
     }
-    const sentinel = (s: Side, o: Side): string | undefined => (s && 'param' in s && !s.len && o && 'sentinelOf' in o && o.sentinelOf === s.param ? s.param : undefined);
+    // `x is MISSING` where MISSING is x's own default: whether x was passed.
+    const sentinel = (s: Side, o: Side): string | undefined => (s && 'param' in s && !s.len && o && 'sentinel' in o && this.params.get(s.param)?.defaultText === o.sentinel ? s.param : undefined);
     const sp = sentinel(l, r) ?? sentinel(r, l);
     if (sp && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
       const given: Cond = { k: 'given', param: sp };

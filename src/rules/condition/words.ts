@@ -2,13 +2,16 @@
 import { evaluate, lengthOf, type Binding } from './eval.js';
 import { isNonEmpty } from './expr.js';
 import { pyRepr } from './literal.js';
-import { onlyData, paramsOf, pushNot } from './simplify.js';
+import { mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition } from './types.js';
 
 function list(v: PyVal): string {
   const items = v.t === 'dict' ? v.entries.map(([k]) => k) : 'items' in v ? v.items : undefined;
   return items ? items.map(pyRepr).join(', ') : pyRepr(v);
 }
+
+/** A type as the raising module names it, without the private alias's underscores (`_Sequence` is collections.abc's Sequence). */
+const shownType = (t: string) => t.replace(/^_+/, '');
 
 /** A condition as Python-like text. */
 export function condText(c: Cond, top = true): string {
@@ -34,6 +37,7 @@ export function condText(c: Cond, top = true): string {
     case 'cmp':
       return `${c.param} ${c.op} ${pyRepr(c.value)}`;
     case 'len':
+      if (c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${c.param} is empty`;
       return isNonEmpty(c) ? `${c.param} is not empty` : `len(${c.param}) ${c.op} ${pyRepr(c.value)}`;
     case 'truthy':
       return c.param;
@@ -65,7 +69,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
     if (c.e.k === 'given') return condText(c);
     if (c.e.k === 'isinstance') {
       const v = b.params.get(c.e.param)?.value;
-      return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.types.join(' or ')}` : undefined;
+      return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.types.map(shownType).join(' or ')}` : undefined;
     }
     const inner = atomWords(c.e, b);
     return inner ? `not (${inner})` : undefined;
@@ -76,7 +80,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   if (!v) return undefined;
   const shown = `${c.param}=${pyRepr(v)}`;
   if (c.k === 'truthy') return `${shown} is true`;
-  if (c.k === 'isinstance') return `${shown} is a ${c.types.join(' or ')}`;
+  if (c.k === 'isinstance') return `${shown} is a ${c.types.map(shownType).join(' or ')}`;
   if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
   if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
   if (c.op === 'not in') return `${shown} is not one of ${list(c.value)}`;
@@ -107,5 +111,6 @@ export function whyUnknown(rc: RaiseCondition, b: Binding | undefined): string {
   const unknown = [...paramsOf(rc.when)].filter((p) => !b?.params.get(p)?.value);
   const what = condText(rc.when);
   if (onlyData(rc.when)) return `raises when ${what}; that depends on data or state, not on the call`;
-  return `raises when ${what}; ${unknown.length ? `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known here` : 'the rest depends on data or state'}`;
+  const rest = mentionsData(rc.when) ? 'the rest depends on data or state' : 'not decided for these arguments';
+  return `raises when ${what}; ${unknown.length ? `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known here` : rest}`;
 }
