@@ -20,6 +20,8 @@ import { ResultCache, type CacheEntry } from '../cache/results.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { decodeSource } from '../parse/source.js';
+import { notebookModule } from '../parse/notebook.js';
+import { isNotebookPath } from '../workspace/pathkind.js';
 import type { RecordProblem } from '../records/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
@@ -266,7 +268,8 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
 export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buffer } {
   try {
     const bytes = readFileSync(abs);
-    return { text: r.text ?? decodeSource(bytes).text, bytes };
+    // A notebook: the text is the module of its cells (as checked), the bytes its JSON (for fixes).
+    return { text: r.text ?? (isNotebookPath(abs) ? notebookModule(bytes) : decodeSource(bytes).text), bytes };
   } catch {
     return { text: r.text };
   }

@@ -1,5 +1,5 @@
 /**
- * Stage 4: call matching. For each recorded call site, the rules indexed under its name are
+ * The match stage: call matching. For each recorded call site, the rules indexed under its name are
  * tried against the inferred receiver type (instance methods, through subclasses and protocols,
  * and through curated summaries of library methods that call others) or the resolved callee
  * (functions, constructors, class methods).

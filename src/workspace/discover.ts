@@ -2,9 +2,10 @@
 import { existsSync, readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isPythonFile, PYTHON_FILE } from './pathkind.js';
 
 export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
-const PY = /\.pyi?$/;
+const PY = PYTHON_FILE;
 
 export class PathError extends Error {
   constructor(readonly path: string, message: string) {
@@ -23,6 +24,16 @@ export interface DiscoverOptions {
   respectGitignore?: boolean;
   /** Configured exclusion (true/false), or undefined to use the built-in rules; applies to named files too. */
   excluded?: (abs: string, isDir: boolean) => boolean | undefined;
+  /** A file a config's `extend-include` adds (checked as Python whatever its name). */
+  included?: (abs: string) => boolean;
+  /** `--exclude` replaces the built-in exclusions (as Ruff's): they no longer apply while walking. */
+  noDefaultExcludes?: boolean;
+  /** `--force-exclude`: the exclusions (built-in, `exclude`) apply to paths named on the command line too. */
+  forceExclude?: boolean;
+  /** Told of each path not checked and why (`--show-files`): named non-Python files, excluded folders and files. */
+  onSkip?: (display: string, reason: string) => void;
+  /** Told, for each path given, how many Python files it holds (before de-duplication). */
+  onPath?: (given: string, found: number) => void;
 }
 
 /** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
@@ -60,17 +71,29 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
     } catch {
       throw new PathError(p, 'no such file or directory');
     }
-    if (opts.excluded?.(abs, st.isDirectory())) continue;
+    const why = namedExclusion(abs, st.isDirectory(), opts, extra, cwd);
+    if (why) {
+      opts.onSkip?.(p, why);
+      opts.onPath?.(p, 0);
+      continue;
+    }
     if (st.isFile()) {
-      // A file named explicitly is checked whatever its extension (pre-commit passes them).
+      // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
+      if (!isPythonFile(abs) && !opts.included?.(abs)) {
+        opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
+        opts.onPath?.(p, 0);
+        continue;
+      }
       if (!out.has(abs)) {
         out.set(abs, p);
         stats.set(abs, st);
       }
+      opts.onPath?.(p, 1);
       continue;
     }
     const layers = opts.respectGitignore === false ? [] : gitignoreChain(abs);
-    walk(abs, p, layers, out, extra, cwd, opts.respectGitignore !== false, opts.excluded);
+    const found = walk(abs, p, layers, out, extra, cwd, opts);
+    opts.onPath?.(p, found);
   }
   return [...out].map(([abs, display]) => ({ abs, display, stat: stats.get(abs) })).sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
@@ -116,32 +139,73 @@ function ignored(abs: string, isDir: boolean, layers: IgnoreLayer[]): boolean {
   return false;
 }
 
-function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, gitignore: boolean, excluded?: DiscoverOptions['excluded']): void {
+/** Why a path named on the command line is not checked (`--force-exclude`, or a config's exclusion), if it is not. */
+function namedExclusion(abs: string, isDir: boolean, opts: DiscoverOptions, extra: Ignore | undefined, cwd: string): string | undefined {
+  const configured = opts.excluded?.(abs, isDir);
+  if (configured) return "excluded by the configuration's exclude / extend-exclude";
+  if (!opts.forceExclude) return undefined;
+  const rel = relative(cwd, abs).split(sep).join('/');
+  const within = rel && !rel.startsWith('..') ? (isDir ? `${rel}/` : rel) : undefined;
+  if (within && extra?.ignores(within)) return 'excluded by --exclude / --extend-exclude (--force-exclude)';
+  if (configured === undefined && !opts.noDefaultExcludes && within && DEFAULT_IGNORE.ignores(within)) return 'a built-in exclusion (--force-exclude)';
+  return undefined;
+}
+
+const DEFAULT_IGNORE = ignore().add([...SKIP_DIRS].map((d) => `${d}/`));
+
+/** Walks a folder into `out`; returns how many Python files it holds (including ones already in `out`). */
+function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, opts: DiscoverOptions): number {
+  const gitignore = opts.respectGitignore !== false;
+  const excluded = opts.excluded;
   let entries;
   try {
     entries = readdirSync(abs, { withFileTypes: true });
   } catch {
-    return;
+    return 0;
   }
   const own = gitignore ? readGitignore(abs) : undefined;
   const here = own ? [...layers, own] : layers;
-  if (entries.some((e) => e.name === 'pyvenv.cfg')) return; // a virtualenv
+  if (entries.some((e) => e.name === 'pyvenv.cfg')) {
+    opts.onSkip?.(display === '.' ? './' : `${display}/`, 'a virtualenv (holds pyvenv.cfg)');
+    return 0;
+  }
+  let found = 0;
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const e of entries) {
     const childAbs = join(abs, e.name);
     const childDisplay = display === '.' ? e.name : join(display, e.name);
     const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
+    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && (PY.test(e.name) || opts.included?.(childAbs) === true);
+    const shown = isDir ? `${childDisplay}/` : childDisplay;
+    if (!isDir && !py) continue;
     const configured = excluded?.(childAbs, isDir);
-    if (configured === true || (configured === undefined && isDir && SKIP_DIRS.has(e.name))) continue;
-    if (ignored(childAbs, isDir, here)) continue;
+    if (configured === true) {
+      opts.onSkip?.(shown, "excluded by the configuration's exclude / extend-exclude");
+      continue;
+    }
+    if (configured === undefined && isDir && !opts.noDefaultExcludes && SKIP_DIRS.has(e.name)) {
+      opts.onSkip?.(shown, 'a built-in exclusion');
+      continue;
+    }
+    if (ignored(childAbs, isDir, here)) {
+      opts.onSkip?.(shown, 'ignored by .gitignore');
+      continue;
+    }
     if (extra) {
       const rel = relative(cwd, childAbs).split(sep).join('/');
-      if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) continue;
+      if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) {
+        opts.onSkip?.(shown, 'excluded by --exclude / --extend-exclude');
+        continue;
+      }
     }
-    if (isDir) walk(childAbs, childDisplay, here, out, extra, cwd, gitignore, excluded);
+    if (isDir) found += walk(childAbs, childDisplay, here, out, extra, cwd, opts);
     // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
-    else if ((e.isFile() || e.isSymbolicLink()) && PY.test(e.name) && !out.has(childAbs)) out.set(childAbs, childDisplay);
+    else {
+      found++;
+      if (!out.has(childAbs)) out.set(childAbs, childDisplay);
+    }
   }
+  return found;
 }
 
 function isDirLink(p: string): boolean {
