@@ -56,7 +56,8 @@ export function describeCondition(rc: RaiseCondition | undefined): string {
   if (rc.when.k === 'false') return 'never reached (the statement is unreachable)';
   if (onlyData(rc.when)) return `depends on data: raises when ${condText(rc.when)} (findings are possible)`;
   const ps = [...paramsOf(rc.when)];
-  return `raises when ${condText(rc.when)}${ps.length ? ` (decided by the call's ${ps.join(', ')})` : ''}`;
+  const by = mentionsData(rc.when) ? `partly decided by the call's ${ps.join(', ')}; the rest depends on data` : `decided by the call's ${ps.join(', ')}`;
+  return `raises when ${condText(rc.when)}${ps.length ? ` (${by})` : ''}`;
 }
 
 /** One decided atom with the argument's value: `mode='rw' is not one of 'r', 'w'`. */
@@ -81,6 +82,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   const shown = `${c.param}=${pyRepr(v)}`;
   if (c.k === 'truthy') return `${shown} is true`;
   if (c.k === 'isinstance') return `${shown} is a ${c.types.map(shownType).join(' or ')}`;
+  if (c.k === 'len' && c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${shown} is empty`;
   if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
   if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
   if (c.op === 'not in') return `${shown} is not one of ${list(c.value)}`;
