@@ -44,8 +44,17 @@ if (mtime(join(ROOT, 'dist', 'bundle', 'main.cjs')) < mtime(join(ROOT, 'dist', '
   process.stderr.write('bench: bundling the CLI (scripts/bundle.mjs) ...\n');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 }
-const astGrep = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
-if (!existsSync(astGrep)) fail('ast-grep not found: run `npm ci` (it is a devDependency)');
+// ast-grep (108 MB installed) is not a devDependency: every `npm install` of a clone (pre-commit's
+// hook install among them) would unpack it. The benchmark installs this exact version on first use.
+const AST_GREP = '@ast-grep/cli@0.51.1';
+const tools = join(ROOT, 'node_modules', '.cache', 'raiselint-bench-tools');
+const astGrep = join(tools, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
+if (!existsSync(astGrep)) {
+  process.stderr.write(`bench: installing ${AST_GREP} into ${tools} ...\n`);
+  mkdirSync(tools, { recursive: true });
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', tools, AST_GREP], { stdio: 'inherit' });
+  if (r.status !== 0 || !existsSync(astGrep)) fail(`could not install ${AST_GREP} (npm install exit ${r.status})`);
+}
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 let corpus = corpusArg;
@@ -153,6 +162,12 @@ const scenarios = [
   { id: 'node', label: 'node -e 0 (start-up alone)', cmd: process.execPath, argv: ['-e', '0'] },
 ];
 
+// ---------------------------------------------------------------- dataset scale (scripts/bench-dataset.mjs)
+const { datasetBench } = await import('./bench-dataset.mjs');
+const dataset = datasetBench({ work, corpus, bin, jobs: JOBS, run });
+scenarios.push(...dataset.scenarios);
+// ---------------------------------------------------------------- end of dataset scale
+
 const out = (s) => process.stdout.write(s);
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 out(`raiselint benchmark\n`);
@@ -201,6 +216,8 @@ out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) 
 out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
 out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
 out(`what the runs did:\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+
+dataset.report(out, fmt); // dataset scale: first runs, files parsed, findings, compile rate
 
 const rlRss = Math.max(0, ...['cold1', 'coldN', 'warm', 'cold10k', 'pre20', 'pre20warm', 'heavy1', 'heavyN'].flatMap((id) => rss.get(id)));
 const ratios = [

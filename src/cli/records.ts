@@ -142,7 +142,7 @@ export function formatReports(reports: RecordReport[]): string {
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
       if (r.when) out.push(`    condition     ${r.when}`);
-      for (const [what, from] of Object.entries(r.derivedFrom ?? {})) out.push(`    from          ${what}: ${from}`);
+      if (r.derivedFrom) out.push(`    derived from  ${Object.entries(r.derivedFrom).map(([what, from]) => `${what}: ${from}`).join('; ')}`);
     }
     for (const n of r.notes) out.push(`    warning       ${n}`);
   }

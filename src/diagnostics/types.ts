@@ -19,6 +19,8 @@ export interface Diagnostic {
   docsUrl?: string;
   /** The raising library line. */
   sourceUrl?: string;
+  /** The rule's documentation page (docs/rules/), for rules of the bundled datasets (see docpage.ts). */
+  helpUri?: string;
   /** Indirect path, outermost first. */
   via: string[];
   /** Why it is certain or possible, in a line: `always raises`, `mode='rw' is not one of 'r', 'w', 'x', 'a'`, `raises when not seq; seq is not known here`. */

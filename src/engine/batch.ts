@@ -136,8 +136,9 @@ export interface RawResult {
   text?: string;
 }
 
-/** The worker-thread entry, next to this module (dist/engine/, or dist/bundle/ when bundled). */
+/** The worker-thread entry: the bundle itself (dist/bundle/main.cjs runs the thread in a worker), or thread.js next to this module. */
 function threadUrl(): URL {
+  if (import.meta.url.endsWith('.cjs')) return new URL(import.meta.url);
   // Under the test runner this module is TypeScript source; the worker runs the compiled code.
   return import.meta.url.endsWith('.ts') ? new URL('../../dist/engine/thread.js', import.meta.url) : new URL('./thread.js', import.meta.url);
 }

@@ -30,6 +30,7 @@ import { CuratedDataError } from '../rules/curated.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { codeActions, FIX_ALL_KIND } from './actions.js';
+import { AlternativeFixes } from './alternatives.js';
 import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
@@ -271,6 +272,11 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     return { contents: hoverContent(found, ws.rules.byId, markdown), range: rangeOf(found[0]!) };
   });
 
+  // Every fix strategy as a quick fix: the buffer checked again with each other strategy, when asked.
+  const alternatives = new AlternativeFixes((uri, strategy) => {
+    const doc = documents.get(uri);
+    return doc ? ws.check(fileOf(uri), displayPath(uri), doc.getText(), strategy).diagnostics : [];
+  });
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc || !isPython(doc)) return [];
@@ -285,6 +291,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
       documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
       disabledSupport: caps.textDocument?.codeAction?.disabledSupport === true,
       ignore: (d) => ignoreEdits(text, [d]),
+      alternatives: (d) => alternatives.of(doc.uri, doc.version, d),
       fixAll: () => {
         if (!cellSource(doc.uri, text).fixable) return { edits: [], fixed: 0 };
         const r = ws.fixAll(fileOf(doc.uri), displayPath(doc.uri), text);

@@ -13,6 +13,7 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { pinsFor } from '../config/pins.js';
 import { checkSource, type FileResult } from '../engine/check.js';
 import { fixBytes } from '../engine/fix.js';
+import type { StrategyOption } from '../fix/plan.js';
 import { finishFile, type RunContext } from '../engine/project.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
@@ -127,11 +128,11 @@ export class Workspace {
     return abs ?? join(resolve(this.root ?? process.cwd()), display.replace(/^.*[\\/]/, '') || 'untitled.py');
   }
 
-  /** Checks a buffer as `raiselint check` would check the file with this text. */
-  check(abs: string | undefined, display: string, text: string): CheckedText {
+  /** Checks a buffer as `raiselint check` would check the file with this text (`fixStrategy`: as `--fix-strategy`). */
+  check(abs: string | undefined, display: string, text: string, fixStrategy?: StrategyOption): CheckedText {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
-    const res = checkSource(text, display, this.rules, { fixStrategy: cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion) });
+    const res = checkSource(text, display, this.rules, { fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion) });
     const diagnostics = this.finisher(this.pathOf(abs, display), cfg)(res);
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }

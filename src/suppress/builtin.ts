@@ -1,4 +1,5 @@
 /** Rules raiselint itself reports about suppression comments (not from records). */
+import { rulePageUrl } from '../diagnostics/docpage.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Severity } from '../rules/types.js';
 
@@ -46,6 +47,9 @@ export const BUILTIN_RULES: BuiltinRule[] = [
   },
 ];
 
+/** Each built-in rule's documentation page (docs/rules/raiselint/). */
+const PAGES = new Map(BUILTIN_RULES.map((r) => [r.id, rulePageUrl(r.id)]));
+
 export function builtinRule(id: string): BuiltinRule | undefined {
   return BUILTIN_RULES.find((r) => r.id === id);
 }
@@ -69,6 +73,7 @@ export function builtinDiagnostic(ruleId: string, file: string, line: number, co
     errorClass: '',
     message,
     tips: [rule.help],
+    ...(PAGES.get(ruleId) ? { helpUri: PAGES.get(ruleId) } : {}),
     via: [],
   };
 }

@@ -27,7 +27,7 @@ import { moduleFromFilePath, splitQualified } from '../names.js';
 import type { GuardSpec, Rule } from '../types.js';
 import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes, versionSubjects } from './meta.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
-import { entryFields, inferDef, raiserKind } from './entry.js';
+import { entryFields, fieldsNaming, inferDef, raiserKind, type Inferred } from './entry.js';
 import { readSource, type RaisingDef, type SourceFacts } from './source.js';
 import { readWindow } from './window.js';
 import { ruleCondition } from './condition.js';
@@ -117,7 +117,10 @@ function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: Ex
   derived.versions = rule.versions.map((v) => `${v.subject} ${v.constraint}`);
 }
 
-type FoundDef = { def: RaisingDef; src: SourceFacts; inferred: boolean; fields: Record<string, string> } | { skipped: string };
+type FoundDef = { def: RaisingDef; src: SourceFacts; inferred?: Inferred; fromWindow?: string } | { skipped: string };
+
+/** The code fields by name (the class a record names is looked up in them). */
+const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
 
 /**
  * The raising def: from sourceCode (re-parsed from a statement start when the window begins inside a
@@ -127,15 +130,11 @@ type FoundDef = { def: RaisingDef; src: SourceFacts; inferred: boolean; fields: 
 function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): FoundDef {
   const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
-  if (src.def) {
-    const fromWindow = `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})`;
-    return { def: src.def, src, inferred: false, fields: entryFields(r.filePath, facts, fromWindow, undefined) };
-  }
-  const fieldText = { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios };
-  const inferred = inferDef(facts, module.split('.')[0]!, module, fieldText);
+  if (src.def) return { def: src.def, src, fromWindow: win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode' };
+  const inferred = inferDef(facts, module.split('.')[0]!, module, codeText(r));
   if ('reason' in inferred) return { skipped: inferred.reason };
   const def: RaisingDef = { ...inferred.def, isAsync: false, params: [] };
-  return { def, src, inferred: true, fields: entryFields(r.filePath, facts, undefined, inferred) };
+  return { def, src, inferred };
 }
 
 export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy): CompileOutcome {
@@ -152,8 +151,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
   const found = findDef(r, facts, module, isPackage, exceptions);
   if ('skipped' in found) return { skipped: found.skipped, derived };
-  const { def, src, inferred } = found;
-  derived.fields = found.fields;
+  const { def, src } = found;
+  const inferred = !!found.inferred;
   if (inferred) derived.condition = 'unknown';
   // `records check` marks a method of a class sourceCode does not show.
   derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : def.className ? `${def.className}.${def.name}` : def.name;
@@ -191,6 +190,9 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     condition: ruleCondition(def, inferred, r.sourceCode, r.lineNumber - r.sourceCodeStart),
   };
   describe(derived, rule, b, exceptions);
+  // A method whose class line sourceCode does not show: its class comes from the code fields.
+  const classFields = def.inClass && !def.className && b.receiverKeys.length ? fieldsNaming(codeText(r), splitQualified(b.receiverKeys[0]!).name) : undefined;
+  derived.fields = entryFields(facts, found.fromWindow, found.inferred, b.triggers, classFields);
   derived.when = describeCondition(rule.condition);
   return { rule, derived };
 }
