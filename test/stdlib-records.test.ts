@@ -108,7 +108,7 @@ describe('records whose window cuts the def badly', () => {
       ['compiled', 'framing.Encoder.encode', 'method', 'as shown', 'sourceCode re-parsed from line 89', 'framing.Encoder.encode()'],
     ]);
     const text = cli(['records', 'check', out]).stdout;
-    expect(text).toContain('    condition     unknown (findings are possible)');
+    expect(text).toContain('    condition     not known: sourceCode shows no def around the raise (findings are possible)');
     expect(text).toContain('    derived from  raiser: sourceCode re-parsed from line 51; module: filePath + imports; class: validationCode, typeGuard, tryCatchPattern, exampleFix, triggerScenarios; entry points: exampleFix, triggerScenarios, tryCatchPattern');
   });
 
@@ -140,13 +140,13 @@ describe('records whose window cuts the def badly', () => {
     const first = run();
     const again = run();
     for (const r of [first, again]) {
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(0);
       const found = (JSON.parse(r.stdout) as { diagnostics: { line: number; confidence: string; ruleId: string }[] }).diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`);
       expect(found).toEqual([
         '6 possible cpython/read-frame-not-a-frame-bad-magic',
-        '12 certain cpython/feed-decoder-buffer-is-over-its-limit',
-        '24 certain cpython/encode-frame-empty-payload',
-        '28 certain cpython/encode-empty-payload',
+        '12 possible cpython/feed-decoder-buffer-is-over-its-limit',
+        '24 possible cpython/encode-frame-empty-payload',
+        '28 possible cpython/encode-empty-payload',
       ]);
     }
   });

@@ -1,4 +1,5 @@
 /** `raiselint check`: the lint run. */
+import { targetVersionSpec } from '../config/pins.js';
 import { readFileSync } from 'node:fs';
 import { describeProblem } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -32,6 +33,7 @@ interface CheckFlags extends RuffFlags {
   unsafeFixes?: boolean;
   diff?: boolean;
   fixStrategy?: 'auto' | 'try-except' | 'type-guard';
+  targetVersion?: string;
   jobs?: number;
   cache: boolean;
   cacheDir: string;
@@ -95,6 +97,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--fix', 'apply safe fixes (verified, written atomically)')
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
+    .option('--target-version <version>', 'the Python version to check for (py38 ... py314, as Ruff; default: target-version, .python-version or requires-python of the project)', targetVersionOption)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
@@ -110,7 +113,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, targetVersion: flags.targetVersion };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
@@ -155,4 +158,9 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
       setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
+}
+
+function targetVersionOption(v: string): string {
+  if (!targetVersionSpec(v)) throw new InvalidArgumentError(`'${v}' is not a Python version (py38 ... py314, or 3.11)`);
+  return v;
 }

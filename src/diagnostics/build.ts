@@ -33,7 +33,7 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
     message = `${shown} raises ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
   } else {
     const cls = rule.raiser.qualname.includes('.') ? rule.raiser.qualname.split('.')[0] : undefined;
-    message = `${shown} may raise ${rule.errorClass}${cls ? ` when the receiver is a ${cls}` : ''}: ${rule.record.errorMessage}`;
+    message = `${shown} may raise ${rule.errorClass}${cls && !f.receiverProven ? ` when the receiver is a ${cls}` : ` (${what})`}: ${rule.record.errorMessage}`;
   }
   return {
     ruleId: rule.id,
@@ -52,6 +52,7 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
     sourceUrl: rule.raiser.url,
     ...withHelpUri(rule),
     via: f.via,
+    condition: f.condition,
     receiver: site.receiverText,
   };
 }

@@ -27,6 +27,7 @@ import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { Rule } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
+import type { Pins } from '../rules/condition/versions.js';
 import { discover, type DiscoverOptions } from '../workspace/discover.js';
 import type { CheckOptions } from './check.js';
 import type { JsStats } from './jsrun.js';
@@ -125,6 +126,8 @@ export interface BatchFile {
   /** The file's stat from discovery, if taken (saves a second stat when the cache is checked). */
   stat?: Stats;
   fixStrategy?: StrategyOption;
+  /** The versions the file's project pins (they key its cached result). */
+  pins?: Pins;
 }
 
 /** What checking one file gave (before configuration, suppressions and baseline). */
@@ -186,7 +189,7 @@ function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, option
         return;
       }
     }
-    p.tasks.push({ abs: f.abs, display: f.display, expect: usable?.h, fixStrategy: f.fixStrategy });
+    p.tasks.push({ abs: f.abs, display: f.display, expect: usable?.h, fixStrategy: f.fixStrategy, pins: f.pins });
     p.taskFile.push(i);
     p.entries.push(usable);
   });
@@ -248,7 +251,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const useCache = opts.cache !== false;
   const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter };
   const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
-  const optionsOf = (f: BatchFile) => f.fixStrategy ?? opts.fixStrategy ?? '';
+  const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
   const results: RawResult[] = new Array(files.length);
   const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
   const now = Date.now();

@@ -6,6 +6,7 @@ import { firstSyntaxError } from '../parse/syntax.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
+import type { Pins } from '../rules/condition/versions.js';
 import { buildModel } from '../semantic/model.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
@@ -22,6 +23,8 @@ export interface CheckOptions {
   fixStrategy?: StrategyOption;
   /** Skip the semantic model for files that mention no trigger name (default true). */
   prefilter?: boolean;
+  /** The versions the file's project pins (src/config/pins.ts), for version-dependent rules. */
+  pins?: Pins;
 }
 
 export interface FileResult {
@@ -50,7 +53,7 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
     const directives = collectDirectives(tree.rootNode, text);
     if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
     const model = buildModel(tree.rootNode, rules, file);
-    const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
+    const found = filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();
     let diagnostics = found.map((f) => {

@@ -14,6 +14,8 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
+import type { Pins } from '../rules/condition/versions.js';
+import { pinsFor } from '../config/pins.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
@@ -53,6 +55,8 @@ export interface ProjectOptions extends RuleOptions {
   spawnAfterBytes?: number;
   /** Check this source (read from standard input) instead of files: see stdin.ts. */
   stdin?: StdinSource;
+  /** `--target-version` (`py311`): the Python version, over what the project's files pin. */
+  targetVersion?: string;
 }
 
 export interface FileOutcome {
@@ -82,6 +86,8 @@ export interface ProjectResult extends RunResult {
   finish: (r: FileResult, display: string) => Diagnostic[];
   /** The fix strategy for a file: the option, else its config's `fix-strategy`. */
   strategyOf: (display: string) => StrategyOption | undefined;
+  /** The versions each checked file's project pins. */
+  pinsOf: (display: string) => Pins | undefined;
 }
 
 /** What the per-file stage needs to know about the whole run. */
@@ -146,8 +152,8 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
+  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion) }) : await checkFiles(
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
   );
@@ -195,5 +201,6 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
   };
   const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
-  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf };
+  const pinsOf = (display: string) => (index.has(display) ? pinsFor(files[index.get(display)!]!.abs, opts.targetVersion ?? cfgs[index.get(display)!]?.targetVersion) : undefined);
+  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf, pinsOf };
 }

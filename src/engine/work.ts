@@ -16,6 +16,7 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { CheckOptions, checkSource as CheckSource } from './check.js';
+import type { Pins } from '../rules/condition/versions.js';
 
 export interface FileTask {
   abs: string;
@@ -24,6 +25,8 @@ export interface FileTask {
   expect?: string;
   /** How fixes are planned for this file (its config), when not the run's. */
   fixStrategy?: StrategyOption;
+  /** The versions the file's project pins. */
+  pins?: Pins;
 }
 
 export interface WorkResult {
@@ -180,7 +183,7 @@ export class FileChecker {
       }
       const rules = this.rulesFor(names);
       // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
+      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins });
       out.diagnostics = r.diagnostics;
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;

@@ -107,8 +107,10 @@ class GroupPlanner extends PlanBind {
         continue;
       }
       let want: 'try' | 'guard' = this.mode === 'try-except' ? 'try' : this.mode === 'type-guard' ? 'guard' : p.handling === 'try-except' ? 'try' : p.handling === 'type-guard' ? 'guard' : p.guard ? 'guard' : 'try';
-      if (want === 'guard' && (!p.guard || !this.receiverOf(s))) {
-        if (this.mode === 'type-guard' || !p.tryExcept) throw new NoFix(!this.receiverOf(s) ? 'a type guard needs a receiver object; this call has none' : (p.missing.guard ?? 'no type-guard pattern'));
+      // A proven receiver that is only possible for its arguments, data or versions: a type guard would not remove the finding.
+      const proven = s.finding.receiverProven;
+      if (want === 'guard' && (!p.guard || !this.receiverOf(s) || proven)) {
+        if (this.mode === 'type-guard' || !p.tryExcept) throw new NoFix(proven ? 'a type guard cannot help: the receiver is the raising class (the raise depends on its arguments, data or versions)' : !this.receiverOf(s) ? 'a type guard needs a receiver object; this call has none' : (p.missing.guard ?? 'no type-guard pattern'));
         want = 'try';
       }
       if (want === 'try' && !p.tryExcept) {

@@ -31,6 +31,8 @@ import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, 
 import { entryFields, fieldsNaming, inferDef, raiserKind, type Inferred } from './entry.js';
 import { readSource, type RaisingDef, type SourceFacts } from './source.js';
 import { readWindow } from './window.js';
+import { ruleCondition } from './condition.js';
+import { describeCondition } from '../condition/words.js';
 import { TargetBuilder } from './targets.js';
 
 export interface CompileOutcome {
@@ -58,6 +60,8 @@ export interface CompileOutcome {
     raiserKind?: string;
     /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
     condition?: 'unknown';
+    /** The raise condition in words. */
+    when?: string;
   };
 }
 
@@ -125,7 +129,7 @@ const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGu
  * the raise's condition unknown.
  */
 function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): FoundDef {
-  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
   if (src.def) return { def: src.def, src, fromWindow: win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode' };
   const inferred = inferDef(facts, module.split('.')[0]!, module, codeText(r));
@@ -185,11 +189,12 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
-    ...(inferred ? { condition: 'unknown' as const } : {}),
+    condition: ruleCondition(def, inferred, r.sourceCode, r.lineNumber - r.sourceCodeStart),
   };
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.
   const classFields = def.inClass && !def.className && b.receiverKeys.length ? fieldsNaming(codeText(r), splitQualified(b.receiverKeys[0]!).name) : undefined;
   derived.fields = entryFields(facts, found.fromWindow, found.inferred, b.triggers, classFields);
+  derived.when = describeCondition(rule.condition);
   return { rule, derived };
 }

@@ -14,6 +14,7 @@ import { readJsSource } from './source.js';
 import { classFromSnippets, entryFromSnippets } from './entry.js';
 import { jsBeforePart, readJsSnippets } from './snippets.js';
 import type { JsTarget } from './types.js';
+import { unknownCondition } from '../condition/compile.js';
 
 export const JS_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const JS_TAGS = new Set(['javascript', 'typescript', 'js', 'ts', 'node', 'nodejs', 'deno', 'bun']);
@@ -92,6 +93,8 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions: [],
+    // Checked by the ESLint plugin, which reads `js.always`; the Python matcher never sees this rule.
+    condition: js.always ? { params: [], when: { k: 'true' }, entries: [fn.name] } : unknownCondition('JS/TS: the throw depends on data (the ESLint rule reports such calls as possible)'),
     js,
   };
   return { rule, derived };
