@@ -120,11 +120,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
-      if (flags.timings) {
-        const s = result.stats;
-        stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
-        if (s.js) stderr(`raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.files - s.js.linted} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`);
-      }
+      if (flags.timings) printTimings(result.stats, t0, stderr);
       // Fixes and added comments parse files: the parser loads only when some work needs it.
       if (flags.fix || flags.diff || flags.addIgnore) await (await import('../parse/parser.js')).initParser();
       if (flags.updateBaseline) return setCode(writeBaselineReport(result, baselineTarget(flags.baseline), { stdout, stderr }));
@@ -158,6 +154,12 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
       setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
+}
+
+/** `--timings`: what the run did, on stderr. */
+function printTimings(s: Awaited<ReturnType<typeof runProject>>['stats'], t0: number, stderr: IO['stderr']): void {
+  stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
+  if (s.js) stderr(`raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.files - s.js.linted} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`);
 }
 
 function targetVersionOption(v: string): string {

@@ -65,6 +65,16 @@ function isPython(doc: TextDocument): boolean {
 }
 
 /** Serves one client over the streams; resolves when the client sends `exit`. */
+/** How a buffer is named in findings: relative to the workspace root when under it, else absolute (or its URI). */
+function displayPathOf(uri: string, abs: string | undefined, root: string | undefined): string {
+  if (!abs) return uri;
+  if (root) {
+    const rel = relative(root, abs);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  }
+  return abs;
+}
+
 export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
   const connection = createConnection(input, output);
   const documents = new TextDocuments(TextDocument);
@@ -84,15 +94,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
 
   // A notebook cell's URI stands for its notebook file (./cells.ts).
   const fileOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : notebookFileOfCell(uri));
-  const displayPath = (uri: string): string => {
-    const abs = fileOf(uri);
-    if (!abs) return uri;
-    if (ws.root) {
-      const rel = relative(ws.root, abs);
-      if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
-    }
-    return abs;
-  };
+  const displayPath = (uri: string): string => displayPathOf(uri, fileOf(uri), ws.root);
   const showError = (message: string) => {
     if (shown.has(message)) return;
     shown.add(message);

@@ -37,7 +37,7 @@ try {
   const tarball = npm(['pack', '--silent', '--pack-destination', tmp], REPO).trim().split('\n').pop();
   execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp]);
   renameSync(join(tmp, 'package'), server);
-  npm(['install', '--omit=dev', '--include=prod', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], server);
+  npm(['install', '--omit=dev', '--omit=optional', '--include=prod', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], server);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
