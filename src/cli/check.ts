@@ -40,6 +40,8 @@ interface CheckFlags {
   prefilter: boolean;
   timings?: boolean;
   stdinFilename?: string;
+  followLinks?: boolean;
+  maxFileSize?: number;
 }
 
 /** `--select a,b --select c`: the patterns in order; an empty one is a usage error. */
@@ -47,6 +49,15 @@ function ruleList(v: string, prev: string[] | undefined): string[] {
   const parts = v.split(',').map((p) => p.trim());
   if (parts.some((p) => !p)) throw new InvalidArgumentError('expected rule ids, prefixes or globs separated by commas');
   return [...(prev ?? []), ...parts];
+}
+
+/** `--max-file-size 10M`: bytes, or kibibytes/mebibytes/gibibytes with K/M/G. */
+function fileSize(v: string): number {
+  const m = /^(\d+)([KMG]?)i?B?$/i.exec(v.trim());
+  if (!m) throw new InvalidArgumentError('expected a size in bytes, or with K, M or G (10M)');
+  const n = Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase());
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive size');
+  return n;
 }
 
 function positiveInt(v: string): number {
@@ -92,11 +103,13 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] files')
     .option('--show-config <file>', 'print the configuration that applies to a file and exit')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
-    .option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`)
-    .option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit')
+    .addOption(new Option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`).conflicts(['addIgnore', 'fix', 'diff']))
+    .addOption(new Option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit').conflicts(['fix', 'diff']))
     .option('--fix', 'apply safe fixes (verified, written atomically)')
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
+    .option('--follow-links', 'follow symbolic links to directories (each real directory once)')
+    .option('--max-file-size <bytes>', 'files larger than this are not read but reported as raiselint/io-error (bytes, or with K/M/G; default 10M)', fileSize)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
@@ -109,7 +122,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const t0 = performance.now();
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin });
+      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');

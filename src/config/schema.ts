@@ -3,7 +3,9 @@
  * smol-toml and validated key by key. Every problem is a ConfigError naming the file, the line
  * (when it can be found) and the key.
  */
-import { readFileSync } from 'node:fs';
+import { describeFsError, FileReadError, readRegularText } from '../parse/files.js';
+
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 import { dirname, relative, isAbsolute } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Confidence, Severity } from '../rules/types.js';
@@ -64,9 +66,9 @@ export interface ConfigFile {
 export function readConfigFile(file: string): ConfigFile | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file, MAX_CONFIG_BYTES);
   } catch (e) {
-    throw new ConfigError(file, undefined, undefined, `cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(file, undefined, undefined, `cannot read config file: ${e instanceof FileReadError ? e.message : describeFsError(e)}`);
   }
   return parseConfigText(text, file);
 }
@@ -77,6 +79,8 @@ export function parseConfigText(text: string, file: string): ConfigFile | undefi
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (e) {
+    // Another tool's pyproject.toml (a cookiecutter template with `{{...}}` keys) that never mentions raiselint is not ours to reject.
+    if (kind === 'pyproject' && !text.includes('raiselint')) return undefined;
     if (e instanceof TomlError) throw new ConfigError(file, e.line, undefined, `invalid TOML: ${e.message.split('\n')[0]}`);
     throw new ConfigError(file, undefined, undefined, `invalid TOML: ${(e as Error).message}`);
   }

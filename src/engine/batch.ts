@@ -86,6 +86,8 @@ export interface BatchOptions extends CheckOptions, DiscoverOptions {
   spawnForFiles?: number;
   /** Anything else that changes per-file results; it keys the content cache. */
   cacheKeyExtra?: unknown;
+  /** Files larger than this many bytes are not read (an io-error; default 10 MiB). */
+  maxFileSize?: number;
 }
 
 export interface BatchStats {
@@ -120,6 +122,8 @@ export interface BatchFile {
   /** The file's stat from discovery, if taken (saves a second stat when the cache is checked). */
   stat?: Stats;
   fixStrategy?: StrategyOption;
+  /** Why it cannot be checked (from discovery): reported as an unreadable file, never read. */
+  error?: string;
 }
 
 /** What checking one file gave (before configuration, suppressions and baseline). */
@@ -161,7 +165,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const header = prepared.snapshot.meta;
   const prefilter = opts.prefilter !== false;
   const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter };
+  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
   const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
   const optionsOf = (f: BatchFile) => f.fixStrategy ?? opts.fixStrategy ?? '';
 
@@ -175,6 +179,10 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   }
   const now = Date.now();
   files.forEach((f, i) => {
+    if (f.error) {
+      results[i] = { diagnostics: [], errors: [{ file: f.display, kind: 'read', message: `cannot read file: ${f.error}` }], directives: [] };
+      return;
+    }
     const e = cache?.get(f.abs);
     const usable = e && e.d === f.display && e.o === optionsOf(f) ? e : undefined;
     if (usable?.s) {

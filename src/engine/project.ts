@@ -21,6 +21,7 @@ import type { RuleOptions } from './rules.js';
 import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
+import { splitIoErrors } from './ioerror.js';
 
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
@@ -31,6 +32,10 @@ export interface ProjectOptions extends RuleOptions {
   respectGitignore?: boolean;
   /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
   exclude?: string[];
+  /** Follow symbolic links to directories (--follow-links). */
+  followLinks?: boolean;
+  /** Files larger than this are an io-error, not read (--max-file-size). */
+  maxFileSize?: number;
   /** Read config files (default true). */
   config?: boolean;
   /** Report only findings not in this baseline file. */
@@ -114,7 +119,7 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = new ConfigResolver({ use: opts.config !== false, overrides: { select: opts.select, ignore: opts.ignore } });
-  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
+  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
   const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
@@ -127,9 +132,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
     prepared,
-    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
+    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize },
   );
 
   let diagnostics: Diagnostic[] = [];
@@ -143,8 +148,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     const raw = batch.results[i]!;
     const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
-    diagnostics.push(...done.diagnostics);
-    errors.push(...r.errors);
+    const io = splitIoErrors(r.errors);
+    diagnostics.push(...done.diagnostics, ...io.findings);
+    errors.push(...io.rest);
     suppressed += done.suppressed;
     absByDisplay.set(f.display, f.abs);
     outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });

@@ -2,7 +2,8 @@
  * Stage 1: read record datasets. Accepts JSON Lines of `{"record": {...}, "datasetVersion": "..."}`
  * (the upstream format), a bare record per line, or a JSON array of either.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { describeFsError, FileReadError, oneLine, readRegularText, specialKind } from '../parse/files.js';
 import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
@@ -18,25 +19,56 @@ export interface LoadResult {
 }
 
 const DATASET_EXTENSIONS = ['.jsonl', '.json', '.ndjson'];
+/** A dataset file larger than this is not read (a device, a mistake): 256 MiB is ~100,000 large records. */
+const MAX_DATASET_BYTES = 256 * 1024 * 1024;
 
-/** Expands a file-or-directory argument into dataset files (sorted, non-recursive into dot dirs). */
+/**
+ * Expands a file-or-directory argument into dataset files (sorted; dot entries skipped). Folders
+ * are walked iteratively, each real folder once (a link cycle ends); FIFOs, devices, sockets and
+ * dangling links in a folder are not datasets and are skipped. A named path that is neither a
+ * regular file nor a folder is a DatasetError.
+ */
 export function datasetFiles(path: string): string[] {
   let st;
   try {
     st = statSync(path);
-  } catch {
-    throw new DatasetError(path, 0, `records path not found`);
+  } catch (e) {
+    throw new DatasetError(path, 0, `records path not found (${describeFsError(e)})`);
   }
   if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw new DatasetError(path, 0, `records path is not a regular file or folder (${specialKind(st)})`);
   const out: string[] = [];
-  for (const name of readdirSync(path).sort()) {
-    if (name.startsWith('.')) continue;
-    const full = join(path, name);
-    const s = statSync(full);
-    if (s.isDirectory()) out.push(...datasetFiles(full));
-    else if (DATASET_EXTENSIONS.some((e) => name.endsWith(e))) out.push(full);
+  const seen = new Set<string>([`${st.dev}:${st.ino}`]);
+  const stack = [path];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    const subdirs: string[] = [];
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const full = join(dir, name);
+      let s;
+      try {
+        s = statSync(full);
+      } catch {
+        continue; // a dangling link, or removed meanwhile
+      }
+      if (s.isDirectory()) {
+        const id = `${s.dev}:${s.ino}`;
+        if (!seen.has(id)) {
+          seen.add(id);
+          subdirs.push(full);
+        }
+      } else if (s.isFile() && DATASET_EXTENSIONS.some((e) => name.endsWith(e))) out.push(full);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
-  return out;
+  return out.sort();
 }
 
 export class DatasetError extends Error {
@@ -71,9 +103,9 @@ export function loadDatasets(paths: string[]): LoadResult {
 export function loadDataset(file: string): LoadResult {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file, MAX_DATASET_BYTES);
   } catch (e) {
-    throw new DatasetError(file, 0, `cannot read records file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : describeFsError(e)}`);
   }
   return parseDataset(text, file);
 }
@@ -88,7 +120,7 @@ export function parseDataset(text: string, file: string): LoadResult {
     try {
       arr = JSON.parse(trimmed);
     } catch (e) {
-      throw new DatasetError(file, 1, `invalid JSON: ${(e as Error).message}`);
+      throw new DatasetError(file, 1, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
     }
     if (!Array.isArray(arr)) throw new DatasetError(file, 1, 'expected a JSON array of records');
     // Approximate element lines by the position of each `{` at depth 1.
@@ -102,7 +134,7 @@ export function parseDataset(text: string, file: string): LoadResult {
       try {
         value = JSON.parse(l);
       } catch (e) {
-        throw new DatasetError(file, i + 1, `invalid JSON: ${(e as Error).message}`);
+        throw new DatasetError(file, i + 1, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
       }
       entries.push({ value, line: i + 1 });
     });

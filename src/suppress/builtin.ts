@@ -17,6 +17,7 @@ export interface BuiltinRule {
 export const BLANKET_IGNORE = 'raiselint/blanket-ignore';
 export const UNUSED_IGNORE = 'raiselint/unused-ignore';
 export const INVALID_IGNORE = 'raiselint/invalid-ignore';
+export const IO_ERROR = 'raiselint/io-error';
 
 export const BUILTIN_RULES: BuiltinRule[] = [
   {
@@ -43,6 +44,14 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     help: 'Write `# raiselint: ignore[rule-id]` or `# raiselint: ignore-file[rule-id]`, optionally followed by ` -- reason`.',
     why: 'A misspelt directive (`# raiselint: ingore[...]`, a missing bracket) suppresses nothing, though its author meant it to.',
     example: '# raiselint: ignore(autogen/agent-save-state-is-not-yet-implemented)\n# use instead:\n# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
+  },
+  {
+    id: IO_ERROR,
+    defaultSeverity: 'error',
+    summary: 'A file to check could not be read or decoded (as Ruff\'s E902)',
+    help: 'Make the file readable and valid in its encoding (UTF-8, or the one its coding cookie names), or exclude it.',
+    why: 'A file that cannot be read is a file that was not checked: the run says so as a finding (exit 1) instead of passing silently or failing the whole run.',
+    example: "# bad.py holds bytes that are not UTF-8 and has no coding cookie\n# use instead: add `# -*- coding: latin-1 -*-` as its first line, or re-encode it as UTF-8",
   },
 ];
 
