@@ -240,19 +240,29 @@ describe('6. lone CR line endings, as CPython counts them', () => {
     expect(json(r)).toEqual([]);
   });
 
-  it('--fix and --add-ignore on an all-CR file keep every CR and every other byte', () => {
+  it('--fix and --add-ignore on an all-CR file: the same result as on the LF file, with every CR kept', () => {
     const src = GRPC_BAD.replace(/\n/g, '\r');
-    for (const flag of ['--fix', '--add-ignore']) {
-      const dir = tempTree({ 'app.py': src });
-      run(['check', 'app.py', '--no-cache', flag, '--unsafe-fixes'].filter((a) => flag === '--fix' || a !== '--unsafe-fixes'), dir);
-      const after = readFileSync(join(dir, 'app.py'), 'utf8');
-      expect(after, flag).not.toBe(src);
-      expect(after, flag).not.toContain('\n');
-      // Every original line is still there (edits only add or wrap).
-      for (const line of src.split('\r')) expect(after, flag).toContain(line.trim());
-      const py = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: after });
-      expect(py.status, flag).toBe(0);
+    for (const flags of [['--fix', '--unsafe-fixes'], ['--add-ignore']]) {
+      const cr = tempTree({ 'app.py': src });
+      const lf = tempTree({ 'app.py': GRPC_BAD });
+      run(['check', 'app.py', '--no-cache', ...flags], cr);
+      run(['check', 'app.py', '--no-cache', ...flags], lf);
+      const afterLf = readFileSync(join(lf, 'app.py'), 'utf8');
+      const afterCr = readFileSync(join(cr, 'app.py'), 'utf8');
+      expect(afterLf, flags[0]).not.toBe(GRPC_BAD);
+      expect(afterCr, flags[0]).toBe(afterLf.replace(/\n/g, '\r'));
+      const py = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.buffer.read().decode())'], { input: afterCr });
+      expect(py.status, flags[0]).toBe(0);
     }
+  });
+
+  it('--fix of a stray-CR file keeps the stray CR', () => {
+    const src = `import os\rimport sys\n${GRPC_BAD}`;
+    const dir = tempTree({ 'app.py': src });
+    run(['check', 'app.py', '--no-cache', '--fix', '--unsafe-fixes'], dir);
+    const after = readFileSync(join(dir, 'app.py'), 'utf8');
+    expect(after).not.toBe(src);
+    expect(after.startsWith('import os\rimport sys\n')).toBe(true);
   });
 });
 
@@ -272,9 +282,12 @@ describe('3. catastrophic messagePattern', () => {
   });
 
   it('a back-reference (no linear-time engine) is rejected with a one-line warning naming the field', () => {
-    const dir = tempTree({ 'recs.jsonl': recordsWith((r) => (r.messagePattern = '(a)\\1')) });
-    const r = run(['records', 'check', 'recs.jsonl'], dir);
-    expect(r.stdout + r.stderr).toMatch(/recs\.jsonl:1: .*messagePattern/);
+    const dir = tempTree({ 'app.py': GRPC_BAD, 'recs.jsonl': recordsWith((r) => (r.messagePattern = '(a)\\1')) });
+    const r = run(['check', 'app.py', '--no-bundled', '--records', 'recs.jsonl', '--no-cache'], dir);
+    expect(r.stderr).toMatch(/^raiselint: warning: recs\.jsonl:1: field 'messagePattern': not a regular expression a linear-time engine can run/);
+    expect(r.code).toBe(1);
+    const rc = run(['records', 'check', 'recs.jsonl'], dir);
+    expect(rc.stdout).toContain("warning       field 'messagePattern': not a regular expression a linear-time engine can run");
   });
 });
 

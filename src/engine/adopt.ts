@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
-import { decodeSource } from '../parse/source.js';
+import { decodeSource, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
+import { applyBytes } from '../fix/apply.js';
 import { isBuiltinRule } from '../suppress/builtin.js';
 import { collectDirectives } from '../suppress/directives.js';
 import { addIgnoreEdits, applyEdits } from '../suppress/edits.js';
@@ -28,9 +29,13 @@ export function addIgnores(result: ProjectResult, diags: Diagnostic[] = result.d
       out.skipped.push({ file, reason: 'not UTF-8 (a coding cookie names another encoding)' });
       continue;
     }
-    const next = withTree(src.text, (tree) => applyEdits(src.text, addIgnoreEdits(tree.rootNode, src.text, list, collectDirectives(tree.rootNode, src.text))));
-    if (next === src.text) continue;
-    writeFileSync(abs, Buffer.concat([src.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(next, 'utf8')]));
+    // Lone CRs are line breaks (as the check read them); every byte outside the edits is copied, so none is lost.
+    const text = normalizeLoneCR(src.text);
+    const eol = loneCrEol(src.text);
+    const edits = withTree(text, (tree) => addIgnoreEdits(tree.rootNode, text, list, collectDirectives(tree.rootNode, text)));
+    if (applyEdits(text, edits) === text) continue;
+    const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end).map((e) => ({ start: e.start, end: e.end, text: withEol(e.newText, eol) }));
+    writeFileSync(abs, applyBytes(bytes, text, src.bom, sorted));
     out.added += new Set(list.map((d) => `${d.line}\0${d.ruleId}`)).size;
     out.files++;
   }

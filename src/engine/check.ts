@@ -1,7 +1,7 @@
 /** The per-file pipeline: parse → semantic model → matching → handlers → diagnostics. */
 import { readFileSync } from 'node:fs';
 import { parsePython } from '../parse/parser.js';
-import { DecodeError, decodeSource } from '../parse/source.js';
+import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -41,8 +41,10 @@ export function canMatch(text: string, rules: RuleSet): boolean {
   return prefilterFor(rules).candidateText(text) !== null;
 }
 
-export function checkSource(text: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+export function checkSource(source: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   const errors: FileError[] = [];
+  // Lone CRs are line breaks, as CPython counts them (see normalizeLoneCR): same offsets, CPython's lines.
+  const text = normalizeLoneCR(source);
   const tree = parsePython(text);
   try {
     const err = firstSyntaxError(tree.rootNode);
