@@ -183,8 +183,14 @@ describe('7. deep nesting', () => {
     const dir = tempTree({ 'app.py': GRPC_BAD + deep });
     const r = run(['check', 'app.py', '--format', 'json', '--no-cache'], dir);
     expect(r.stderr).not.toMatch(/internal error|call stack/);
-    expect(json(r).map((d) => `${d.line} ${d.ruleId}`)).toEqual([`6 ${RULE}`]);
+    // The real finding, and each subtree left out said as a warning.
+    expect(json(r).map((d) => `${d.line} ${d.ruleId} ${d.severity}`)).toEqual([`6 ${RULE} error`, '8 raiselint/too-deep warning', '9 raiselint/too-deep warning']);
     expect(r.code).toBe(1);
+    // A fix elsewhere in the file is applied; the deep code is kept byte for byte.
+    run(['check', 'app.py', '--no-cache', '--fix', '--unsafe-fixes'], dir);
+    const after = readFileSync(join(dir, 'app.py'), 'utf8');
+    expect(after).not.toContain('runtime.agent_save_state(agent_id)');
+    expect(after.endsWith(deep)).toBe(true);
   });
 });
 

@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { parsePython } from '../parse/parser.js';
 import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
+import { isStackOverflow, shallowSource } from '../parse/depth.js';
+import { lineStarts } from '../fix/apply.js';
+import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
@@ -42,9 +45,51 @@ export function canMatch(text: string, rules: RuleSet): boolean {
 }
 
 export function checkSource(source: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
-  const errors: FileError[] = [];
   // Lone CRs are line breaks, as CPython counts them (see normalizeLoneCR): same offsets, CPython's lines.
   const text = normalizeLoneCR(source);
+  try {
+    return checkText(text, file, rules, opts);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return checkDeep(text, file, rules, opts);
+  }
+}
+
+/**
+ * A file nested too deep for the recursive walks: checked again with the deep subtrees blanked
+ * (parse/depth.ts). Findings elsewhere are kept; each blanked subtree is a raiselint/too-deep
+ * warning; a fix whose edit touches blanked code is dropped (it would write the placeholder).
+ */
+function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
+  for (const limit of DEPTH_LIMITS) {
+    const shallow = shallowSource(text, limit);
+    let r: FileResult;
+    try {
+      r = checkText(shallow.text, file, rules, opts);
+    } catch (e) {
+      if (isStackOverflow(e)) continue;
+      throw e;
+    }
+    const blanked = (s: number, e: number) => shallow.regions.some((g) => s < g.end && g.start < e);
+    const starts = lineStarts(text);
+    for (const d of r.diagnostics) {
+      if (d.fix?.edits.some((x) => blanked(offsetOf(starts, x.line, x.column), offsetOf(starts, x.endLine, x.endColumn)))) d.fix = undefined;
+    }
+    const notes = shallow.regions.map((g) => builtinDiagnostic(TOO_DEEP, file, g.row + 1, g.column + 1, g.column + 1, `nested more than ${limit} levels deep: this code (lines ${g.row + 1}-${g.endRow + 1}) is not analysed; the rest of the file is`));
+    return { ...r, text, diagnostics: [...r.diagnostics, ...notes].sort(compareDiagnostics) };
+  }
+  return { file, diagnostics: [], errors: [{ file, kind: 'internal', message: 'internal error while checking: nested too deep to analyse' }], text };
+}
+
+/** Depth limits tried in turn (the second for a thread with a smaller stack). */
+const DEPTH_LIMITS = [300, 100];
+
+function offsetOf(starts: number[], line: number, column: number): number {
+  return (starts[line - 1] ?? starts[starts.length - 1]!) + column - 1;
+}
+
+function checkText(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
+  const errors: FileError[] = [];
   const tree = parsePython(text);
   try {
     const err = firstSyntaxError(tree.rootNode);
