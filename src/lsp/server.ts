@@ -33,6 +33,7 @@ import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
+import { LspFraming } from './framing.js';
 import { Workspace } from './workspace.js';
 import { CONFIG_FILE_NAMES } from '../config/resolve.js';
 
@@ -64,7 +65,9 @@ function isPython(doc: TextDocument): boolean {
 
 /** Serves one client over the streams; resolves when the client sends `exit`. */
 export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
-  const connection = createConnection(input, output);
+  // Malformed frames are dropped and said (framing.ts): the reader underneath never wedges.
+  const framed = input.pipe(new LspFraming((problem) => connection.console.warn(`raiselint: ${problem}`)));
+  const connection = createConnection(framed, output);
   const documents = new TextDocuments(TextDocument);
   const checked = new Map<string, Checked>();
   const timers = new Map<string, NodeJS.Timeout>();

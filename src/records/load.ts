@@ -33,7 +33,8 @@ export function datasetFiles(path: string): string[] {
   try {
     st = statSync(path);
   } catch (e) {
-    throw new DatasetError(path, 0, `records path not found (${describeFsError(e)})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DatasetError(path, 0, code === 'ENOENT' || code === 'ENOTDIR' ? 'records path not found' : `cannot read records path: ${describeFsError(e)}`);
   }
   if (st.isFile()) return [path];
   if (!st.isDirectory()) throw new DatasetError(path, 0, `records path is not a regular file or folder (${specialKind(st)})`);
