@@ -20,6 +20,11 @@ import { ResultCache, type CacheEntry } from '../cache/results.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { decodeSource } from '../parse/source.js';
+import { readRegular } from '../parse/files.js';
+import { isIoError } from './ioerror.js';
+
+/** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
+const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
 import type { RecordProblem } from '../records/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
@@ -269,8 +274,10 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
 
 /** The text of a file (for code frames and fixes), from the check when it kept it, else read again. */
 export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buffer } {
+  // A regular file only (it may have been replaced by a FIFO since it was checked), bounded.
+  if (r.errors.some(isIoError)) return { text: r.text };
   try {
-    const bytes = readFileSync(abs);
+    const bytes = Buffer.from(readRegular(abs, { maxBytes: MAX_REREAD_BYTES }).bytes);
     return { text: r.text ?? decodeSource(bytes).text, bytes };
   } catch {
     return { text: r.text };

@@ -1,5 +1,5 @@
 /** The per-file pipeline: parse → semantic model → matching → handlers → diagnostics. */
-import { readFileSync } from 'node:fs';
+import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
 import { parsePython } from '../parse/parser.js';
 import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
@@ -121,10 +121,10 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
 export function checkFile(abs: string, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(abs);
+    bytes = Buffer.from(readRegular(abs, { maxBytes: DEFAULT_MAX_FILE_SIZE, limitName: '--max-file-size' }).bytes);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }] };
+    const why = e instanceof FileReadError ? e.message : describeFsError(e);
+    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }] };
   }
   return checkBytes(bytes, display, rules, opts);
 }

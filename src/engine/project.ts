@@ -146,11 +146,12 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   let suppressed = 0;
   files.forEach((f, i) => {
     const raw = batch.results[i]!;
-    const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
+    // A file that cannot be read or decoded is a raiselint/io-error finding (as Ruff's E902), configured like any rule.
+    const io = splitIoErrors(raw.errors);
+    const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
-    const io = splitIoErrors(r.errors);
-    diagnostics.push(...done.diagnostics, ...io.findings);
-    errors.push(...io.rest);
+    diagnostics.push(...done.diagnostics);
+    errors.push(...r.errors);
     suppressed += done.suppressed;
     absByDisplay.set(f.display, f.abs);
     outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });

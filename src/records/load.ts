@@ -7,6 +7,7 @@ import { describeFsError, FileReadError, oneLine, readRegularText, specialKind }
 import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
+import { firstByte, forEachLine } from './stream.js';
 
 /** A skipped record, one line: `file:line: field 'x': why`. */
 export function describeProblem(w: RecordProblem): string {
@@ -19,7 +20,7 @@ export interface LoadResult {
 }
 
 const DATASET_EXTENSIONS = ['.jsonl', '.json', '.ndjson'];
-/** A dataset file larger than this is not read (a device, a mistake): 256 MiB is ~100,000 large records. */
+/** A JSON-array dataset larger than this is not read whole (JSON Lines are streamed, with a limit per line). */
 const MAX_DATASET_BYTES = 256 * 1024 * 1024;
 
 /**
@@ -94,28 +95,57 @@ export function loadDatasets(paths: string[]): LoadResult {
   for (const p of paths) {
     for (const file of datasetFiles(p)) {
       const r = loadDataset(file);
-      records.push(...r.records);
-      problems.push(...r.problems);
+      for (const x of r.records) records.push(x);
+      for (const x of r.problems) problems.push(x);
     }
   }
   return { records, problems };
 }
 
 export function loadDataset(file: string): LoadResult {
-  let text: string;
+  const fail = (e: unknown): never => {
+    if (e instanceof DatasetError) throw e;
+    throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : describeFsError(e)}`);
+  };
+  let first: number | undefined;
   try {
-    text = readRegularText(file, MAX_DATASET_BYTES);
+    first = firstByte(file);
   } catch (e) {
-    throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : describeFsError(e)}`);
+    fail(e);
   }
-  return parseDataset(text, file);
+  if (first === 0x5b) {
+    // A JSON array is parsed whole (bounded by MAX_DATASET_BYTES).
+    let text = '';
+    try {
+      text = readRegularText(file, MAX_DATASET_BYTES);
+    } catch (e) {
+      fail(e);
+    }
+    return parseDataset(text, file);
+  }
+  // JSON Lines: streamed, so memory is the records kept, not the file's text.
+  const out: LoadResult = { records: [], problems: [] };
+  try {
+    forEachLine(file, (l, line) => {
+      if (l.trim()) addEntry(parseLine(l, file, line), line, file, out);
+    });
+  } catch (e) {
+    fail(e);
+  }
+  return out;
+}
+
+function parseLine(l: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(l);
+  } catch (e) {
+    throw new DatasetError(file, line, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
+  }
 }
 
 export function parseDataset(text: string, file: string): LoadResult {
-  const records: LoadedRecord[] = [];
-  const problems: RecordProblem[] = [];
+  const out: LoadResult = { records: [], problems: [] };
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  const entries: { value: unknown; line: number }[] = [];
   if (trimmed.startsWith('[')) {
     let arr: unknown;
     try {
@@ -126,41 +156,35 @@ export function parseDataset(text: string, file: string): LoadResult {
     if (!Array.isArray(arr)) throw new DatasetError(file, 1, 'expected a JSON array of records');
     // Approximate element lines by the position of each `{` at depth 1.
     const lines = elementLines(trimmed);
-    arr.forEach((value, i) => entries.push({ value, line: lines[i] ?? 1 }));
+    arr.forEach((value, i) => addEntry(value, lines[i] ?? 1, file, out));
   } else {
-    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((l, i) => {
-      if (!l.trim()) return;
-      let value: unknown;
-      try {
-        value = JSON.parse(l);
-      } catch (e) {
-        throw new DatasetError(file, i + 1, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
-      }
-      entries.push({ value, line: i + 1 });
+    text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((l, i) => {
+      if (l.trim()) addEntry(parseLine(l, file, i + 1), i + 1, file, out);
     });
   }
-  for (const { value, line } of entries) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new DatasetError(file, line, 'expected a JSON object (a record or {"record": ...})');
-    }
-    const obj = value as Record<string, unknown>;
-    const wrapped = 'record' in obj && typeof obj.record === 'object' && obj.record !== null;
-    const rec = (wrapped ? obj.record : obj) as Record<string, unknown>;
-    const issues = validateRecord(rec);
-    const fatal = issues.find((i) => i.skipsRecord);
-    if (fatal) {
-      problems.push({ file, line, field: fatal.field, message: fatal.message, skipsRecord: true });
-      continue;
-    }
-    for (const i of issues) problems.push({ file, line, field: i.field, message: i.message, skipsRecord: false });
-    records.push({
-      record: rec as unknown as ErrorRecord,
-      datasetVersion: wrapped && typeof obj.datasetVersion === 'string' ? obj.datasetVersion : undefined,
-      source: { file, line },
-    });
+  return out;
+}
+
+/** Validates one dataset entry: a record (kept, with its warnings) or a skipped one (a problem). */
+function addEntry(value: unknown, line: number, file: string, { records, problems }: LoadResult): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DatasetError(file, line, 'expected a JSON object (a record or {"record": ...})');
   }
-  return { records, problems };
+  const obj = value as Record<string, unknown>;
+  const wrapped = 'record' in obj && typeof obj.record === 'object' && obj.record !== null;
+  const rec = (wrapped ? obj.record : obj) as Record<string, unknown>;
+  const issues = validateRecord(rec);
+  const fatal = issues.find((i) => i.skipsRecord);
+  if (fatal) {
+    problems.push({ file, line, field: fatal.field, message: fatal.message, skipsRecord: true });
+    return;
+  }
+  for (const i of issues) problems.push({ file, line, field: i.field, message: i.message, skipsRecord: false });
+  records.push({
+    record: rec as unknown as ErrorRecord,
+    datasetVersion: wrapped && typeof obj.datasetVersion === 'string' ? obj.datasetVersion : undefined,
+    source: { file, line },
+  });
 }
 
 function elementLines(text: string): number[] {
