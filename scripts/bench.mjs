@@ -26,6 +26,7 @@ const opt = (name, dflt) => {
 const REPS = Number(opt('reps', '5'));
 const JOBS = Number(opt('jobs', String(availableParallelism())));
 const KEEP = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const NO_RECORDS_BLOCK = args.includes('--no-records-block') ? (args.splice(args.indexOf('--no-records-block'), 1), true) : false;
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -216,6 +217,8 @@ out(`\n${'ratio'.padEnd(52)} ${'value'.padStart(9)}  target\n`);
 for (const [label, v, target, ok] of ratios) out(`${label.padEnd(52)} ${v.toFixed(2).padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
 out(`${'20-file pre-commit run, wall (cold)'.padEnd(52)} ${fmt(med('pre20')).padStart(9)}  <= 400 ms${med('pre20') <= 400 ? '  met' : '  MISSED'}\n`);
 out(`${'peak RSS of any raiselint run'.padEnd(52)} ${mb(rlRss).padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+// Record loading at 1,000 / 10,000 / 100,000 records (issue 15), its own block: scripts/bench-records.mjs.
+if (!NO_RECORDS_BLOCK) (await import('./bench-records.mjs')).recordLoadingBlock({ out, work });
 out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 if (!KEEP) rmSync(work, { recursive: true, force: true });
 else out(`kept ${work}\n`);

@@ -1,4 +1,4 @@
-/** Rules raiselint itself reports about suppression comments (not from records). */
+/** Rules raiselint itself reports (not from records): about suppression comments, unreadable files, code too deep to analyse. */
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Severity } from '../rules/types.js';
 
