@@ -26,6 +26,8 @@ try {
 }
 
 const out = join(ROOT, 'dist', 'bundle');
+// jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
+const JSONC = join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
 rmSync(out, { recursive: true, force: true });
 await esbuild.build({
   entryPoints: { main: join(ROOT, 'dist', 'cli', 'main.js'), thread: join(ROOT, 'dist', 'engine', 'thread.js') },
@@ -36,6 +38,7 @@ await esbuild.build({
   format: 'esm',
   target: 'node20',
   external: ['web-tree-sitter', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  alias: { 'jsonc-parser': JSONC },
   // CommonJS dependencies (commander, ignore, picocolors) call require() for Node's modules.
   banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
   logLevel: 'warning',
@@ -58,7 +61,7 @@ await esbuild.build({
   supported: { 'dynamic-import': false },
   // web-tree-sitter's CommonJS build goes in too (its code is then in the code cache as well);
   // src/parse/parser.ts tells it where its .wasm file is.
-  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs') },
+  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
   external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },

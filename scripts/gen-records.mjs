@@ -10,18 +10,10 @@
 // exampleFix, prose, tips). Four kinds rotate: instance methods (with an isinstance guard),
 // module functions, constructors and class methods; some records define their own exception class.
 // Names are unique per record (`<Word><n>Client.<verb>_<noun>_<n>`), so every record compiles to a rule.
-import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { intOption, mulberry32, readOptions, writeLines } from './lib/dataset.mjs';
 
-// mulberry32: small seeded PRNG.
-let state = 1;
-function rand() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+let rand = mulberry32(1);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const hex = (n) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
 
@@ -182,29 +174,20 @@ function record(i) {
 
 /** `count` records (JSON Lines objects) and, for tests, how code would call each raising function. */
 export function generateRecords(count = 10000, seed = 1) {
-  state = seed >>> 0;
+  rand = mulberry32(seed);
   const out = [];
   for (let i = 0; i < count; i++) out.push(record(i));
   return out;
 }
 
 function main() {
-  const args = process.argv.slice(2);
-  const opt = (name, dflt) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
-  };
-  const count = Number(opt('count', '10000'));
-  const seed = Number(opt('seed', '1'));
-  const outFile = opt('out', undefined);
-  if (!Number.isInteger(count) || count < 0 || !Number.isInteger(seed)) {
-    process.stderr.write('gen-records: --count and --seed must be integers (count >= 0)\n');
-    process.exit(2);
-  }
-  const lines = generateRecords(count, seed).map((r) => JSON.stringify(r.line));
-  const text = lines.join('\n') + (lines.length ? '\n' : '');
-  if (outFile) writeFileSync(outFile, text);
-  else process.stdout.write(text);
+  const opts = readOptions('gen-records', process.argv.slice(2), ['count', 'seed', 'out']);
+  const count = intOption('gen-records', opts, 'count', 10000);
+  const seed = intOption('gen-records', opts, 'seed', 1, -(2 ** 31));
+  writeLines(
+    generateRecords(count, seed).map((r) => JSON.stringify(r.line)),
+    opts.out,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -160,8 +160,8 @@ describe('check --statistics', () => {
     const r = run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--statistics']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    // The findings carry fixes (the fix stage), so the summary is followed by Ruff's fixable note.
-    expect(lines.at(-1)).toBe('[*] fixable with `--fix` (some with `--unsafe-fixes`)');
+    // The findings carry fixes (the fix stage), all unsafe here: `[-]` and its note, never `[*]`.
+    expect(lines.at(-1)).toBe('[-] only unsafe fixes: applied with `--fix --unsafe-fixes`');
     expect(lines.at(-2)).toMatch(/^Found \d+ findings \(\d+ certain, \d+ possible\) from 5 rules\.$/);
     const rows = lines.slice(0, -2).map((l) => l.split('\t'));
     expect(rows).toHaveLength(5);

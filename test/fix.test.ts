@@ -4,7 +4,7 @@
  * parse with CPython's `ast`, and fixing it again must change nothing. Then the pieces: edits on
  * bytes, overlapping fixes, verification, the atomic write.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } f
 import { FileFacts } from '../src/fix/scope.js';
 import { initParser, withTree } from '../src/parse/parser.js';
 import type { Fix } from '../src/diagnostics/types.js';
+import { BIN } from './helpers/project.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'fixes');
 const cases = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory()).sort();
@@ -62,6 +63,28 @@ describe('fixtures/fixes: input.py → expected.py', () => {
       expect(again.fixed).toBe(0);
     });
   }
+});
+
+describe('fixtures/fixes through `raiselint check --fix` (the compiled-rules snapshot)', () => {
+  it('every case fixed on disk by the CLI equals expected.py byte for byte', () => {
+    // One CLI run per set of options, over copies of the inputs (a fresh cache: the snapshot is compiled and read back).
+    const groups = new Map<string, string[]>();
+    for (const c of cases) {
+      const dir = join(ROOT, c);
+      const o: CaseOptions = existsSync(join(dir, 'options.json')) ? JSON.parse(readFileSync(join(dir, 'options.json'), 'utf8')) : {};
+      const args = ['--fix', ...(o.unsafe ? ['--unsafe-fixes'] : []), '--fix-strategy', o.strategy ?? 'auto'];
+      const k = args.join(' ');
+      groups.set(k, [...(groups.get(k) ?? []), c]);
+    }
+    for (const [k, list] of groups) {
+      const work = mkdtempSync(join(tmpdir(), 'raiselint-fixcli-'));
+      for (const c of list) writeFileSync(join(work, `${c}.py`), readFileSync(join(ROOT, c, 'input.py')));
+      const cache = mkdtempSync(join(tmpdir(), 'raiselint-fixcache-'));
+      const r = spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-cache', '--cache-dir', cache, ...k.split(' '), '.'], { cwd: work, encoding: 'utf8' });
+      expect(r.stderr, k).not.toMatch(/error:/);
+      for (const c of list) expect(readFileSync(join(work, `${c}.py`)).equals(readFileSync(join(ROOT, c, 'expected.py'))), `${c} (${k})`).toBe(true);
+    }
+  });
 });
 
 describe('fixes for every record shape (fixtures/shapes)', () => {

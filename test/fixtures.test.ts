@@ -6,6 +6,9 @@
  *   `# ok: ...`                            no finding on this line
  * Findings and annotations must match exactly; a file without annotations must be clean.
  * Every file must parse with CPython's `ast` unless its name contains `syntax_error`.
+ * Each folder is checked through both paths (test/helpers/paths.ts): `raiselint check` with its
+ * compiled-rules snapshot, and fresh compilation (`loadRules` + `checkSource`); both must give
+ * exactly the annotated findings and confidences.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRules } from '../src/engine/rules.js';
 import { checkSource } from '../src/engine/check.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
+import { cliFindings, type CliRun } from './helpers/paths.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures');
 
@@ -53,6 +57,15 @@ function rulesFor(dir: string): Promise<RuleSet> {
   return ruleSets.get(dir)!;
 }
 
+/** The CLI run over a whole fixture folder (one process per folder), run on first use. */
+const cliRuns = new Map<string, CliRun>();
+function cliFor(dir: string): CliRun {
+  const own = join(ROOT, dir, 'records.jsonl');
+  let run = cliRuns.get(dir);
+  if (!run) cliRuns.set(dir, (run = existsSync(own) ? cliFindings(ROOT, [dir], [own], false) : cliFindings(ROOT, [dir])));
+  return run;
+}
+
 for (const dir of dirs) {
   describe(`fixtures/${dir}`, () => {
     for (const file of pyFiles(join(ROOT, dir))) {
@@ -62,7 +75,8 @@ for (const dir of dirs) {
         const text = readFileSync(file, 'utf8');
         const res = checkSource(text, name, rules);
         const got = res.diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`).sort();
-        expect(got).toEqual(expectedFindings(text));
+        expect(got, 'fresh compilation (loadRules + checkSource)').toEqual(expectedFindings(text));
+        expect(cliFor(dir).byFile.get(name) ?? [], 'raiselint check (compiled-rules snapshot)').toEqual(expectedFindings(text));
         const flagged = new Set(res.diagnostics.map((d) => d.line));
         for (const l of okLines(text)) expect(flagged.has(l), `line ${l} is marked ok`).toBe(false);
         if (!name.includes('syntax_error')) {

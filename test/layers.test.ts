@@ -1,11 +1,16 @@
-/** The pipeline's stages import only forwards: a stage never imports a later one. */
+/**
+ * The shape of src/: the pipeline's stages import only forwards (a stage never imports a later
+ * one) and no module imports itself through others (no cycle). Sizes: test/size.test.ts.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-// Earlier stages first. `lsp` and `cli` are the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
-const ORDER = ['parse', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
+// Earlier stages first. `io` is file writing shared by every stage that writes (atomic writes, cache pruning). `python` reads syntax into facts for every later stage; `lsp` and `cli` are
+// the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
+const ORDER = ['io', 'parse', 'python', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -14,18 +19,63 @@ function files(dir: string): string[] {
   });
 }
 
+const stageOf = (f: string) => relative(SRC, f).split(/[\\/]/)[0]!;
+
+/** Relative imports of a file, resolved to .ts paths; `typeOnly` for `import type` / `export type`. */
+function importsOf(f: string): { target: string; typeOnly: boolean }[] {
+  const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: { target: string; typeOnly: boolean }[] = [];
+  const add = (spec: string, typeOnly: boolean) => {
+    if (spec.startsWith('.')) out.push({ target: resolve(dirname(f), spec).replace(/\.js$/, '.ts'), typeOnly });
+  };
+  const visit = (n: ts.Node) => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
+      const c = n.importClause;
+      const allTypes = !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+      add(n.moduleSpecifier.text, allTypes);
+    } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) add(n.moduleSpecifier.text, n.isTypeOnly);
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) add(n.arguments[0].text, false);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
 describe('layering', () => {
+  const all = files(SRC);
   it('every src folder is a known stage', () => {
     for (const d of readdirSync(SRC)) if (statSync(join(SRC, d)).isDirectory()) expect(ORDER, `src/${d} is not in ORDER`).toContain(d);
   });
-  it('no stage imports a later stage', () => {
-    for (const f of files(SRC)) {
-      const stage = relative(SRC, f).split(/[\\/]/)[0]!;
-      const text = readFileSync(f, 'utf8');
-      for (const m of text.matchAll(/from '\.\.\/([a-z]+)\//g)) {
-        const target = m[1]!;
-        expect(ORDER.indexOf(target), `${relative(SRC, f)} imports ../${target}`).toBeLessThanOrEqual(ORDER.indexOf(stage));
+
+  it('no stage imports a later stage (at any folder depth)', () => {
+    for (const f of all) {
+      for (const { target } of importsOf(f)) {
+        const to = stageOf(target);
+        expect(ORDER.indexOf(to), `${relative(SRC, f)} imports ${relative(SRC, target)}`).toBeLessThanOrEqual(ORDER.indexOf(stageOf(f)));
       }
     }
+  });
+
+  it('no import cycle (dynamic imports included, type-only imports aside)', () => {
+    const graph = new Map(all.map((f) => [f, importsOf(f).filter((i) => !i.typeOnly).map((i) => i.target)]));
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const walk = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].map((p) => relative(SRC, p)).join(' -> '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const t of graph.get(f) ?? []) walk(t, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of all) walk(f, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('the checks above see imports of nested folders', () => {
+    const f = join(SRC, 'rules', 'compile', 'record.ts');
+    expect(importsOf(f).map((i) => relative(SRC, i.target))).toContain(join('records', 'types.ts'));
   });
 });

@@ -21,7 +21,7 @@ import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
-import { patternsData, rulePatterns, type RulePatterns } from '../src/fix/pattern.js';
+import { readPatterns, rulePatterns } from '../src/rules/compile/patterns.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
 import { resolvePath } from '../src/workspace/discover.js';
@@ -279,9 +279,11 @@ describe('compiled-rules snapshot', () => {
     const rules = await loadRules();
     const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
     const all = snap.ruleSetFor(null);
-    const plainPatterns = (p: RulePatterns) => JSON.parse(JSON.stringify(patternsData(p)));
-    // A copy of each rule (not the object encoded) reads its patterns afresh from the record.
-    for (const r of all.rules) expect(plainPatterns(rulePatterns(r))).toEqual(plainPatterns(rulePatterns(JSON.parse(JSON.stringify(r)))));
+    // The snapshot's rules carry their patterns; reading them afresh from the record gives the same data.
+    for (const r of all.rules) {
+      expect(r.patterns, r.id).toBeDefined();
+      expect(JSON.parse(JSON.stringify(r.patterns))).toEqual(JSON.parse(JSON.stringify(readPatterns(r))));
+    }
     expect(all.rules.some((r) => rulePatterns(r).tryExcept)).toBe(true);
   });
 

@@ -14,6 +14,7 @@ import { compileRecord, versionNotes } from '../src/rules/compile.js';
 import { ExceptionHierarchy } from '../src/rules/exceptions.js';
 import type { LoadedRecord } from '../src/records/types.js';
 import { ROOT, cli, tempTree } from './helpers.js';
+import { cliFindingsOf } from './helpers/paths.js';
 
 const SHAPES = join(ROOT, 'fixtures', 'shapes', 'records.jsonl');
 const IMPRECISE = join(ROOT, 'test', 'data', 'records-imprecise.jsonl');
@@ -90,12 +91,14 @@ describe('records that compile to nothing precise', () => {
     expect(reasons.some((m) => m.includes('not a Python record'))).toBe(true);
     const text = 'def persist(backend, obj):\n    backend.save(obj)\n    obj.save()\n    backend.flush()\n';
     expect(checkSource(text, 'x.py', rules).diagnostics).toEqual([]);
+    expect(cliFindingsOf(text, 'x.py', [IMPRECISE], false), 'raiselint check (compiled-rules snapshot)').toEqual([]);
   });
 
   it('a method whose class sourceCode shows falls back to that class', async () => {
     const rules = await loadRules({ records: [IMPRECISE], bundled: false });
     const text = 'from acme.storage import ReadOnlyBackend\n\ndef f(b: ReadOnlyBackend):\n    b.flush()\n';
-    expect(checkSource(text, 'x.py', rules).diagnostics.map((d) => `${d.line} ${d.ruleId}`)).toEqual(['4 storage/flush-read-only']);
+    expect(checkSource(text, 'x.py', rules).diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`)).toEqual(['4 certain storage/flush-read-only']);
+    expect(cliFindingsOf(text, 'x.py', [IMPRECISE], false), 'raiselint check (compiled-rules snapshot)').toEqual(['4 certain storage/flush-read-only']);
   });
 });
 

@@ -225,8 +225,8 @@ describe('statistics', () => {
   it('counts per rule, most frequent first, with certain/possible and fixable', () => {
     const stats = statistics(diags);
     expect(stats).toEqual([
-      { ruleId: 'autogen/agent-save-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 3, certain: 2, possible: 1, fixable: 0 },
-      { ruleId: 'autogen/agent-load-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 1, certain: 1, possible: 0, fixable: 0 },
+      { ruleId: 'autogen/agent-save-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 3, certain: 2, possible: 1, fixable: 0, unsafeFixable: 0 },
+      { ruleId: 'autogen/agent-load-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 1, certain: 1, possible: 0, fixable: 0, unsafeFixable: 0 },
     ]);
     expect(formatStatisticsText(diags)).toBe(
       '3\tautogen/agent-save-state-is-not-yet-implemented\tNotImplementedError (2 certain, 1 possible)\n' +
@@ -243,6 +243,11 @@ describe('statistics', () => {
     expect(text).toContain('1\tautogen/agent-load-state-is-not-yet-implemented\t[*] NotImplementedError');
     expect(text).toContain('3\tautogen/agent-save-state-is-not-yet-implemented\t    NotImplementedError');
     expect(text).toContain('[*] fixable with `--fix`');
+    // Only unsafe fixes: `[-]`, never `[*]` (`--fix` alone would fix nothing); `[*]` with --unsafe-fixes.
+    const unsafe = diags.map((d, i) => (i === 1 ? { ...d, fix: { applicability: 'unsafe', edits: [{ line: 8, column: 5, endLine: 8, endColumn: 5, text: 'x' }] } } : d)) as Diagnostic[];
+    expect(formatStatisticsText(unsafe)).toContain('1\tautogen/agent-load-state-is-not-yet-implemented\t[-] NotImplementedError');
+    expect(formatStatisticsText(unsafe)).not.toContain('[*]');
+    expect(formatStatisticsText(unsafe, { unsafeFixes: true })).toContain('\t[*] NotImplementedError');
   });
 });
 

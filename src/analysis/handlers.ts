@@ -1,11 +1,12 @@
 /**
- * Stage 5: handler analysis. A finding is already handled when the call sits in the body of a
+ * The analysis stage: handlers. A finding is already handled when the call sits in the body of a
  * `try` whose handler catches the error class or a base (not one that only re-raises), or in a
  * `with contextlib.suppress(...)` / `pytest.raises(...)` / `self.assertRaises(...)` block.
  * (Guards and early exits are handled by the flow-sensitive types in ../semantic.)
  */
 import type { Node } from '../parse/parser.js';
 import { contains, dottedName, field, namedChildren } from '../parse/syntax.js';
+import { caughtExpressions, exceptAlias, exceptClauses, flattenClasses, handlerBody, isBareExcept } from '../python/excepts.js';
 import type { ExceptionHierarchy } from '../rules/exceptions.js';
 import type { FileModel } from '../semantic/model.js';
 import type { Finding } from '../match/match.js';
@@ -25,8 +26,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
     if (type === 'try_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child)) {
-        for (const clause of namedChildren(cur)) {
-          if (clause.type !== 'except_clause' && clause.type !== 'except_group_clause') continue;
+        for (const clause of exceptClauses(cur)) {
           if (catches(clause, errorClass, model, exc) && !onlyReraises(clause)) return { kind: 'try', node: cur };
         }
       }
@@ -44,13 +44,6 @@ export function filterHandled(findings: Finding[], model: FileModel, exc: Except
   return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc));
 }
 
-function exceptionNames(n: Node | undefined): Node[] {
-  if (!n) return [];
-  if (n.type === 'as_pattern') return exceptionNames(namedChildren(n)[0]);
-  if (n.type === 'tuple' || n.type === 'parenthesized_expression' || n.type === 'expression_list') return namedChildren(n).flatMap((c) => exceptionNames(c));
-  return [n];
-}
-
 function classMatches(n: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
   const written = dottedName(n);
   if (!written) return false;
@@ -64,16 +57,14 @@ function classMatches(n: Node, errorClass: string, model: FileModel, exc: Except
 }
 
 function catches(clause: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
-  const value = namedChildren(clause).find((c) => c.type !== 'block');
-  if (!value) return true; // bare `except:`
-  return exceptionNames(value).some((n) => classMatches(n, errorClass, model, exc));
+  if (isBareExcept(clause)) return true;
+  return caughtExpressions(clause).some((n) => classMatches(n, errorClass, model, exc));
 }
 
 /** `except E: raise` / `except E as e: log(e); raise e`: the handler always ends by re-raising the error. */
 function onlyReraises(clause: Node): boolean {
-  const value = namedChildren(clause).find((c) => c.type !== 'block');
-  const alias = value?.type === 'as_pattern' ? field(value, 'alias')?.text : undefined;
-  const block = namedChildren(clause).find((c) => c.type === 'block');
+  const alias = exceptAlias(clause);
+  const block = handlerBody(clause);
   const stmts = block ? namedChildren(block) : [];
   const r = stmts[stmts.length - 1];
   if (!r || r.type !== 'raise_statement') return false;
@@ -97,7 +88,7 @@ function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: Exce
       const args = field(v, 'arguments');
       const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];
       const classes = q === 'contextlib.suppress' || q === 'suppress' ? first : first.slice(0, 1);
-      if (classes.flatMap((c) => exceptionNames(c)).some((n) => classMatches(n, errorClass, model, exc))) return true;
+      if (classes.flatMap(flattenClasses).some((n) => classMatches(n, errorClass, model, exc))) return true;
     }
   }
   return false;

@@ -9,8 +9,10 @@
  * stale, whatever changed (a file, a record, a curated file, an option, raiselint itself).
  * A corrupt or unreadable cache is ignored; the cache never changes a run's output.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../io/atomic.js';
+import { pruneFiles } from '../io/prune.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { Directive } from '../suppress/directives.js';
 import type { StatSig } from './fingerprint.js';
@@ -106,11 +108,9 @@ export class ResultCache {
       let list = [...this.entries];
       if (list.length > MAX_ENTRIES) list = list.sort((a, b) => b[1].t - a[1].t).slice(0, MAX_ENTRIES);
       const data: BucketFile = { format: FORMAT, key: this.key, entries: Object.fromEntries(list) };
-      const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-      writeFileSync(tmp, JSON.stringify(data));
-      renameSync(tmp, this.path);
+      writeFileAtomic(this.path, JSON.stringify(data));
       this.dirty = false;
-      pruneBuckets(this.dir, this.path);
+      pruneFiles(this.dir, /^results-[0-9a-f]+\.json$/, this.path, MAX_BUCKETS);
     } catch {
       // read-only or full disk: run without a cache
     }
@@ -123,30 +123,4 @@ export function ensureCacheDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, '.gitignore'), '# Automatically created by raiselint.\n*\n');
   writeFileSync(join(dir, 'CACHEDIR.TAG'), 'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by raiselint.\n');
-}
-
-function pruneBuckets(dir: string, keep: string): void {
-  const buckets = readdirSync(dir)
-    .filter((n) => /^results-[0-9a-f]+\.json$/.test(n))
-    .map((n) => join(dir, n))
-    .filter((p) => p !== keep)
-    .map((p) => ({ p, m: statSync(p).mtimeMs }))
-    .sort((a, b) => b.m - a.m);
-  for (const b of buckets.slice(MAX_BUCKETS - 1)) {
-    try {
-      unlinkSync(b.p);
-    } catch {
-      // another process removed it
-    }
-  }
-  // Temporary files left by a crashed writer.
-  for (const n of readdirSync(dir)) {
-    if (!n.endsWith('.tmp')) continue;
-    const p = join(dir, n);
-    try {
-      if (Date.now() - statSync(p).mtimeMs > 3_600_000) unlinkSync(p);
-    } catch {
-      // gone
-    }
-  }
 }

@@ -8,25 +8,25 @@
  *  - the prefilter's name tables (binary, used in place: no work per name to load them);
  *  - index (JSON), read only when some file passes the prefilter: class registry, exception
  *    hierarchy, trigger names, which rules each name needs, rule offsets;
- *  - the rules, each as JSON with its fix patterns (../fix/pattern.ts: reading them parses the
- *    record's snippets; up to MAX_RULES_WITH_PATTERNS rules), back to back, read one by one when a
- *    file mentions their names.
+ *  - the rules, each as the JSON of its compiled `Rule` (fix patterns included when the rule set
+ *    read them, see MAX_RULES_WITH_PATTERNS in ../rules/ruleset.ts), back to back, read one by one
+ *    when a file mentions their names.
  * So start-up does not grow with the number of records.
  * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
  * code: it cannot be stale.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic.js';
 import type { RecordProblem } from '../records/types.js';
 import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
-import type { RuleSet } from '../rules/ruleset.js';
-import { patternsData, rulePatterns, usePatternsData } from '../fix/pattern.js';
+import { indexRule, triggerKey, type RuleSet } from '../rules/ruleset.js';
+import { LazyRuleMap } from './lazymap.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
-const FORMAT = 4;
+const FORMAT = 5;
 
 export interface SnapshotMeta {
   format: number;
@@ -63,7 +63,7 @@ function ruleLoads(rules: RuleSet): Record<string, number[]> {
   };
   rules.rules.forEach((r, i) => {
     for (const t of r.triggers) add(t, i);
-    for (const t of r.targets) add(t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!, i);
+    for (const t of r.targets) add(triggerKey(t), i);
   });
   for (const [name, list] of rules.byTrigger) for (const r of list) add(name, index.get(r)!);
   // Summaries: `obj.save_state()` may reach `runtime.agent_save_state()` in a library class.
@@ -100,18 +100,9 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
   const parts: Buffer[] = [];
   const offsets: number[] = [0];
   let pos = 0;
-  // Each rule with its fix patterns (read with the parser, when it is loaded: rule compilation
-  // loads it). Not for large datasets: reading the patterns of 10,000 records tripled the first
-  // run (~9 s to ~27 s), and a run reads them only for the rules with findings.
-  const withPatterns = rules.rules.length <= MAX_RULES_WITH_PATTERNS;
+  // Each rule exactly as compiled (with its fix patterns when the rule set read them: buildRuleSet).
   for (const r of rules.rules) {
-    let patterns: unknown;
-    try {
-      patterns = withPatterns ? patternsData(rulePatterns(r)) : undefined;
-    } catch {
-      patterns = undefined;
-    }
-    const b = Buffer.from(JSON.stringify({ rule: r, patterns }), 'utf8');
+    const b = Buffer.from(JSON.stringify(r), 'utf8');
     parts.push(b);
     pos += b.length;
     offsets.push(pos);
@@ -137,15 +128,9 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
 
 const FIRST_LINE = MAGIC.length + 3 * 13 + 1;
 
-/** Up to this many rules, the snapshot holds their fix patterns (see encodeSnapshot). */
-export const MAX_RULES_WITH_PATTERNS = 1000;
-
-/** Writes a snapshot atomically (temporary file + rename). */
+/** Writes a snapshot atomically. */
 export function writeSnapshot(path: string, bytes: Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, path);
+  writeFileAtomic(path, bytes, { mkdir: true });
 }
 
 /** A source of snapshot bytes: a file (read piecewise) or bytes in memory (shared with workers). */
@@ -296,9 +281,7 @@ export class Snapshot {
 
   private rule(i: number): Rule {
     const o = this.index.offsets;
-    const { rule, patterns } = JSON.parse(readAt(this.src, this.rulesStart + o[i]!, o[i + 1]! - o[i]!).toString('utf8')) as { rule: Rule; patterns?: unknown };
-    if (patterns !== undefined) usePatternsData(rule, patterns);
-    return rule;
+    return JSON.parse(readAt(this.src, this.rulesStart + o[i]!, o[i + 1]! - o[i]!).toString('utf8')) as Rule;
   }
 
   /**
@@ -337,95 +320,27 @@ export class Snapshot {
   private add(indices: number[]): void {
     const set = this.ruleSet!;
     const pos = this.position;
-    // Insert keeping every list in rule order, as buildRuleSet builds them: the lists are the
-    // same as in the complete rule set, restricted to the loaded rules.
+    // Indexed as buildRuleSet indexes (indexRule), then every touched list is put back in rule
+    // order: the lists are those of the complete rule set, restricted to the loaded rules.
     const touchedTriggers = new Set<string>();
     const touchedGuards = new Set<string>();
+    const guardPos = new Map<GuardSpec, number>();
     for (const i of indices) {
       const rule = this.rule(i);
       this.loaded.set(i, rule);
       pos.set(rule, i);
       set.rules.push(rule);
-      set.byId.set(rule.id, rule);
-      for (const t of rule.targets) {
-        const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
-        const list = set.byTrigger.get(key) ?? [];
-        list.push(rule);
-        set.byTrigger.set(key, list);
-        touchedTriggers.add(key);
-      }
-      for (const g of rule.guards) {
-        const list = set.guards.get(g.name) ?? [];
-        list.push(g);
-        set.guards.set(g.name, list);
-        touchedGuards.add(g.name);
-      }
+      indexRule(set, rule);
+      for (const t of rule.targets) touchedTriggers.add(triggerKey(t));
+      for (const g of rule.guards) touchedGuards.add(g.name);
     }
     const byPos = (a: Rule, b: Rule) => pos.get(a)! - pos.get(b)!;
     set.rules.sort(byPos);
     for (const k of touchedTriggers) set.byTrigger.get(k)!.sort(byPos);
-    for (const k of touchedGuards) {
-      // Rebuild from the loaded rules in order (a rule may list the same guard name twice).
-      const specs: GuardSpec[] = [];
-      for (const r of set.rules) for (const g of r.guards) if (g.name === k) specs.push(g);
-      set.guards.set(k, specs);
+    if (touchedGuards.size) {
+      for (const r of set.rules) for (const g of r.guards) guardPos.set(g, pos.get(r)!);
+      // A stable sort: one rule's guards keep their order.
+      for (const k of touchedGuards) set.guards.get(k)!.sort((a, b) => guardPos.get(a)! - guardPos.get(b)!);
     }
-  }
-}
-
-/** Rules by id, read from the snapshot on first use of each (the id list itself on first use). */
-class LazyRuleMap extends Map<string, Rule> {
-  private complete = false;
-  private idList?: string[];
-  private positions?: Map<string, number>;
-  constructor(
-    private readonly idsOf: () => string[],
-    private readonly load: (i: number) => Rule,
-  ) {
-    super();
-  }
-  private get ids(): string[] {
-    return (this.idList ??= this.idsOf());
-  }
-  private get position(): Map<string, number> {
-    return (this.positions ??= new Map(this.ids.map((id, i) => [id, i])));
-  }
-  override get(id: string): Rule | undefined {
-    const have = super.get(id);
-    if (have) return have;
-    const i = this.position.get(id);
-    if (i === undefined) return undefined;
-    const r = this.load(i);
-    super.set(id, r);
-    return r;
-  }
-  override has(id: string): boolean {
-    return this.position.has(id);
-  }
-  override get size(): number {
-    return this.ids.length;
-  }
-  override keys(): MapIterator<string> {
-    return this.ids[Symbol.iterator]() as MapIterator<string>;
-  }
-  private all(): void {
-    if (this.complete) return;
-    for (const id of this.ids) this.get(id);
-    this.complete = true;
-  }
-  override values(): MapIterator<Rule> {
-    this.all();
-    return super.values();
-  }
-  override entries(): MapIterator<[string, Rule]> {
-    this.all();
-    return super.entries();
-  }
-  override [Symbol.iterator](): MapIterator<[string, Rule]> {
-    return this.entries();
-  }
-  override forEach(fn: (value: Rule, key: string, map: Map<string, Rule>) => void, thisArg?: unknown): void {
-    this.all();
-    super.forEach(fn, thisArg);
   }
 }

@@ -11,8 +11,9 @@ import { FORMATS, renderReport, reportsErrors, type Format } from '../report/for
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
 import { writeReport } from './output.js';
+import { PathReport, addRuffOptions, ruffExitCode, ruffProjectOptions, showFiles, type RuffFlags } from './check-flags.js';
 
-interface CheckFlags {
+interface CheckFlags extends RuffFlags {
   records: string[];
   bundled: boolean;
   format: Format;
@@ -23,8 +24,6 @@ interface CheckFlags {
   outputFile?: string;
   color?: boolean;
   gitignore: boolean;
-  exclude: string[];
-  config: boolean;
   showConfig?: string;
   baseline?: string;
   updateBaseline?: boolean;
@@ -33,7 +32,6 @@ interface CheckFlags {
   unsafeFixes?: boolean;
   diff?: boolean;
   fixStrategy?: 'auto' | 'try-except' | 'type-guard';
-  exitNonZeroOnFix?: boolean;
   jobs?: number;
   cache: boolean;
   cacheDir: string;
@@ -84,7 +82,7 @@ function stdinSource(paths: string[], flags: CheckFlags): StdinSource | undefine
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  program
+  const cmd = program
     .command('check')
     .description('check Python files and directories')
     .argument('[paths...]', 'files or directories to check', ['.'])
@@ -99,7 +97,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
     .option('--no-gitignore', 'do not honour .gitignore files')
-    .option('--exclude <glob>', 'exclude paths matching a gitignore-style glob (repeatable)', collect, [])
+    .option('--exclude <glob>', 'exclude paths matching a gitignore-style glob instead of the built-in and configured exclusions (repeatable; as Ruff: --extend-exclude adds to them)', collect, [])
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] files')
     .option('--show-config <file>', 'print the configuration that applies to a file and exit')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
@@ -117,12 +115,18 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--cache-dir <dir>', 'cache directory', '.raiselint_cache')
     .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
     .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
-    .option('--stdin-filename <path>', 'with the path `-`: the file the source on stdin stands for (its config applies; reports name it)')
-    .action(async (paths: string[], flags: CheckFlags) => {
+    .option('--stdin-filename <path>', 'with the path `-`: the file the source on stdin stands for (its config applies; reports name it)');
+  addRuffOptions(cmd).action(async (paths: string[], flags: CheckFlags) => {
       const t0 = performance.now();
+      const ruff = ruffProjectOptions(flags);
+      const format = ruff.format;
       const stdin = stdinSource(paths, flags);
-      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
-      const result = await runProject(paths, { records: flags.records, bundled: flags.bundled, config: flags.config, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: flags.exclude, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize });
+      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
+      const paths_ = new PathReport();
+      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize };
+      if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
+      const result = await runProject(paths, projectOpts);
+      const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
@@ -153,16 +157,15 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
         for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
         const n = fixed!.fixed;
         stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
-        setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n ? 1 : 0);
+        setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !flags.exitZero ? 1 : 0);
         return;
       }
       const color = !fixStdin && (flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR));
-      const report = renderReport(flags.format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes });
+      const report = renderReport(format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes, quiet: flags.quiet });
       if (flags.outputFile) writeReport(flags.outputFile, report);
       else (fixStdin ? stderr : stdout)(report);
-      if (flags.statistics || !reportsErrors(flags.format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-      const code = exitCode(result);
-      setCode(code === 0 && flags.exitNonZeroOnFix && fixed?.fixed ? 1 : code);
+      if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+      setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
 
 }

@@ -11,6 +11,7 @@ import { registerLsp } from './lsp.js';
 import { registerExplain } from './explain.js';
 import { registerRules } from './rules.js';
 import { registerRecords } from './records.js';
+import { registerClean } from './clean.js';
 import { UsageError, type IO } from './io.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
@@ -33,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   registerRules(program, io, (c) => (code = c));
   registerExplain(program, io, (c) => (code = c));
   registerRecords(program, io, (c) => (code = c));
+  registerClean(program, io, (c) => (code = c));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -9,9 +9,11 @@ import { loadRules } from '../engine/rules.js';
 import type { ErrorRecord } from '../records/types.js';
 import type { CompileOutcome } from '../rules/compile.js';
 import type { IO } from './io.js';
+import { formatSummary, summarize } from './records-summary.js';
 
 interface RecordsCheckFlags {
   format: 'text' | 'json';
+  summary?: boolean;
 }
 
 export interface RecordReport {
@@ -29,6 +31,12 @@ export interface RecordReport {
   errorBases?: string[];
   entryPoints: string[];
   entrySource?: string;
+  /** What the raising def is (function, method, classmethod, staticmethod, constructor, property). */
+  raiserKind?: string;
+  /** Record fields each part of the rule came from. */
+  derivedFrom?: Record<string, string>;
+  /** `unknown`: the record does not show when the call raises; findings are possible. */
+  condition?: string;
   receiverClasses: string[];
   guards: string[];
   versions: string[];
@@ -42,9 +50,13 @@ export function registerRecords(program: Command, { stdout }: IO, setCode: (code
     .description('compile record datasets and report, per record, what rule it became or why it was skipped')
     .argument('<paths...>', 'dataset files or folders (JSON Lines or JSON arrays of records)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--summary', 'print counts only: compiled and skipped records by kind of raising def, by source and by skip reason')
     .action(async (paths: string[], flags: RecordsCheckFlags) => {
       const reports = await checkRecords(paths);
-      stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, records: reports }, null, 2)}\n` : formatReports(reports));
+      if (flags.summary) {
+        const sum = summarize(reports);
+        stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, summary: sum }, null, 2)}\n` : formatSummary(sum));
+      } else stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, records: reports }, null, 2)}\n` : formatReports(reports));
       setCode(reports.some((r) => r.status === 'skipped') ? 1 : 0);
     });
 }
@@ -101,6 +113,9 @@ function describe(file: string, line: number, id: string, rec: ErrorRecord, o: C
     errorBases: d.errorBases,
     entryPoints: d.entryPoints,
     entrySource: d.entrySource,
+    raiserKind: d.raiserKind,
+    derivedFrom: d.fields,
+    condition: d.condition,
     receiverClasses: d.receiverClasses,
     guards: d.guards,
     versions: d.versions ?? [],
@@ -123,6 +138,8 @@ export function formatReports(reports: RecordReport[]): string {
       out.push(`    receivers     ${none(r.receiverClasses)}`);
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
+      if (r.condition) out.push(`    condition     ${r.condition} (findings are possible)`);
+      for (const [what, from] of Object.entries(r.derivedFrom ?? {})) out.push(`    from          ${what}: ${from}`);
     }
     for (const n of r.notes) out.push(`    warning       ${n}`);
   }

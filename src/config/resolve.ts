@@ -5,7 +5,7 @@
  * given on the command line.
  *
  * Merging (outermost first, nearer configs win):
- *   records, per-file-ignores, extend-exclude   accumulate (each relative to its own file)
+ *   records, per-file-ignores, extend-exclude, extend-include   accumulate (each relative to its own file)
  *   select, ignore, exclude, min-confidence, fix-strategy   the nearest config that sets them wins
  *   severity                                     entries accumulate; for a rule, the last matching entry wins
  */
@@ -32,6 +32,8 @@ interface ExcludeLayer {
   ig: Ignore;
   /** The config file (undefined: the built-in defaults). */
   file?: string;
+  /** From `extend-exclude` (kept when `--exclude` replaces the rest). */
+  extend?: boolean;
 }
 
 interface FileGlobIgnore {
@@ -51,6 +53,8 @@ export interface ResolvedConfig {
   severity: { pattern: RulePattern; severity: Severity }[];
   perFileIgnores: FileGlobIgnore[];
   exclude: ExcludeLayer[];
+  /** `extend-include`: more files a folder walk checks as Python. */
+  include: ExcludeLayer[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
 }
@@ -58,7 +62,7 @@ export interface ResolvedConfig {
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
 export const DEFAULT_EXCLUDE = [...SKIP_DIRS].sort().map((d) => `${d}/`);
 
-const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [] };
+const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [], include: [] };
 
 /** Rule id patterns: an exact id, a prefix ending at `/` (`autogen` selects `autogen/...`), or a glob (`*` also crosses `/`). */
 export function rulePatternMatches(pattern: string, id: string): boolean {
@@ -89,7 +93,7 @@ export class ConfigResolver {
    * `use: false` ignores every config file (the built-in behaviour); `overrides` (the command
    * line's `--select` / `--ignore`) apply over every configuration returned.
    */
-  constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides } = {}) {}
+  constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides; file?: string } = {}) {}
 
   /** The config file in `dir` itself, if any (raiselint.toml first, then pyproject.toml with [tool.raiselint]). */
   configIn(dir: string): ConfigFile | undefined {
@@ -110,11 +114,13 @@ export class ConfigResolver {
   forDir(dir: string): ResolvedConfig {
     const merged = this.merged(dir);
     const o = this.opts.overrides;
-    if (!o?.select && !o?.ignore?.length) return merged;
+    if (!o?.select && !o?.ignore?.length && !o?.replaceExclude) return merged;
     let out = this.overridden.get(merged);
     if (!out) {
       const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
       out = { ...merged, select: o.select ? o.select.map((p) => cli('--select', p)) : merged.select, ignore: [...merged.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))] };
+      // `--exclude` (its globs are applied by discovery) replaces the configs' `exclude` and the built-in exclusions.
+      if (o.replaceExclude) out.exclude = out.exclude.filter((l) => l.extend);
       this.overridden.set(merged, out);
     }
     return out;
@@ -130,6 +136,7 @@ export class ConfigResolver {
     if (hit) return hit;
     let out: ResolvedConfig;
     if (this.opts.use === false) out = EMPTY;
+    else if (this.opts.file) out = this.fixed();
     else {
       const own = this.configIn(dir);
       const up = resolve(dir, '..');
@@ -140,8 +147,30 @@ export class ConfigResolver {
     return out;
   }
 
+  /** `--config <file>`: that file for every folder, instead of discovery (its relative paths are relative to the current directory, as Ruff's). */
+  private fixed(): ResolvedConfig {
+    const file = resolve(this.opts.file!);
+    const key = `\0${file}`;
+    const hit = this.dirCache.get(key);
+    if (hit) return hit;
+    if (!existsSync(file)) throw new ConfigError(file, undefined, undefined, 'no such config file (--config)');
+    const own = readConfigFile(file);
+    if (!own) throw new ConfigError(file, undefined, undefined, 'no [tool.raiselint] table (--config)');
+    const c = { ...own, dir: process.cwd(), root: true };
+    checkPaths(c);
+    const out = merge(EMPTY, c);
+    this.dirCache.set(key, out);
+    return out;
+  }
+
   forFile(file: string): ResolvedConfig {
     return this.forDir(dirname(resolvePath(file)));
+  }
+
+  /** A file a config's `extend-include` adds to the walk. */
+  included(abs: string): boolean {
+    const cfg = this.forDir(dirname(abs));
+    return cfg.include.length > 0 && isIncluded(cfg, abs);
   }
 
   /** True/false when a config decides; undefined when no config applies (the built-in walk rules decide). */
@@ -150,6 +179,15 @@ export class ConfigResolver {
     if (!cfg.sources.length) return undefined;
     return isExcluded(cfg, abs, isDir);
   }
+}
+
+/** Does a config's `extend-include` name this file? */
+export function isIncluded(cfg: ResolvedConfig, abs: string): boolean {
+  for (const l of cfg.include) {
+    const rel = inside(l.base, abs);
+    if (rel && l.ig.ignores(rel)) return true;
+  }
+  return false;
 }
 
 export function isExcluded(cfg: ResolvedConfig, abs: string, isDir: boolean): boolean {
@@ -189,6 +227,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     severity: [...parent.severity],
     perFileIgnores: [...parent.perFileIgnores],
     exclude: parent.sources.length ? [...parent.exclude] : [{ base: c.dir, patterns: DEFAULT_EXCLUDE, ig: ignore().add(DEFAULT_EXCLUDE) }],
+    include: c.extendInclude ? [...parent.include, { base: c.dir, patterns: c.extendInclude, ig: gitignore(c, c.extendInclude, 'extend-include'), file: c.file }] : parent.include,
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
   };
@@ -200,7 +239,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     out.perFileIgnores.push({ base: c.dir, glob, ig: gitignore(c, glob, 'per-file-ignores'), rules: pats(rules, `per-file-ignores."${glob}"`) });
   }
   if (c.exclude) out.exclude = [{ base: c.dir, patterns: c.exclude, ig: gitignore(c, c.exclude, 'exclude'), file: c.file }];
-  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file });
+  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file, extend: true });
   return out;
 }
 
@@ -241,6 +280,8 @@ export interface RuleOverrides {
   select?: string[];
   /** Added to the configs' `ignore`. */
   ignore?: string[];
+  /** `--exclude`: the configs' `exclude` (and the built-in exclusions) no longer apply; their `extend-exclude` still does. */
+  replaceExclude?: boolean;
 }
 
 /** Throws a ConfigError for the first pattern that matches none of the known rule ids. */

@@ -23,7 +23,7 @@ export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];
 export const SEVERITIES: readonly Severity[] = ['error', 'warning'];
 
 /** Every key the table accepts, in documentation order. */
-export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'min-confidence', 'fix-strategy'] as const;
+export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy'] as const;
 
 export class ConfigError extends Error {
   constructor(
@@ -62,6 +62,8 @@ export interface ConfigFile {
   perFileIgnores?: [string, string[]][];
   exclude?: string[];
   extendExclude?: string[];
+  /** Globs (gitignore syntax) of more files to check as Python, besides .py, .pyi and .ipynb (Ruff's `extend-include`). */
+  extendInclude?: string[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
 }
@@ -141,6 +143,9 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
         break;
       case 'extend-exclude':
         cfg.extendExclude = strings(key, v);
+        break;
+      case 'extend-include':
+        cfg.extendInclude = strings(key, v);
         break;
       case 'severity': {
         if (!isTable(v)) err(key, `must be a table of rule pattern = "error" | "warning", not ${describe(v)}`);

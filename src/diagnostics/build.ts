@@ -1,4 +1,4 @@
-/** Stage 6: findings → diagnostics, with the record's message, tips and links. */
+/** The diagnostics stage: findings → diagnostics, with the record's message, tips and links. */
 import type { Finding } from '../match/match.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { Diagnostic } from './types.js';

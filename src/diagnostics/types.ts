@@ -27,6 +27,11 @@ export interface Diagnostic {
   fingerprint?: string;
   /** How to fix it (src/fix/): the record's pattern bound to this code, or why there is no automatic fix. */
   fix?: Fix;
+  /**
+   * Notebooks, in reports (src/report/notebook.ts): the code cell (1-based, every cell counted) that
+   * `line`/`endLine` are relative to, and how many lines of the cells' joined module come before it.
+   */
+  cell?: { index: number; offset: number };
 }
 
 /** Like Ruff: `safe` fixes apply with `--fix`, `unsafe` ones also need `--unsafe-fixes`, `display-only` never apply. */
@@ -42,6 +47,8 @@ export interface FixEdit {
   endLine: number;
   endColumn: number;
   text: string;
+  /** Notebooks, in reports: the cell the lines are relative to. */
+  cell?: number;
 }
 
 export interface Fix {

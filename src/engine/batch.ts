@@ -22,6 +22,8 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { decodeSource } from '../parse/source.js';
 import { readRegular } from '../parse/files.js';
 import { isIoError } from './ioerror.js';
+import { notebookModule } from '../parse/notebook.js';
+import { isNotebookPath } from '../workspace/pathkind.js';
 
 /** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
 const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
@@ -278,7 +280,8 @@ export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buff
   if (r.errors.some(isIoError)) return { text: r.text };
   try {
     const bytes = Buffer.from(readRegular(abs, { maxBytes: MAX_REREAD_BYTES }).bytes);
-    return { text: r.text ?? decodeSource(bytes).text, bytes };
+    // A notebook: the text is the module of its cells (as checked), the bytes its JSON (for fixes).
+    return { text: r.text ?? (isNotebookPath(abs) ? notebookModule(bytes) : decodeSource(bytes).text), bytes };
   } catch {
     return { text: r.text };
   }

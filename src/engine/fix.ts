@@ -12,6 +12,8 @@ import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, fixKey, fixO
 import { compareDiagnostics } from '../diagnostics/build.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
 import type { RunResult } from './run.js';
+import { isNotebookPath } from '../workspace/pathkind.js';
+import { fixNotebook } from './notebook-fix.js';
 
 export interface FixOptions extends CheckOptions {
   /** Apply `unsafe` fixes too. */
@@ -38,6 +40,8 @@ export interface FileFix {
   /** Findings left, positioned in the new text. */
   diagnostics: Diagnostic[];
   errors: FileError[];
+  /** A notebook: the module of its code cells after the fixes (before/after are its JSON). */
+  module?: string;
 }
 
 const MAX_ROUNDS = 10;
@@ -174,7 +178,7 @@ export function fixRun(
     const finish = run.finish;
     const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display) };
     if (finish) fileOpts.finish = (r) => finish(r, display);
-    const ff = fixBytes(bytes, display, rules, fileOpts);
+    const ff = isNotebookPath(abs) ? fixNotebook(bytes, display, rules, fileOpts) : fixBytes(bytes, display, rules, fileOpts);
     const replace = (diags: Diagnostic[], errors: FileError[]) => {
       run.diagnostics = [...run.diagnostics.filter((d) => d.file !== display), ...diags];
       run.errors.push(...errors.filter((e) => e.kind !== 'syntax'));
@@ -189,7 +193,7 @@ export function fixRun(
         replace(mine, [...ff.errors, w.error!]);
         continue;
       }
-      run.sources.set(display, ff.after);
+      run.sources.set(display, ff.module ?? ff.after);
       replace(ff.diagnostics, ff.errors);
     } else replace(mine, ff.errors);
     out.fixed += ff.fixed;

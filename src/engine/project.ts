@@ -13,7 +13,7 @@ import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
-import { discover, type DiscoveredFile } from '../workspace/discover.js';
+import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
@@ -38,6 +38,12 @@ export interface ProjectOptions extends RuleOptions {
   maxFileSize?: number;
   /** Read config files (default true). */
   config?: boolean;
+  /** `--config <file>`: this config file for every file instead of discovery. */
+  configFile?: string;
+  /** `--exclude` globs replace the built-in and configured exclusions (Ruff); `--extend-exclude` ones (in `exclude` too) add to them. */
+  replaceExclude?: boolean;
+  /** Discovery hooks and `--force-exclude`: see ../workspace/discover.ts. */
+  discovery?: Pick<DiscoverOptions, 'forceExclude' | 'onSkip' | 'onPath'>;
   /** Report only findings not in this baseline file. */
   baseline?: string;
   /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
@@ -117,9 +123,19 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
   return { diagnostics, unused: sup.unused, suppressed: sup.suppressed.length };
 }
 
+/** The configuration resolver of a run (config files, `--config`, `--select` / `--ignore` / `--exclude`). */
+export function projectResolver(opts: ProjectOptions): ConfigResolver {
+  return new ConfigResolver({ use: opts.config !== false, file: opts.configFile, overrides: { select: opts.select, ignore: opts.ignore, replaceExclude: opts.replaceExclude } });
+}
+
+/** The files a run checks (`--show-files` lists them). */
+export function discoverProject(paths: string[], opts: ProjectOptions, resolver: ConfigResolver): DiscoveredFile[] {
+  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs) });
+}
+
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
-  const resolver = new ConfigResolver({ use: opts.config !== false, overrides: { select: opts.select, ignore: opts.ignore } });
-  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discover(paths, { respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, excluded: (abs, isDir) => resolver.excluded(abs, isDir) });
+  const resolver = projectResolver(opts);
+  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, opts, resolver);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();

@@ -7,7 +7,9 @@
  * even read. When no snapshot matches, the rules are compiled (loadRules) and the snapshot is
  * written; if it cannot be written it is kept in memory and shared with the workers.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic.js';
+import { pruneFiles } from '../io/prune.js';
 import { join, resolve } from 'node:path';
 import { hashParts, sameSig, sha256, statSig, trustedSig, type StatSig } from '../cache/fingerprint.js';
 import { encodeSnapshot, Snapshot, writeSnapshot } from '../cache/snapshot.js';
@@ -72,7 +74,7 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   }
   const key = hashParts(parts);
   const path = join(dir, `${key.slice(0, 32)}.snap`);
-  if (changed) writeIndex(cacheDir, dir, indexPath, index);
+  if (changed) writeIndex(cacheDir, indexPath, index);
 
   const found = Snapshot.open(path, key);
   if (found) return { key, snapshot: found, path, compileMs: 0 };
@@ -86,7 +88,7 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   try {
     ensureCacheDir(cacheDir);
     writeSnapshot(path, bytes);
-    pruneSnapshots(dir, path);
+    pruneFiles(dir, /\.snap$/, path, MAX_SNAPSHOTS);
     const snap = Snapshot.open(path, key);
     if (snap) return { key, snapshot: snap, path, compileMs };
   } catch {
@@ -97,31 +99,11 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   return { key, snapshot: Snapshot.fromBytes(new Uint8Array(shared)), bytes: shared, compileMs };
 }
 
-function writeIndex(cacheDir: string, dir: string, path: string, index: InputIndex): void {
+function writeIndex(cacheDir: string, path: string, index: InputIndex): void {
   try {
     ensureCacheDir(cacheDir);
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(index));
-    renameSync(tmp, path);
+    writeFileAtomic(path, JSON.stringify(index), { mkdir: true });
   } catch {
     // the index is an optimisation
-  }
-}
-
-/** Keeps the newest few snapshots (one per dataset version seen). */
-function pruneSnapshots(dir: string, keep: string): void {
-  const old = readdirSync(dir)
-    .filter((n) => n.endsWith('.snap'))
-    .map((n) => join(dir, n))
-    .filter((p) => p !== keep)
-    .map((p) => ({ p, m: statSync(p).mtimeMs }))
-    .sort((a, b) => b.m - a.m);
-  for (const o of old.slice(MAX_SNAPSHOTS - 1)) {
-    try {
-      unlinkSync(o.p);
-    } catch {
-      // removed by another process
-    }
   }
 }

@@ -7,6 +7,8 @@
 import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
 import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
+import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
+import { isNotebookPath } from '../workspace/pathkind.js';
 import type { Prefilter } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { sha256, trustedSig, type StatSig } from '../cache/fingerprint.js';
@@ -129,6 +131,16 @@ export class FileChecker {
         return out;
       }
     }
+    // A notebook is checked as the module of its code cells (../parse/notebook.ts).
+    if (isNotebookPath(task.abs)) {
+      try {
+        bytes = Buffer.from(notebookModule(bytes), 'utf8');
+      } catch (e) {
+        if (!(e instanceof NotebookError)) throw e;
+        out.errors.push({ file: display, kind: 'decode', message: e.message });
+        return out;
+      }
+    }
     let names: string[] | null = null;
     if (this.opts.prefilter) {
       names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined);
@@ -159,7 +171,8 @@ export class FileChecker {
       // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
       const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
       out.diagnostics = r.diagnostics;
-      out.errors = r.errors;
+      // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
+      out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;
       out.directives = r.directives ?? [];
       if (r.diagnostics.length || out.directives.length) out.text = text;
     } catch (e) {

@@ -1,13 +1,12 @@
 /**
- * Stage 7c: applying fixes. Edits are spliced into the ORIGINAL bytes (a BOM, CRLF line endings,
+ * The fix stage, applying fixes. Edits are spliced into the ORIGINAL bytes (a BOM, CRLF line endings,
  * tabs and every byte outside the edits stay as they were); fixes whose edits overlap one
  * already taken wait for the next round (identical edits, such as the same import, apply once);
  * files are written atomically (a temporary file in the same folder, same mode, then a rename)
  * and never when they changed on disk since they were read.
  */
-import { chmodSync, chownSync, closeSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic.js';
 import type { Applicability, Diagnostic, Fix } from '../diagnostics/types.js';
 
 export interface TextEdit {
@@ -154,32 +153,5 @@ export function writeAtomic(path: string, data: Uint8Array, expected: Uint8Array
   const st = statSync(target);
   const now = readFileSync(target);
   if (!now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength))) throw new ChangedOnDiskError('the file changed on disk since it was read: not written');
-  const tmp = join(dirname(target), `.${basename(target)}.raiselint-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', st.mode & 0o7777);
-  let renamed = false;
-  try {
-    try {
-      let off = 0;
-      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(tmp, st.mode & 0o7777);
-    try {
-      chownSync(tmp, st.uid, st.gid);
-    } catch {
-      // Only root may give a file away; the owner stays the writer's.
-    }
-    renameSync(tmp, target);
-    renamed = true;
-  } finally {
-    if (!renamed) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
-    }
-  }
+  writeFileAtomic(target, data, { mode: st.mode & 0o7777, owner: { uid: st.uid, gid: st.gid } });
 }

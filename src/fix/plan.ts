@@ -1,5 +1,5 @@
 /**
- * Stage 7: fixes. For each finding, while the tree is alive, the record's pattern (./pattern.ts)
+ * The fix stage: planning fixes. For each finding, while the tree is alive, the rule's fix pattern (`rule.patterns`, read by ../rules/compile/patterns.ts)
  * is bound to the user's code: the pattern's receiver, arguments and assignment target become
  * the user's expressions, and the result is one of
  *   - try/except: the enclosing simple statement wrapped in `try:` / `except <errorClass>:` + alternative;
@@ -13,7 +13,9 @@ import { field, namedChildren } from '../parse/syntax.js';
 import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Applicability, Fix, FixEdit, FixStrategy } from '../diagnostics/types.js';
-import { isAtomic, rulePatterns, type Alternative, type Pattern, type RulePatterns, type SinkKind, type Span } from './pattern.js';
+import { isAtomic } from '../python/bindings.js';
+import { rulePatterns } from '../rules/compile/patterns.js';
+import type { Alternative, Pattern, RulePatterns, SinkKind, Span } from '../rules/types.js';
 import { BUILTINS, FileFacts } from './scope.js';
 
 export type StrategyOption = 'auto' | 'try-except' | 'type-guard';
@@ -579,7 +581,7 @@ class GroupPlanner {
     const local = new Set([...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]);
     for (const name of used) {
       if (subs.has(name) || local.has(name) || unbound.includes(name)) continue;
-      const imp = s.pats.imports.get(name);
+      const imp = s.pats.imports.find((i) => i.local === name);
       if (imp) {
         const sp = this.facts.spell(imp.q, (a, b) => this.same(a, b));
         if (sp) {
@@ -647,14 +649,14 @@ class GroupPlanner {
     const sp = this.facts.spell(key, (a, b) => this.same(a, b));
     if (sp) return sp;
     const name = key.split('.').pop()!;
-    const fromRecord = [...pats.imports.entries()].find(([, imp]) => this.same(imp.q, key));
-    const stmt = fromRecord?.[1].stmt ?? `from ${key.slice(0, key.length - name.length - 1)} import ${name}`;
-    const local = fromRecord?.[0] ?? name;
+    const fromRecord = pats.imports.find((imp) => this.same(imp.q, key));
+    const stmt = fromRecord?.stmt ?? `from ${key.slice(0, key.length - name.length - 1)} import ${name}`;
+    const local = fromRecord?.local ?? name;
     if (this.facts.defines(local, [this.facts.root])) {
       this.unsafe.push(`\`${local}\` already names something else in this file`);
       return local;
     }
-    this.addImport(stmt, fromRecord?.[1].top ?? key.split('.')[0]!);
+    this.addImport(stmt, fromRecord?.top ?? key.split('.')[0]!);
     return local;
   }
 
@@ -668,7 +670,7 @@ class GroupPlanner {
       const written = s.pattern?.exceptName;
       if (!written) continue;
       const [head, ...rest] = written.split('.');
-      const imp = s.pats.imports.get(head!);
+      const imp = s.pats.imports.find((i) => i.local === head);
       if (!imp) continue;
       const q = [imp.q, ...rest].join('.');
       const spelled = this.facts.spell(q, (a, b) => this.same(a, b));
@@ -682,10 +684,10 @@ class GroupPlanner {
     if (sp) return sp;
     const name = canon.split('.').pop()!;
     for (const s of sites) {
-      const imp = [...s.pats.imports.entries()].find(([, i]) => exc.canonical(i.q) === canon);
+      const imp = s.pats.imports.find((i) => exc.canonical(i.q) === canon);
       if (imp) {
-        this.addImport(imp[1].stmt, imp[1].top);
-        return imp[0];
+        this.addImport(imp.stmt, imp.top);
+        return imp.local;
       }
     }
     if (!canon.includes('.')) {

@@ -1,12 +1,14 @@
 /**
- * Stage 7b: what a fix needs to know about the user's file: the names each scope binds, the
+ * The fix stage, scopes: what a fix needs to know about the user's file: the names each scope binds, the
  * imports in force at run time (not those under `if TYPE_CHECKING:`), where a new import goes,
  * the line ending and the indentation unit.
  */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { lineStarts, positionAt } from './apply.js';
-import { targetNames } from './pattern.js';
+import { targetNames } from '../python/bindings.js';
+import { importedNames, isWildcardImport } from '../python/imports.js';
+import { parameters } from '../python/params.js';
 
 export const BUILTINS = new Set(
   (
@@ -194,11 +196,7 @@ export class FileFacts {
     if (s) return s;
     s = new Set<string>();
     if (scope.type === 'function_definition') {
-      const ps = field(scope, 'parameters');
-      for (const p of ps ? namedChildren(ps) : []) {
-        const inner = p.type === 'identifier' ? p : (field(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier') ?? namedChildren(namedChildren(p)[0] ?? p).find((c) => c.type === 'identifier'));
-        if (inner?.type === 'identifier') s.add(inner.text);
-      }
+      for (const p of parameters(scope)) if (p.name) s.add(p.name);
     }
     const body = scope.type === 'module' ? scope : field(scope, 'body');
     // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
@@ -233,17 +231,9 @@ export class FileFacts {
           for (const w of c.descendantsOfType('named_expression')) if (w) into.add(field(w, 'name')?.text ?? '');
           continue;
         case 'import_statement':
-          for (const x of namedChildren(c)) {
-            if (x.type === 'dotted_name') into.add(x.text.split('.')[0]!);
-            else if (x.type === 'aliased_import') into.add(field(x, 'alias')?.text ?? '');
-          }
-          continue;
         case 'import_from_statement':
-          if (c.descendantsOfType('wildcard_import').some((w) => !!w)) this.starImport ||= module;
-          for (const x of c.childrenForFieldName('name')) {
-            if (!x) continue;
-            into.add(x.type === 'aliased_import' ? (field(x, 'alias')?.text ?? '') : x.text);
-          }
+          if (isWildcardImport(c)) this.starImport ||= module;
+          for (const i of importedNames(c)) into.add(i.local);
           continue;
         case 'if_statement':
           if (module && isTypeChecking(field(c, 'condition'))) {
@@ -287,28 +277,16 @@ export class FileFacts {
     const out = new Map<string, ImportBinding>();
     const visit = (stmts: Node[]) => {
       for (const s of stmts) {
-        if (s.type === 'import_from_statement') {
-          const mod = field(s, 'module_name');
-          if (!mod || mod.type === 'relative_import') continue;
-          for (const x of s.childrenForFieldName('name')) {
-            if (!x) continue;
-            const name = x.type === 'aliased_import' ? field(x, 'name')?.text : x.text;
-            const local = x.type === 'aliased_import' ? field(x, 'alias')?.text : x.text;
-            if (name && local && !out.has(local)) out.set(local, { kind: 'from', module: mod.text, name });
-          }
-        } else if (s.type === 'import_statement') {
-          for (const x of namedChildren(s)) {
-            if (x.type === 'dotted_name') {
-              const head = x.text.split('.')[0]!;
-              // `import a.b.c` binds `a` and makes `a.b.c` reachable.
-              if (!out.has(`${head}\0${x.text}`)) out.set(`${head}\0${x.text}`, { kind: 'module', module: x.text });
-            } else if (x.type === 'aliased_import') {
-              const name = field(x, 'name')?.text;
-              const alias = field(x, 'alias')?.text;
-              if (name && alias && !out.has(alias)) out.set(alias, { kind: 'module', module: name });
-            }
-          }
-        } else if (s.type === 'try_statement') {
+        for (const i of importedNames(s)) {
+          if (i.kind === 'from') {
+            if (!i.relative && !out.has(i.local)) out.set(i.local, { kind: 'from', module: i.module, name: i.name! });
+          } else if (!i.aliased) {
+            // `import a.b.c` binds `a` and makes `a.b.c` reachable.
+            const key = `${i.local}\0${i.module}`;
+            if (!out.has(key)) out.set(key, { kind: 'module', module: i.module });
+          } else if (!out.has(i.local)) out.set(i.local, { kind: 'module', module: i.module });
+        }
+        if (s.type === 'try_statement') {
           const b = field(s, 'body');
           if (b) visit(namedChildren(b));
         } else if (s.type === 'if_statement' && !isTypeChecking(field(s, 'condition'))) {

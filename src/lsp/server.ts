@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cellSource, notebookFileOfCell } from './cells.js';
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
@@ -83,7 +84,8 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
   /** Config problems already shown (each once, until the configuration changes). */
   const shown = new Set<string>();
 
-  const fileOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+  // A notebook cell's URI stands for its notebook file (./cells.ts).
+  const fileOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : notebookFileOfCell(uri));
   const displayPath = (uri: string): string => {
     const abs = fileOf(uri);
     if (!abs) return uri;
@@ -111,7 +113,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
         const missing = ws.missingRecords(ws.configOf(abs).cfg).filter((f) => !requested.has(f));
         for (const f of missing) requested.add(f);
         if (missing.length) void reload(`a config names ${missing.map((f) => basename(f)).join(', ')}`, missing);
-        const res = ws.check(abs, displayPath(doc.uri), doc.getText());
+        const res = ws.check(abs, displayPath(doc.uri), cellSource(doc.uri, doc.getText()).text);
         if (res.configError) showError(`raiselint: config error, checking without it: ${res.configError}`);
         if (res.ruleProblem) showError(`raiselint: config error: ${res.ruleProblem}`);
         diagnostics = res.diagnostics;
@@ -287,6 +289,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
       disabledSupport: caps.textDocument?.codeAction?.disabledSupport === true,
       ignore: (d) => ignoreEdits(text, [d]),
       fixAll: () => {
+        if (!cellSource(doc.uri, text).fixable) return { edits: [], fixed: 0 };
         const r = ws.fixAll(fileOf(doc.uri), displayPath(doc.uri), text);
         for (const e of r.errors) connection.console.warn(`raiselint: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
         return { edits: replaceEdit(text, r.text, offsetConverter(text)), fixed: r.fixed };

@@ -1,5 +1,5 @@
 /**
- * Stage 4: call matching. For each recorded call site, the rules indexed under its name are
+ * The match stage: call matching. For each recorded call site, the rules indexed under its name are
  * tried against the inferred receiver type (instance methods, through subclasses and protocols,
  * and through curated summaries of library methods that call others) or the resolved callee
  * (functions, constructors, class methods).
@@ -52,7 +52,7 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
         hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });
       }
     }
-    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' ? 'certain' : 'possible', via: h.via });
+    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' && h.rule.condition !== 'unknown' ? 'certain' : 'possible', via: h.via });
   }
   return out;
 }
@@ -69,7 +69,13 @@ class Matcher {
     const perAtom = t.map((a) => this.evalAtom(a, method, property, depth));
     const byRule = new Map<string, { rule: Rule; raises: number; maybe: number; via: string[] }>();
     perAtom.forEach((hits) => {
+      // One vote per atom and rule (its strongest hit), however many targets or paths of the rule it meets.
+      const best = new Map<string, Hit>();
       for (const h of hits) {
+        const had = best.get(h.rule.id);
+        if (!had || (had.status === 'maybe' && h.status === 'raises')) best.set(h.rule.id, h);
+      }
+      for (const h of best.values()) {
         const e = byRule.get(h.rule.id) ?? { rule: h.rule, raises: 0, maybe: 0, via: h.via };
         if (h.status === 'raises') e.raises++;
         else e.maybe++;
@@ -82,10 +88,11 @@ class Matcher {
   private evalAtom(a: Atom, method: string, property: boolean, depth: number): Hit[] {
     if (a.k !== 'inst') return [];
     const hits: Hit[] = [];
-    if (!property) {
+    {
       for (const rule of this.rules.byTrigger.get(method) ?? []) {
         for (const t of rule.targets) {
-          if (t.kind !== 'method' || t.method !== method) continue;
+          // An attribute read reaches only a property target.
+          if (t.kind !== 'method' || t.method !== method || (property && !t.property)) continue;
           if ((a.exclude ?? []).some((x) => this.classes.isSubclass(t.classKey, x))) continue;
           if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [] });
           else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [] });

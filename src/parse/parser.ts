@@ -1,5 +1,5 @@
 /**
- * Stage 0 (shared by every later stage): the tree-sitter Python parser.
+ * The parse stage (shared by every later one): the tree-sitter Python parser.
  *
  * We use `web-tree-sitter` (tree-sitter's official WebAssembly binding) with the grammar
  * shipped by `tree-sitter-python`: it needs no native build, frees each tree deterministically

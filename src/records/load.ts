@@ -1,5 +1,5 @@
 /**
- * Stage 1: read record datasets. Accepts JSON Lines of `{"record": {...}, "datasetVersion": "..."}`
+ * The records stage (docs/design.md): read record datasets. Accepts JSON Lines of `{"record": {...}, "datasetVersion": "..."}`
  * (the upstream format), a bare record per line, or a JSON array of either.
  */
 import { readdirSync, statSync } from 'node:fs';

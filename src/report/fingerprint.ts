@@ -7,6 +7,7 @@
  * or re-indenting keeps it), with an occurrence counter for equal findings in one file. A finding
  * without a semantic fingerprint falls back to the content hash for both.
  */
+import { cellLines } from './notebook.js';
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { splitLines } from '../parse/source.js';
@@ -50,7 +51,7 @@ export function fingerprints(diags: Diagnostic[], sources: ReadonlyMap<string, s
       const src = sources?.get(d.file);
       linesByFile.set(d.file, src === undefined ? undefined : splitLines(src));
     }
-    const lines = linesByFile.get(d.file);
+    const lines = cellLines(d, linesByFile.get(d.file));
     // The whole first line of the finding: what the call sits in, not only the call.
     const context = lines ? (lines[d.line - 1] ?? '') : '';
     const code = `${context}\n${regionText(d, lines)}`.replace(/\s+/g, '');

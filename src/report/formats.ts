@@ -8,6 +8,7 @@ import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
 import { formatStatisticsJson, formatStatisticsJsonLines, formatStatisticsText } from './statistics.js';
 import { formatText } from './text.js';
+import { withCells } from './notebook.js';
 
 export const FORMATS = ['text', 'concise', 'json', 'json-lines', 'sarif', 'github', 'gitlab', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -20,6 +21,8 @@ export interface RenderOptions {
   fixed?: number;
   /** Unsafe fixes count as fixable (--unsafe-fixes). */
   unsafeFixes?: boolean;
+  /** `--quiet`: the findings only, no summary (text, concise and statistics). */
+  quiet?: boolean;
 }
 
 /** Formats whose report includes files that could not be checked; for the others the CLI prints them to stderr. */
@@ -27,17 +30,19 @@ export function reportsErrors(format: Format): boolean {
   return format === 'text' || format === 'concise' || format === 'github' || format === 'junit';
 }
 
-export function renderReport(format: Format, input: ReportInput, opts: RenderOptions = {}): string {
+export function renderReport(format: Format, report: ReportInput, opts: RenderOptions = {}): string {
+  // Notebooks: positions relative to their cells (./notebook.ts).
+  const input = { ...report, diagnostics: withCells(report.diagnostics, report.sources as ReadonlyMap<string, string> | undefined) };
   const { diagnostics: diags, errors } = input;
   if (opts.statistics) {
     if (format === 'json') return formatStatisticsJson(diags);
     if (format === 'json-lines') return formatStatisticsJsonLines(diags);
-    return formatStatisticsText(diags);
+    return formatStatisticsText(diags, { unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
   }
   switch (format) {
     case 'text':
     case 'concise':
-      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes });
+      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
     case 'json':
       return formatJson(diags, errors);
     case 'json-lines':

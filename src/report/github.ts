@@ -3,6 +3,7 @@
  * (`::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`). Escaping follows the runner:
  * `%`, CR and LF in the message; also `:` and `,` in property values.
  */
+import { locationOf } from './notebook.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { ReportInput } from './context.js';
 import { TOOL_NAME } from './tool.js';
@@ -21,7 +22,7 @@ function command(kind: 'error' | 'warning', props: [string, string | number | un
 }
 
 function forDiagnostic(d: Diagnostic): string {
-  const lines = [`${d.file}:${d.line}:${d.column}: ${d.ruleId}${d.confidence === 'possible' ? ' (possible)' : ''} ${d.message}`];
+  const lines = [`${locationOf(d)}: ${d.ruleId}${d.confidence === 'possible' ? ' (possible)' : ''} ${d.message}`];
   for (const t of d.tips) lines.push(`help: ${t}`);
   if (d.sourceUrl) lines.push(`raised at: ${d.sourceUrl}`);
   return command(

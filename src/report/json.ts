@@ -10,6 +10,8 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       ruleId: d.ruleId,
       recordId: d.recordId,
       file: d.file,
+      // Notebooks: the cell that line and endLine count from.
+      ...(d.cell ? { cell: d.cell.index } : {}),
       line: d.line,
       column: d.column,
       endLine: d.endLine,
@@ -24,7 +26,7 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       via: d.via,
       fingerprint: d.fingerprint ?? null,
       // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
-      fix: d.fix ? { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: d.fix.edits.map((e) => ({ line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) } : null,
+      fix: d.fix ? { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: d.fix.edits.map((e) => ({ ...(e.cell ? { cell: e.cell } : {}), line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) } : null,
     })),
     errors: errors.map((e) => ({ file: e.file, line: e.line ?? null, column: e.column ?? null, kind: e.kind, message: e.message })),
   };

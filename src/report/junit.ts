@@ -3,6 +3,7 @@
  * `<testcase>` per finding; files that could not be checked are `<error>`s. With nothing to report, one
  * passing test case, so the report is never empty.
  */
+import { locationOf } from './notebook.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { ReportInput } from './context.js';
 import { TOOL_NAME } from './tool.js';
@@ -35,7 +36,7 @@ function attrs(a: Record<string, string | number | undefined>): string {
 }
 
 function testcase(d: Diagnostic): string {
-  const body = [`${d.file}:${d.line}:${d.column}: ${d.message}`, ...d.tips.map((t) => `help: ${t}`), ...(d.sourceUrl ? [`raised at: ${d.sourceUrl}`] : [])].join('\n');
+  const body = [`${locationOf(d)}: ${d.message}`, ...d.tips.map((t) => `help: ${t}`), ...(d.sourceUrl ? [`raised at: ${d.sourceUrl}`] : [])].join('\n');
   return (
     `    <testcase${attrs({ name: `${d.ruleId} (${d.line}:${d.column})`, classname: d.file, file: d.file, line: d.line })}>\n` +
     `      <failure${attrs({ message: d.message, type: d.errorClass })}>${xmlText(body)}</failure>\n` +

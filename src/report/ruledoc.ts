@@ -1,4 +1,7 @@
 /** A rule's documentation, from its record: the same sections for `explain`, SARIF help and editors. */
+import type { ClassRegistry } from '../rules/classes.js';
+import { splitQualified } from '../rules/names.js';
+import { ruleReach } from '../rules/reach.js';
 import type { Rule } from '../rules/types.js';
 
 export interface RuleDoc {
@@ -99,4 +102,22 @@ function fence(code: string, lang: string): string {
   let ticks = '```';
   while (code.includes(ticks)) ticks += '`';
   return `${ticks}${lang}\n${code}\n${ticks}`;
+}
+
+/** Where a rule fires, in short: the calls it targets and the library calls that reach it indirectly. */
+export function ruleCalls(rule: Rule, classes: ClassRegistry): { direct: string[]; indirect: string[] } {
+  const direct = rule.targets.map((t) => (t.kind === 'method' ? `${splitQualified(t.classKey).name}.${t.method}()` : `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`));
+  const indirect = ruleReach(rule, classes).indirect.map((p) => p.split(' -> ')[0]!);
+  return { direct: [...new Set(direct)], indirect: [...new Set(indirect)] };
+}
+
+/** The README's rules table (Markdown), from the same rules as `raiselint rules`, `explain` and SARIF help. */
+export function rulesTable(rules: Rule[], classes: ClassRegistry): string {
+  const code = (s: string) => `\`${s}\``;
+  const rows = rules.map((r) => {
+    const { direct, indirect } = ruleCalls(r, classes);
+    const via = indirect.length ? `; through ${indirect.map(code).join(', ')}` : '';
+    return `| ${code(r.id)} | ${code(r.errorClass)} | ${direct.map(code).join(', ')}${via} |`;
+  });
+  return ['| rule id | raises | when you call |', '|---|---|---|', ...rows].join('\n') + '\n';
 }

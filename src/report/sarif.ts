@@ -4,6 +4,7 @@
  * help; results carry full regions, a line-hash fingerprint, the indirect path and the raising library
  * line as related locations, and fixes when a diagnostic has one.
  */
+import { cellLines } from './notebook.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
@@ -166,7 +167,7 @@ export function sarifLog(input: ReportInput): Json {
   };
   const results = diags.map((d, i) => {
     const rule = input.rules?.get(d.ruleId);
-    const lines = linesOf(d.file);
+    const lines = cellLines(d, linesOf(d.file));
     const r: Json = {
       ruleId: d.ruleId,
       ruleIndex: ruleIndex.get(d.ruleId)!,
@@ -175,7 +176,7 @@ export function sarifLog(input: ReportInput): Json {
       message: { text: d.message },
       locations: [{ physicalLocation: physical(d, lines) }],
       partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash, ...(d.fingerprint ? { 'raiselint/v1': d.fingerprint } : {}) },
-      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}) },
+      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.cell ? { cell: d.cell.index } : {}) },
     };
     const related = relatedLocations(d, rule, lines);
     if (related.length) r.relatedLocations = related;

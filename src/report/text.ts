@@ -3,6 +3,7 @@ import { oneLine } from '../parse/files.js';
 import pc from 'picocolors';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { splitLines } from '../parse/source.js';
+import { cellLines, locationOf } from './notebook.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -14,6 +15,8 @@ export interface TextOptions {
   fixed?: number;
   /** Unsafe fixes count as fixable (--unsafe-fixes). */
   unsafeFixes?: boolean;
+  /** `--quiet`: findings and files that could not be checked, no summary. */
+  quiet?: boolean;
 }
 
 export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextOptions = {}): string {
@@ -24,13 +27,13 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     const sev = d.severity === 'error' ? c.red(c.bold(d.ruleId)) : c.yellow(c.bold(d.ruleId));
     const conf = d.confidence === 'possible' ? c.yellow(' (possible)') : '';
     const star = fixable(d, opts) ? ` ${c.cyan('[*]')}` : '';
-    out.push(`${c.bold(`${oneLine(d.file, Infinity)}:${d.line}:${d.column}:`)} ${sev}${conf}${star} ${d.message}`);
+    out.push(`${c.bold(`${locationOf({ ...d, file: oneLine(d.file, Infinity) })}:`)} ${sev}${conf}${star} ${d.message}`);
     if (opts.concise) continue;
     const src = opts.sources?.get(d.file);
     if (src !== undefined) {
       let lines = linesCache.get(d.file);
       if (!lines) linesCache.set(d.file, (lines = splitLines(src)));
-      const text = lines[d.line - 1] ?? '';
+      const text = cellLines(d, lines)[d.line - 1] ?? '';
       const width = String(d.line).length;
       const pad = ' '.repeat(width);
       const end = d.endLine === d.line ? d.endColumn : text.length + 1;
@@ -49,6 +52,7 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     out.push('');
   }
   for (const e of errors) out.push(`${c.bold(`${oneLine(e.file, Infinity)}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
+  if (opts.quiet) return out.length ? out.join('\n') + '\n' : '';
   const certain = diags.filter((d) => d.confidence === 'certain').length;
   const possible = diags.length - certain;
   const plural = (n: number) => `${n} finding${n === 1 ? '' : 's'}`;

@@ -1,5 +1,5 @@
 /** Qualified-name matching: a symbol defined in `a.b._c` is also reachable as `a.b.X` and `a.X`. */
-import type { SymbolRef } from './types.js';
+import type { RuleTarget, SymbolRef } from './types.js';
 
 export function ancestorsOrSelf(module: string): string[] {
   const parts = module.split('.');
@@ -42,4 +42,11 @@ export function moduleFromFilePath(filePath: string, knownPrefixes: string[] = [
   parts = parts.slice(start);
   while (parts.length > 1 && ['src', 'lib', 'python', 'packages', 'Lib'].includes(parts[0]!)) parts = parts.slice(1);
   return parts.join('.');
+}
+
+/** The name a target is filed under: the method name, or the last part of the symbol's path (`loads`, `Klass`). */
+export function triggerKey(t: RuleTarget): string {
+  if (t.kind === 'method') return t.method;
+  const p = t.symbol.path;
+  return p.slice(p.lastIndexOf('.') + 1);
 }

@@ -41,13 +41,8 @@ export function prefilterSpec(rules: RuleSet): PrefilterSpec {
   const add = (name: string, role: number) => {
     if (name) roles.set(name, (roles.get(name) ?? 0) | role);
   };
-  for (const rule of rules.rules) {
-    for (const t of rule.targets) {
-      if (t.kind === 'method') add(t.method, ROLE_METHOD);
-      else add(t.symbol.path.split('.').pop()!, ROLE_CALL);
-    }
-    for (const n of rule.triggers) add(n, ROLE_OTHER);
-  }
+  // Each rule's own names, derived when it was compiled (src/rules/compile/meta.ts).
+  for (const rule of rules.rules) for (const [name, role] of rule.prefilter) add(name, role);
   for (const n of rules.triggerNames) add(n, ROLE_OTHER);
   for (const m of rules.summaryMethods) add(m, ROLE_METHOD);
   for (const c of rules.classes.all()) {

@@ -2,9 +2,13 @@
 import { createHash } from 'node:crypto';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from './classes.js';
-import { compileRecord, type CompileOutcome } from './compile.js';
+import { compileRecord, type CompileOutcome } from './compile/record.js';
+import { readPatterns } from './compile/patterns.js';
 import { ExceptionHierarchy } from './exceptions.js';
+import { triggerKey } from './names.js';
 import type { GuardSpec, Rule } from './types.js';
+
+export { triggerKey } from './names.js';
 
 export interface RuleSet {
   rules: Rule[];
@@ -24,12 +28,39 @@ export interface RuleSet {
   outcomes: { record: LoadedRecord; outcome: CompileOutcome }[];
 }
 
+/** The indexes of a rule set that `indexRule` fills. */
+export type RuleIndex = Pick<RuleSet, 'byTrigger' | 'byId' | 'guards' | 'triggerNames'>;
+
+/**
+ * Files a rule in every index: by id, once under each trigger key (a rule with two targets of one
+ * name, `BZ2File.seek` and `LZMAFile.seek`, is listed once: matching counts hits per listed rule),
+ * its guards and its trigger names. The one way rules are indexed: by `buildRuleSet` and by the
+ * compiled-rules snapshot as it loads rules.
+ */
+export function indexRule(index: RuleIndex, rule: Rule): void {
+  index.byId.set(rule.id, rule);
+  for (const key of new Set(rule.targets.map(triggerKey))) {
+    const list = index.byTrigger.get(key);
+    if (list) list.push(rule);
+    else index.byTrigger.set(key, [rule]);
+  }
+  for (const n of rule.triggers) index.triggerNames.add(n);
+  for (const g of rule.guards) {
+    const list = index.guards.get(g.name);
+    if (list) list.push(g);
+    else index.guards.set(g.name, [g]);
+  }
+}
+
+/** Up to this many rules, the rule set reads every rule's fix patterns when it is built. */
+export const MAX_RULES_WITH_PATTERNS = 1000;
+
 export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[]): RuleSet {
   const exceptions = new ExceptionHierarchy();
   const rules: Rule[] = [];
   const warnings: RecordProblem[] = [];
   const outcomes: RuleSet['outcomes'] = [];
-  const byId = new Map<string, Rule>();
+  const ids = new Map<string, Rule>();
   for (const lr of records) {
     let outcome: CompileOutcome;
     try {
@@ -43,30 +74,32 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
       continue;
     }
     const rule = outcome.rule;
-    if (byId.has(rule.id)) {
-      const prev = byId.get(rule.id)!;
+    if (ids.has(rule.id)) {
+      const prev = ids.get(rule.id)!;
       if (prev.recordId === rule.recordId) {
         warnings.push({ file: lr.source.file, line: lr.source.line, field: 'id', message: `duplicate record ${rule.recordId} ignored (first at ${prev.source.file}:${prev.source.line})`, skipsRecord: true });
         continue;
       }
       rule.id = `${rule.id}-${rule.recordId.slice(0, 8)}`;
     }
-    byId.set(rule.id, rule);
+    ids.set(rule.id, rule);
     rules.push(rule);
   }
-  const byTrigger = new Map<string, Rule[]>();
-  const triggerNames = new Set<string>();
-  const guards = new Map<string, GuardSpec[]>();
-  for (const rule of rules) {
-    for (const t of rule.targets) {
-      const key = t.kind === 'method' ? t.method : t.symbol.path.split('.').pop()!;
-      const list = byTrigger.get(key) ?? [];
-      if (!list.includes(rule)) list.push(rule);
-      byTrigger.set(key, list);
+  // Fix patterns are part of the rule (the snapshot keeps them), for rule sets up to a size: reading
+  // them parses the record's snippets again, which tripled the first run on 10,000 records (~9 s
+  // to ~27 s); beyond it, a run reads them only for the rules with findings (rulePatterns).
+  if (rules.length <= MAX_RULES_WITH_PATTERNS) {
+    for (const r of rules) {
+      try {
+        r.patterns = readPatterns(r);
+      } catch {
+        // read again (and failing the same way) only if a finding needs a fix
+      }
     }
-    for (const n of rule.triggers) triggerNames.add(n);
-    for (const g of rule.guards) guards.set(g.name, [...(guards.get(g.name) ?? []), g]);
   }
+  const index: RuleIndex = { byTrigger: new Map(), byId: new Map(), guards: new Map(), triggerNames: new Set() };
+  for (const rule of rules) indexRule(index, rule);
+  const { byTrigger, triggerNames, guards } = index;
   const summaryMethods = new Set<string>();
   for (const c of classes.all()) {
     for (const [m, s] of Object.entries(c.methods)) {
@@ -78,5 +111,5 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   }
   const h = createHash('sha256');
   for (const s of hashInput) h.update(s).update('\0');
-  return { rules, byTrigger, byId, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
+  return { rules, byTrigger, byId: index.byId, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
 }

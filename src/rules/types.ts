@@ -17,7 +17,7 @@ export interface SymbolRef {
 
 export type RuleTarget =
   /** `<receiver>.method(...)` where the receiver is an instance of `classKey` or of a subclass. */
-  | { kind: 'method'; classKey: string; method: string }
+  | { kind: 'method'; classKey: string; method: string; /** A property: reading `<receiver>.method` raises. */ property?: true }
   /** A call whose callee resolves to the symbol: a module function, a class (constructor), a class/static method, an attribute chain. */
   | { kind: 'call'; symbol: SymbolRef; what: 'function' | 'constructor' | 'classmethod' | 'attribute' };
 
@@ -40,16 +40,34 @@ export interface Rule {
   /** Qualified error class: builtins are bare (`NotImplementedError`), others dotted. */
   errorClass: string;
   /** What raises, for messages: `GrpcWorkerAgentRuntime.agent_save_state`. */
-  raiser: { module: string; qualname: string; line: number; url?: string };
+  raiser: {
+    module: string;
+    qualname: string;
+    line: number;
+    url?: string;
+    /** The raising def is `async def`. */
+    isAsync?: boolean;
+    /** Its parameter names a caller passes (after self/cls), as sourceCode shows them. */
+    params?: string[];
+  };
   targets: RuleTarget[];
   /** Names whose presence in a file makes the rule able to match there (prefilter and index keys). */
   triggers: string[];
+  /** The names the prefilter looks for on the rule's behalf, with their role bits (src/rules/prefilter.ts). */
+  prefilter: [name: string, roles: number][];
   guards: GuardSpec[];
   defaultSeverity: Severity;
   tips: string[];
   docsUrl?: string;
   /** Version constraints the record states (library or Python), kept for later selection. */
   versions: VersionNote[];
+  /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
+  condition?: 'unknown';
+  /**
+   * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
+   * rule set up to a size, otherwise on first use (`rulePatterns`).
+   */
+  patterns?: RulePatterns;
 }
 
 export interface VersionNote {
@@ -85,4 +103,106 @@ export interface ClassInfo {
   /** Methods the class defines itself (user classes): an override stops inheritance of a raising method. */
   ownMethods?: Set<string>;
   source?: string;
+}
+
+// ---------------------------------------------------------------- fix patterns (plain data)
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type SinkKind = 'expr' | 'assign' | 'return';
+
+/** The statement around the protected call, in a snippet. */
+export interface Protected {
+  sink: SinkKind;
+  /** The assignment target as written (`state`), for `assign`. */
+  target?: string;
+  /** The receiver expression as written (`runtime`), for method calls. */
+  receiver?: string;
+  awaited: boolean;
+  /** Placeholder arguments: identifiers passed for a parameter (by position or keyword). */
+  args: { name: string; index?: number; keyword?: string }[];
+}
+
+export interface Ident extends Span {
+  name: string;
+  /** Bound by a comprehension or lambda of the alternative itself (never a placeholder). */
+  scoped: boolean;
+  /** Written as an attribute chain head, call target, subscript value...: needs parentheses around a complex substitution. */
+  tight: boolean;
+}
+
+/** The alternative code: statements of a snippet, kept as text with the facts rendering needs. */
+export interface Alternative {
+  text: string;
+  /** From the first statement to the end of the last statement's line (its trailing comment included). */
+  region: Span;
+  /** End of the last statement node (without a trailing comment). */
+  stmtEnd: number;
+  baseIndent: string;
+  unit: string;
+  statements: (Span & { type: string })[];
+  /** When the alternative is one statement of the protected statement's form: where its value is. */
+  sink?: {
+    kind: SinkKind;
+    target?: string;
+    stmt: Span;
+    value: Span;
+    awaited: boolean;
+    /** The value without its `await`. */
+    core: Span;
+    /** The value has a call or await (worth keeping as an expression statement). */
+    effectful: boolean;
+    atomic: boolean;
+    coreAtomic: boolean;
+  };
+  ids: Ident[];
+  /** Names the alternative binds in the enclosing scope (loop variables, assignment targets). */
+  leaking: string[];
+  /** Names bound by comprehensions and lambdas inside the alternative. */
+  scopedNames: string[];
+  /** Offsets of line starts that lie inside a string (never re-indented). */
+  inString: number[];
+  /** `return` statements nested below the top level of the alternative. */
+  nestedReturn: boolean;
+}
+
+export interface Pattern {
+  prot: Protected;
+  alt: Alternative;
+  /** `except E as e:` alias, when the alternative uses it. */
+  exceptAs?: string;
+  /** The alternative calls the raising function again (a re-check would report it too). */
+  callsRaiser?: string;
+  /** The handler's class as the pattern writes it (`TOMLDecodeError`, `ipaddress.AddressValueError`), when it names the record's class. */
+  exceptName?: string;
+}
+
+export interface SnippetImport {
+  /** The name the snippet binds. */
+  local: string;
+  /** Qualified name the local name stands for. */
+  q: string;
+  /** The import statement that binds it, as the record writes it. */
+  stmt: string;
+  /** Top-level package. */
+  top: string;
+}
+
+export interface RulePatterns {
+  /** How the protected call is written: a method name, or a dotted path the callee ends with (`loads`, `ChatCompletion.create`). */
+  names: string[];
+  isAsync: boolean;
+  /** Parameter names of the raising function (after self/cls), when the record's source shows them. */
+  params?: string[];
+  tryExcept?: Pattern;
+  guard?: Pattern;
+  replace?: Pattern;
+  /** Names the record's snippets import, with how (the first import of each local name). */
+  imports: SnippetImport[];
+  handling?: 'try-except' | 'type-guard';
+  /** Why a strategy is unavailable. */
+  missing: { tryExcept?: string; guard?: string; replace?: string };
 }

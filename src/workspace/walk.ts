@@ -18,7 +18,9 @@ export interface WalkVisitor<S> {
   /** A file name that is not valid UTF-8 (its display uses U+FFFD). */
   badName(abs: string, display: string, here: S): void;
   /** Called with each directory's entries before they are visited; false: skip the directory's contents (a virtualenv). */
-  listing?(abs: string, names: string[]): boolean;
+  listing?(abs: string, display: string, names: string[]): boolean;
+  /** A symbolic link to a directory, not followed (without `followLinks`). */
+  skippedLink?(display: string): void;
 }
 
 export interface WalkOptions {
@@ -75,7 +77,7 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
     } catch {
       continue; // vanished or unreadable folder: nothing in it to check
     }
-    if (visitor.listing && !visitor.listing(dir.abs, entries.map((e) => e.name))) continue;
+    if (visitor.listing && !visitor.listing(dir.abs, dir.display, entries.map((e) => e.name))) continue;
     const bad = undecodable(dir.abs, entries);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const children: Frame<S>[] = [];
@@ -91,7 +93,10 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
       if (e.isSymbolicLink()) {
         st = statOrUndefined(abs);
         if (st?.isDirectory()) {
-          if (!opts.followLinks) continue;
+          if (!opts.followLinks) {
+            visitor.skippedLink?.(shown);
+            continue;
+          }
           isDir = true;
         } else if (st && !st.isFile()) continue; // a link to a FIFO, device or socket
         else {

@@ -1,0 +1,30 @@
+/**
+ * `--fix` on a notebook: the module of its code cells is fixed as any Python file is (verified
+ * round after round), then only the cells whose code changed are written back into the JSON.
+ */
+import type { RuleSet } from '../rules/ruleset.js';
+import { inCell, NotebookError, readNotebook, rewriteNotebook } from '../parse/notebook.js';
+import { fixBytes, type FileFix, type FixOptions } from './fix.js';
+
+export function fixNotebook(original: Buffer, file: string, rules: RuleSet, opts: FixOptions): FileFix {
+  const json = original.toString('utf8');
+  let nb;
+  try {
+    nb = readNotebook(json.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    if (e instanceof NotebookError) return { file, before: '', after: '', fixed: 0, diagnostics: [], errors: [{ file, kind: 'decode', message: e.message }] };
+    throw e;
+  }
+  const fixedModule = fixBytes(Buffer.from(nb.module, 'utf8'), file, rules, opts);
+  const ff = { ...fixedModule, errors: fixedModule.errors.map((e) => inCell(fixedModule.after, e)) };
+  if (!ff.bytes) return { ...ff, module: ff.after };
+  const bom = json.startsWith('\uFEFF') ? '\uFEFF' : '';
+  let after: string;
+  try {
+    after = bom + rewriteNotebook(json.slice(bom.length), nb, ff.after);
+  } catch (e) {
+    if (!(e instanceof NotebookError)) throw e;
+    return { file, before: ff.before, after: ff.before, fixed: 0, diagnostics: [], errors: [...ff.errors, { file, kind: 'fix', message: e.message }] };
+  }
+  return { ...ff, before: json, after, bytes: Buffer.from(after, 'utf8'), module: ff.after };
+}

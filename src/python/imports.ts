@@ -1,0 +1,68 @@
+/** Import statements → the names they bind. The one reader of `import` / `from ... import` nodes. */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+
+export interface ImportedName {
+  /** The name bound in the scope: `a` for `import a.b`, the alias, or the imported name. */
+  local: string;
+  /** `import a.b [as c]` (a module) or `from m import x [as y]`. */
+  kind: 'module' | 'from';
+  /** The module as written: `a.b` for `import a.b`; `m`, `.m` or `..` for a from-import. */
+  module: string;
+  /** The imported name of a from-import (`x`); undefined for `import`. */
+  name?: string;
+  /** `from .m import x`: the module is relative. */
+  relative: boolean;
+  /** Written with `as`. */
+  aliased: boolean;
+}
+
+function aliasPair(c: Node): { name: string; alias: string } | undefined {
+  const n = field(c, 'name')?.text;
+  const a = field(c, 'alias')?.text;
+  return n && a ? { name: n, alias: a } : undefined;
+}
+
+/** The names an import statement binds, in order (nothing for other nodes, `__future__` and `*` imports). */
+export function importedNames(stmt: Node): ImportedName[] {
+  const out: ImportedName[] = [];
+  if (stmt.type === 'import_statement') {
+    for (const c of namedChildren(stmt)) {
+      if (c.type === 'dotted_name') out.push({ local: c.text.split('.')[0]!, kind: 'module', module: c.text, relative: false, aliased: false });
+      else if (c.type === 'aliased_import') {
+        const p = aliasPair(c);
+        if (p) out.push({ local: p.alias, kind: 'module', module: p.name, relative: false, aliased: true });
+      }
+    }
+  } else if (stmt.type === 'import_from_statement') {
+    const modNode = field(stmt, 'module_name');
+    const module = modNode?.text ?? '';
+    const relative = modNode?.type === 'relative_import';
+    for (const c of stmt.childrenForFieldName('name')) {
+      if (!c) continue;
+      if (c.type === 'dotted_name') out.push({ local: c.text, kind: 'from', module, name: c.text, relative, aliased: false });
+      else if (c.type === 'aliased_import') {
+        const p = aliasPair(c);
+        if (p) out.push({ local: p.alias, kind: 'from', module, name: p.name, relative, aliased: true });
+      }
+    }
+  }
+  return out;
+}
+
+/** What the bound name stands for: the head package for `import a.b`, else the module (and name). */
+export function importTarget(i: ImportedName): string {
+  if (i.kind === 'module') return i.aliased ? i.module : i.local;
+  return `${i.module}.${i.name}`;
+}
+
+/** `from m import *`. */
+export function isWildcardImport(stmt: Node): boolean {
+  return stmt.type === 'import_from_statement' && stmt.descendantsOfType('wildcard_import').some((w) => !!w);
+}
+
+/** The statement as an import line would write it (`from m import x as y`, `import a.b`). */
+export function importLine(i: ImportedName): string {
+  if (i.kind === 'module') return i.aliased ? `import ${i.module} as ${i.local}` : `import ${i.module}`;
+  return `from ${i.module} import ${i.name}${i.local !== i.name ? ` as ${i.local}` : ''}`;
+}

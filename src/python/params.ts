@@ -1,0 +1,48 @@
+/** A function's parameters → names, annotations and defaults. The one reader of `parameters` nodes. */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+
+export interface Parameter {
+  name: string;
+  node: Node;
+  annotation?: Node;
+  /** The default value. */
+  value?: Node;
+  /** `*args` (star), `**kwargs` (kw) or any other (plain). The bare `*` and `/` separators are not parameters. */
+  kind: 'plain' | 'star' | 'kw';
+}
+
+/** The parameters of a `function_definition` or `lambda`, in order. */
+export function parameters(fn: Node): Parameter[] {
+  const ps = field(fn, 'parameters');
+  const out: Parameter[] = [];
+  for (const p of ps ? namedChildren(ps) : []) {
+    const type = p.type; // read once: each read is a call into the parser
+    if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
+    else if (type === 'typed_parameter') {
+      const inner = namedChildren(p)[0];
+      const innerType = inner?.type;
+      const kind = innerType === 'list_splat_pattern' ? 'star' : innerType === 'dictionary_splat_pattern' ? 'kw' : 'plain';
+      const name = innerType === 'identifier' ? inner!.text : inner ? (namedChildren(inner)[0]?.text ?? '') : '';
+      out.push({ name, node: p, annotation: field(p, 'type') ?? undefined, kind });
+    } else if (type === 'default_parameter' || type === 'typed_default_parameter') {
+      out.push({ name: field(p, 'name')?.text ?? '', node: p, annotation: field(p, 'type') ?? undefined, value: field(p, 'value') ?? undefined, kind: 'plain' });
+    } else if (type === 'list_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'star' });
+    else if (type === 'dictionary_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'kw' });
+  }
+  return out;
+}
+
+/** Names of the parameters a caller passes by name or position (no `*args`/`**kwargs`), without a leading `self`/`cls`. */
+export function callableParameterNames(fn: Node): string[] {
+  const names = parameters(fn)
+    .filter((p) => p.kind === 'plain' && p.name)
+    .map((p) => p.name);
+  if (names[0] === 'self' || names[0] === 'cls') names.shift();
+  return names;
+}
+
+/** The first parameter's name (`self`, `cls`), if any. */
+export function firstParameterName(fn: Node): string | undefined {
+  return parameters(fn)[0]?.name || undefined;
+}

@@ -1,0 +1,226 @@
+/** Reads the Python code inside a record (validationCode, typeGuard, tryCatchPattern, ...) with tree-sitter. */
+import { withTree, type Node } from '../../parse/parser.js';
+import { dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { caughtNames } from '../../python/excepts.js';
+import { classList, guardFunction, isinstanceCall } from '../../python/guards.js';
+import { importedNames, importTarget } from '../../python/imports.js';
+import { parameters } from '../../python/params.js';
+
+export interface SnippetCall {
+  /** Resolved dotted callee (`pkg.loads`, `Klass.from_string`) through the snippet's imports, if any. */
+  qname?: string;
+  /** Callee as written. */
+  text: string;
+  /** For `x.m(...)` with a plain variable receiver: the variable and method. */
+  receiver?: string;
+  method?: string;
+  /** For `Q(...).m(...)`: the callee of the receiver call as written (`pathlib.WindowsPath`). */
+  receiverCall?: string;
+  /** This call is the receiver of an outer method call (`Q(...)` in `Q(...).m()`). */
+  chained: boolean;
+  /** Which snippet and whether it sits in a `try` body (the protected call). */
+  from: string;
+  inTryBody: boolean;
+  inElse: boolean;
+  /** An attribute read (`v.prop`), kept in `reads`, not a call. */
+  read?: boolean;
+}
+
+export interface SnippetFacts {
+  /** Local name → qualified name it is bound to by an import. */
+  imports: Map<string, string>;
+  /** Every module an import statement names (`import a.b` → `a.b`; `from a.b import c` → `a.b`). */
+  modules: Set<string>;
+  /** variable → classes (as written, resolved later) from `v = Q(...)`, `with Q(...) as v` and `v: Q` parameters. */
+  varClasses: Map<string, string[]>;
+  /** variable → classes (as written, resolved through imports where possible), from `isinstance(var, C)`. */
+  isinstance: Map<string, string[]>;
+  calls: SnippetCall[];
+  /** `v.name` read (not called) on a plain variable: a property access. */
+  reads: SnippetCall[];
+  guards: { name: string; param: number; classes: string[]; negated: boolean }[];
+  classDefs: { name: string; bases: string[] }[];
+  excepts: string[];
+}
+
+export function emptyFacts(): SnippetFacts {
+  return { imports: new Map(), modules: new Set(), varClasses: new Map(), isinstance: new Map(), calls: [], reads: [], guards: [], classDefs: [], excepts: [] };
+}
+
+/** Code spans of a prose field: `code` in backticks. */
+export function codeSpans(text: string): string[] {
+  const out: string[] = [];
+  const re = /```(?:python|py)?\n?([\s\S]*?)```|`([^`\n]+)`/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push((m[1] ?? m[2] ?? '').trim());
+  return out.filter(Boolean);
+}
+
+/** `# before ... # after ...` → the before part (what users write today). */
+export function beforePart(exampleFix: string): string {
+  const m = /#\s*before\b[^\n]*\n([\s\S]*?)(?:#\s*after\b|$)/i.exec(exampleFix);
+  return m ? m[1]! : '';
+}
+
+export function afterPart(exampleFix: string): string {
+  const m = /#\s*after\b[^\n]*\n([\s\S]*)$/i.exec(exampleFix);
+  return m ? m[1]! : exampleFix;
+}
+
+export function readSnippet(code: string, from: string, facts: SnippetFacts): void {
+  withTree(code, (tree) => visit(tree.rootNode, from, facts, { inTryBody: false, inElse: false }));
+  // Resolve isinstance classes and callee names through the imports seen in every snippet so far.
+}
+
+function resolve(facts: SnippetFacts, dotted: string): string {
+  const [head, ...rest] = dotted.split('.');
+  const base = facts.imports.get(head!);
+  return base ? [base, ...rest].join('.') : dotted;
+}
+
+export function resolveAll(facts: SnippetFacts): void {
+  for (const [v, cs] of facts.isinstance) facts.isinstance.set(v, cs.map((c) => resolve(facts, c)));
+  for (const [v, cs] of facts.varClasses) facts.varClasses.set(v, cs.map((c) => resolve(facts, c)));
+  for (const c of facts.calls) {
+    const head = c.text.split('.')[0]!;
+    if (facts.imports.has(head)) c.qname = resolve(facts, c.text);
+    if (c.receiverCall) c.receiverCall = resolve(facts, c.receiverCall);
+  }
+  for (const g of facts.guards) g.classes = g.classes.map((c) => resolve(facts, c));
+  facts.excepts = facts.excepts.map((e) => resolve(facts, e));
+  for (const d of facts.classDefs) d.bases = d.bases.map((b) => resolve(facts, b));
+}
+
+interface Ctx {
+  inTryBody: boolean;
+  inElse: boolean;
+}
+
+type Visit = (node: Node, from: string, facts: SnippetFacts, ctx: Ctx) => boolean;
+
+/** Per node type: what the node tells; true when its children are visited already (or need not be). */
+const VISITORS: Record<string, Visit> = {
+  import_statement: (node, _from, facts) => {
+    for (const i of importedNames(node)) {
+      facts.imports.set(i.local, importTarget(i));
+      facts.modules.add(i.module);
+    }
+    return true;
+  },
+  import_from_statement: (node, _from, facts) => {
+    const mod = field(node, 'module_name')?.text ?? '';
+    if (mod && !mod.startsWith('.')) facts.modules.add(mod);
+    for (const i of importedNames(node)) facts.imports.set(i.local, importTarget(i));
+    return true;
+  },
+  function_definition: (node, _from, facts) => {
+    for (const p of parameters(node)) {
+      const cls = p.annotation ? dottedName(namedChildren(p.annotation)[0] ?? p.annotation) : undefined;
+      if (cls && looksLikeClass(cls) && !TYPING_NAMES.has(cls.split('.').pop()!)) addVarClass(facts, p.name, cls);
+    }
+    const name = field(node, 'name')?.text;
+    const g = name ? guardFunction(node) : undefined;
+    const classes = g ? classList(g.classes).map((x) => dottedName(x)).filter((x): x is string => !!x) : [];
+    if (name && g && classes.length) facts.guards.push({ name, param: g.param, classes, negated: g.negated });
+    return false;
+  },
+  class_definition: (node, _from, facts) => {
+    const name = field(node, 'name')?.text;
+    const sup = field(node, 'superclasses');
+    if (name) facts.classDefs.push({ name, bases: sup ? namedChildren(sup).map((b) => dottedName(b)).filter((b): b is string => !!b) : [] });
+    return false;
+  },
+  assignment: (node, _from, facts) => {
+    // `v = Q(...)`: v is an instance of Q when Q looks like a class.
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    const inner = right?.type === 'await' ? namedChildren(right)[0] : right;
+    const cls = inner?.type === 'call' ? dottedName(field(inner, 'function')) : undefined;
+    if (left?.type === 'identifier' && cls && looksLikeClass(cls)) addVarClass(facts, left.text, cls);
+    return false;
+  },
+  with_item: (node, _from, facts) => {
+    const v = field(node, 'value');
+    if (v?.type === 'as_pattern') {
+      const [inner] = namedChildren(v);
+      const alias = field(v, 'alias');
+      const target = alias ? namedChildren(alias)[0] : undefined;
+      const cls = inner?.type === 'call' ? dottedName(field(inner, 'function')) : undefined;
+      if (target?.type === 'identifier' && cls && looksLikeClass(cls)) addVarClass(facts, target.text, cls);
+    }
+    return false;
+  },
+  call: (node, from, facts, ctx) => {
+    const inst = isinstanceCall(node);
+    if (inst) facts.isinstance.set(inst.variable, [...(facts.isinstance.get(inst.variable) ?? []), ...inst.classes]);
+    else readCall(node, from, facts, ctx);
+    return false;
+  },
+  try_statement: (node, from, facts, ctx) => {
+    const body = field(node, 'body');
+    if (body) visit(body, from, facts, { ...ctx, inTryBody: true });
+    for (const c of namedChildren(node)) {
+      if (c.id === body?.id) continue;
+      if (c.type === 'except_clause' || c.type === 'except_group_clause') facts.excepts.push(...caughtNames(c));
+      visit(c, from, facts, { ...ctx, inTryBody: false });
+    }
+    return true;
+  },
+  attribute: (node, from, facts, ctx) => {
+    // `v.prop` read, not called and not the object of a longer chain.
+    const obj = field(node, 'object');
+    const attr = field(node, 'attribute')?.text;
+    const p = node.parent;
+    const called = p?.type === 'call' && field(p, 'function')?.id === node.id;
+    if (obj?.type === 'identifier' && attr && !called && p?.type !== 'attribute') {
+      facts.reads.push({ text: node.text, receiver: obj.text, method: attr, chained: false, from, inTryBody: ctx.inTryBody, inElse: ctx.inElse, read: true });
+    }
+    return false;
+  },
+  else_clause: (node, from, facts, ctx) => {
+    for (const c of namedChildren(node)) visit(c, from, facts, { ...ctx, inElse: true });
+    return true;
+  },
+};
+
+function readCall(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
+  const fn = field(node, 'function');
+  const text = dottedName(fn) ?? chainText(fn);
+  if (!text) return;
+  const parentFn = node.parent?.type === 'attribute' && node.parent.parent?.type === 'call' && field(node.parent.parent, 'function')?.id === node.parent.id;
+  const call: SnippetCall = { text, from, chained: parentFn, inTryBody: ctx.inTryBody, inElse: ctx.inElse };
+  if (fn?.type === 'attribute') {
+    const obj = field(fn, 'object');
+    call.method = field(fn, 'attribute')?.text;
+    if (obj?.type === 'identifier') call.receiver = obj.text;
+    else if (obj?.type === 'call') call.receiverCall = dottedName(field(obj, 'function'));
+  }
+  facts.calls.push(call);
+}
+
+function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
+  const v = VISITORS[node.type];
+  if (v && v(node, from, facts, ctx)) return;
+  for (const c of namedChildren(node)) visit(c, from, facts, ctx);
+}
+
+const TYPING_NAMES = new Set(['Any', 'Optional', 'Union', 'Callable', 'Awaitable', 'Coroutine', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Type', 'TypeVar', 'Self', 'Never', 'NoReturn', 'Protocol', 'Generic', 'Literal', 'Annotated', 'ClassVar', 'Final']);
+
+/** PEP 8 class names are CapWords: `pkg.Klass`, `Klass`. */
+export function looksLikeClass(dotted: string): boolean {
+  return /^[A-Z]/.test(dotted.split('.').pop() ?? '');
+}
+
+function addVarClass(facts: SnippetFacts, v: string, cls: string): void {
+  if (!v) return;
+  const list = facts.varClasses.get(v) ?? [];
+  if (!list.includes(cls)) list.push(cls);
+  facts.varClasses.set(v, list);
+}
+
+/** `Q(...).m` → `<call>.m`: a method called on a call's result (the receiver is recorded apart). */
+function chainText(fn: Node | null): string | undefined {
+  if (fn?.type !== 'attribute') return undefined;
+  const obj = field(fn, 'object');
+  const attr = field(fn, 'attribute')?.text;
+  return obj?.type === 'call' && attr ? `<call>.${attr}` : undefined;
+}

@@ -1,0 +1,155 @@
+/**
+ * A record's `sourceCode` → facts: the raising `def` (its class, decorators, parameters, other
+ * names it is reachable under) and the classes the code shows (bases resolved through its
+ * imports; exception classes join the hierarchy). The code is parsed once.
+ */
+import { withTree, type Node } from '../../parse/parser.js';
+import { dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncDef } from '../../python/defs.js';
+import { importedNames } from '../../python/imports.js';
+import { callableParameterNames, firstParameterName } from '../../python/params.js';
+import type { ExceptionHierarchy } from '../exceptions.js';
+
+export interface SourceClass {
+  name: string;
+  bases: string[];
+  /** Names bound to a method in the class body by assignment (`getstate = setstate = _notimplemented`). */
+  aliases: Map<string, string[]>;
+  /** Methods whose body calls `self.<m>(...)`: m → callers. */
+  callers: Map<string, string[]>;
+}
+
+export interface RaisingDef {
+  name: string;
+  /** Class whose body holds the def, when sourceCode shows the `class` line. */
+  className?: string;
+  /** The def is a method (inside a class, or a `self`/`cls` first parameter) even if the class is not shown. */
+  inClass: boolean;
+  decorators: string[];
+  classBases: string[];
+  /** Other names the def is reachable under in its class (aliases and public wrappers). */
+  otherNames: string[];
+  isAsync: boolean;
+  /** Parameter names a caller passes (after self/cls; no `*args`/`**kwargs`). */
+  params: string[];
+}
+
+export interface SourceFacts {
+  def?: RaisingDef;
+  classes: Map<string, SourceClass>;
+}
+
+/** Resolves a name written in sourceCode through its imports (relative ones against the module). */
+function sourceResolver(root: Node, module: string, isPackage: boolean): (name: string) => string {
+  const imports = new Map<string, string>();
+  const pkgParts = isPackage ? module.split('.') : module.split('.').slice(0, -1);
+  const absolute = (mod: string): string => {
+    const m = /^(\.+)(.*)$/.exec(mod);
+    if (!m) return mod;
+    const base = pkgParts.slice(0, Math.max(0, pkgParts.length - (m[1]!.length - 1)));
+    return [...base, ...(m[2] ? [m[2]] : [])].join('.');
+  };
+  for (const n of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
+    for (const i of n ? importedNames(n) : []) {
+      if (i.kind === 'module') imports.set(i.local, i.aliased ? i.module : i.local);
+      else imports.set(i.local, `${absolute(i.module)}.${i.name}`);
+    }
+  }
+  return (name: string) => {
+    const [head, ...rest] = name.split('.');
+    const base = imports.get(head!);
+    return base ? [base, ...rest].join('.') : name;
+  };
+}
+
+const BUILTIN_BASES = new Set(['object', 'type', 'int', 'str', 'bytes', 'float', 'tuple', 'list', 'dict', 'set', 'frozenset']);
+
+/** `a = b = f` in a class body: the chained targets bound to `f`. */
+function readAliases(st: Node, info: SourceClass): void {
+  const a = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+  if (a?.type !== 'assignment') return;
+  const names: string[] = [];
+  let cur: Node | null = a;
+  while (cur?.type === 'assignment') {
+    const l = field(cur, 'left');
+    if (l?.type === 'identifier') names.push(l.text);
+    cur = field(cur, 'right');
+  }
+  if (cur?.type === 'identifier') for (const n of names) info.aliases.set(cur.text, [...(info.aliases.get(cur.text) ?? []), n]);
+}
+
+/** `self.m(...)` calls in a method body: the method is a caller of m. */
+function readSelfCalls(st: Node, info: SourceClass): void {
+  const def = definitionOf(st);
+  if (def?.type !== 'function_definition') return;
+  const caller = field(def, 'name')?.text;
+  for (const call of def.descendantsOfType('call')) {
+    const fn = call ? field(call, 'function') : null;
+    const callee = fn?.type === 'attribute' && field(fn, 'object')?.text === 'self' ? field(fn, 'attribute')?.text : undefined;
+    if (callee && caller) info.callers.set(callee, [...(info.callers.get(callee) ?? []), caller]);
+  }
+}
+
+function readClass(cls: Node, module: string, qualify: (b: string) => string | undefined, exceptions: ExceptionHierarchy): SourceClass | undefined {
+  const name = field(cls, 'name')?.text;
+  if (!name) return undefined;
+  const sup = field(cls, 'superclasses');
+  const written = sup ? namedChildren(sup).filter((b) => b.type !== 'keyword_argument').map((b) => dottedName(b)).filter((b): b is string => !!b) : [];
+  const bases = written.map(qualify).filter((b): b is string => !!b);
+  const info: SourceClass = { name, bases, aliases: new Map(), callers: new Map() };
+  // Exception classes the snippet defines join the hierarchy (their bases resolved through its imports).
+  const looksExc = (b: string) => exceptions.isKnown(b) || /(Error|Exception|Warning)$/.test(b.split('.').pop() ?? '');
+  if (bases.some(looksExc) || (/(Error|Exception)$/.test(name) && bases.length)) exceptions.define(`${module}.${name}`, bases);
+  const body = field(cls, 'body');
+  for (const st of body ? namedChildren(body) : []) {
+    readAliases(st, info);
+    readSelfCalls(st, info);
+  }
+  return info;
+}
+
+export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): SourceFacts {
+  return withTree(source, (tree) => {
+    const resolveName = sourceResolver(tree.rootNode, module, isPackage);
+    const classes = new Map<string, SourceClass>();
+    const qualify = (b: string): string | undefined => {
+      if (BUILTIN_BASES.has(b)) return undefined;
+      if (exceptions.isKnown(b) && !b.includes('.')) return b;
+      const r = resolveName(b);
+      if (r !== b) return r;
+      return b.includes('.') ? b : `${module}.${b}`;
+    };
+    for (const cls of tree.rootNode.descendantsOfType('class_definition')) {
+      const info = cls ? readClass(cls, module, qualify, exceptions) : undefined;
+      if (info) classes.set(info.name, info);
+    }
+    return { def: raisingDef(tree.rootNode, source, row, classes), classes };
+  });
+}
+
+function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>): RaisingDef | undefined {
+  const fn = enclosingDef(root, source, row);
+  const name = fn ? field(fn, 'name')?.text : undefined;
+  if (!fn || !name) return undefined;
+  const decorators = decoratorNames(fn);
+  const c = enclosingScopeDef(fn);
+  let className: string | undefined;
+  let classBases: string[] = [];
+  let inClass = false;
+  if (c?.type === 'class_definition') {
+    className = field(c, 'name')?.text;
+    classBases = className ? (classes.get(className)?.bases ?? []) : [];
+    inClass = true;
+  } else if (!c) {
+    // The snippet may start inside a class body: an indented `def` with a `self`/`cls` first parameter
+    // (or a method decorator) is a method of a class the snippet does not show.
+    const p = firstParameterName(fn);
+    const indented = (fn.parent?.type === 'decorated_definition' ? fn.parent : fn).startPosition.column > 0;
+    if (p === 'self' || p === 'cls' || (indented && decorators.some((d) => /(^|\.)(classmethod|staticmethod|property)$/.test(d)))) inClass = true;
+  }
+  const otherNames: string[] = [];
+  const info = className ? classes.get(className) : undefined;
+  for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
+  for (const w of info?.callers.get(name) ?? []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
+  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn) };
+}

@@ -1,0 +1,71 @@
+/**
+ * A record's `sourceCode` is an excerpt (~36 lines around the raise), not a module: it may start
+ * inside a multi-line string or in the middle of a block, more indented than the lines after it.
+ * Parsed from its first line, the `def` around the raise can be lost to error recovery. These are
+ * the other places to parse it from: lines that begin a statement at their own indentation (no
+ * later line up to the raise is less indented), dedented so that line starts at column 0.
+ */
+
+export interface WindowStart {
+  /** Index of the excerpt's first line in sourceCode. */
+  offset: number;
+  /** The excerpt from that line, dedented, up to the first later line less indented than it. */
+  text: string;
+}
+
+const MAX_STARTS = 6;
+const indentOf = (l: string) => l.length - l.trimStart().length;
+const blank = (l: string) => l.trim() === '' || l.trimStart().startsWith('#');
+/** A line that may begin a definition (the `def` or `class` itself, or its first decorator). */
+const opensDefinition = (l: string) => /^\s*(@|(async\s+)?def\s|class\s)/.test(l);
+/** A line that may begin a statement (not a continuation or the end of a bracket or string). */
+const beginsStatement = (l: string) => /^\s*[A-Za-z_@]/.test(l) && !/^\s*(else|elif|except|finally|case)\b/.test(l);
+
+/**
+ * Where to re-parse `source` so that line `row` is inside a well-formed block: first the lines that open a
+ * definition (top down, so a `class` line comes before its methods), then other statement starts.
+ * A start is kept only when no line from it to `row` is less indented (a block around `row` can begin there).
+ */
+export function windowStarts(source: string, row: number): WindowStart[] {
+  const lines = source.split('\n');
+  if (row <= 0 || row >= lines.length) return [];
+  // suffixMin[k]: the smallest indentation of a non-blank line in k..row.
+  const suffixMin: number[] = new Array(row + 1).fill(Infinity);
+  for (let k = row, min = Infinity; k >= 0; k--) {
+    if (!blank(lines[k]!)) min = Math.min(min, indentOf(lines[k]!));
+    suffixMin[k] = min;
+  }
+  const fits = (k: number) => !blank(lines[k]!) && indentOf(lines[k]!) <= suffixMin[k]!;
+  const defs: number[] = [];
+  const others: number[] = [];
+  for (let k = 1; k <= row; k++) {
+    if (!fits(k)) continue;
+    // A decorator's `def` starts with the decorator: skip a def line right after its decorators.
+    if (opensDefinition(lines[k]!) && !(k > 0 && /^\s*@/.test(lines[k - 1]!) && indentOf(lines[k - 1]!) === indentOf(lines[k]!))) defs.push(k);
+    else if (beginsStatement(lines[k]!) && !others.length) others.push(k);
+  }
+  return [...defs, ...others].slice(0, MAX_STARTS).map((k) => ({ offset: k, text: excerpt(lines, k) }));
+}
+
+/** Lines from `k` dedented by line k's indentation, up to the first later line that is less indented. */
+function excerpt(lines: string[], k: number): string {
+  const base = indentOf(lines[k]!);
+  const out: string[] = [];
+  for (let i = k; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (!blank(l) && indentOf(l) < base) break;
+    out.push(l.slice(Math.min(base, indentOf(l))));
+  }
+  return out.join('\n');
+}
+
+/** `read(sourceCode, row)`, or when it finds no `def` around the raise, the first re-parse from a window start that does. */
+export function readWindow<T extends { def?: unknown }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
+  const whole = read(source, row);
+  if (whole.def) return { facts: whole, offset: 0 };
+  for (const start of windowStarts(source, row)) {
+    const facts = read(start.text, row - start.offset);
+    if (facts.def) return { facts, offset: start.offset };
+  }
+  return { facts: whole, offset: 0 };
+}

@@ -1,0 +1,316 @@
+/**
+ * Expressions: the type of every expression, in the flow's environment. Calls and property reads
+ * are reported to the site observer; member types, annotations and narrowing are their own rooms
+ * (./members.ts, ./annotations.ts, ./narrowing.ts).
+ */
+import type { Node } from '../parse/parser.js';
+import { dottedName, field, namedChildren } from '../parse/syntax.js';
+import type { ClassRegistry } from '../rules/classes.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import { Annotations } from './annotations.js';
+import { Env, inert, type FnCtx, type LocalClass } from './env.js';
+import { Members } from './members.js';
+import { Narrowing } from './narrowing.js';
+import type { SiteObserver } from './sites.js';
+import { NONE, UNKNOWN, elementOf, isUnknown, union, type Type } from './types.js';
+
+const BUILTIN_EXCEPTIONS = /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
+
+export abstract class Expressions {
+  readonly classes: ClassRegistry;
+  readonly localClasses = new Map<string, LocalClass>();
+  protected readonly annotations: Annotations;
+  protected readonly narrowing: Narrowing;
+  protected readonly members: Members;
+
+  constructor(
+    protected readonly rules: RuleSet,
+    protected readonly observer: SiteObserver,
+  ) {
+    this.classes = rules.classes.overlay();
+    this.annotations = new Annotations(this.classes, (n, env) => this.expr(n, env, inert()));
+    this.narrowing = new Narrowing({ classes: this.classes, guards: rules.guards, expr: (n, env, ctx) => this.expr(n, env, ctx) });
+    this.members = new Members(this);
+  }
+
+  /** The module's environment (its final one once the module has run). */
+  abstract moduleEnv(): Env;
+  /** `self.x = v` in one method of a class defined in the file. */
+  abstract selfAssignments(fn: Node, cls: string): Map<string, Type>;
+  /** What calling a function defined in the file returns. */
+  protected abstract returnType(fn: Node, cls: string | undefined): Type;
+
+  annotation(node: Node, env: Env): Type {
+    return this.annotations.annotation(node, env);
+  }
+
+  protected narrow(cond: Node, env: Env, ctx: FnCtx): { t: Env; f: Env } {
+    return this.narrowing.narrow(cond, env, ctx);
+  }
+
+  expr(n: Node, env: Env, ctx: FnCtx): Type {
+    const type = n.type; // read once: each read is a call into the parser
+    switch (type) {
+      case 'identifier': {
+        const t = env.lookup(n.text);
+        if (t) return t;
+        if (n.text === 'None') return NONE;
+        // Built-in exception classes, so that `Err = NotImplementedError; except Err:` resolves.
+        if (BUILTIN_EXCEPTIONS.test(n.text)) return [{ k: 'ref', q: `builtins.${n.text}` }];
+        return UNKNOWN;
+      }
+      case 'none':
+        return NONE;
+      case 'attribute':
+        return this.attribute(n, env, ctx);
+      case 'call':
+        return this.call(n, env, ctx);
+      case 'await':
+      case 'parenthesized_expression': {
+        const inner = namedChildren(n)[0];
+        return inner ? this.expr(inner, env, ctx) : UNKNOWN;
+      }
+      case 'assignment': {
+        const left = field(n, 'left');
+        const right = field(n, 'right');
+        const ann = field(n, 'type');
+        let t: Type = right ? this.expr(right, env, ctx) : UNKNOWN;
+        if (ann) {
+          const at = this.annotation(ann, env);
+          // A declared type wins over an unknown value; a known value refines the declaration.
+          if (!right || isUnknown(t) || t.every((a) => a.k === 'none')) t = at;
+        }
+        if (right?.type === 'assignment') t = this.chainedValue(right, env);
+        if (left) this.bind(left, t, env, ctx);
+        return t;
+      }
+      case 'augmented_assignment': {
+        for (const c of namedChildren(n)) this.expr(c, env, ctx);
+        return UNKNOWN;
+      }
+      case 'named_expression': {
+        const name = field(n, 'name');
+        const value = field(n, 'value');
+        const t = value ? this.expr(value, env, ctx) : UNKNOWN;
+        if (name) env.set(name.text, t);
+        return t;
+      }
+      case 'conditional_expression': {
+        const [a, cond, b] = namedChildren(n);
+        const nn = cond ? this.narrow(cond, env, ctx) : { t: env, f: env };
+        return union(a ? this.expr(a, nn.t, ctx) : UNKNOWN, b ? this.expr(b, nn.f, ctx) : UNKNOWN);
+      }
+      case 'boolean_operator': {
+        const l = field(n, 'left');
+        const r = field(n, 'right');
+        const lt = l ? this.expr(l, env, ctx) : UNKNOWN;
+        const nn = l ? this.narrow(l, env, { ...ctx, record: false }) : { t: env, f: env };
+        const op = n.child(1)?.type;
+        const rt = r ? this.expr(r, op === 'and' ? nn.t : nn.f, ctx) : UNKNOWN;
+        return union(lt.filter((a) => a.k !== 'none'), rt);
+      }
+      default:
+        return this.collection(n, type, env, ctx);
+    }
+  }
+
+  /** Collections, comprehensions, subscripts, lambdas, strings and the rest: their parts are evaluated (call sites in them recorded). */
+  private collection(n: Node, type: string, env: Env, ctx: FnCtx): Type {
+    switch (type) {
+      case 'tuple':
+      case 'expression_list':
+        return [{ k: 'tuple', items: namedChildren(n).map((c) => this.expr(c, env, ctx)) }];
+      case 'list': {
+        const items = namedChildren(n);
+        if (!items.some((c) => c.type === 'list_splat')) return [{ k: 'tuple', items: items.map((c) => this.expr(c, env, ctx)) }];
+        return [{ k: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+      }
+      case 'set':
+        return [{ k: 'seq', elem: union(...namedChildren(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+      case 'list_comprehension':
+      case 'set_comprehension':
+      case 'generator_expression':
+      case 'dictionary_comprehension':
+        return this.comprehension(n, env, ctx);
+      case 'subscript': {
+        const v = field(n, 'value');
+        const vt = v ? this.expr(v, env, ctx) : UNKNOWN;
+        for (const s of n.childrenForFieldName('subscript')) if (s) this.expr(s, env, ctx);
+        return elementOf(vt.filter((a) => a.k === 'seq' || a.k === 'tuple')).length ? elementOf(vt) : UNKNOWN;
+      }
+      case 'lambda': {
+        const e = new Env(new Map(), env);
+        const body = field(n, 'body');
+        if (body) this.expr(body, e, ctx);
+        return UNKNOWN;
+      }
+      case 'string':
+      case 'concatenated_string':
+        for (const c of namedChildren(n)) if (c.type === 'interpolation') for (const x of namedChildren(c)) this.expr(x, env, ctx);
+        return UNKNOWN;
+      case 'comment':
+        return UNKNOWN;
+      default:
+        for (const c of namedChildren(n)) this.expr(c, env, ctx);
+        return UNKNOWN;
+    }
+  }
+
+  private chainedValue(n: Node, env: Env): Type {
+    const r = field(n, 'right');
+    return r ? (r.type === 'assignment' ? this.chainedValue(r, env) : this.expr(r, env, inert())) : UNKNOWN;
+  }
+
+  private comprehension(n: Node, env: Env, ctx: FnCtx): Type {
+    const e = new Env(new Map(), env);
+    const body = field(n, 'body');
+    let cur = e;
+    for (const c of namedChildren(n)) {
+      if (c.type === 'for_in_clause') {
+        const right = field(c, 'right');
+        const left = field(c, 'left');
+        const t = right ? elementOf(this.expr(right, cur, ctx)) : UNKNOWN;
+        if (left) this.bind(left, t, cur, ctx);
+      } else if (c.type === 'if_clause') {
+        const cond = namedChildren(c)[0];
+        if (cond) cur = this.narrow(cond, cur, ctx).t;
+      }
+    }
+    const t = body ? this.expr(body, cur, ctx) : UNKNOWN;
+    return [{ k: 'seq', elem: t }];
+  }
+
+  private attribute(n: Node, env: Env, ctx: FnCtx): Type {
+    const obj = field(n, 'object');
+    const attr = field(n, 'attribute')?.text ?? '';
+    const path = dottedName(n);
+    if (path && obj?.type === 'identifier') {
+      const known = env.vars.get(path) ?? env.outer?.lookup(path);
+      if (known) {
+        if (obj) this.expr(obj, env, ctx);
+        this.recordAttribute(n, attr, env.lookup(obj.text) ?? UNKNOWN, ctx);
+        return known;
+      }
+    }
+    const ot = obj ? this.expr(obj, env, ctx) : UNKNOWN;
+    this.recordAttribute(n, attr, ot, ctx);
+    return this.members.member(ot, attr);
+  }
+
+  private recordAttribute(n: Node, attr: string, recv: Type, ctx: FnCtx): void {
+    if (!ctx.record || !this.observer.wants(attr)) return;
+    if (n.parent?.type === 'call' && field(n.parent, 'function')?.id === n.id) return;
+    this.observer.add({ node: n, kind: 'attribute', name: attr, receiver: recv, receiverText: field(n, 'object')?.text });
+  }
+
+  private call(n: Node, env: Env, ctx: FnCtx): Type {
+    const fn = field(n, 'function');
+    const argsNode = field(n, 'arguments');
+    if (!fn) return UNKNOWN;
+    let calleeT: Type;
+    let receiver: Type | undefined;
+    let name = '';
+    if (fn.type === 'attribute') {
+      const obj = field(fn, 'object');
+      name = field(fn, 'attribute')?.text ?? '';
+      const path = dottedName(fn);
+      const known = path && obj?.type === 'identifier' ? env.lookup(path) : undefined;
+      receiver = obj ? this.expr(obj, env, ctx) : UNKNOWN;
+      calleeT = known ?? this.members.member(receiver, name);
+    } else {
+      calleeT = this.expr(fn, env, ctx);
+      name = fn.type === 'identifier' ? fn.text : '';
+    }
+    const args: { pos: Type[]; kw: Map<string, Type> } = { pos: [], kw: new Map() };
+    for (const a of argsNode ? namedChildren(argsNode) : []) {
+      if (a.type === 'keyword_argument') {
+        const k = field(a, 'name')?.text;
+        const v = field(a, 'value');
+        const t = v ? this.expr(v, env, ctx) : UNKNOWN;
+        if (k) args.kw.set(k, t);
+      } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
+        for (const c of namedChildren(a)) this.expr(c, env, ctx);
+        args.pos.push(UNKNOWN);
+      } else args.pos.push(this.expr(a, env, ctx));
+    }
+    if (ctx.record && name) {
+      const callee = this.members.calleeNames(calleeT);
+      // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
+      if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
+        if (fn.type === 'attribute') this.observer.add({ node: n, kind: 'method', name, receiver, callee, receiverText: field(fn, 'object')?.text });
+        else this.observer.add({ node: n, kind: 'call', name, callee });
+      }
+    }
+    // Result type.
+    if (name === 'cast' && args.pos.length === 2 && argsNode) {
+      const first = namedChildren(argsNode)[0];
+      if (first && calleeT.some((a) => a.k === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.q))) return this.annotation(first, env);
+    }
+    const out: Type[] = [];
+    for (const a of calleeT) {
+      if (a.k === 'class') out.push([this.members.construct(a.key, args)]);
+      else if (a.k === 'ref') {
+        const key = this.classes.resolve(a.q);
+        out.push(key ? [this.members.construct(key, args)] : UNKNOWN);
+      } else if (a.k === 'func') out.push(this.returnType(a.fn, a.cls));
+      else out.push(UNKNOWN);
+    }
+    return out.length ? union(...out) : UNKNOWN;
+  }
+
+  /** Binds an assignment target (name, tuple, list, attribute path, starred). */
+  protected bind(target: Node, t: Type, env: Env, ctx: FnCtx): void {
+    switch (target.type) {
+      case 'identifier':
+        env.set(target.text, t);
+        return;
+      case 'pattern_list':
+      case 'tuple_pattern':
+      case 'list_pattern':
+      case 'tuple':
+      case 'list': {
+        const items = namedChildren(target);
+        items.forEach((it, i) => {
+          const parts: Type[] = [];
+          for (const a of t) {
+            if (a.k === 'tuple' && a.items.length === items.length) parts.push(a.items[i]!);
+            else if (a.k === 'seq' || a.k === 'tuple') parts.push(elementOf([a]));
+            else parts.push(UNKNOWN);
+          }
+          this.bind(it, it.type === 'list_splat_pattern' ? [{ k: 'seq', elem: union(...parts) }] : union(...parts), env, ctx);
+        });
+        return;
+      }
+      case 'list_splat_pattern': {
+        const inner = namedChildren(target)[0];
+        if (inner) this.bind(inner, t, env, ctx);
+        return;
+      }
+      case 'parenthesized_expression': {
+        const inner = namedChildren(target)[0];
+        if (inner) this.bind(inner, t, env, ctx);
+        return;
+      }
+      case 'attribute': {
+        const obj = field(target, 'object');
+        const path = dottedName(target);
+        if (obj) this.expr(obj, env, ctx);
+        if (path && obj?.type === 'identifier') {
+          env.vars.set(path, t);
+          const self = ctx.selfFields;
+          if (self && obj.text === self.self) {
+            const attr = field(target, 'attribute')!.text;
+            const prev = self.out.get(attr);
+            self.out.set(attr, prev ? union(prev, t) : t);
+          }
+        }
+        return;
+      }
+      case 'subscript':
+        for (const c of namedChildren(target)) this.expr(c, env, ctx);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,173 @@
+/** Members and construction: `x.attr` for every kind of value, fields of classes defined in the file, constructors that keep their arguments. */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+import { definitionOf } from '../python/defs.js';
+import type { ClassRegistry } from '../rules/classes.js';
+import { Env, inert, type FnCtx, type LocalClass } from './env.js';
+import { UNKNOWN, union, type Atom, type Type } from './types.js';
+
+export interface MemberHost {
+  readonly classes: ClassRegistry;
+  readonly localClasses: Map<string, LocalClass>;
+  moduleEnv(): Env;
+  annotation(n: Node, env: Env): Type;
+  expr(n: Node, env: Env, ctx: FnCtx): Type;
+  /** `self.x = v` in one method of a class defined in the file. */
+  selfAssignments(fn: Node, cls: string): Map<string, Type>;
+}
+
+export class Members {
+  constructor(private readonly host: MemberHost) {}
+
+  /** A name imported by qualified name: a known class becomes its class object. */
+  refType(q: string): Type {
+    const key = this.host.classes.resolve(q);
+    return key ? [{ k: 'class', key }] : [{ k: 'ref', q }];
+  }
+
+  /** Type of `x.attr` for every atom of x. */
+  member(t: Type, attr: string): Type {
+    const out: Type[] = [];
+    for (const a of t) {
+      if (a.k === 'ref') out.push(this.refType(`${a.q}.${attr}`));
+      else if (a.k === 'class') {
+        const info = this.host.classes.get(a.key);
+        if (info && !a.key.startsWith('<local>')) out.push([{ k: 'ref', q: `${a.key}.${attr}` }]);
+        else {
+          const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
+          // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
+          const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
+          out.push(f ?? (lib ? [{ k: 'ref', q: `${lib}.${attr}` }] : UNKNOWN));
+        }
+      } else if (a.k === 'inst') {
+        const fromFields = a.fields?.[attr];
+        if (fromFields) {
+          out.push(fromFields);
+          continue;
+        }
+        let found: Type | undefined;
+        for (const c of this.host.classes.mro(a.key)) {
+          if (c.key.startsWith('<local>')) {
+            // Fields still being computed (a method read while inferring them): unknown, not the base's.
+            if (this.host.localClasses.get(c.key)?.computing) break;
+            const f = this.classFields(c.key).get(attr);
+            if (f) {
+              found = f;
+              break;
+            }
+            const m = this.methodOf(c.key, attr);
+            if (m) {
+              found = m;
+              break;
+            }
+          }
+          const at = c.attributes[attr];
+          if (at) {
+            found = [{ k: 'inst', key: this.host.classes.resolve(at) ?? at }];
+            break;
+          }
+        }
+        out.push(found ?? UNKNOWN);
+      } else out.push(UNKNOWN);
+    }
+    return union(...out);
+  }
+
+  methodOf(key: string, name: string): Type | undefined {
+    const lc = this.host.localClasses.get(key);
+    if (!lc) return undefined;
+    const body = field(lc.node, 'body');
+    for (const st of body ? namedChildren(body) : []) {
+      const def = definitionOf(st);
+      if (def?.type === 'function_definition' && field(def, 'name')?.text === name) return [{ k: 'func', fn: def, cls: key }];
+    }
+    return undefined;
+  }
+
+  /** Fields of a class defined in the file: class-level annotations and assignments, and `self.x = ...` anywhere. */
+  classFields(key: string): Map<string, Type> {
+    const lc = this.host.localClasses.get(key);
+    if (!lc) return new Map();
+    if (lc.fields) return lc.fields;
+    if (lc.computing) return new Map();
+    lc.computing = true;
+    const acc = new Map<string, Type[]>();
+    const add = (n: string, t: Type) => acc.set(n, [...(acc.get(n) ?? []), t]);
+    const body = field(lc.node, 'body');
+    for (const st of body ? namedChildren(body) : []) {
+      if (st.type !== 'expression_statement') continue;
+      const a = namedChildren(st)[0];
+      if (a?.type !== 'assignment') continue;
+      const left = field(a, 'left');
+      if (left?.type !== 'identifier') continue;
+      const ann = field(a, 'type');
+      const right = field(a, 'right');
+      if (ann) add(left.text, this.host.annotation(ann, this.host.moduleEnv()));
+      else if (right) add(left.text, this.host.expr(right, new Env(new Map(), this.host.moduleEnv()), inert()));
+    }
+    for (const st of body ? namedChildren(body) : []) {
+      const def = definitionOf(st);
+      if (def?.type !== 'function_definition') continue;
+      const fields = this.host.selfAssignments(def, key);
+      for (const [n, t] of fields) add(n, t);
+    }
+    lc.fields = new Map([...acc].map(([n, ts]) => [n, union(...ts)]));
+    lc.computing = false;
+    return lc.fields;
+  }
+
+  /**
+   * Qualified names a callee resolves to: imported names and attribute chains (`pkg.Klass.create`),
+   * library classes (constructors), and for a class defined in the file, the library class whose
+   * constructor it inherits (no `__init__` / `__new__` of its own on the way).
+   */
+  calleeNames(calleeT: Type): string[] {
+    const out: string[] = [];
+    for (const a of calleeT) {
+      if (a.k === 'ref') out.push(a.q);
+      else if (a.k === 'class' && !a.key.startsWith('<local>')) out.push(a.key);
+      else if (a.k === 'class') {
+        const lib = this.inheritedFromLibrary(a.key, ['__init__', '__new__']);
+        if (lib) out.push(lib);
+      }
+    }
+    return [...new Set(out)];
+  }
+
+  /** The nearest library class (or unresolved `?qname` base) in a local class's ancestry, unless a local class on the way defines one of `names`. */
+  inheritedFromLibrary(key: string, names: string[]): string | undefined {
+    const seen = new Set<string>();
+    const walk = (k: string): string | undefined => {
+      if (seen.has(k)) return undefined;
+      seen.add(k);
+      if (k.startsWith('?')) return k.slice(1);
+      const info = this.host.classes.get(k);
+      if (!k.startsWith('<local>')) return info ? k : undefined;
+      if (!info || names.some((n) => info.ownMethods?.has(n))) return undefined;
+      if (names.some((n) => this.classFields(k).has(n))) return undefined;
+      for (const b of info.bases) {
+        const r = walk(b);
+        if (r) return r;
+      }
+      return undefined;
+    };
+    return walk(key);
+  }
+
+  /** An instance of a class, keeping the constructor arguments its curated `init` says it keeps. */
+  construct(key: string, args: { pos: Type[]; kw: Map<string, Type> }): Atom {
+    const fields: Record<string, Type> = {};
+    let any = false;
+    for (const c of this.host.classes.mro(key)) {
+      for (const p of c.init) {
+        if (fields[p.name]) continue;
+        const v = args.kw.get(p.name) ?? (p.position !== null ? args.pos[p.position] : undefined);
+        if (v) fields[p.name] = v;
+        else if (p.default) fields[p.name] = [{ k: 'inst', key: this.host.classes.resolve(p.default) ?? p.default }];
+        else continue;
+        any = true;
+      }
+    }
+    return any ? { k: 'inst', key, fields } : { k: 'inst', key };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Call-site recording, as an observer of the interpreter: it is told of every call and property
+ * read it may want (`wants`: a rule trigger name) and keeps them, one per node.
+ */
+import type { Node } from '../parse/parser.js';
+import { NEVER, union, type Type } from './types.js';
+
+export interface CallSite {
+  /** `call` node, or `attribute` node for a property read (`await proxy.metadata`). */
+  node: Node;
+  kind: 'method' | 'call' | 'attribute';
+  /** Method, function or attribute name (last segment of the callee). */
+  name: string;
+  /** Receiver type for methods and attributes. */
+  receiver?: Type;
+  /** Qualified names the callee resolves to (calls through imports). */
+  callee?: string[];
+  /** Receiver as written (`self._runtime`), for messages and fixes. */
+  receiverText?: string;
+}
+
+export interface SiteObserver {
+  /** Whether a call or read of this name is of interest. */
+  wants(name: string): boolean;
+  add(site: CallSite): void;
+}
+
+/** Keeps the sites whose name is a trigger; a node seen on several paths merges its types. */
+export class SiteRecorder implements SiteObserver {
+  private readonly sites = new Map<number, CallSite>();
+  constructor(private readonly triggers: Set<string>) {}
+
+  wants(name: string): boolean {
+    return this.triggers.has(name);
+  }
+
+  add(site: CallSite): void {
+    const prev = this.sites.get(site.node.id);
+    if (!prev) {
+      this.sites.set(site.node.id, site);
+      return;
+    }
+    if (site.receiver) prev.receiver = union(prev.receiver ?? NEVER, site.receiver);
+    if (site.callee) prev.callee = [...new Set([...(prev.callee ?? []), ...site.callee])];
+  }
+
+  /** The sites in source order. */
+  list(): CallSite[] {
+    return [...this.sites.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+  }
+}
