@@ -73,6 +73,20 @@ describe('README.md', () => {
   }
 });
 
+describe('README option summaries', () => {
+  // A block marked `skip option summary (raiselint <command> --help)` lists options: each must exist.
+  for (const b of blocks) {
+    const m = b.kind === 'skip' ? /^option summary \((raiselint [a-z]+) --help\)$/.exec(b.reason) : null;
+    if (!m) continue;
+    it(`README.md:${b.block.line}: every option is in \`${m[1]} --help\``, () => {
+      const help = spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), ...m[1]!.split(' ').slice(1), '--help'], { encoding: 'utf8' }).stdout;
+      const options = [...new Set(b.block.lines.join('\n').match(/(?<![\w-])--?[a-z][a-z-]*/g) ?? [])];
+      expect(options.length).toBeGreaterThan(2);
+      expect(options.filter((o) => !new RegExp(`(^|[\\s,])${o}([\\s,=]|$)`, 'm').test(help))).toEqual([]);
+    });
+  }
+});
+
 describe('the README convention', () => {
   it('reads sessions, files and markers', () => {
     const md = ['```python', '# app.py', 'x = 1', '```', '<!-- readme-test: skip editor config -->', '```json', '{}', '```', '<!-- readme-test: file nb.ipynb -->', '', '```json', '{"cells": []}', '```', '```', '$ raiselint check app.py', 'All checks passed!', '$ echo $?', '0', '```', '```text', 'some output', '```'].join('\n');

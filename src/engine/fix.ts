@@ -178,7 +178,7 @@ export function fixRun(
     const finish = run.finish;
     const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display) };
     if (finish) fileOpts.finish = (r) => finish(r, display);
-    const ff = isNotebookPath(abs) ? fixNotebook(bytes, display, rules, fileOpts) : fixBytes(bytes, display, rules, fileOpts);
+    const ff = isNotebookPath(abs) ? fixNotebook(bytes, display, (b) => fixBytes(b, display, rules, fileOpts)) : fixBytes(bytes, display, rules, fileOpts);
     const replace = (diags: Diagnostic[], errors: FileError[]) => {
       run.diagnostics = [...run.diagnostics.filter((d) => d.file !== display), ...diags];
       run.errors.push(...errors.filter((e) => e.kind !== 'syntax'));

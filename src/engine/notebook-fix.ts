@@ -2,11 +2,11 @@
  * `--fix` on a notebook: the module of its code cells is fixed as any Python file is (verified
  * round after round), then only the cells whose code changed are written back into the JSON.
  */
-import type { RuleSet } from '../rules/ruleset.js';
 import { inCell, NotebookError, readNotebook, rewriteNotebook } from '../parse/notebook.js';
-import { fixBytes, type FileFix, type FixOptions } from './fix.js';
+import type { FileFix } from './fix.js';
 
-export function fixNotebook(original: Buffer, file: string, rules: RuleSet, opts: FixOptions): FileFix {
+/** `fixModule` fixes Python bytes as `--fix` does (fix.ts's fixBytes, passed in: no import cycle). */
+export function fixNotebook(original: Buffer, file: string, fixModule: (bytes: Buffer) => FileFix): FileFix {
   const json = original.toString('utf8');
   let nb;
   try {
@@ -15,7 +15,7 @@ export function fixNotebook(original: Buffer, file: string, rules: RuleSet, opts
     if (e instanceof NotebookError) return { file, before: '', after: '', fixed: 0, diagnostics: [], errors: [{ file, kind: 'decode', message: e.message }] };
     throw e;
   }
-  const fixedModule = fixBytes(Buffer.from(nb.module, 'utf8'), file, rules, opts);
+  const fixedModule = fixModule(Buffer.from(nb.module, 'utf8'));
   const ff = { ...fixedModule, errors: fixedModule.errors.map((e) => inCell(fixedModule.after, e)) };
   if (!ff.bytes) return { ...ff, module: ff.after };
   const bom = json.startsWith('\uFEFF') ? '\uFEFF' : '';

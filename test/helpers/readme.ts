@@ -16,6 +16,8 @@
  *    (plus `fixtures/`, `test/` and `rules/` of this repository), all dated an hour ago.
  *  - **not run**: the block follows a `<!-- readme-test: skip REASON -->` line (editor and CI
  *    configuration, option summaries, abridged output, sessions that need a real editor).
+ *    A block skipped as `option summary (raiselint <command> --help)` is still checked: every
+ *    option it names must be in that command's `--help`.
  *
  * A block that is none of these fails the test, naming its line.
  */
