@@ -1,7 +1,10 @@
 'use strict';
 // Runs the CommonJS bundle of the CLI (dist/bundle/main.cjs, see scripts/bundle.mjs) with a V8 code
-// cache: the bytecode of the functions a run compiled, kept next to the bundle in main.cjs.v8cache.
-// Node 20 has no compile cache for ES modules; vm.Script takes one (`cachedData`).
+// cache: the bytecode of the functions a run compiled. Node 20 has no compile cache for ES modules;
+// vm.Script takes one (`cachedData`). The cache is never shipped: a first run writes it, at exit,
+// into the run's cache directory (`--cache-dir`, default .raiselint_cache), only when that
+// directory exists by then (check, lsp, rules and explain create it; `--help` writes nothing), as
+// `code-<hash of the bundle's path>.v8cache` (two installs sharing a project do not take turns).
 //
 // The cache file is `RLV8CC1 <node version> <arch> <bundle size> <bundle mtime>\n<sha256 of the
 // data>\n<data>`. A cache for another bundle or Node, a truncated or corrupt one (checked with the
@@ -11,8 +14,7 @@
 const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { createRequire } = require('node:module');
-const { dirname } = require('node:path');
-const { fileURLToPath } = require('node:url');
+const { dirname, join, resolve } = require('node:path');
 const vm = require('node:vm');
 
 const MAGIC = 'RLV8CC1';
@@ -56,12 +58,24 @@ function writeCache(path, header, data) {
   }
 }
 
-/** Loads the bundle at `url` (a file URL) and returns its exports. */
-function loadCached(url) {
-  const file = fileURLToPath(url);
+/** Where the code cache of the bundle at `file` goes in the cache directory `dir`. */
+function cachePathFor(file, dir) {
+  return join(resolve(dir), `code-${createHash('sha256').update(file).digest('hex').slice(0, 16)}.v8cache`);
+}
+
+function isDir(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Loads the bundle at `file` and returns its exports; its code cache lives in the directory `dir`. */
+function loadCached(file, dir) {
   const st = statSync(file);
   const source = readFileSync(file, 'utf8');
-  const cachePath = `${file}.v8cache`;
+  const cachePath = cachePathFor(file, dir);
   const header = headerOf(st);
   const cachedData = readCache(cachePath, header);
   // The wrapper Node itself puts around a CommonJS module.
@@ -70,7 +84,7 @@ function loadCached(url) {
     // At exit: the cache then holds every function this run compiled, not only the top level.
     process.once('exit', () => {
       try {
-        writeCache(cachePath, header, script.createCachedData());
+        if (isDir(dirname(cachePath))) writeCache(cachePath, header, script.createCachedData());
       } catch {
         // the cache is an optimisation
       }
@@ -81,4 +95,4 @@ function loadCached(url) {
   return module.exports;
 }
 
-module.exports = { loadCached, readCache, headerOf };
+module.exports = { loadCached, readCache, headerOf, cachePathFor };

@@ -1,34 +1,50 @@
 #!/usr/bin/env node
 'use strict';
 // CommonJS (bin/package.json): Node starts a CommonJS entry point a few milliseconds sooner than
-// an ES module one, and the CLI itself is a CommonJS bundle (see ./codecache.cjs).
+// an ES module one, and the CLI itself is one CommonJS file, dist/bundle/main.cjs (built from src/
+// by scripts/bundle.mjs; see ./codecache.cjs for its V8 code cache).
 const { statSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const ROOT = join(__dirname, '..');
+const BUNDLE = join(ROOT, 'dist', 'bundle', 'main.cjs');
+const COMPILED = join(ROOT, 'dist', 'cli', 'main.js');
 
-// The bundles (scripts/bundle.mjs) start faster; one is used only when it is newer than the
-// compiled code it replaces (`tsc` rewrites every file), so a stale bundle never runs.
-function fresh(bundle, compiled) {
+function mtime(path) {
   try {
-    return statSync(join(ROOT, bundle)).mtimeMs >= statSync(join(ROOT, compiled)).mtimeMs;
+    return statSync(path).mtimeMs;
   } catch {
-    return false;
+    return -1;
   }
 }
 
-async function load() {
-  if (fresh('dist/bundle/main.cjs', 'dist/cli/main.js') && !process.env.RAISELINT_NO_CODE_CACHE) {
-    // The CommonJS bundle, compiled with a V8 code cache; on any problem, the ES module bundle.
+/**
+ * The cache directory the command will use (`--cache-dir DIR`, else .raiselint_cache in the
+ * current directory), where the code cache goes. Read from the arguments before they are parsed.
+ */
+function cacheDir(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') break;
+    if (argv[i] === '--cache-dir' && argv[i + 1] !== undefined) return argv[i + 1];
+    if (argv[i].startsWith('--cache-dir=')) return argv[i].slice('--cache-dir='.length);
+  }
+  return '.raiselint_cache';
+}
+
+async function load(argv) {
+  // The package holds only the bundle. In a clone, `tsc` also writes dist/<stage>/: the newer wins,
+  // so a stale bundle never runs.
+  const bundle = mtime(BUNDLE);
+  if (bundle >= 0 && bundle >= mtime(COMPILED)) {
+    if (process.env.RAISELINT_NO_CODE_CACHE) return require(BUNDLE);
     try {
-      return require('./codecache.cjs').loadCached(pathToFileURL(join(ROOT, 'dist', 'bundle', 'main.cjs')));
+      return require('./codecache.cjs').loadCached(BUNDLE, cacheDir(argv));
     } catch {
-      // fall through
+      return require(BUNDLE);
     }
   }
-  const entry = fresh('dist/bundle/main.js', 'dist/cli/main.js') ? join(ROOT, 'dist', 'bundle', 'main.js') : join(ROOT, 'dist', 'cli', 'main.js');
-  return import(pathToFileURL(entry).href);
+  return import(pathToFileURL(COMPILED).href);
 }
 
 // A closed pipe (`raiselint check . | head`) ends output quietly, as other CLIs do.
@@ -39,8 +55,9 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-load()
-  .then(({ main }) => main(process.argv.slice(2)))
+const argv = process.argv.slice(2);
+load(argv)
+  .then(({ main }) => main(argv))
   .then(
     (code) => {
       process.exitCode = code;

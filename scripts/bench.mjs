@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N]`
+// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only] [--js-reps N] [--no-js] [--no-records-block]`
 //
 // Measures raiselint against the read-only floor and `ast-grep scan`, over the same files and
 // threads, in one run, repeating every scenario (round robin, to spread machine noise) and
@@ -9,7 +9,7 @@
 // Corpus: the standard library of the machine's python3 (its *.py files, without site-packages
 // and __pycache__), or the directory given. Every tool gets the same explicit list of files.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, getPriority, loadavg, tmpdir, totalmem, release, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,17 @@ const opt = (name, dflt) => {
 };
 const REPS = Number(opt('reps', '5'));
 const JOBS = Number(opt('jobs', String(availableParallelism())));
-const KEEP = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
-const NO_RECORDS_BLOCK = args.includes('--no-records-block') ? (args.splice(args.indexOf('--no-records-block'), 1), true) : false;
+const flag = (name) => (args.includes(`--${name}`) ? (args.splice(args.indexOf(`--${name}`), 1), true) : false);
+const KEEP = flag('keep');
+// Dataset scale (scripts/bench-dataset.mjs): its runs take tens of seconds each, so fewer repetitions; 0 skips it.
+const DATASET_REPS = Number(opt('dataset-reps', '3'));
+const SITE_PACKAGES_ARG = opt('site-packages', undefined);
+const DATASET_ONLY = flag('dataset-only');
+// The JS/TS block (type-aware ESLint rules): `--js-reps N` (default 3); `--no-js` skips it.
+const JS_REPS = Number(opt('js-reps', '3'));
+const NO_JS = flag('no-js');
+// Record loading at 1,000 / 10,000 / 100,000 records (scripts/bench-records.mjs): `--no-records-block` skips it.
+const NO_RECORDS_BLOCK = flag('no-records-block');
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -45,8 +54,19 @@ if (mtime(join(ROOT, 'dist', 'bundle', 'main.cjs')) < mtime(join(ROOT, 'dist', '
   process.stderr.write('bench: bundling the CLI (scripts/bundle.mjs) ...\n');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
 }
-const astGrep = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
-if (!existsSync(astGrep)) fail('ast-grep not found: run `npm ci` (it is a devDependency)');
+// ast-grep (108 MB installed) and Ruff's WASM build are not devDependencies: every `npm install` of a
+// clone (pre-commit's hook install among them) would unpack them. The benchmark installs these exact
+// versions on first use (scripts/bench-ruff.mjs loads Ruff from the same folder).
+const BENCH_TOOLS = ['@ast-grep/cli@0.51.1', '@astral-sh/ruff-wasm-nodejs@0.17.4'];
+const tools = join(ROOT, 'node_modules', '.cache', 'raiselint-bench-tools');
+const astGrep = join(tools, 'node_modules', '.bin', process.platform === 'win32' ? 'ast-grep.cmd' : 'ast-grep');
+const ruffWasm = join(tools, 'node_modules', '@astral-sh', 'ruff-wasm-nodejs');
+if (!existsSync(astGrep) || !existsSync(ruffWasm)) {
+  process.stderr.write(`bench: installing ${BENCH_TOOLS.join(', ')} into ${tools} ...\n`);
+  mkdirSync(tools, { recursive: true });
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', tools, ...BENCH_TOOLS], { stdio: 'inherit' });
+  if (r.status !== 0 || !existsSync(astGrep) || !existsSync(ruffWasm)) fail(`could not install ${BENCH_TOOLS.join(', ')} (npm install exit ${r.status})`);
+}
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 let corpus = corpusArg;
@@ -119,19 +139,22 @@ process.stdout.write(String(total));
 
 // ---------------------------------------------------------------- running
 function run(cmd, argv, { env } = {}) {
-  const full = TIME ? [TIME, ['-f', '%M', cmd, ...argv]] : [cmd, argv];
+  const full = TIME ? [TIME, ['-f', '%M %U %S', cmd, ...argv]] : [cmd, argv];
   const t0 = performance.now();
   const r = spawnSync(full[0], full[1], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;
   if (r.error) fail(`${cmd}: ${r.error.message}`);
   let rssKb;
+  let cpuMs;
   let stderr = r.stderr;
   if (TIME) {
     const lines = stderr.trimEnd().split('\n');
-    rssKb = Number(lines.pop());
+    const [kb, user, sys] = lines.pop().split(' ').map(Number);
+    rssKb = kb;
+    cpuMs = (user + sys) * 1000;
     stderr = lines.join('\n');
   }
-  return { ms, rssKb, status: r.status, stdout: r.stdout, stderr };
+  return { ms, rssKb, cpuMs, status: r.status, stdout: r.stdout, stderr };
 }
 
 const cacheWarm = join(work, 'cache-warm');
@@ -139,7 +162,7 @@ const cacheCold = join(work, 'cache-cold');
 const cache10k = join(work, 'cache-10k');
 const cachePre = join(work, 'cache-pre');
 const rl = (extra) => [bin, 'check', '--no-gitignore', '--format', 'concise', ...extra];
-const scenarios = [
+const smallScenarios = [
   { id: 'floor', label: 'read-only floor (node, read every file)', cmd: process.execPath, argv: ['-e', readFloor, listFile] },
   { id: 'sg1', label: 'ast-grep scan, 1 thread', cmd: astGrep, argv: ['scan', '-r', rule, '-j', '1', '--report-style', 'short', ...files] },
   { id: 'sgN', label: `ast-grep scan, ${JOBS} threads`, cmd: astGrep, argv: ['scan', '-r', rule, '-j', String(JOBS), '--report-style', 'short', ...files] },
@@ -153,35 +176,66 @@ const scenarios = [
   { id: 'heavyN', label: `parse-heavy generated corpus, --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', String(JOBS), heavy]) },
   { id: 'node', label: 'node -e 0 (start-up alone)', cmd: process.execPath, argv: ['-e', '0'] },
 ];
+const scenarios = DATASET_ONLY ? [] : smallScenarios;
+
+// ---------------------------------------------------------------- dataset scale (scripts/bench-dataset.mjs)
+let sitePackages = SITE_PACKAGES_ARG === 'none' ? undefined : SITE_PACKAGES_ARG;
+if (SITE_PACKAGES_ARG === undefined && !corpusArg) {
+  try {
+    sitePackages = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
+  } catch {
+    sitePackages = undefined;
+  }
+}
+let dataset;
+if (DATASET_REPS > 0) {
+  process.stderr.write('bench: generating the stdlib datasets and copying the corpora ...\n');
+  const { datasetBench } = await import('./bench-dataset.mjs');
+  dataset = datasetBench({ work, corpus, bin, jobs: JOBS, run, astGrep, rule, reps: DATASET_REPS, sitePackages, root: ROOT });
+  scenarios.push(...dataset.scenarios);
+}
+// ---------------------------------------------------------------- end of dataset scale
 
 const out = (s) => process.stdout.write(s);
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 out(`raiselint benchmark\n`);
 out(`machine: ${cpu}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}, Node ${process.version}\n`);
 out(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; scheduling priority (nice): ${getPriority()}\n`);
-out(`corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions, medians; threads: ${JOBS}\n\n`);
+out(`corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions (dataset scale: ${DATASET_REPS}), medians; threads: ${JOBS}\n\n`);
 
 // Warm-ups (not timed): compiled-rules snapshots, the warm cache, ast-grep's binary in the page cache.
 out('preparing (compiling rule snapshots, filling the cache) ...\n');
-const first5 = run(process.execPath, rl(['--cache-dir', join(work, 'first-5'), '--no-cache', '--timings', ...files]));
-const first10k = run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
+const first5 = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-5'), '--no-cache', '--timings', ...files]));
+const first10k = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
+const isTool = (s) => s.cmd === astGrep || s.id === 'floor' || s.id === 'node' || s.id.startsWith('dsRuff');
+for (const argv of dataset?.prepare ?? []) run(process.execPath, argv);
 for (const s of scenarios) {
+  if (s.reps !== undefined && !isTool(s)) continue; // a dataset-scale raiselint run: its snapshot is prepared above
   const r = run(s.cmd, s.argv);
-  if (s.id.startsWith('sg') && r.status !== 0 && r.status !== 1) fail(`ast-grep failed: ${r.stderr.slice(0, 500)}`);
-  if (s.id !== 'floor' && s.id !== 'node' && !s.id.startsWith('sg') && r.status === 2 && !/error:/.test(r.stdout + r.stderr)) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+  if (s.cmd === astGrep && r.status !== 0 && r.status !== 1) fail(`ast-grep failed: ${r.stderr.slice(0, 500)}`);
+  if (s.id.startsWith('dsRuff') && r.status !== 0) fail(`ruff failed: ${r.stderr.slice(0, 500)}`);
+  if (!isTool(s) && r.status === 2 && !/error:/.test(r.stdout + r.stderr)) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+  dataset?.observe(s, r);
 }
 const statsOf = (extra) => run(process.execPath, rl([...extra, '--timings', ...files])).stderr.split('\n').find((l) => l.startsWith('raiselint: ') && l.includes(' files: ')) ?? '';
-const sgInspect = run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files]).stderr.split('\n').find((l) => l.includes('scannedFileCount')) ?? '';
+const sgInspect = DATASET_ONLY ? '' : (run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files]).stderr.split('\n').find((l) => l.includes('scannedFileCount')) ?? '');
 
 const times = new Map(scenarios.map((s) => [s.id, []]));
+const cpuTimes = new Map(scenarios.map((s) => [s.id, []]));
 const rss = new Map(scenarios.map((s) => [s.id, []]));
-for (let rep = 0; rep < REPS; rep++) {
+const rounds = Math.max(0, ...scenarios.map((s) => s.reps ?? REPS));
+for (let rep = 0; rep < rounds; rep++) {
   for (const s of scenarios) {
+    if (rep >= (s.reps ?? REPS)) continue;
     const r = run(s.cmd, s.argv);
     times.get(s.id).push(r.ms);
+    if (r.cpuMs !== undefined) cpuTimes.get(s.id).push(r.cpuMs);
     if (r.rssKb) rss.get(s.id).push(r.rssKb);
+    if (s.reps !== undefined) dataset.observe(s, r);
+    // Progress, so that a long run that is stopped still says what it measured.
+    process.stderr.write(`  [${rep + 1}] ${s.label}: ${(r.ms / 1000).toFixed(2)} s wall${r.cpuMs !== undefined ? `, ${(r.cpuMs / 1000).toFixed(2)} s CPU` : ''}${r.rssKb ? `, ${Math.round(r.rssKb / 1024)} MB` : ''}\n`);
   }
-  out(`  repetition ${rep + 1}/${REPS} done (load ${loadavg()[0].toFixed(2)})\n`);
+  out(`  repetition ${rep + 1}/${rounds} done (load ${loadavg()[0].toFixed(2)})\n`);
 }
 
 const median = (xs) => {
@@ -192,32 +246,97 @@ const med = (id) => median(times.get(id));
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
 const mb = (kb) => (kb ? `${Math.round(kb / 1024)} MB` : 'n/a');
 
-out(`\n${'scenario'.padEnd(52)} ${'median'.padStart(9)} ${'min'.padStart(9)} ${'max'.padStart(9)} ${'peak RSS'.padStart(9)}\n`);
+const W = 62;
+out(`\n${'scenario'.padEnd(W)} ${'median'.padStart(9)} ${'min'.padStart(9)} ${'max'.padStart(9)} ${'CPU'.padStart(9)} ${'peak RSS'.padStart(9)}\n`);
+out(`${''.padEnd(W)} ${'(wall)'.padStart(9)} ${''.padStart(9)} ${''.padStart(9)} ${'(median)'.padStart(9)}\n`);
 for (const s of scenarios) {
   const t = times.get(s.id);
-  out(`${s.label.padEnd(52)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}\n`);
+  const c = cpuTimes.get(s.id);
+  out(`${s.label.padEnd(W)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${(c.length ? fmt(median(c)) : 'n/a').padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}  (${t.length}x)\n`);
 }
-out(`\nfirst run, empty cache directory (compiles and saves the rules snapshot), once:\n`);
-out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
-out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
-out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
-out(`what the runs did:\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+if (!DATASET_ONLY) {
+  out(`\nfirst run, empty cache directory (compiles and saves the rules snapshot), once:\n`);
+  out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
+  out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
+  out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
+  out(`what the runs did (the 5 bundled and 10,000 synthetic records name APIs the corpus never mentions: they measure the prefilter and start-up):\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+}
+dataset?.report(out, fmt);
 
-const rlRss = Math.max(0, ...['cold1', 'coldN', 'warm', 'cold10k', 'pre20', 'pre20warm', 'heavy1', 'heavyN'].flatMap((id) => rss.get(id)));
-const ratios = [
-  ['raiselint cold / ast-grep (same threads)', med('coldN') / med('sgN'), '<= 0.5', (v) => v <= 0.5],
-  ['raiselint cold / ast-grep, 1 thread each', med('cold1') / med('sg1'), '(info)', null],
-  ['raiselint cold / read-only floor', med('coldN') / med('floor'), '<= 2', (v) => v <= 2],
-  ['raiselint warm / cold', med('warm') / med('coldN'), '<= 0.1', (v) => v <= 0.1],
-  ['raiselint 10,000 records / 5 records (cold)', med('cold10k') / med('coldN'), '<= 1.2', (v) => v <= 1.2],
-  ['raiselint cold --jobs 1 / --jobs N', med('cold1') / med('coldN'), '(info)', null],
-  ['parse-heavy corpus --jobs 1 / --jobs N', med('heavy1') / med('heavyN'), '(info)', null],
-];
-out(`\n${'ratio'.padEnd(52)} ${'value'.padStart(9)}  target\n`);
-for (const [label, v, target, ok] of ratios) out(`${label.padEnd(52)} ${v.toFixed(2).padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
-out(`${'20-file pre-commit run, wall (cold)'.padEnd(52)} ${fmt(med('pre20')).padStart(9)}  <= 400 ms${med('pre20') <= 400 ? '  met' : '  MISSED'}\n`);
-out(`${'peak RSS of any raiselint run'.padEnd(52)} ${mb(rlRss).padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
-// Record loading at 1,000 / 10,000 / 100,000 records (issue 15), its own block: scripts/bench-records.mjs.
+const ratios = [];
+const ratio = (label, a, b, target, ok) => ratios.push([label, med(a) / med(b), target, ok, median(cpuTimes.get(a)) / median(cpuTimes.get(b))]);
+for (const [label, a, b, target, ok] of dataset?.ratios ?? []) ratio(label, a, b, target, ok);
+if (!DATASET_ONLY) {
+  ratio('raiselint cold / ast-grep (same threads)', 'coldN', 'sgN', '<= 0.5', (v) => v <= 0.5);
+  ratio('raiselint cold / ast-grep, 1 thread each', 'cold1', 'sg1', '(info)', null);
+  ratio('raiselint cold / read-only floor', 'coldN', 'floor', '<= 2', (v) => v <= 2);
+  ratio('raiselint warm / cold', 'warm', 'coldN', '<= 0.1', (v) => v <= 0.1);
+  ratio('raiselint 10,000 records / 5 records (cold)', 'cold10k', 'coldN', '<= 1.2', (v) => v <= 1.2);
+  ratio('raiselint cold --jobs 1 / --jobs N', 'cold1', 'coldN', '(info)', null);
+  ratio('parse-heavy corpus --jobs 1 / --jobs N', 'heavy1', 'heavyN', '(info)', null);
+}
+out(`\n${'ratio (of medians)'.padEnd(W)} ${'wall'.padStart(9)} ${'CPU'.padStart(9)}  target (on wall time)\n`);
+for (const [label, v, target, ok, c] of ratios) out(`${label.padEnd(W)} ${v.toFixed(2).padStart(9)} ${(Number.isFinite(c) ? c.toFixed(2) : 'n/a').padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
+if (!DATASET_ONLY) out(`${'20-file pre-commit run, wall (cold)'.padEnd(W)} ${fmt(med('pre20')).padStart(9)} ${''.padStart(9)}  <= 300 ms${med('pre20') <= 300 ? '  met' : '  MISSED'}\n`);
+const rlIds = scenarios.filter((s) => !isTool(s)).map((s) => s.id);
+const rlRss = Math.max(0, ...rlIds.flatMap((id) => rss.get(id)));
+out(`${'peak RSS of any raiselint run'.padEnd(W)} ${mb(rlRss).padStart(9)} ${''.padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+if (dataset && times.has(dataset.rssTarget)) {
+  const k = Math.max(0, ...rss.get(dataset.rssTarget));
+  out(`${`peak RSS, ${dataset.rssTarget} (all records, largest corpus)`.padEnd(W)} ${mb(k).padStart(9)} ${''.padStart(9)}  <= 400 MB${k ? (k / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+}
+// ---------------------------------------------------------------- JS/TS (type-aware ESLint rules)
+// A separate block: a generated TypeScript project (a tsconfig, the packages of node_modules
+// linked in) where a few files call recorded APIs and most do not; the six JS/TS records of
+// fixtures/js/js-records.jsonl. Compared: the prefilter on (only files that mention a rule's names go
+// to ESLint with types) and off (every file does), and the same files with the bundled (Python)
+// records only (JS/TS files are then not read at all). `--js-reps N` (default 3); `--no-js` skips it.
+if (!NO_JS) {
+  const jsDir = join(work, 'js-project');
+  mkdirSync(join(jsDir, 'src'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(jsDir, 'node_modules'), 'dir');
+  writeFileSync(join(jsDir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['src'] }));
+  const JS_FILES = 200;
+  const USING = 10;
+  for (let i = 0; i < JS_FILES; i++) {
+    const uses = i % (JS_FILES / USING) === 0;
+    const body = uses
+      ? `import { parse } from 'yaml';\nexport function load${i}(text: string, input: string) {\n  const config = parse(text);\n  return { config, url: new URL(input) };\n}\n`
+      : `export interface Item${i} { id: number; name: string }\nexport class Repo${i} {\n  private items = new Map<number, Item${i}>();\n  add(item: Item${i}): void { this.items.set(item.id, item); }\n  find(id: number): Item${i} | undefined { return this.items.get(id); }\n}\n`;
+    writeFileSync(join(jsDir, 'src', `m${i}.ts`), body);
+  }
+  const jsRecords = join(ROOT, 'fixtures', 'js', 'js-records.jsonl');
+  const jsRl = (extra) => [bin, 'check', jsDir, '--no-gitignore', '--format', 'concise', '--no-cache', '--cache-dir', join(work, 'cache-js'), ...extra];
+  const jsScenarios = [
+    { id: 'jsPre', label: `JS/TS: ${JS_FILES} .ts files, prefilter on`, argv: jsRl(['--records', jsRecords]) },
+    { id: 'jsAll', label: `JS/TS: ${JS_FILES} .ts files, --no-prefilter`, argv: jsRl(['--records', jsRecords, '--no-prefilter']) },
+    { id: 'jsNone', label: `same files, Python records only (no JS/TS rules)`, argv: jsRl([]) },
+  ];
+  out(`\nJS/TS block: ${JS_FILES} generated .ts files (${USING} call yaml.parse and new URL), 6 JS/TS records; ${JS_REPS} repetitions, medians\n`);
+  for (const s of jsScenarios) run(process.execPath, s.argv); // warm-up: the rules snapshot
+  const jsTimes = new Map(jsScenarios.map((s) => [s.id, []]));
+  const jsRss = new Map(jsScenarios.map((s) => [s.id, []]));
+  for (let rep = 0; rep < JS_REPS; rep++) {
+    for (const s of jsScenarios) {
+      const r = run(process.execPath, s.argv);
+      if (r.status === 2) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+      jsTimes.get(s.id).push(r.ms);
+      if (r.rssKb) jsRss.get(s.id).push(r.rssKb);
+    }
+  }
+  const jsMed = (id) => median(jsTimes.get(id));
+  for (const s of jsScenarios) {
+    const t = jsTimes.get(s.id);
+    out(`${s.label.padEnd(52)} ${fmt(jsMed(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...jsRss.get(s.id))).padStart(9)}\n`);
+  }
+  const jsLine = (extra) => run(process.execPath, [...jsRl(extra), '--timings']).stderr.split('\n').filter((l) => l.startsWith('raiselint: ')).join('\n    ');
+  out(`what the runs did:\n  prefilter on:\n    ${jsLine(['--records', jsRecords])}\n  --no-prefilter:\n    ${jsLine(['--records', jsRecords, '--no-prefilter'])}\n`);
+  out(`${'JS/TS prefilter on / off'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsAll')).toFixed(2).padStart(9)}  (info)\n`);
+  out(`${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`);
+}
+
+// ---------------------------------------------------------------- record loading (1,000 / 10,000 / 100,000 records)
+// Its own block: scripts/bench-records.mjs (load, compile, reuse per dataset size). `--no-records-block` skips it.
 if (!NO_RECORDS_BLOCK) (await import('./bench-records.mjs')).recordLoadingBlock({ out, work });
 out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 if (!KEEP) rmSync(work, { recursive: true, force: true });

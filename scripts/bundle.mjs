@@ -1,82 +1,127 @@
 #!/usr/bin/env node
-// Bundles the compiled code (run after `tsc`) into dist/bundle/: main.cjs (what bin/raiselint.js
-// runs, see below), main.js (its ES module twin, run when main.cjs cannot be), thread.js (what worker
-// threads run) and the chunks they share; code loaded on demand
-// (the language server) is a separate chunk, loaded when needed, sharing the same module instances.
-// Why: Node 20's ES module loader costs ~2-5 ms per module on a small machine (resolution,
-// reading, linking); the CLI has ~50. One file starts ~0.15-0.25 s faster here (see README).
-// dist/bundle/ is as deep as dist/<stage>/, so every `import.meta.url`-relative path is the same.
-// web-tree-sitter (loaded only when a file is parsed) and the language server's libraries stay
-// outside. bin/raiselint.js uses the bundle only when it is newer than the compiled code (`tsc`
-// rewrites every file): a stale bundle never runs. Without esbuild (a production install),
-// nothing is bundled and nothing changes.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+// Builds dist/bundle/main.cjs straight from the TypeScript in src/ with esbuild (no tsc: `npm
+// install` of a clone, pre-commit's hook install and `npx raiselint` need only this). It is the
+// one build of the code in the package: the CLI, the language server (a lazy part of the same
+// file) and the worker threads (a worker runs the same file; see the entry below) all run it.
+// Why one CommonJS file: Node 20's ES module loader costs ~2-5 ms per module on a small machine,
+// and bin/raiselint.js compiles a classic script through vm.Script with a V8 code cache (written
+// on a first run to the cache directory, see bin/codecache.cjs; never shipped). web-tree-sitter's
+// CommonJS build is inside, and the parser's two .wasm files are copied next to the bundle, so the
+// package depends only on the language server's libraries (kept outside: loaded when `lsp` runs).
+// The licenses of everything bundled are collected into dist/bundle/THIRD-PARTY-LICENSES.txt.
+// dist/bundle/ is as deep as src/<stage>/, so every `import.meta.url`-relative path is the same.
+//
+// The build is skipped when its inputs (src/, this script, package.json, the lock file) hash to
+// what dist/bundle/inputs.sha256 recorded (`npx raiselint` in a clone runs `prepare` on its first
+// call: ~50 ms, not a rebuild); `--force` rebuilds. `tsc` (npm test, npm run build) only checks
+// types and writes dist/<stage>/ for development; bin/raiselint.js prefers the bundle.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(ROOT, 'dist', 'bundle');
+const stampPath = join(out, 'inputs.sha256');
+
+function inputsHash() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(join(ROOT, 'src'));
+  files.sort();
+  files.push(fileURLToPath(import.meta.url), join(ROOT, 'package.json'), join(ROOT, 'package-lock.json'));
+  const h = createHash('sha256');
+  for (const f of files) h.update(`${relative(ROOT, f)}\0`).update(existsSync(f) ? readFileSync(f) : '').update('\0');
+  return h.digest('hex');
+}
+
+const hash = inputsHash();
+if (!process.argv.includes('--force') && existsSync(join(out, 'main.cjs')) && existsSync(stampPath) && readFileSync(stampPath, 'utf8').trim() === hash) {
+  process.exit(0);
+}
+
 let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  process.stderr.write('bundle: esbuild is not installed; the CLI runs unbundled\n');
-  process.exit(0);
+  process.stderr.write('bundle: esbuild is not installed (a dev dependency): cannot build dist/bundle/main.cjs\n');
+  process.exit(1);
 }
 
-const out = join(ROOT, 'dist', 'bundle');
+// The entry: the CLI on the main thread; in a worker thread (src/engine/batch.ts starts this very
+// file), the thread's loop.
+const ENTRY = `const { isMainThread } = require('node:worker_threads');
+if (isMainThread) module.exports = require('./src/cli/main.ts');
+else require('./src/engine/thread.ts');
+`;
 // jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
 const JSONC = join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
-rmSync(out, { recursive: true, force: true });
-await esbuild.build({
-  entryPoints: { main: join(ROOT, 'dist', 'cli', 'main.js'), thread: join(ROOT, 'dist', 'engine', 'thread.js') },
-  outdir: out,
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['web-tree-sitter', 'vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
-  alias: { 'jsonc-parser': JSONC },
-  // CommonJS dependencies (commander, ignore, picocolors) call require() for Node's modules.
-  banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
 
-// The CLI once more as one CommonJS file, main.cjs, which bin/raiselint.js compiles itself with a
-// V8 code cache (main.cjs.v8cache, written after a run when missing or rejected): no time spent
-// compiling the CLI's functions again on each start. Node 20 has no compile cache for ES modules
-// (module.enableCompileCache is Node 22), and vm.Script has one, for classic scripts only.
-// Everything is in the one file (no dynamic import(): a vm.Script cannot import without an
-// experimental flag).
-await esbuild.build({
-  entryPoints: { main: join(ROOT, 'dist', 'cli', 'main.js') },
-  outdir: out,
-  outExtension: { '.js': '.cjs' },
+const JS_EXTERNAL = ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument', 'typescript', 'eslint', '@typescript-eslint/*'];
+rmSync(out, { recursive: true, force: true });
+const result = await esbuild.build({
+  stdin: { contents: ENTRY, resolveDir: ROOT, sourcefile: 'raiselint-entry.cjs', loader: 'js' },
+  outfile: join(out, 'main.cjs'),
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  sourcemap: false,
+  // Everything in the one file (no dynamic import(): a vm.Script cannot import without an
+  // experimental flag); the language server is a lazily initialised part of it.
   supported: { 'dynamic-import': false },
-  // web-tree-sitter's CommonJS build goes in too (its code is then in the code cache as well);
-  // src/parse/parser.ts tells it where its .wasm file is.
+  // src/parse/parser.ts tells web-tree-sitter where its .wasm file is.
   alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
-  external: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+  // The JS/TS checker's libraries (loaded only when JS/TS rules are) stay outside too: runtime dependencies.
+  external: JS_EXTERNAL,
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },
+  metafile: true,
   logLevel: 'warning',
 });
+for (const [pkg, name] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-python', 'tree-sitter-python.wasm']]) {
+  copyFileSync(join(ROOT, 'node_modules', pkg, name), join(out, name));
+}
+// The ESLint plugin (`raiselint/eslint`, package.json exports) as one ES module beside the CLI.
+const plugin = await esbuild.build({
+  entryPoints: [join(ROOT, 'src', 'eslint', 'index.ts')],
+  outfile: join(out, 'eslint.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: false,
+  // web-tree-sitter goes in (a dev dependency); its .wasm files sit beside this file as beside main.cjs.
+  alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
+  external: JS_EXTERNAL,
+  // CommonJS dependencies call require() for Node's modules.
+  banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
+  metafile: true,
+  logLevel: 'warning',
+});
+writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses([...Object.keys(result.metafile.inputs), ...Object.keys(plugin.metafile.inputs)]));
+writeFileSync(stampPath, `${hash}\n`);
 
-// A first run writes the code cache (bin/codecache.cjs): one that parses files, plans fixes and
-// prints them, so the cache holds those functions too. Without the fixtures (an installed
-// package), the user's first run writes it.
-const fixtures = join(ROOT, 'fixtures', 'autogen');
-if (existsSync(fixtures)) {
-  const tmp = mkdtempSync(join(tmpdir(), 'raiselint-bundle-'));
-  try {
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'check', fixtures, '--no-config', '--no-cache', '--cache-dir', tmp, '--jobs', '1'], { cwd: tmp, stdio: 'ignore' });
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+/** The name, version and license text of each npm package with code in the bundle, and of the grammar. */
+function thirdPartyLicenses(inputs) {
+  const pkgs = new Set(['tree-sitter-python']);
+  for (const input of inputs) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) pkgs.add(m[1]);
   }
+  const parts = ['raiselint bundles the following packages (dist/bundle/main.cjs, *.wasm).\n'];
+  for (const name of [...pkgs].sort()) {
+    const dir = join(ROOT, 'node_modules', name);
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+    const text = file ? readFileSync(join(dir, file), 'utf8').trim() : `License: ${meta.license}`;
+    parts.push(`${'-'.repeat(72)}\n${name}@${meta.version} (${meta.license})\n\n${text}\n`);
+  }
+  return parts.join('\n');
 }

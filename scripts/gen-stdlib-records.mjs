@@ -76,7 +76,8 @@ function recordOf(s, text, version, slugs) {
   for (let n = 2; slugs.has(slug); n++) slug = `${slugOf(s, message)}-${n}`;
   slugs.add(slug);
   const id = createHash('sha256').update(`python/cpython ${version} ${filePath}:${s.line}:${s.col} ${s.errorClass}`).digest('hex').slice(0, 16);
-  const errorClass = s.errorClass;
+  // As the dataset names it: the class's own name (the code fields qualify it in their `except` clauses).
+  const errorClass = s.errorClass.split('.').pop();
   const code = codeFields(s, id);
   const prose = proseFields(s, message, code);
   return {

@@ -50,6 +50,7 @@ describe('raiselint check: output and exit codes', () => {
       docsUrl: expect.stringContaining('github.com/microsoft/autogen'),
       sourceUrl: expect.stringContaining('#L502'),
       via: [],
+      condition: 'always raises',
       fingerprint: expect.stringMatching(/^[0-9a-f]{20}$/),
       fix: {
         applicability: 'unsafe',

@@ -13,7 +13,7 @@ import { loadRules } from '../src/engine/rules.js';
 import { checkSource } from '../src/engine/check.js';
 import { fixBytes } from '../src/engine/fix.js';
 import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } from '../src/fix/apply.js';
-import { FileFacts } from '../src/fix/scope.js';
+import { UserFile } from '../src/fix/scope.js';
 import { initParser, withTree } from '../src/parse/parser.js';
 import type { Fix } from '../src/diagnostics/types.js';
 import { BIN } from './helpers/project.js';
@@ -366,7 +366,7 @@ describe('file facts', () => {
     await initParser();
     const spot = (src: string) =>
       withTree(src, (t) => {
-        const s = new FileFacts(t.rootNode, src).importSpot('from pkg import C');
+        const s = new UserFile(t.rootNode, src).importSpot('from pkg import C');
         return src.slice(0, s.offset) + s.before + 'from pkg import C\n' + s.after + src.slice(s.offset);
       });
     expect(spot('"""Doc."""\nfrom __future__ import annotations\n\nx = 1\n')).toBe('"""Doc."""\nfrom __future__ import annotations\n\nfrom pkg import C\n\nx = 1\n');

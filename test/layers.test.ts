@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(import.meta.dirname, '..', 'src');
 // Earlier stages first. `io` is file writing shared by every stage that writes (atomic writes, cache pruning). `python` reads syntax into facts for every later stage; `lsp` and `cli` are
 // the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
-const ORDER = ['io', 'parse', 'python', 'records', 'rules', 'semantic', 'match', 'analysis', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
+const ORDER = ['io', 'parse', 'python', 'records', 'rules', 'semantic', 'match', 'analysis', 'eslint', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

@@ -95,7 +95,7 @@ describe('lsp code actions: fixes', () => {
     const diags = find(TWO);
     const d = Object.assign(diags[0]!, { fix: wrapFix(TWO, diags[0]!) });
     const acts = codeActions(request(TWO, [d, diags[1]!]));
-    expect(acts.map((a) => a.title)).toEqual([`Wrap in try/except (${SAVE})`, `Ignore ${SAVE} on this line`, 'Fix all raiselint findings in this file (1)']);
+    expect(acts.map((a) => a.title)).toEqual([`Wrap in try/except NotImplementedError (${SAVE}) [safe]`, `Ignore ${SAVE} on this line`, 'Fix all raiselint findings in this file (1)']);
     expect(acts[0]!.isPreferred).toBe(true);
     expect(acts[0]!.diagnostics!.map((x) => x.code)).toEqual([SAVE]);
     expect((acts[0]!.edit!.documentChanges![0] as { textDocument: unknown }).textDocument).toEqual({ uri: URI, version: 3 });
@@ -111,7 +111,7 @@ describe('lsp code actions: fixes', () => {
     Object.assign(d!, { fix: wrapFix(TWO, d!), fixes: [wrapFix(TWO, d!), guard, { applicability: 'display-only', strategy: 'replace', reason: 'needs a SaveStateRequest handler', edits: [] }] });
     const acts = codeActions(request(TWO, [d!]));
     expect(acts.map((a) => [a.title, a.isPreferred ?? null, a.disabled?.reason ?? null])).toEqual([
-      [`Wrap in try/except (${SAVE})`, true, null],
+      [`Wrap in try/except NotImplementedError (${SAVE}) [safe]`, true, null],
       [`Guard with isinstance (${SAVE}) [unsafe]`, false, null],
       [`Replace with the recorded alternative (${SAVE})`, null, 'needs a SaveStateRequest handler'],
       [`Ignore ${SAVE} on this line`, null, null],

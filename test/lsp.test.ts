@@ -73,7 +73,8 @@ describe('raiselint lsp', () => {
     expect(d.source).toBe('raiselint');
     expect(d.severity).toBe(DiagnosticSeverity.Error);
     expect(d.range).toEqual({ start: { line: SAVE_LINE, character: 18 }, end: { line: SAVE_LINE, character: 49 } });
-    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/microsoft\/autogen\/blob\/027ecf0a/);
+    // The rule's documentation page (docs/rules/<rule id>.md at this version's tag).
+    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/raiselint\/raiselint\/blob\/v[\d.]+\/docs\/rules\/autogen\/agent-save-state-is-not-yet-implemented\.md$/);
     expect(d.message).toContain('runtime.agent_save_state() raises NotImplementedError');
     const record = JSON.parse(readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!).record;
     expect(d.message).toContain(`help: ${record.preventionTips[0]}`);
@@ -123,7 +124,8 @@ describe('raiselint lsp', () => {
     expect(ignore.kind).toBe(CodeActionKind.QuickFix);
     expect(ignore.diagnostics?.map((d) => d.code)).toEqual([SAVE]);
     // The record's fix (unsafe here: SaveStateRequest is not defined) comes first; no fix-all for unsafe fixes.
-    expect(actions.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${SAVE}) [unsafe]`, `Ignore ${SAVE} on this line`]);
+    // Every strategy the CLI can apply is its own quick fix: the replacement (auto: the runtime is certainly gRPC) and try/except.
+    expect(actions.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${SAVE}) [unsafe]`, `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`, `Ignore ${SAVE} on this line`]);
     const version = await c.apply(ignore.edit!);
     expect(c.text(uri).split('\n')[SAVE_LINE]).toBe(`    state = await runtime.agent_save_state(agent)  # raiselint: ignore[${SAVE}]`);
     parsesAsPython(c.text(uri));
@@ -192,7 +194,7 @@ describe('raiselint lsp', () => {
     expect((await c.diagnosticsAt(uri, 1)).diagnostics).toEqual([]);
     const v = await c.replace(uri, SOURCE);
     const acts = await c.codeActions(uri, { start: { line: LOAD_LINE, character: 10 }, end: { line: LOAD_LINE, character: 10 } });
-    expect(acts.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${LOAD}) [unsafe]`, `Ignore ${LOAD} on this line`]);
+    expect(acts.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${LOAD}) [unsafe]`, `Wrap in try/except NotImplementedError (${LOAD}) [unsafe]`, `Ignore ${LOAD} on this line`]);
     // Checking for the request also published the new findings.
     expect((await c.diagnosticsAt(uri, v)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
   });
@@ -360,10 +362,10 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     ]);
     const unused = p.diagnostics[0]!;
     const acts = await c.codeActions(uri('sup.py'), unused.range, { diagnostics: [unused] });
-    const remove = acts.find((a) => a.title === 'Remove the unused suppression (raiselint/unused-ignore)')!;
+    const remove = acts.find((a) => a.title === 'Remove the unused suppression (raiselint/unused-ignore) [safe]')!;
     expect(remove.isPreferred).toBe(true);
     // No "ignore" action for the built-in rules.
-    expect(acts.map((a) => a.title)).toEqual(['Remove the unused suppression (raiselint/unused-ignore)', 'Fix all raiselint findings in this file (1)']);
+    expect(acts.map((a) => a.title)).toEqual(['Remove the unused suppression (raiselint/unused-ignore) [safe]', 'Fix all raiselint findings in this file (1)']);
     const v = await c.apply(remove.edit!);
     expect(c.text(uri('sup.py')).split('\n')[LOAD_LINE + 1]).toBe(`    await runtime.agent_load_state(agent, state)  # raiselint: ignore[${LOAD}]`);
     expect((await c.diagnosticsAt(uri('sup.py'), v)).diagnostics.map((d) => d.code)).toEqual(['raiselint/blanket-ignore']);

@@ -11,9 +11,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, readdirSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, readdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRules, checkPaths, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
 import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
@@ -21,7 +21,7 @@ import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
-import { readPatterns, rulePatterns } from '../src/rules/compile/patterns.js';
+import { readPatterns, fixPatterns } from '../src/rules/compile/patterns.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
 import { resolvePath } from '../src/workspace/discover.js';
@@ -284,7 +284,7 @@ describe('compiled-rules snapshot', () => {
       expect(r.patterns, r.id).toBeDefined();
       expect(JSON.parse(JSON.stringify(r.patterns))).toEqual(JSON.parse(JSON.stringify(readPatterns(r))));
     }
-    expect(all.rules.some((r) => rulePatterns(r).tryExcept)).toBe(true);
+    expect(all.rules.some((r) => fixPatterns(r).tryExcept)).toBe(true);
   });
 
   it('`rules` and `explain` read the catalog from the snapshot: the same output as freshly compiled rules', async () => {
@@ -487,7 +487,7 @@ describe('raiselint check (CLI)', () => {
     for (const d of ['dist', 'bin']) execFileSync('cp', ['-r', join(ROOT, d), join(pkg, d)]);
     execFileSync('cp', [join(ROOT, 'package.json'), join(pkg, 'package.json')]);
     execFileSync('cp', [join(ROOT, 'scripts', 'bundle.mjs'), join(pkg, 'scripts', 'bundle.mjs')]);
-    for (const d of ['node_modules', 'rules', 'fixtures']) execFileSync('ln', ['-s', join(ROOT, d), join(pkg, d)]);
+    for (const d of ['node_modules', 'rules', 'fixtures', 'src']) execFileSync('ln', ['-s', join(ROOT, d), join(pkg, d)]);
     rmSync(join(pkg, 'dist', 'bundle'), { recursive: true, force: true });
     execFileSync(process.execPath, [join(pkg, 'scripts', 'bundle.mjs')]);
     return (bundledPkg = pkg);
@@ -510,18 +510,25 @@ describe('raiselint check (CLI)', () => {
 
   it('ignores a code cache that is missing, corrupt, truncated, for another Node or rejected by V8, and writes a good one', () => {
     const pkg = bundledCopy();
-    const cachePath = join(pkg, 'dist', 'bundle', 'main.cjs.v8cache');
-    // bin/codecache.cjs: the build's first run wrote the cache.
-    const { readCache, headerOf } = createRequire(import.meta.url)(join(pkg, 'bin', 'codecache.cjs')) as {
+    const dir = cacheDir();
+    // bin/codecache.cjs: a first run writes the cache into the cache directory (not into the package).
+    const { readCache, headerOf, cachePathFor } = createRequire(import.meta.url)(join(pkg, 'bin', 'codecache.cjs')) as {
       readCache: (path: string, header: string) => Buffer | undefined;
       headerOf: (st: { size: number; mtimeMs: number }) => string;
+      cachePathFor: (file: string, dir: string) => string;
     };
-    const header = headerOf(statSync(join(pkg, 'dist', 'bundle', 'main.cjs')));
-    const good = readCache(cachePath, header);
-    expect(good).toBeDefined();
-    const args = ['check', '--format', 'text', '--no-cache', '--cache-dir', cacheDir(), FIXTURES];
+    const bundle = join(pkg, 'dist', 'bundle', 'main.cjs');
+    const cachePath = cachePathFor(bundle, dir);
+    expect(dirname(cachePath)).toBe(resolve(dir));
+    const header = headerOf(statSync(bundle));
+    const args = ['check', '--format', 'text', '--no-cache', '--cache-dir', dir, FIXTURES];
     const run = (env: Record<string, string> = {}) => spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, ...env } });
     const ref = run({ RAISELINT_NO_CODE_CACHE: '1' });
+    expect(existsSync(cachePath)).toBe(false);
+    run();
+    const good = readCache(cachePath, header);
+    expect(good).toBeDefined();
+    expect(readdirSync(join(pkg, 'dist', 'bundle')).filter((f) => f.includes('v8cache'))).toEqual([]);
     expect(ref.status).toBe(1);
     expect(ref.stdout).toContain('= fix');
     const same = (r: ReturnType<typeof run>) => {

@@ -83,8 +83,8 @@ describe('compiling the bundled records', () => {
     expect(rules.classes.resolve('autogen_core.application.WorkerAgentRuntime')).toBe('autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime');
   });
 
-  it('a record of another language is skipped with a reason', async () => {
-    const rec = { ...first.record, id: 'js1', tags: ['javascript'], filePath: 'lib/x.js' };
+  it('a record of another language is skipped with a reason (JS/TS records go to the JS/TS compiler: test/js-records.test.ts)', async () => {
+    const rec = { ...first.record, id: 'js1', tags: ['go'], filePath: 'lib/x.go' };
     const dir = (await import('./helpers.js')).tempTree({ 'js.jsonl': JSON.stringify({ record: rec }) });
     const rules = await loadRules({ records: [join(dir, 'js.jsonl')], bundled: false });
     expect(rules.rules).toEqual([]);

@@ -107,7 +107,10 @@ describe('sarif: log and rules', () => {
     expect(rule.help.markdown).toContain('### Prevention tips');
     expect(rule.help.markdown).toContain('```python\n# before');
     expect(rule.help.text).toContain(`Raised at: ${rec.githubUrl!.replace(/#L.*$/, '')}#L502`);
-    expect(rule.helpUri).toBe(rec.githubUrl);
+    // The rule's documentation page (docs/rules/, at this version's tag), not the library's raising line.
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    expect(rule.helpUri).toBe(`https://github.com/raiselint/raiselint/blob/v${version}/docs/rules/autogen/agent-save-state-is-not-yet-implemented.md`);
+    expect(readFileSync(join(ROOT, 'docs', 'rules', 'autogen', 'agent-save-state-is-not-yet-implemented.md'), 'utf8')).toContain(rec.documentation!);
     expect(rule.defaultConfiguration.level).toBe('error');
     expect(rule.properties.tags).toContain('NotImplementedError');
   });
@@ -171,15 +174,15 @@ describe('sarif: results', () => {
     expect(diags[0]!.fingerprint).toMatch(/^[0-9a-f]{20}$/);
   });
 
-  it('relatedLocations: the raising library line, and each step of an indirect path', () => {
+  it('relatedLocations: only in the checked file, each with a physicalLocation, linked from the message; the raising line as a property and a link', () => {
     const direct: J = sarifLog(check(SAMPLE));
-    const rel = direct.runs[0].results[0].relatedLocations;
-    expect(rel).toHaveLength(1);
-    expect(rel[0].physicalLocation.artifactLocation.uri).toBe(
-      'https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py',
-    );
-    expect(rel[0].physicalLocation.region).toEqual({ startLine: 502 });
-    expect(rel[0].message.text).toBe('GrpcWorkerAgentRuntime.agent_save_state() raises NotImplementedError here');
+    const d0 = direct.runs[0].results[0];
+    expect(d0.relatedLocations).toBeUndefined();
+    const raisedAt = 'https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502';
+    expect(d0.properties.raisedAt).toBe(raisedAt);
+    expect(d0.message.text).toBe('runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.');
+    expect(d0.message.markdown).toBe(`runtime.agent\\_save\\_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent\\_save\\_state()): Agent save\\_state is not yet implemented. ([raised here](${raisedAt}))`);
+    expect(direct.runs[0].automationDetails).toEqual({ id: 'raiselint/' });
 
     const team = `from autogen_agentchat.teams import RoundRobinGroupChat
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
@@ -194,14 +197,23 @@ async def main(agents):
     expectValid(doc);
     const r = doc.runs[0].results[0];
     expect(r.ruleId).toBe('autogen/agent-save-state-is-not-yet-implemented');
-    expect(r.relatedLocations.map((l: J) => l.message.text)).toEqual([
-      'Called here: team.save_state()',
-      'which calls runtime.agent_save_state()',
-      'GrpcWorkerAgentRuntime.agent_save_state() raises NotImplementedError here',
-    ]);
+    expect(r.relatedLocations).toHaveLength(1);
+    expect(r.relatedLocations[0]).toMatchObject({ id: 1, message: { text: 'team.save_state(), which calls runtime.agent_save_state()' } });
+    expect(r.relatedLocations[0].physicalLocation.artifactLocation).toEqual({ uri: 'app/main.py', uriBaseId: '%SRCROOT%' });
     expect(r.relatedLocations[0].physicalLocation.region.startLine).toBe(8);
-    expect(r.relatedLocations.map((l: J) => l.id)).toEqual([1, 2, 3]);
+    // GitHub links a related location only from the message, as [text](id).
+    expect(r.message.text).toMatch(/^\[team\.save_state\(\)\]\(1\) -> runtime\.agent_save_state\(\): /);
     expect(r.properties.via).toEqual(['team.save_state()', 'runtime.agent_save_state()']);
+    // Every location of every result (fixtures with every rule) is in the checked files.
+    const all: J = sarifLog({ ...runCheck(['fixtures/autogen'], rules, {}), rules: rules.byId });
+    expectValid(all);
+    for (const res of all.runs[0].results) {
+      for (const loc of [...res.locations, ...(res.relatedLocations ?? [])]) {
+        expect(loc.physicalLocation.artifactLocation.uriBaseId).toBe('%SRCROOT%');
+        expect(loc.physicalLocation.artifactLocation.uri).toMatch(/^fixtures\/autogen\//);
+      }
+      for (const m of res.message.text.matchAll(/(?<!\\)\[[^\]]*\]\((\d+)\)/g)) expect(res.relatedLocations.map((l: J) => String(l.id))).toContain(m[1]);
+    }
   });
 
   it('fixes[] from a diagnostic that carries a fix; none without one or for display-only fixes', () => {

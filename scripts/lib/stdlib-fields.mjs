@@ -22,12 +22,20 @@ function receiverVar(cls, module) {
 /** Style from the record id (deterministic): most function records `import m`, some `from m import f`. */
 const fromImport = (id) => parseInt(id.slice(0, 2), 16) % 3 === 0;
 
+/** How the snippets name the raised class in `except`: a builtin, imported with the entry point, or qualified. */
 function errorRef(s, style) {
   const e = s.errorClass;
+  const q = s.errorQualified;
   if (s.errorBuiltin) return { name: e, imports: [] };
-  if (e.includes('.')) return { name: e, imports: [`import ${e.split('.')[0]}`] };
-  if (style === 'module') return { name: `${s.module}.${e}`, imports: [] };
-  return { name: e, importName: e, imports: [] };
+  const local = q === `${s.module}.${e}`;
+  if (local && style === 'module') return { name: q, imports: [] };
+  if (local) return { name: e, importName: e, imports: [] };
+  if (q) {
+    const mod = q.split('.').slice(0, -1).join('.');
+    return { name: q, imports: mod && mod !== s.module ? [`import ${mod}`] : [] };
+  }
+  // Not importable by a public name (a private module's class): the dataset names its base.
+  return { name: 'Exception', imports: [] };
 }
 
 function callOf(s, id) {

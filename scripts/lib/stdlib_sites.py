@@ -155,14 +155,81 @@ def site(rel, module, source, fn, cls, kind, decos, r):
     }
 
 
+def module_names(tree):
+    """Names bound at module level (classes, imports, assignments), through top-level if/try blocks."""
+    names = set()
+    stack = list(tree.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(n.name)
+        elif isinstance(n, ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, ast.ImportFrom):
+            names.update(a.asname or a.name for a in n.names)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                names.update(x.id for x in ast.walk(t) if isinstance(x, ast.Name))
+        elif isinstance(n, (ast.If, ast.Try)):
+            stack.extend(n.body + n.orelse + getattr(n, "finalbody", []))
+            for h in getattr(n, "handlers", []):
+                stack.extend(h.body)
+    return names
+
+
+def raised_class(call, known):
+    """The raised class as a name a user can import: a builtin exception or a module-level name (`Error`,
+    `os.error`), not an attribute of `self`/`cls` or a local variable."""
+    name = dotted(call.func)
+    if not name:
+        return None
+    head = name.split(".")[0]
+    if "." not in name and is_builtin_exception(name):
+        return name
+    return name if head in known and head not in ("self", "cls") else None
+
+
+def import_map(tree, module, is_package):
+    """Module-level imported name -> the qualified name it binds (relative imports resolved)."""
+    pkg = module.split(".") if is_package else module.split(".")[:-1]
+    out = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(n, ast.ImportFrom):
+            base = n.module or ""
+            if n.level:
+                up = pkg[:len(pkg) - (n.level - 1)] if n.level > 1 else pkg
+                base = ".".join(up + ([n.module] if n.module else []))
+            for a in n.names:
+                out[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+    return out
+
+
+def qualified_error(name, module, imports, known):
+    """The raised class as user code names it in an `except` clause (`asyncio.exceptions.InvalidStateError`)."""
+    head, _, rest = name.partition(".")
+    if "." not in name and is_builtin_exception(name):
+        return name
+    if head in imports:
+        q = imports[head] + ("." + rest if rest else "")
+        return None if q.split(".")[0].startswith("_") else q
+    return f"{module}.{name}" if head in known else None
+
+
 def sites_of(rel, source, tree):
     module = module_name(rel)
+    known = module_names(tree)
+    imports = import_map(tree, module, rel.endswith("__init__.py"))
     out = []
 
     def visit_fn(fn, cls, kind, decos):
         for r in raises_in(fn):
-            if isinstance(r.exc, ast.Call) and dotted(r.exc.func):
-                out.append(site(rel, module, source, fn, cls, kind, decos, r))
+            if isinstance(r.exc, ast.Call) and raised_class(r.exc, known):
+                s = site(rel, module, source, fn, cls, kind, decos, r)
+                s["errorQualified"] = qualified_error(s["errorClass"], module, imports, known)
+                out.append(s)
 
     for d in scope_defs(tree.body):
         if d.name.startswith("_"):

@@ -22,7 +22,8 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
   while (cur) {
     // The type read once: each read is a call into the parser.
     const type = cur.type;
-    if (type === 'function_definition' || type === 'lambda' || type === 'class_definition') return undefined;
+    if (type === 'lambda') return raisesCallable(cur, errorClass, model, exc);
+    if (type === 'function_definition' || type === 'class_definition') return undefined;
     if (type === 'try_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child)) {
@@ -70,6 +71,21 @@ function onlyReraises(clause: Node): boolean {
   if (!r || r.type !== 'raise_statement') return false;
   const arg = namedChildren(r)[0];
   return !arg || (alias !== undefined && arg.text === alias);
+}
+
+/** `self.assertRaises(E, lambda: call())` / `pytest.raises(E, lambda: ...)`: the lambda runs inside the check for E. */
+function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
+  const args = lambda.parent;
+  const call = args?.type === 'argument_list' ? args.parent : null;
+  const fn = call?.type === 'call' ? field(call, 'function') : null;
+  if (!call || !fn || !args) return undefined;
+  const q = model.qualify(fn) ?? dottedName(fn) ?? '';
+  const last = q.split('.').pop();
+  if (!(q === 'pytest.raises' || last === 'assertRaises' || last === 'assertRaisesRegex')) return undefined;
+  const positional = namedChildren(args).filter((a) => a.type !== 'keyword_argument');
+  if (positional.findIndex((a) => a.id === lambda.id) < 1) return undefined;
+  const classes = positional[0] ? flattenClasses(positional[0]) : [];
+  return classes.some((n) => classMatches(n, errorClass, model, exc)) ? { kind: 'suppress', node: call } : undefined;
 }
 
 function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {

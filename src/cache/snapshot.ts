@@ -49,6 +49,8 @@ export interface SnapshotIndex {
   offsets: number[];
   /** Rule ids, in rule order. */
   ids: string[];
+  /** Indices of the JS/TS rules (checked by the ESLint plugin, src/eslint/). */
+  js?: number[];
 }
 
 /** Which rules a file mentioning `name` may need: rules triggered by it, and rules reached through curated summaries. */
@@ -116,6 +118,7 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
     loads: ruleLoads(rules),
     offsets,
     ids: rules.rules.map((r) => r.id),
+    js: rules.rules.flatMap((r, i) => (r.js ? [i] : [])),
   };
   let m = Buffer.from(JSON.stringify(meta), 'utf8');
   // The prefilter section starts 4-byte aligned (its arrays are used in place).
@@ -266,6 +269,11 @@ export class Snapshot {
       warnings: this.meta.warnings,
       outcomes: [],
     };
+  }
+
+  /** The JS/TS rules (read only when there are some). */
+  jsRules(): Rule[] {
+    return (this.index.js ?? []).map((i) => this.loaded.get(i) ?? this.rule(i));
   }
 
   /** The rules with these ids (for reporters: rule metadata of the findings). */

@@ -1,9 +1,11 @@
 /** `raiselint check`: the lint run. */
+import { targetVersionSpec } from '../config/pins.js';
 import { readFileSync } from 'node:fs';
 import { describeProblem } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
-import { runProject } from '../engine/project.js';
+import { runProject, type ProjectResult } from '../engine/project.js';
+import type { BatchStats } from '../engine/batch.js';
 import { fixRun, type FixRunResult } from '../engine/fix.js';
 import type { StdinSource } from '../engine/stdin.js';
 import { formatDiff } from '../report/diff.js';
@@ -32,6 +34,7 @@ interface CheckFlags extends RuffFlags {
   unsafeFixes?: boolean;
   diff?: boolean;
   fixStrategy?: 'auto' | 'try-except' | 'type-guard';
+  targetVersion?: string;
   jobs?: number;
   cache: boolean;
   cacheDir: string;
@@ -108,6 +111,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--diff', 'print the fixes as a unified diff and write nothing')
     .option('--follow-links', 'follow symbolic links to directories (each real directory once)')
     .option('--max-file-size <bytes>', 'files larger than this are not read but reported as raiselint/io-error (bytes, or with K/M/G; default 10M)', fileSize)
+    .option('--target-version <version>', 'the Python version to check for (py38 ... py314, as Ruff; default: target-version, .python-version or requires-python of the project)', targetVersionOption)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
@@ -123,17 +127,14 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
       const rules = result.rules;
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
-      if (flags.timings) {
-        const s = result.stats;
-        stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
-      }
+      if (flags.timings) printTimings(result.stats, t0, stderr);
       // Fixes and added comments parse files: the parser loads only when some work needs it.
       if (flags.fix || flags.diff || flags.addIgnore) await (await import('../parse/parser.js')).initParser();
       if (flags.updateBaseline) return setCode(writeBaselineReport(result, baselineTarget(flags.baseline), { stdout, stderr }));
@@ -151,15 +152,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
           result.sources.set(changed.file, changed.after);
         }
       } else if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
-      if (flags.diff) {
-        // Like Ruff: the diff on stdout, a summary on stderr; exit 1 when something would change.
-        for (const f of fixed!.changed) stdout(formatDiff(f.file, f.before, f.after));
-        for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-        const n = fixed!.fixed;
-        stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
-        setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !flags.exitZero ? 1 : 0);
-        return;
-      }
+      if (flags.diff) return setCode(diffReport(result, fixed!, flags.exitZero, { stdout, stderr }));
       const color = !fixStdin && (flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR));
       const report = renderReport(format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes, quiet: flags.quiet });
       if (flags.outputFile) writeReport(flags.outputFile, report);
@@ -167,5 +160,24 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
       setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
+}
 
+/** `--timings`: what the run did, on stderr. */
+function printTimings(s: BatchStats, t0: number, stderr: IO['stderr']): void {
+  stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
+  if (s.js) stderr(`raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.files - s.js.linted} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`);
+}
+
+/** `--diff`, like Ruff: the diff on stdout, a summary on stderr; returns the exit code (1 when something would change). */
+function diffReport(result: ProjectResult, fixed: FixRunResult, exitZero: boolean | undefined, { stdout, stderr }: IO): number {
+  for (const f of fixed.changed) stdout(formatDiff(f.file, f.before, f.after));
+  for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  const n = fixed.fixed;
+  stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
+  return result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !exitZero ? 1 : 0;
+}
+
+function targetVersionOption(v: string): string {
+  if (!targetVersionSpec(v)) throw new InvalidArgumentError(`'${v}' is not a Python version (py38 ... py314, or 3.11)`);
+  return v;
 }

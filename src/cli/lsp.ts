@@ -21,11 +21,19 @@ function milliseconds(value: string): number {
   return Number(value);
 }
 
+function pid(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a process id');
+  return Number(value);
+}
+
 export function registerLsp(program: Command, { stderr }: IO, setCode: (code: number) => void): void {
   program
     .command('lsp')
     .description('run the language server (LSP over stdio) for editors')
     .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
+    // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
+    // vscode-languageserver reads it from the process arguments and exits when that process is gone.
+    .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp())
     .option('--records <path>', 'extra record dataset (file or folder; repeatable); reloaded when it changes', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
     .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: each file\'s config, else possible)').choices(['certain', 'possible']))

@@ -23,14 +23,19 @@ const KINDS = ['function', 'method', 'classmethod', 'staticmethod', 'constructor
 
 /** A skip reason without the names and numbers of its record. */
 export function reasonForm(reason: string): string {
-  return reason.replace(/'[^']*'/g, "'…'").replace(/`[^`]*`/g, '`…`').replace(/\b\d+\b/g, 'N').replace(/\(tags: [^)]*\)/g, '(tags: …)');
+  return reason
+    .replace(/'[^']*'/g, (q) => (q === "'def'" ? q : "'…'"))
+    .replace(/`[^`]*`/g, '`…`')
+    .replace(/(every )\.\w+\(\)/g, '$1.…()')
+    .replace(/\b\d+\b/g, 'N')
+    .replace(/\(tags: [^)]*\)/g, '(tags: …)');
 }
 
 function sourceOf(r: RecordReport): string {
   const from = r.derivedFrom?.raiser ?? '';
   if (/re-parsed/.test(from)) return 'sourceCode, re-parsed from a statement start';
   if (/^sourceCode/.test(from)) return 'sourceCode (the enclosing def)';
-  if (/shows no def/.test(from)) return 'code fields (sourceCode shows no def)';
+  if (/no def in sourceCode/.test(from)) return 'code fields (no def in sourceCode)';
   return 'other';
 }
 

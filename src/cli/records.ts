@@ -37,6 +37,8 @@ export interface RecordReport {
   derivedFrom?: Record<string, string>;
   /** `unknown`: the record does not show when the call raises; findings are possible. */
   condition?: string;
+  /** When the call raises, in words (`always raises`, `raises when mode not in ('r', 'w')`). */
+  when?: string;
   receiverClasses: string[];
   guards: string[];
   versions: string[];
@@ -116,6 +118,7 @@ function describe(file: string, line: number, id: string, rec: ErrorRecord, o: C
     raiserKind: d.raiserKind,
     derivedFrom: d.fields,
     condition: d.condition,
+    when: d.when,
     receiverClasses: d.receiverClasses,
     guards: d.guards,
     versions: d.versions ?? [],
@@ -138,8 +141,8 @@ export function formatReports(reports: RecordReport[]): string {
       out.push(`    receivers     ${none(r.receiverClasses)}`);
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
-      if (r.condition) out.push(`    condition     ${r.condition} (findings are possible)`);
-      for (const [what, from] of Object.entries(r.derivedFrom ?? {})) out.push(`    from          ${what}: ${from}`);
+      if (r.when) out.push(`    condition     ${r.when}`);
+      if (r.derivedFrom) out.push(`    derived from  ${Object.entries(r.derivedFrom).map(([what, from]) => `${what}: ${from}`).join('; ')}`);
     }
     for (const n of r.notes) out.push(`    warning       ${n}`);
   }

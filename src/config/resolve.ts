@@ -57,6 +57,7 @@ export interface ResolvedConfig {
   include: ExcludeLayer[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
+  targetVersion?: string;
 }
 
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
@@ -230,6 +231,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     include: c.extendInclude ? [...parent.include, { base: c.dir, patterns: c.extendInclude, ig: gitignore(c, c.extendInclude, 'extend-include'), file: c.file }] : parent.include,
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
+    targetVersion: c.targetVersion ?? parent.targetVersion,
   };
   for (const r of c.records ?? []) for (const f of datasetFiles(resolve(c.dir, r))) if (!out.records.includes(resolve(f))) out.records.push(resolve(f));
   if (c.select) out.select = pats(c.select, 'select');

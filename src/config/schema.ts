@@ -23,7 +23,7 @@ export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];
 export const SEVERITIES: readonly Severity[] = ['error', 'warning'];
 
 /** Every key the table accepts, in documentation order. */
-export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy'] as const;
+export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy', 'target-version'] as const;
 
 export class ConfigError extends Error {
   constructor(
@@ -66,6 +66,8 @@ export interface ConfigFile {
   extendInclude?: string[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
+  /** The Python version checked for (`py311`), as Ruff's `target-version`. */
+  targetVersion?: string;
 }
 
 /** Reads a config file. Returns undefined for a pyproject.toml without `[tool.raiselint]`. */
@@ -164,6 +166,10 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
         break;
       case 'fix-strategy':
         cfg.fixStrategy = oneOf(key, v, FIX_STRATEGIES);
+        break;
+      case 'target-version':
+        if (typeof v !== 'string' || !/^(py)?\d\.?\d+$/.test(v)) err(key, `must be a Python version such as "py311" or "3.11", not ${describe(v)}`);
+        cfg.targetVersion = v as string;
         break;
       default: {
         const hint = suggest(key);

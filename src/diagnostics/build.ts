@@ -1,7 +1,21 @@
 /** The diagnostics stage: findings → diagnostics, with the record's message, tips and links. */
 import type { Finding } from '../match/match.js';
 import { abbreviate } from '../parse/syntax.js';
+import type { Rule } from '../rules/types.js';
+import { rulePageUrl } from './docpage.js';
 import type { Diagnostic } from './types.js';
+
+const pages = new WeakMap<Rule, { helpUri?: string }>();
+
+/** `{ helpUri }` when the rule has a documentation page (once per rule). */
+function withHelpUri(rule: Rule): { helpUri?: string } {
+  let p = pages.get(rule);
+  if (!p) {
+    const url = rulePageUrl(rule.id, rule.source.file);
+    pages.set(rule, (p = url ? { helpUri: url } : {}));
+  }
+  return p;
+}
 
 export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const { rule, site } = f;
@@ -19,7 +33,7 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
     message = `${shown} raises ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
   } else {
     const cls = rule.raiser.qualname.includes('.') ? rule.raiser.qualname.split('.')[0] : undefined;
-    message = `${shown} may raise ${rule.errorClass}${cls ? ` when the receiver is a ${cls}` : ''}: ${rule.record.errorMessage}`;
+    message = `${shown} may raise ${rule.errorClass}${cls && !f.receiverProven ? ` when the receiver is a ${cls}` : ` (${what})`}: ${rule.record.errorMessage}`;
   }
   return {
     ruleId: rule.id,
@@ -36,7 +50,9 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
     tips: rule.tips,
     docsUrl: rule.docsUrl,
     sourceUrl: rule.raiser.url,
+    ...withHelpUri(rule),
     via: f.via,
+    condition: f.condition,
     receiver: site.receiverText,
   };
 }

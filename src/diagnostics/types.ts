@@ -19,8 +19,12 @@ export interface Diagnostic {
   docsUrl?: string;
   /** The raising library line. */
   sourceUrl?: string;
+  /** The rule's documentation page (docs/rules/), for rules of the bundled datasets (see docpage.ts). */
+  helpUri?: string;
   /** Indirect path, outermost first. */
   via: string[];
+  /** Why it is certain or possible, in a line: `always raises`, `mode='rw' is not one of 'r', 'w', 'x', 'a'`, `raises when not seq; seq is not known here`. */
+  condition?: string;
   /** The receiver as written (`self._runtime`). */
   receiver?: string;
   /** Semantic fingerprint (rule, call target, enclosing function, index): stable across reformatting and moves. */

@@ -32,14 +32,16 @@ import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { Rule } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
+import type { Pins } from '../rules/condition/versions.js';
 import { discover, type DiscoverOptions } from '../workspace/discover.js';
 import type { CheckOptions } from './check.js';
+import type { JsStats } from './jsrun.js';
 import { codeId } from './codeid.js';
 import type { RuleOptions } from './inputs.js';
 import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
-import { FileChecker, type FileOutcome, type FileTask, type WorkOptions } from './work.js';
+import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -112,6 +114,8 @@ export interface BatchStats {
   /** Milliseconds spent compiling rules (0 when the snapshot was reused). */
   compileMs: number;
   ruleCount: number;
+  /** JS/TS files (jsrun.ts), when JS/TS rules are loaded. */
+  js?: JsStats;
 }
 
 export interface BatchResult extends Omit<RunResult, 'originals'> {
@@ -131,6 +135,8 @@ export interface BatchFile {
   fixStrategy?: StrategyOption;
   /** Why it cannot be checked (from discovery): reported as an unreadable file, never read. */
   error?: string;
+  /** The versions the file's project pins (they key its cached result). */
+  pins?: Pins;
 }
 
 /** What checking one file gave (before configuration, suppressions and baseline). */
@@ -142,8 +148,9 @@ export interface RawResult {
   text?: string;
 }
 
-/** The worker-thread entry, next to this module (dist/engine/, or dist/bundle/ when bundled). */
+/** The worker-thread entry: the bundle itself (dist/bundle/main.cjs runs the thread in a worker), or thread.js next to this module. */
 function threadUrl(): URL {
+  if (import.meta.url.endsWith('.cjs')) return new URL(import.meta.url);
   // Under the test runner this module is TypeScript source; the worker runs the compiled code.
   return import.meta.url.endsWith('.ts') ? new URL('../../dist/engine/thread.js', import.meta.url) : new URL('./thread.js', import.meta.url);
 }
@@ -163,28 +170,17 @@ export async function catalogRules(ruleOpts: RuleOptions, cacheDir?: string): Pr
   return (await rulesFor(ruleOpts, { cacheDir })).snapshot.catalog();
 }
 
-/**
- * Checks files: content cache, prefilter, threads. Results are per file, in the order given,
- * whatever thread produced them.
- */
-export async function checkFiles(files: BatchFile[], prepared: PreparedRules, opts: BatchOptions = {}): Promise<{ results: RawResult[]; stats: BatchStats }> {
-  const cacheDir = resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
-  const header = prepared.snapshot.meta;
-  const prefilter = opts.prefilter !== false;
-  const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
-  const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
-  const optionsOf = (f: BatchFile) => f.fixStrategy ?? opts.fixStrategy ?? '';
+interface Pending {
+  tasks: FileTask[];
+  /** For each task, the index of its file. */
+  taskFile: number[];
+  /** For each task, the cached entry that stands if the bytes still hash to it. */
+  entries: (CacheEntry | undefined)[];
+}
 
-  const results: RawResult[] = new Array(files.length);
-  let cache: ResultCache | undefined;
-  const tasks: FileTask[] = [];
-  const taskFile: number[] = [];
-  const entries: (CacheEntry | undefined)[] = [];
-  if (useCache) {
-    cache = ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, JSON.stringify(opts.cacheKeyExtra ?? null)]));
-  }
-  const now = Date.now();
+/** Files whose cached result stands by their stat signature get it; the others become tasks. */
+function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, optionsOf: (f: BatchFile) => string, results: RawResult[], stats: BatchStats, now: number): Pending {
+  const p: Pending = { tasks: [], taskFile: [], entries: [] };
   files.forEach((f, i) => {
     if (f.error) {
       results[i] = { diagnostics: [], errors: [{ file: f.display, kind: 'read', message: `cannot read file: ${f.error}` }], directives: [] };
@@ -206,53 +202,74 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
         return;
       }
     }
-    tasks.push({ abs: f.abs, display: f.display, expect: usable?.h, fixStrategy: f.fixStrategy });
-    taskFile.push(i);
-    entries.push(usable);
+    p.tasks.push({ abs: f.abs, display: f.display, expect: usable?.h, fixStrategy: f.fixStrategy, pins: f.pins });
+    p.taskFile.push(i);
+    p.entries.push(usable);
   });
+  return p;
+}
 
-  const outs: (FileOutcome | undefined)[] = new Array(tasks.length);
-  if (tasks.length) {
-    const counter = new Int32Array(new SharedArrayBuffer(4));
-    const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
-    const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
-    const spawnAfter = opts.spawnAfterBytes ?? DEFAULT_SPAWN_AFTER_BYTES;
-    const finished: Promise<void>[] = [];
-    const spawn = () => {
-      const data: ThreadData = { files: tasks, counter: counter.buffer as SharedArrayBuffer, snapshotPath: prepared.path, snapshotBytes: prepared.bytes, key: prepared.key, opts: work };
-      for (let w = 0; w < jobs - 1; w++) {
-        stats.workers++;
-        const worker = new Worker(threadUrl(), { workerData: data });
-        finished.push(
-          new Promise<void>((done) => {
-            worker.on('message', (m: ThreadMessage) => {
-              if (m.kind === 'results') for (const r of m.results) outs[r.index] = r;
-              else {
-                done();
-                void worker.terminate();
-              }
-            });
-            // A worker that dies leaves its files unfinished: the main thread redoes them below.
-            worker.on('error', () => done());
-            worker.on('exit', () => done());
-          }),
-        );
-      }
-    };
-    if (jobs > 1 && (spawnAfter <= 0 || tasks.length >= (opts.spawnForFiles ?? DEFAULT_SPAWN_FOR_FILES))) spawn();
-    let parsedBytes = 0;
-    for (;;) {
-      const k = Atomics.add(counter, 0, 1);
-      if (k >= tasks.length) break;
-      const o = await checker.process(k, tasks[k]!);
-      outs[k] = o;
-      if (o.parsed) parsedBytes += o.bytes;
-      if (jobs > 1 && !stats.workers && shouldSpawn(k + 1, tasks.length, parsedBytes, spawnAfter)) spawn();
+/** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
+async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
+  const outs: (WorkResult | undefined)[] = new Array(tasks.length);
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
+  const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
+  const spawnAfter = opts.spawnAfterBytes ?? DEFAULT_SPAWN_AFTER_BYTES;
+  const finished: Promise<void>[] = [];
+  const spawn = () => {
+    const data: ThreadData = { files: tasks, counter: counter.buffer as SharedArrayBuffer, snapshotPath: prepared.path, snapshotBytes: prepared.bytes, key: prepared.key, opts: work };
+    for (let w = 0; w < jobs - 1; w++) {
+      stats.workers++;
+      const worker = new Worker(threadUrl(), { workerData: data });
+      finished.push(
+        new Promise<void>((done) => {
+          worker.on('message', (m: ThreadMessage) => {
+            if (m.kind === 'results') for (const r of m.results) outs[r.index] = r;
+            else {
+              done();
+              void worker.terminate();
+            }
+          });
+          // A worker that dies leaves its files unfinished: the main thread redoes them below.
+          worker.on('error', () => done());
+          worker.on('exit', () => done());
+        }),
+      );
     }
-    await Promise.all(finished);
-    for (let k = 0; k < tasks.length; k++) if (!outs[k]) outs[k] = await checker.process(k, tasks[k]!);
+  };
+  if (jobs > 1 && (spawnAfter <= 0 || tasks.length >= (opts.spawnForFiles ?? DEFAULT_SPAWN_FOR_FILES))) spawn();
+  let parsedBytes = 0;
+  for (;;) {
+    const k = Atomics.add(counter, 0, 1);
+    if (k >= tasks.length) break;
+    const o = await checker.process(k, tasks[k]!);
+    outs[k] = o;
+    if (o.parsed) parsedBytes += o.bytes;
+    if (jobs > 1 && !stats.workers && shouldSpawn(k + 1, tasks.length, parsedBytes, spawnAfter)) spawn();
   }
+  await Promise.all(finished);
+  for (let k = 0; k < tasks.length; k++) if (!outs[k]) outs[k] = await checker.process(k, tasks[k]!);
+  return outs as WorkResult[];
+}
 
+/**
+ * Checks files: content cache, prefilter, threads. Results are per file, in the order given,
+ * whatever thread produced them.
+ */
+export async function checkFiles(files: BatchFile[], prepared: PreparedRules, opts: BatchOptions = {}): Promise<{ results: RawResult[]; stats: BatchStats }> {
+  const cacheDir = resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  const header = prepared.snapshot.meta;
+  const prefilter = opts.prefilter !== false;
+  const useCache = opts.cache !== false;
+  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
+  const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
+  const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
+  const results: RawResult[] = new Array(files.length);
+  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
+  const now = Date.now();
+  const { tasks, taskFile, entries } = pendingFiles(files, cache, optionsOf, results, stats, now);
+  const outs = tasks.length ? await runTasks(tasks, prepared, work, opts, stats) : [];
   for (let k = 0; k < tasks.length; k++) {
     const o = outs[k]!;
     const i = taskFile[k]!;

@@ -9,6 +9,7 @@ import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
+import type { Pins } from '../rules/condition/versions.js';
 import { buildModel } from '../semantic/model.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
@@ -25,6 +26,8 @@ export interface CheckOptions {
   fixStrategy?: StrategyOption;
   /** Skip the semantic model for files that mention no trigger name (default true). */
   prefilter?: boolean;
+  /** The versions the file's project pins (src/config/pins.ts), for version-dependent rules. */
+  pins?: Pins;
 }
 
 export interface FileResult {
@@ -103,7 +106,7 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
     const directives = collectDirectives(tree.rootNode, text);
     if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
     const model = buildModel(tree.rootNode, rules, file);
-    const found = filterHandled(matchCalls(model, rules), model, rules.exceptions);
+    const found = filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();
     let diagnostics = found.map((f) => {
@@ -116,7 +119,7 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
     assignFingerprints(diagnostics, (d) => keys.get(d)!);
     if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
     // Fixes, while the tree is alive: the record's patterns bound to this code (several findings of one statement share one).
-    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy });
+    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy, scopes: model.scopes });
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
     return { file, diagnostics, errors, text, directives };
   } finally {

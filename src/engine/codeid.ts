@@ -27,6 +27,7 @@ export function codeId(): string {
     try {
       h.update(`${dep} ${(JSON.parse(readFileSync(require.resolve(dep), 'utf8')) as { version: string }).version}\0`);
     } catch {
+      // The package: the parser's .wasm files are next to the bundle (their stat is hashed below).
       h.update(`${dep} ?\0`);
     }
   }
@@ -35,7 +36,7 @@ export function codeId(): string {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(js|ts)$/.test(e.name) && !e.name.endsWith('.d.ts')) files.push(p);
+      else if (/\.(js|cjs|ts|wasm)$/.test(e.name) && !e.name.endsWith('.d.ts')) files.push(p);
     }
   };
   walk(CODE_ROOT);

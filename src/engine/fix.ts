@@ -166,7 +166,7 @@ export interface FixRunResult {
  * and the run's findings become those left in the new text.
  */
 export function fixRun(
-  run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[]; strategyOf?: (display: string) => FixOptions['fixStrategy'] },
+  run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[]; strategyOf?: (display: string) => FixOptions['fixStrategy']; pinsOf?: (display: string) => FixOptions['pins'] },
   rules: RuleSet,
   opts: FixOptions & { write: boolean },
 ): FixRunResult {
@@ -176,7 +176,7 @@ export function fixRun(
     const mine = run.diagnostics.filter((d) => d.file === display);
     if (!distinctFixes(mine, accept).length) continue;
     const finish = run.finish;
-    const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display) };
+    const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display), pins: opts.pins ?? run.pinsOf?.(display) };
     if (finish) fileOpts.finish = (r) => finish(r, display);
     const ff = isNotebookPath(abs) ? fixNotebook(bytes, display, (b) => fixBytes(b, display, rules, fileOpts)) : fixBytes(bytes, display, rules, fileOpts);
     const replace = (diags: Diagnostic[], errors: FileError[]) => {

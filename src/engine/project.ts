@@ -14,6 +14,8 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
+import type { Pins } from '../rules/condition/versions.js';
+import { pinsFor } from '../config/pins.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
@@ -22,6 +24,7 @@ import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
+import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 
 export interface ProjectOptions extends RuleOptions {
   /** Overrides every config's `min-confidence`. */
@@ -43,7 +46,7 @@ export interface ProjectOptions extends RuleOptions {
   /** `--exclude` globs replace the built-in and configured exclusions (Ruff); `--extend-exclude` ones (in `exclude` too) add to them. */
   replaceExclude?: boolean;
   /** Discovery hooks and `--force-exclude`: see ../workspace/discover.ts. */
-  discovery?: Pick<DiscoverOptions, 'forceExclude' | 'onSkip' | 'onPath'>;
+  discovery?: Pick<DiscoverOptions, 'forceExclude' | 'onSkip' | 'onPath' | 'alsoFind'>;
   /** Report only findings not in this baseline file. */
   baseline?: string;
   /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
@@ -57,6 +60,8 @@ export interface ProjectOptions extends RuleOptions {
   spawnAfterBytes?: number;
   /** Check this source (read from standard input) instead of files: see stdin.ts. */
   stdin?: StdinSource;
+  /** `--target-version` (`py311`): the Python version, over what the project's files pin. */
+  targetVersion?: string;
 }
 
 export interface FileOutcome {
@@ -86,6 +91,8 @@ export interface ProjectResult extends RunResult {
   finish: (r: FileResult, display: string) => Diagnostic[];
   /** The fix strategy for a file: the option, else its config's `fix-strategy`. */
   strategyOf: (display: string) => StrategyOption | undefined;
+  /** The versions each checked file's project pins. */
+  pinsOf: (display: string) => Pins | undefined;
 }
 
 /** What the per-file stage needs to know about the whole run. */
@@ -135,7 +142,9 @@ export function discoverProject(paths: string[], opts: ProjectOptions, resolver:
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = projectResolver(opts);
-  const files: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, opts, resolver);
+  // JS/TS files are found too, and checked only when JS/TS rules are loaded (see jsproject.ts).
+  const found: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, { ...opts, discovery: { ...opts.discovery, alsoFind: JS_FILES } }, resolver);
+  const files = opts.stdin ? found : pythonFiles(found);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
@@ -146,15 +155,16 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const distinct = new Set(cfgs);
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+  const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy })),
+  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion) }) : await checkFiles(
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize },
   );
 
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];
   let diagnostics: Diagnostic[] = [];
-  const errors: FileError[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
   const absByDisplay = new Map<string, string>();
@@ -166,6 +176,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     const io = splitIoErrors(raw.errors);
     const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
+    if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;
@@ -197,5 +208,6 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
   };
   const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
-  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf };
+  const pinsOf = (display: string) => (index.has(display) ? pinsFor(files[index.get(display)!]!.abs, opts.targetVersion ?? cfgs[index.get(display)!]?.targetVersion) : undefined);
+  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf, pinsOf };
 }

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Snapshot } from '../cache/snapshot.js';
-import { FileChecker, type FileOutcome, type FileTask, type WorkOptions } from './work.js';
+import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 
 export interface ThreadData {
   files: FileTask[];
@@ -16,14 +16,14 @@ export interface ThreadData {
   opts: WorkOptions;
 }
 
-export type ThreadMessage = { kind: 'results'; results: FileOutcome[] } | { kind: 'done' } | { kind: 'failed'; message: string };
+export type ThreadMessage = { kind: 'results'; results: WorkResult[] } | { kind: 'done' } | { kind: 'failed'; message: string };
 
 async function run(data: ThreadData): Promise<void> {
   const snap = data.snapshotBytes ? Snapshot.fromBytes(new Uint8Array(data.snapshotBytes)) : data.snapshotPath ? Snapshot.open(data.snapshotPath, data.key) : undefined;
   if (!snap) throw new Error('cannot open the rules snapshot');
   const checker = new FileChecker(snap.prefilter, (names) => snap.ruleSetFor(names), data.opts);
   const counter = new Int32Array(data.counter);
-  let batch: FileOutcome[] = [];
+  let batch: WorkResult[] = [];
   let last = Date.now();
   for (;;) {
     const i = Atomics.add(counter, 0, 1);

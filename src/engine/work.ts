@@ -16,6 +16,7 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { CheckOptions, checkSource as CheckSource } from './check.js';
+import type { Pins } from '../rules/condition/versions.js';
 
 export interface FileTask {
   abs: string;
@@ -24,9 +25,11 @@ export interface FileTask {
   expect?: string;
   /** How fixes are planned for this file (its config), when not the run's. */
   fixStrategy?: StrategyOption;
+  /** The versions the file's project pins. */
+  pins?: Pins;
 }
 
-export interface FileOutcome {
+export interface WorkResult {
   index: number;
   diagnostics: Diagnostic[];
   errors: FileError[];
@@ -113,7 +116,7 @@ export class FileChecker {
   }
 
   /** Processes one file. Never throws for a bad file: problems become FileErrors, as in checkFile. */
-  async process(index: number, task: FileTask): Promise<FileOutcome> {
+  async process(index: number, task: FileTask): Promise<WorkResult> {
     const { display } = task;
     let bytes: Buffer;
     let sig: StatSig | undefined;
@@ -123,7 +126,7 @@ export class FileChecker {
       const why = e instanceof FileReadError ? e.message : describeFsError(e);
       return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }], directives: [], parsed: false, bytes: 0 };
     }
-    const out: FileOutcome = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
+    const out: WorkResult = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
     if (this.opts.hash) {
       out.hash = sha256(bytes);
       if (task.expect === out.hash) {
@@ -169,7 +172,7 @@ export class FileChecker {
       }
       const rules = this.rulesFor(names);
       // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy });
+      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins });
       out.diagnostics = r.diagnostics;
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;

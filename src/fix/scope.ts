@@ -6,41 +6,7 @@
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { lineStarts, positionAt } from './apply.js';
-import { targetNames } from '../python/bindings.js';
-import { importedNames, isWildcardImport } from '../python/imports.js';
-import { parameters } from '../python/params.js';
-
-export const BUILTINS = new Set(
-  (
-    'abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex copyright credits ' +
-    'delattr dict dir divmod enumerate eval exec exit filter float format frozenset getattr globals hasattr hash help hex id input ' +
-    'int isinstance issubclass iter len license list locals map max memoryview min next object oct open ord pow print property quit ' +
-    'range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ __name__ __file__ ' +
-    '__doc__ __builtins__ __debug__ NotImplemented Ellipsis None True False BaseException BaseExceptionGroup Exception ExceptionGroup ' +
-    'ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError ChildProcessError ConnectionAbortedError ' +
-    'ConnectionError ConnectionRefusedError ConnectionResetError EOFError EnvironmentError FileExistsError FileNotFoundError ' +
-    'FloatingPointError GeneratorExit IOError ImportError IndentationError IndexError InterruptedError IsADirectoryError KeyError ' +
-    'KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError ' +
-    'OverflowError PermissionError ProcessLookupError RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration ' +
-    'SyntaxError SystemError SystemExit TabError TimeoutError TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError ' +
-    'UnicodeError UnicodeTranslateError ValueError ZeroDivisionError Warning UserWarning DeprecationWarning PendingDeprecationWarning ' +
-    'SyntaxWarning RuntimeWarning FutureWarning ImportWarning UnicodeWarning BytesWarning ResourceWarning EncodingWarning'
-  ).split(' '),
-);
-
-/**
- * Expression nodes (and their parts) that bind no name unless they hold a `:=` (a lambda or
- * comprehension in them binds nothing outside it). `as_pattern` is not here: `with ... as x` binds.
- */
-const EXPRESSIONS = new Set([
-  'attribute', 'await', 'binary_operator', 'boolean_operator', 'call', 'comparison_operator', 'concatenated_string',
-  'conditional_expression', 'dictionary', 'ellipsis', 'false', 'float', 'identifier', 'integer', 'list', 'list_splat',
-  'dictionary_splat', 'none', 'not_operator', 'parenthesized_expression', 'set', 'string', 'subscript', 'true', 'tuple',
-  'unary_operator', 'argument_list', 'keyword_argument', 'pair', 'slice', 'comment', 'string_content', 'escape_sequence',
-  'interpolation', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression',
-]);
-
-export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
+import { Scopes } from '../semantic/scopes.js';
 
 export interface ImportSpot {
   /** Offset where a new import line is inserted (a line start). */
@@ -51,20 +17,20 @@ export interface ImportSpot {
   after: string;
 }
 
-export class FileFacts {
+export class UserFile {
   readonly eol: string;
   private unitCache?: string;
-  private readonly bound = new Map<number, Set<string>>();
-  private readonly used = new Map<number, Set<string>>();
-  private allIds?: Set<string>;
-  private importCache?: Map<string, ImportBinding>;
-  private starImport = false;
   private readonly lineStarts: number[];
+
+  /** The scope queries: the semantic model's, or made for this file. */
+  readonly scopes: Scopes;
 
   constructor(
     readonly root: Node,
     readonly text: string,
+    scopes?: Scopes,
   ) {
+    this.scopes = scopes ?? new Scopes(root);
     const m = /\r?\n/.exec(text);
     this.eol = m ? m[0] : '\n';
     this.lineStarts = lineStarts(text);
@@ -134,171 +100,6 @@ export class FileFacts {
     return this.unit;
   }
 
-  /** Every identifier written anywhere in the file (fresh names avoid them all). */
-  get identifiers(): Set<string> {
-    if (this.allIds) return this.allIds;
-    const s = new Set<string>();
-    for (const n of this.root.descendantsOfType('identifier')) if (n) s.add(n.text);
-    return (this.allIds = s);
-  }
-
-  freshName(base: string, taken: Set<string> = new Set()): string {
-    for (let i = 1; ; i++) {
-      const name = `${base}_${i}`;
-      if (!this.identifiers.has(name) && !taken.has(name)) return name;
-    }
-  }
-
-  /** Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then the module. */
-  scopesOf(stmt: Node): Node[] {
-    const out: Node[] = [];
-    let n: Node | null = stmt.parent;
-    let direct = true;
-    while (n) {
-      const type = n.type;
-      if (type === 'function_definition') {
-        out.push(n);
-        direct = false;
-      } else if (type === 'class_definition') {
-        if (direct) out.push(n);
-        direct = false;
-      }
-      n = n.parent;
-    }
-    out.push(this.root);
-    return out;
-  }
-
-  /** The name is defined for the statement (a builtin, or bound in a scope it sees). */
-  defines(name: string, scopes: Node[]): boolean {
-    if (BUILTINS.has(name)) return true;
-    return scopes.some((s) => this.boundIn(s).has(name));
-  }
-
-  hasStarImport(): boolean {
-    this.boundIn(this.root);
-    return this.starImport;
-  }
-
-  /** Identifiers used anywhere in a scope (nested scopes included). */
-  usedIn(scope: Node): Set<string> {
-    let s = this.used.get(scope.id);
-    if (s) return s;
-    s = new Set<string>();
-    for (const n of scope.descendantsOfType('identifier')) if (n) s.add(n.text);
-    this.used.set(scope.id, s);
-    return s;
-  }
-
-  /** Names a scope binds: parameters, assignment and loop targets, imports, definitions, `global` names. */
-  boundIn(scope: Node): Set<string> {
-    let s = this.bound.get(scope.id);
-    if (s) return s;
-    s = new Set<string>();
-    if (scope.type === 'function_definition') {
-      for (const p of parameters(scope)) if (p.name) s.add(p.name);
-    }
-    const body = scope.type === 'module' ? scope : field(scope, 'body');
-    // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
-    if (body) this.collectBindings(body, s, scope.type === 'module', !body.descendantsOfType('named_expression').some((w) => !!w));
-    this.bound.set(scope.id, s);
-    return s;
-  }
-
-  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean): void {
-    for (const c of namedChildren(n)) {
-      const type = c.type;
-      if (skipExpressions && EXPRESSIONS.has(type)) continue;
-      switch (type) {
-        case 'function_definition':
-        case 'class_definition': {
-          const name = field(c, 'name');
-          if (name) into.add(name.text);
-          continue; // a new scope
-        }
-        case 'decorated_definition': {
-          const def = field(c, 'definition');
-          const name = def ? field(def, 'name') : null;
-          if (name) into.add(name.text);
-          continue;
-        }
-        case 'lambda':
-        case 'list_comprehension':
-        case 'set_comprehension':
-        case 'dictionary_comprehension':
-        case 'generator_expression':
-          // Only walrus targets leak out of comprehensions.
-          for (const w of c.descendantsOfType('named_expression')) if (w) into.add(field(w, 'name')?.text ?? '');
-          continue;
-        case 'import_statement':
-        case 'import_from_statement':
-          if (isWildcardImport(c)) this.starImport ||= module;
-          for (const i of importedNames(c)) into.add(i.local);
-          continue;
-        case 'if_statement':
-          if (module && isTypeChecking(field(c, 'condition'))) {
-            // Imports under TYPE_CHECKING do not exist at run time; an `else:` branch does.
-            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions);
-            continue;
-          }
-          break;
-        case 'assignment':
-        case 'augmented_assignment': {
-          const left = field(c, 'left');
-          if (left) targetNames(left, into);
-          break;
-        }
-        case 'for_statement': {
-          const left = field(c, 'left');
-          if (left) targetNames(left, into);
-          break;
-        }
-        case 'named_expression':
-          into.add(field(c, 'name')?.text ?? '');
-          break;
-        case 'as_pattern': {
-          const alias = field(c, 'alias');
-          const t = alias ? (namedChildren(alias)[0] ?? alias) : null;
-          if (t) targetNames(t, into);
-          break;
-        }
-        case 'global_statement':
-        case 'nonlocal_statement':
-          for (const x of namedChildren(c)) into.add(x.text);
-          continue;
-      }
-      this.collectBindings(c, into, module, skipExpressions);
-    }
-  }
-
-  /** Module-level imports in force at run time: local name → what it binds. */
-  get imports(): Map<string, ImportBinding> {
-    if (this.importCache) return this.importCache;
-    const out = new Map<string, ImportBinding>();
-    const visit = (stmts: Node[]) => {
-      for (const s of stmts) {
-        for (const i of importedNames(s)) {
-          if (i.kind === 'from') {
-            if (!i.relative && !out.has(i.local)) out.set(i.local, { kind: 'from', module: i.module, name: i.name! });
-          } else if (!i.aliased) {
-            // `import a.b.c` binds `a` and makes `a.b.c` reachable.
-            const key = `${i.local}\0${i.module}`;
-            if (!out.has(key)) out.set(key, { kind: 'module', module: i.module });
-          } else if (!out.has(i.local)) out.set(i.local, { kind: 'module', module: i.module });
-        }
-        if (s.type === 'try_statement') {
-          const b = field(s, 'body');
-          if (b) visit(namedChildren(b));
-        } else if (s.type === 'if_statement' && !isTypeChecking(field(s, 'condition'))) {
-          const b = field(s, 'consequence');
-          if (b) visit(namedChildren(b));
-        }
-      }
-    };
-    visit(namedChildren(this.root));
-    return (this.importCache = out);
-  }
-
   /**
    * How the file spells a qualified name, through its run-time imports: `Name` after
    * `from pkg import Name`, `alias.Name` after `import pkg as alias`. `same` says whether two
@@ -306,16 +107,16 @@ export class FileFacts {
    */
   spell(q: string, same: (a: string, b: string) => boolean): string | undefined {
     const name = q.split('.').pop()!;
-    for (const [local, b] of this.imports) {
+    for (const [local, b] of this.scopes.imports) {
       if (b.kind === 'from' && same(`${b.module}.${b.name}`, q)) return local;
     }
-    for (const [key, b] of this.imports) {
+    for (const [key, b] of this.scopes.imports) {
       if (b.kind !== 'module') continue;
       const local = key.includes('\0') ? b.module : key;
       if (b.module === q) return local;
       if (same(`${b.module}.${name}`, q)) return `${local}.${name}`;
     }
-    for (const [key, b] of this.imports) {
+    for (const [key, b] of this.scopes.imports) {
       if (b.kind !== 'module') continue;
       const local = key.includes('\0') ? b.module : key;
       if (q.startsWith(`${b.module}.`)) return `${local}${q.slice(b.module.length)}`;
@@ -326,7 +127,7 @@ export class FileFacts {
   /** Top-level packages the file imports from at run time. */
   importedPackages(): Set<string> {
     const out = new Set<string>();
-    for (const b of this.imports.values()) out.add(b.module.split('.')[0]!);
+    for (const b of this.scopes.imports.values()) out.add(b.module.split('.')[0]!);
     return out;
   }
 
@@ -409,10 +210,4 @@ export class FileFacts {
     const afterText = this.text.slice(n.endIndex, this.lineEnd(n.endIndex));
     return /^[ \t\f]*$/.test(before) && /^[ \t\f]*(#.*)?$/.test(afterText);
   }
-}
-
-function isTypeChecking(cond: Node | null): boolean {
-  if (!cond) return false;
-  const t = cond.text;
-  return t === 'TYPE_CHECKING' || /^[A-Za-z_][\w.]*\.TYPE_CHECKING$/.test(t);
 }

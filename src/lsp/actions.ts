@@ -1,6 +1,6 @@
-/** Code actions on findings: each fix as a quick fix, "ignore this finding", and "fix all in file". */
+/** Code actions on findings: each fix (every strategy: alternatives.ts) as a quick fix, "ignore this finding", and "fix all in file". */
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, Fix } from '../diagnostics/types.js';
 import { intersects, rangeOf, sameRange, SOURCE, toLspDiagnostic } from './convert.js';
 import { fixesOf } from './fixes.js';
 
@@ -25,6 +25,8 @@ export interface ActionRequest {
    * workspace.ts); asked only when a finding carries a safe fix and the client wants fix-all.
    */
   fixAll: () => { edits: TextEdit[]; fixed: number };
+  /** The finding's fixes under the other strategies (see alternatives.ts), each offered as its own quick fix. */
+  alternatives?: (d: Diagnostic) => Fix[];
 }
 
 function wanted(kind: string, only: string[] | undefined): boolean {
@@ -46,7 +48,8 @@ export function codeActions(req: ActionRequest): CodeAction[] {
     const offered = new Set<string>(); // findings that share one fix (one wrapped statement) offer it once
     for (const d of relevant) {
       const lsp = toLspDiagnostic(d);
-      fixesOf(d).forEach((f, i) => {
+      const alternatives = req.alternatives?.(d) ?? [];
+      fixesOf(alternatives.length ? { ...d, fixes: alternatives } as Diagnostic : d).forEach((f, i) => {
         const key = JSON.stringify(f.edits);
         if (offered.has(key)) return;
         offered.add(key);

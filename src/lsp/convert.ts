@@ -19,7 +19,8 @@ export interface DiagnosticData {
 }
 
 export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
-  const href = d.docsUrl ?? d.sourceUrl;
+  // The rule's documentation page (docs/rules/) when it has one, else the record's links.
+  const href = d.helpUri ?? d.docsUrl ?? d.sourceUrl;
   const tips = d.tips.map((t) => `\nhelp: ${t}`).join('');
   const data: DiagnosticData = { ruleId: d.ruleId, recordId: d.recordId };
   return {
@@ -65,6 +66,7 @@ export function hoverContent(found: Diagnostic[], rules: Map<string, Rule>, mark
     const solutions = rec?.solutions ?? [];
     if (solutions.length) out.push(`${markdown ? '**Solutions**' : 'Solutions'}\n${solutions.map((t) => `- ${t}`).join('\n')}`);
     const links: string[] = [];
+    if (d.helpUri) links.push(markdown ? `[rule documentation](${d.helpUri})` : `rule documentation: ${d.helpUri}`);
     if (d.sourceUrl) links.push(markdown ? `[raised here](${d.sourceUrl})` : `raised here: ${d.sourceUrl}`);
     if (d.docsUrl && d.docsUrl !== d.sourceUrl) links.push(markdown ? `[record source](${d.docsUrl})` : `record source: ${d.docsUrl}`);
     if (links.length) out.push(links.join(markdown ? ' · ' : '\n'));

@@ -26,6 +26,16 @@ const STRATEGY_TITLES: Record<string, string> = {
   none: 'No automatic fix',
 };
 
+/** What the fix does, from its strategy: `Guard with isinstance(runtime, GrpcWorkerAgentRuntime)`, `Wrap in try/except NotImplementedError`. */
+function strategyLabel(strategy: string | undefined, reason: string | undefined, d: Diagnostic): string {
+  if (strategy === 'type-guard') {
+    const guard = reason && /isinstance\([^()]*\)/.exec(reason);
+    if (guard) return `Guard with ${guard[0]}`;
+  }
+  if (strategy === 'try-except' && d.errorClass) return `Wrap in try/except ${d.errorClass.split('.').pop()}`;
+  return (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
+}
+
 function num(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1;
 }
@@ -51,11 +61,13 @@ function readFix(f: unknown, d: Diagnostic): EditorFix | undefined {
   const edits = o.edits.map(readEdit);
   if (edits.some((e) => !e)) return undefined;
   const strategy = typeof o.strategy === 'string' ? o.strategy : undefined;
-  const label = typeof o.title === 'string' ? o.title : (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
+  const reason = typeof o.reason === 'string' ? o.reason : undefined;
+  const label = typeof o.title === 'string' ? o.title : strategyLabel(strategy, reason, d);
   // A fix without edits can only explain itself (`strategy: none` says why there is no automatic fix).
   const applicability = edits.length ? readApplicability(o.applicability) : 'display-only';
-  const title = `${label} (${d.ruleId})${applicability === 'unsafe' ? ' [unsafe]' : ''}`;
-  return { title, strategy, applicability, reason: typeof o.reason === 'string' ? o.reason : undefined, edits: edits as TextEdit[] };
+  // Its safety in the title, as Ruff's editor integration says it.
+  const title = `${label} (${d.ruleId})${edits.length ? ` [${applicability}]` : ''}`;
+  return { title, strategy, applicability, reason, edits: edits as TextEdit[] };
 }
 
 /** The fixes a finding carries, the preferred (`fix`) first; identical alternatives once. */

@@ -30,6 +30,7 @@ import { CuratedDataError } from '../rules/curated.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { codeActions, FIX_ALL_KIND } from './actions.js';
+import { AlternativeFixes } from './alternatives.js';
 import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
@@ -62,6 +63,30 @@ interface Checked {
 
 function isPython(doc: TextDocument): boolean {
   return doc.languageId === 'python' || /\.pyi?$/.test(doc.uri.replace(/[?#].*$/, ''));
+}
+
+const INITIALIZE_RESULT: InitializeResult = {
+  capabilities: {
+    positionEncoding: 'utf-16',
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+    hoverProvider: true,
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+  },
+  serverInfo: { name: 'raiselint' },
+};
+
+/** What the client watches for the server (dynamic registration): the `--records` paths, config files, datasets configs may name. */
+function fileWatchers(opts: ServerOptions, relativeOk: boolean): FileSystemWatcher[] {
+  const watchers: FileSystemWatcher[] = opts.records.map((p) => {
+    const isFile = statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+    const base = isFile ? pathToFileURL(p).href.replace(/\/[^/]*$/, '') : pathToFileURL(p).href;
+    const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
+    return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
+  });
+  if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
+  // Datasets named by configs: any JSON Lines file may be one.
+  if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+  return watchers;
 }
 
 /** Serves one client over the streams; resolves when the client sends `exit`. */
@@ -211,30 +236,13 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith('file:')) ws.root = fileURLToPath(folder);
     else if (params.rootPath) ws.root = params.rootPath;
-    return {
-      capabilities: {
-        positionEncoding: 'utf-16',
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-      },
-      serverInfo: { name: 'raiselint' },
-    };
+    return INITIALIZE_RESULT;
   });
 
   connection.onInitialized(() => {
     for (const w of ws.rules.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
     if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      const relativeOk = caps.workspace.didChangeWatchedFiles.relativePatternSupport === true;
-      const watchers: FileSystemWatcher[] = opts.records.map((p) => {
-        const isFile = statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-        const base = isFile ? pathToFileURL(p).href.replace(/\/[^/]*$/, '') : pathToFileURL(p).href;
-        const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
-        return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
-      });
-      if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
-      // Datasets named by configs: any JSON Lines file may be one.
-      if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+      const watchers = fileWatchers(opts, caps.workspace.didChangeWatchedFiles.relativePatternSupport === true);
       if (watchers.length) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
     }
     rewatch();
@@ -274,6 +282,11 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     return { contents: hoverContent(found, ws.rules.byId, markdown), range: rangeOf(found[0]!) };
   });
 
+  // Every fix strategy as a quick fix: the buffer checked again with each other strategy, when asked.
+  const alternatives = new AlternativeFixes((uri, strategy) => {
+    const doc = documents.get(uri);
+    return doc ? ws.check(fileOf(uri), displayPath(uri), doc.getText(), strategy).diagnostics : [];
+  });
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc || !isPython(doc)) return [];
@@ -288,6 +301,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
       documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
       disabledSupport: caps.textDocument?.codeAction?.disabledSupport === true,
       ignore: (d) => ignoreEdits(text, [d]),
+      alternatives: (d) => alternatives.of(doc.uri, doc.version, d),
       fixAll: () => {
         if (!cellSource(doc.uri, text).fixable) return { edits: [], fixed: 0 };
         const r = ws.fixAll(fileOf(doc.uri), displayPath(doc.uri), text);

@@ -10,8 +10,10 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigResolver, checkRulePatterns, isExcluded, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
 import { ConfigError } from '../config/schema.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { pinsFor } from '../config/pins.js';
 import { checkSource, type FileResult } from '../engine/check.js';
 import { fixBytes } from '../engine/fix.js';
+import type { StrategyOption } from '../fix/plan.js';
 import { finishFile, type RunContext } from '../engine/project.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
@@ -126,11 +128,11 @@ export class Workspace {
     return abs ?? join(resolve(this.root ?? process.cwd()), display.replace(/^.*[\\/]/, '') || 'untitled.py');
   }
 
-  /** Checks a buffer as `raiselint check` would check the file with this text. */
-  check(abs: string | undefined, display: string, text: string): CheckedText {
+  /** Checks a buffer as `raiselint check` would check the file with this text (`fixStrategy`: as `--fix-strategy`). */
+  check(abs: string | undefined, display: string, text: string, fixStrategy?: StrategyOption): CheckedText {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
-    const res = checkSource(text, display, this.rules, { fixStrategy: cfg.fixStrategy });
+    const res = checkSource(text, display, this.rules, { fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion) });
     const diagnostics = this.finisher(this.pathOf(abs, display), cfg)(res);
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }
@@ -139,7 +141,7 @@ export class Workspace {
   fixAll(abs: string | undefined, display: string, text: string): FixAllResult {
     const { cfg } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { text, fixed: 0, errors: [] };
-    const ff = fixBytes(Buffer.from(text, 'utf8'), display, this.rules, { fixStrategy: cfg.fixStrategy, finish: this.finisher(this.pathOf(abs, display), cfg) });
+    const ff = fixBytes(Buffer.from(text, 'utf8'), display, this.rules, { fixStrategy: cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion), finish: this.finisher(this.pathOf(abs, display), cfg) });
     return { text: ff.after || text, fixed: ff.fixed, errors: ff.errors.filter((e) => e.kind === 'fix') };
   }
 }

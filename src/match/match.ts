@@ -11,6 +11,8 @@ import { symbolMatches } from '../rules/names.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import type { Atom, Type } from '../semantic/types.js';
+import { judge } from './bind.js';
+import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 
 export interface Finding {
   site: CallSite;
@@ -18,6 +20,10 @@ export interface Finding {
   confidence: Confidence;
   /** The path from the user's call to the raising call, when indirect (`team.save_state()`, `runtime.agent_save_state()`). */
   via: string[];
+  /** Why it is certain or only possible, in a line (`always raises`, `mode='rw' is not one of 'r', 'w'`). */
+  condition: string;
+  /** Every type the receiver (or callee) can have raises; a possible finding is then possible for its arguments or data only. */
+  receiverProven: boolean;
 }
 
 type Status = 'raises' | 'maybe';
@@ -25,11 +31,13 @@ interface Hit {
   rule: Rule;
   status: Status;
   via: string[];
+  /** The target's name the call reached (the def, an alias, the class of a constructor). */
+  entry: string;
 }
 
 const MAX_DEPTH = 4;
 
-export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
+export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Finding[] {
   const out: Finding[] = [];
   const m = new Matcher(rules, model.classes);
   for (const site of model.sites) {
@@ -40,7 +48,7 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
       for (const n of names) {
         for (const rule of rules.byTrigger.get(n) ?? []) {
           for (const t of rule.targets) {
-            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [] });
+            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()! });
           }
         }
       }
@@ -52,7 +60,15 @@ export function matchCalls(model: FileModel, rules: RuleSet): Finding[] {
         hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });
       }
     }
-    for (const h of hits.values()) out.push({ site, rule: h.rule, confidence: h.status === 'raises' && h.rule.condition !== 'unknown' ? 'certain' : 'possible', via: h.via });
+    for (const h of hits.values()) {
+      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0);
+      // Its own arguments make the raise impossible, or no pinned version has it: not reported.
+      const ver = versionVerdict(h.rule.versions, pins);
+      if (v.raises === false || ver?.state === 'off') continue;
+      const receiver = h.status === 'raises' ? '' : '; the receiver is only possibly the raising class';
+      const certain = h.status === 'raises' && v.raises === true && (!ver || ver.state === 'inside');
+      out.push({ site, rule: h.rule, confidence: certain ? 'certain' : 'possible', via: h.via, condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`, receiverProven: h.status === 'raises' });
+    }
   }
   return out;
 }
@@ -67,7 +83,7 @@ class Matcher {
   evalType(t: Type, method: string, property: boolean, depth: number): Hit[] {
     if (depth > MAX_DEPTH || !t.length) return [];
     const perAtom = t.map((a) => this.evalAtom(a, method, property, depth));
-    const byRule = new Map<string, { rule: Rule; raises: number; maybe: number; via: string[] }>();
+    const byRule = new Map<string, { rule: Rule; raises: number; maybe: number; via: string[]; entry: string }>();
     perAtom.forEach((hits) => {
       // One vote per atom and rule (its strongest hit), however many targets or paths of the rule it meets.
       const best = new Map<string, Hit>();
@@ -76,13 +92,13 @@ class Matcher {
         if (!had || (had.status === 'maybe' && h.status === 'raises')) best.set(h.rule.id, h);
       }
       for (const h of best.values()) {
-        const e = byRule.get(h.rule.id) ?? { rule: h.rule, raises: 0, maybe: 0, via: h.via };
+        const e = byRule.get(h.rule.id) ?? { rule: h.rule, raises: 0, maybe: 0, via: h.via, entry: h.entry };
         if (h.status === 'raises') e.raises++;
         else e.maybe++;
         byRule.set(h.rule.id, e);
       }
     });
-    return [...byRule.values()].map((e) => ({ rule: e.rule, status: e.raises === t.length ? 'raises' : 'maybe', via: e.via }));
+    return [...byRule.values()].map((e) => ({ rule: e.rule, status: e.raises === t.length ? 'raises' : 'maybe', via: e.via, entry: e.entry }));
   }
 
   private evalAtom(a: Atom, method: string, property: boolean, depth: number): Hit[] {
@@ -94,8 +110,8 @@ class Matcher {
           // An attribute read reaches only a property target.
           if (t.kind !== 'method' || t.method !== method || (property && !t.property)) continue;
           if ((a.exclude ?? []).some((x) => this.classes.isSubclass(t.classKey, x))) continue;
-          if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [] });
-          else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [] });
+          if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [], entry: t.method });
+          else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [], entry: t.method });
         }
       }
     }
@@ -109,7 +125,7 @@ class Matcher {
         const field = a.fields?.[call.on] ?? this.attributeType(a.key, call.on);
         if (!field) continue;
         for (const h of this.evalType(field, call.method, false, depth + 1)) {
-          hits.push({ rule: h.rule, status: h.status, via: [`${call.on}.${call.method}()`, ...h.via] });
+          hits.push({ rule: h.rule, status: h.status, via: [`${call.on}.${call.method}()`, ...h.via], entry: h.entry });
         }
       }
       break;

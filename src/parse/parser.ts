@@ -6,7 +6,9 @@
  * with `tree.delete()`, and is as fast as the native binding on this workload
  * (see ../../docs/design.md).
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Language, Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree };
@@ -16,6 +18,12 @@ let language: Language | undefined;
 let parser: Parser | undefined;
 let initPromise: Promise<void> | undefined;
 
+/** A WebAssembly file: next to the bundle (dist/bundle/, all the package has), else in its npm package. */
+function wasmFile(pkg: string, name: string): string {
+  const local = fileURLToPath(new URL(`./${name}`, import.meta.url));
+  return existsSync(local) ? local : require.resolve(`${pkg}/${name}`);
+}
+
 /**
  * Loads the WebAssembly runtime and the Python grammar once per process (or worker). The binding
  * itself is loaded here too, not when this module is imported: commands and runs that parse
@@ -24,9 +32,9 @@ let initPromise: Promise<void> | undefined;
 export function initParser(): Promise<void> {
   initPromise ??= (async () => {
     const { Language, Parser } = await import('web-tree-sitter');
-    // The runtime's .wasm, found through the package (not next to the importing file: the CLI may be bundled).
-    await Parser.init({ locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`) });
-    language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+    // The runtime's .wasm (scripts/bundle.mjs copies both next to the bundle).
+    await Parser.init({ locateFile: (name: string) => wasmFile('web-tree-sitter', name) });
+    language = await Language.load(wasmFile('tree-sitter-python', 'tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);
   })();

@@ -66,3 +66,10 @@ export function importLine(i: ImportedName): string {
   if (i.kind === 'module') return i.aliased ? `import ${i.module} as ${i.local}` : `import ${i.module}`;
   return `from ${i.module} import ${i.name}${i.local !== i.name ? ` as ${i.local}` : ''}`;
 }
+
+/** An `if` condition that is `TYPE_CHECKING` (or `typing.TYPE_CHECKING`): its imports do not run. */
+export function isTypeChecking(cond: Node | null): boolean {
+  if (!cond) return false;
+  const t = cond.text;
+  return t === 'TYPE_CHECKING' || /^[A-Za-z_][\w.]*\.TYPE_CHECKING$/.test(t);
+}

@@ -10,15 +10,21 @@ export interface Parameter {
   value?: Node;
   /** `*args` (star), `**kwargs` (kw) or any other (plain). The bare `*` and `/` separators are not parameters. */
   kind: 'plain' | 'star' | 'kw';
+  /** Before a bare `/`: passed by position only. After `*` or `*args`: passed by keyword only. */
+  only?: 'positional' | 'keyword';
 }
 
 /** The parameters of a `function_definition` or `lambda`, in order. */
 export function parameters(fn: Node): Parameter[] {
   const ps = field(fn, 'parameters');
   const out: Parameter[] = [];
+  let keywordOnly = false;
   for (const p of ps ? namedChildren(ps) : []) {
     const type = p.type; // read once: each read is a call into the parser
-    if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
+    const before = out.length;
+    if (type === 'positional_separator') for (const q of out) q.only ??= 'positional';
+    else if (type === 'keyword_separator') keywordOnly = true;
+    else if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
     else if (type === 'typed_parameter') {
       const inner = namedChildren(p)[0];
       const innerType = inner?.type;
@@ -29,6 +35,9 @@ export function parameters(fn: Node): Parameter[] {
       out.push({ name: field(p, 'name')?.text ?? '', node: p, annotation: field(p, 'type') ?? undefined, value: field(p, 'value') ?? undefined, kind: 'plain' });
     } else if (type === 'list_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'star' });
     else if (type === 'dictionary_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'kw' });
+    const added = out[before];
+    if (added && keywordOnly && added.kind === 'plain') added.only = 'keyword';
+    if (added?.kind === 'star') keywordOnly = true;
   }
   return out;
 }

@@ -88,20 +88,6 @@ export class DatasetError extends Error {
   }
 }
 
-/** Loads every dataset under the given paths. Unreadable files and invalid JSON are fatal. */
-export function loadDatasets(paths: string[]): LoadResult {
-  const records: LoadedRecord[] = [];
-  const problems: RecordProblem[] = [];
-  for (const p of paths) {
-    for (const file of datasetFiles(p)) {
-      const r = loadDataset(file);
-      for (const x of r.records) records.push(x);
-      for (const x of r.problems) problems.push(x);
-    }
-  }
-  return { records, problems };
-}
-
 export function loadDataset(file: string): LoadResult {
   const fail = (e: unknown): never => {
     if (e instanceof DatasetError) throw e;

@@ -3,6 +3,7 @@ import type { RuleMatch } from '../rules/lookup.js';
 import type { RuntimeError } from '../rules/lookup.js';
 import type { Rule } from '../rules/types.js';
 import { docText, ruleDoc } from './ruledoc.js';
+import { describeCondition } from '../rules/condition/words.js';
 import type { BuiltinRule } from '../suppress/builtin.js';
 
 export function explainRuleText(rule: Rule, match?: RuleMatch): string {
@@ -11,6 +12,7 @@ export function explainRuleText(rule: Rule, match?: RuleMatch): string {
     `${rule.id}`,
     `  ${doc.title}`,
     `  raised by ${doc.raiser}() (line ${rule.raiser.line})`,
+    `  condition: ${describeCondition(rule.condition)}${rule.versions.length ? `; ${rule.versions.map((v) => `${v.subject} ${v.constraint}`).join(', ')} only` : ''}`,
   ];
   if (doc.messagePattern) out.push(`  message pattern: ${doc.messagePattern}`);
   if (match) out.push(`  matched: ${match.reasons.join('; ')}`);
@@ -46,6 +48,7 @@ export function formatExplainJson(rules: Rule[], matches?: RuleMatch[], err?: Ru
       preventionTips: doc.tips,
       exampleFix: doc.exampleFix ?? null,
       sourceUrl: doc.source ?? null,
+      condition: describeCondition(m.rule.condition),
       ...(matches ? { matchedBy: m.reasons } : {}),
     };
   });

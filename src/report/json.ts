@@ -24,6 +24,8 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       docsUrl: d.docsUrl ?? null,
       sourceUrl: d.sourceUrl ?? null,
       via: d.via,
+      // Why certain or possible, one line ("always raises", "mode='rw' is not one of 'r', 'w', 'x', 'a'").
+      condition: d.condition ?? null,
       fingerprint: d.fingerprint ?? null,
       // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
       fix: d.fix ? { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: d.fix.edits.map((e) => ({ ...(e.cell ? { cell: e.cell } : {}), line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) } : null,

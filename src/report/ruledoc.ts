@@ -111,13 +111,17 @@ export function ruleCalls(rule: Rule, classes: ClassRegistry): { direct: string[
   return { direct: [...new Set(direct)], indirect: [...new Set(indirect)] };
 }
 
-/** The README's rules table (Markdown), from the same rules as `raiselint rules`, `explain` and SARIF help. */
-export function rulesTable(rules: Rule[], classes: ClassRegistry): string {
+/**
+ * The README's rules table (Markdown), from the same rules as `raiselint rules`, `explain` and SARIF
+ * help; `link` gives a rule id a link (docs/rules/README.md links each to its page).
+ */
+export function rulesTable(rules: Rule[], classes: ClassRegistry, link: (rule: Rule) => string | undefined = () => undefined): string {
   const code = (s: string) => `\`${s}\``;
   const rows = rules.map((r) => {
     const { direct, indirect } = ruleCalls(r, classes);
     const via = indirect.length ? `; through ${indirect.map(code).join(', ')}` : '';
-    return `| ${code(r.id)} | ${code(r.errorClass)} | ${direct.map(code).join(', ')}${via} |`;
+    const href = link(r);
+    return `| ${href ? `[${code(r.id)}](${href})` : code(r.id)} | ${code(r.errorClass)} | ${direct.map(code).join(', ')}${via} |`;
   });
   return ['| rule id | raises | when you call |', '|---|---|---|', ...rows].join('\n') + '\n';
 }

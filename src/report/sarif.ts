@@ -1,12 +1,14 @@
 /**
  * `--format sarif`: a SARIF 2.1.0 log (OASIS), for GitHub code scanning and other SARIF viewers.
  * One run; `tool.driver.rules[]` holds the rules that have results, with the record's documentation as
- * help; results carry full regions, a line-hash fingerprint, the indirect path and the raising library
- * line as related locations, and fixes when a diagnostic has one.
+ * help and its documentation page (docs/rules/) as helpUri; results carry full regions, a line-hash
+ * fingerprint, the start of an indirect path as a related location linked from the message, the
+ * raising library line (property raisedAt, a link in message.markdown), and fixes when a diagnostic has one.
  */
 import { cellLines } from './notebook.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { rulePageUrl } from '../diagnostics/docpage.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { splitLines } from '../parse/source.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
@@ -61,14 +63,15 @@ export function urlLine(url: string): { uri: string; line?: number } {
 function ruleDescriptor(id: string, rule: Rule | undefined, sample: Diagnostic): Json {
   const builtin = BUILTIN_RULES.find((b) => b.id === id);
   if (builtin) {
-    return { id, shortDescription: { text: builtin.summary }, help: { text: builtin.help, markdown: builtin.help }, defaultConfiguration: { level: level(builtin.defaultSeverity) } };
+    const page = rulePageUrl(id);
+    return { id, shortDescription: { text: builtin.summary }, help: { text: builtin.help, markdown: builtin.help }, ...(page ? { helpUri: page } : {}), defaultConfiguration: { level: level(builtin.defaultSeverity) } };
   }
   if (!rule) {
     return {
       id,
       shortDescription: { text: `${sample.errorClass}` },
       defaultConfiguration: { level: level(sample.severity) },
-      ...(sample.docsUrl ? { helpUri: sample.docsUrl } : {}),
+      ...(sample.helpUri ? { helpUri: sample.helpUri } : {}),
     };
   }
   const doc = ruleDoc(rule);
@@ -89,7 +92,9 @@ function ruleDescriptor(id: string, rule: Rule | undefined, sample: Diagnostic):
       ...(doc.messagePattern ? { messagePattern: doc.messagePattern } : {}),
     },
   };
-  if (rule.docsUrl) d.helpUri = rule.docsUrl;
+  // The rule's documentation page (docs/rules/); a rule from a user's own dataset has none.
+  const page = rulePageUrl(id, rule.source.file);
+  if (page) d.helpUri = page;
   return d;
 }
 
@@ -122,22 +127,38 @@ function fixes(d: Diagnostic, fix: FixInfo | undefined): Json[] | undefined {
   ];
 }
 
-function relatedLocations(d: Diagnostic, rule: Rule | undefined, lines: string[] | undefined): Json[] {
-  const out: Json[] = [];
-  let id = 1;
-  d.via.forEach((step, i) => {
-    const loc: Json = { id: id++, message: { text: i === 0 ? `Called here: ${step}` : `which calls ${step}` } };
-    if (i === 0) loc.physicalLocation = physical(d, lines);
-    out.push(loc);
-  });
-  if (d.sourceUrl) {
-    const { uri, line } = urlLine(d.sourceUrl);
-    const raiser = rule ? `${rule.raiser.qualname}()` : 'the library';
-    const physical: Json = { artifactLocation: { uri } };
-    if (line) physical.region = { startLine: line };
-    out.push({ id: id++, message: { text: `${raiser} raises ${d.errorClass} here` }, physicalLocation: physical });
-  }
-  return out;
+/**
+ * Related locations: only places in the checked files (GitHub links a related location only when
+ * it has a physicalLocation in the repository, and only from the message, as `[text](id)`). For an
+ * indirect finding, the call that starts the path; the rest of the path is inside the library.
+ */
+function relatedLocations(d: Diagnostic, lines: string[] | undefined): Json[] {
+  if (!d.via.length) return [];
+  const through = d.via.slice(1).join(' -> ');
+  return [{ id: 1, message: { text: `${d.via[0]}${through ? `, which calls ${through}` : ''}` }, physicalLocation: physical(d, lines) }];
+}
+
+/** Plain message text with its own `[` `]` escaped where they could read as an embedded link. */
+function escapeLinks(text: string): string {
+  return /[[\]]/.test(text) ? text.replace(/([[\]])/g, '\\$1') : text;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>])/g, '\\$1');
+}
+
+/**
+ * The result's message: for an indirect finding its first step links to related location 1
+ * (`[team.save_state()](1) -> runtime.agent_save_state(): ...`); the markdown form also links the
+ * library line that raises.
+ */
+function message(d: Diagnostic): Json {
+  const first = d.via[0];
+  const linked = (esc: (s: string) => string) =>
+    first && d.message.startsWith(first) ? `[${esc(first)}](1)${esc(d.message.slice(first.length))}` : esc(d.message);
+  const m: Json = { text: linked(escapeLinks) };
+  if (d.sourceUrl) m.markdown = `${linked(escapeMarkdown)} ([raised here](${d.sourceUrl}))`;
+  return m;
 }
 
 function notification(e: FileError): Json {
@@ -166,19 +187,18 @@ export function sarifLog(input: ReportInput): Json {
     return linesByFile.get(file);
   };
   const results = diags.map((d, i) => {
-    const rule = input.rules?.get(d.ruleId);
     const lines = cellLines(d, linesOf(d.file));
     const r: Json = {
       ruleId: d.ruleId,
       ruleIndex: ruleIndex.get(d.ruleId)!,
       level: level(d.severity),
       kind: 'fail',
-      message: { text: d.message },
+      message: message(d),
       locations: [{ physicalLocation: physical(d, lines) }],
       partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash, ...(d.fingerprint ? { 'raiselint/v1': d.fingerprint } : {}) },
-      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.cell ? { cell: d.cell.index } : {}) },
+      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.sourceUrl ? { raisedAt: d.sourceUrl } : {}), ...(d.cell ? { cell: d.cell.index } : {}) },
     };
-    const related = relatedLocations(d, rule, lines);
+    const related = relatedLocations(d, lines);
     if (related.length) r.relatedLocations = related;
     const fx = fixes(d, applicableFix(d));
     if (fx) r.fixes = fx;
@@ -204,6 +224,8 @@ export function sarifLog(input: ReportInput): Json {
             ...(errors.length ? { toolExecutionNotifications: errors.map(notification) } : {}),
           },
         ],
+        // The upload category (GitHub code scanning); the action's `category` input may override it.
+        automationDetails: { id: `${TOOL_NAME}/` },
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(resolve(cwd)).href.replace(/\/?$/, '/') } },
         columnKind: 'utf16CodeUnits',
         results,

@@ -42,10 +42,12 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
       out.push(`${c.blue(String(d.line))} ${c.blue('|')} ${text.replace(/\t/g, '    ')}`);
       out.push(`${pad} ${c.blue('|')} ${(d.severity === 'error' ? c.red : c.yellow)(caret.replace(/\t/g, '    '))}`);
       out.push(`${pad} ${c.blue('|')}`);
+      if (d.condition) out.push(`${pad} ${c.blue('=')} ${c.bold('when')}: ${d.condition}`);
       for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${t}`);
       if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
       if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${d.fix.reason}`);
     } else {
+      if (d.condition) out.push(`  = when: ${d.condition}`);
       for (const t of d.tips) out.push(`  = help: ${t}`);
       if (d.sourceUrl) out.push(`  = raised at: ${d.sourceUrl}`);
     }

@@ -8,11 +8,6 @@ export function ancestorsOrSelf(module: string): string[] {
   return out;
 }
 
-/** Every full name under which the symbol may be imported. */
-export function symbolNames(sym: SymbolRef): string[] {
-  return [...ancestorsOrSelf(sym.module).map((m) => `${m}.${sym.path}`), ...sym.aliases];
-}
-
 export function symbolMatches(sym: SymbolRef, qname: string): boolean {
   if (sym.aliases.includes(qname)) return true;
   if (!qname.endsWith(`.${sym.path}`)) return false;

@@ -10,8 +10,14 @@
  *    receiver whose type the semantic model resolved to a known library class, which it can only
  *    do from a name written in the file (an import, an annotation, a base class, an isinstance
  *    check, a string annotation): the simple name of a known class or of one of its aliases.
- * So a file is a candidate when it mentions a CALL name, or both a METHOD name and a CLASS name,
- * or `raiselint` (a suppression comment: its directives, and unused ones, come from the tree).
+ * Per rule, the name is tested in combination with what the model needs to resolve it to the
+ * rule's library (src/rules/prefilter-needs.ts): the first segment of the rule's module or of an
+ * alias (`makedirs` AND `os`), or for a method one of the names
+ * of a class whose instances can reach it. So a file is a candidate when it mentions an entry name
+ * together with one token of one of the groups that name needs, or `raiselint` (a suppression
+ * comment: its directives, and unused ones, come from the tree). The names found decide in one
+ * look-up each: the cost is one pass over the bytes plus the names found, whatever the number of
+ * rules. (A spec without needs, as tests build: a CALL name, or a METHOD and a CLASS name.)
  *
  * Matching is a single pass over identifier-like tokens (maximal runs of `[A-Za-z0-9_]`, in code,
  * strings and comments alike), each looked up in a hash table: O(file size), independent of the
@@ -21,6 +27,10 @@
  * Names that are not plain ASCII identifiers fall back to substring search on the decoded text.
  */
 import type { RuleSet } from './ruleset.js';
+import { ID_BYTE, NameTable, type ScanResult } from './nametable.js';
+
+export type { ScanResult };
+import { Needs, needsSpec, needTokens, type NeedsSpec } from './prefilter-needs.js';
 
 export const ROLE_CALL = 1;
 export const ROLE_METHOD = 2;
@@ -29,11 +39,15 @@ export const ROLE_CLASS = 4;
 export const ROLE_OTHER = 8;
 /** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
 export const ROLE_DIRECTIVE = 16;
+/** A token a call or method name needs beside it (src/rules/prefilter-needs.ts): a module's or class's first segment, a guard. */
+export const ROLE_CONTEXT = 32;
 const DIRECTIVE_MARK = 'raiselint';
 
-/** Serializable: the names to look for, each with its role bits. */
+/** Serializable: the names to look for, each with its role bits, and what each entry name needs beside it. */
 export interface PrefilterSpec {
   names: [name: string, roles: number][];
+  /** Without it, a call name alone, or a method name with any class name, makes a candidate. */
+  needs?: NeedsSpec;
 }
 
 export function prefilterSpec(rules: RuleSet): PrefilterSpec {
@@ -51,7 +65,10 @@ export function prefilterSpec(rules: RuleSet): PrefilterSpec {
     for (const a of c.aliases) add(a.split('.').pop()!, ROLE_CLASS);
   }
   add(DIRECTIVE_MARK, ROLE_DIRECTIVE);
-  return { names: [...roles].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+  const needs = needsSpec(rules);
+  for (const [name] of needs.entries) if (((roles.get(name) ?? 0) & (ROLE_CALL | ROLE_METHOD)) === 0) add(name, ROLE_CALL);
+  for (const t of needTokens(needs)) add(t, ROLE_CONTEXT);
+  return { names: [...roles].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), needs };
 }
 
 /** True when the matched roles allow a finding. */
@@ -59,311 +76,8 @@ export function rolesCanMatch(roles: number): boolean {
   return (roles & (ROLE_CALL | ROLE_DIRECTIVE)) !== 0 || ((roles & ROLE_METHOD) !== 0 && (roles & ROLE_CLASS) !== 0);
 }
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Above this many substrings, one native search per substring costs more than one token scan. */
 const MAX_NEEDLES = 8;
-const ID_BYTE = new Uint8Array(256);
-for (let c = 0; c < 128; c++) {
-  ID_BYTE[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 ? 1 : 0;
-}
-
-/** Lookup key of the token text[s, s + len): its length, first four and last two characters. */
-function keyOf(text: string, s: number, len: number): number {
-  let h = len;
-  const head = len < 4 ? len : 4;
-  for (let k = 0; k < head; k++) h = (Math.imul(h, 31) + text.charCodeAt(s + k)) | 0;
-  if (len > 4) h = (Math.imul(Math.imul(h, 31) + text.charCodeAt(s + len - 2), 31) + text.charCodeAt(s + len - 1)) | 0;
-  return h;
-}
-
-export interface ScanResult {
-  /** Union of the roles of the names found. */
-  roles: number;
-  /** The names found (distinct). */
-  names: string[];
-}
-
-/**
- * A set of names and a scanner for them, in flat typed arrays: cheap to build for 20,000 names,
- * cache-friendly to probe, and saved as bytes in the rules snapshot so that loading it costs no
- * work per name. Token keys go into an open-addressing hash; names sharing a key are chained;
- * the names themselves are one byte string, compared byte by byte (a JS string is made only for
- * a name found). Names that are not ASCII identifiers are searched as substrings of the decoded text.
- */
-class NameTable {
-  private readonly mask: number;
-  constructor(
-    readonly count: number,
-    readonly minLen: number,
-    readonly maxLen: number,
-    /** Per slot: the key, and 1 + index of the first name with it (0: empty slot). */
-    private readonly slotKey: Int32Array,
-    private readonly slotHead: Int32Array,
-    /** Per name: 1 + index of the next name with the same key (0: none). */
-    private readonly next: Int32Array,
-    /** Per name: start of its bytes in `blob` (count + 1 entries). */
-    private readonly offsets: Int32Array,
-    private readonly roles: Uint8Array,
-    private readonly blob: Uint8Array,
-    readonly odd: { name: string; roles: number }[],
-  ) {
-    this.mask = slotKey.length - 1;
-  }
-
-  static build(entries: [string, number][]): NameTable {
-    const odd: { name: string; roles: number }[] = [];
-    const plain: [string, number][] = [];
-    for (const e of entries) {
-      if (IDENT.test(e[0])) plain.push(e);
-      else odd.push({ name: e[0], roles: e[1] });
-    }
-    let min = Infinity;
-    let max = 0;
-    let bytes = 0;
-    for (const [name] of plain) {
-      if (name.length < min) min = name.length;
-      if (name.length > max) max = name.length;
-      bytes += name.length;
-    }
-    let size = 16;
-    while (size < plain.length * 2) size *= 2;
-    const mask = size - 1;
-    const slotKey = new Int32Array(size);
-    const slotHead = new Int32Array(size);
-    const next = new Int32Array(plain.length);
-    const offsets = new Int32Array(plain.length + 1);
-    const roles = new Uint8Array(plain.length);
-    const blob = new Uint8Array(bytes);
-    let at = 0;
-    plain.forEach(([name, r], i) => {
-      offsets[i] = at;
-      for (let k = 0; k < name.length; k++) blob[at++] = name.charCodeAt(k);
-      roles[i] = r;
-    });
-    offsets[plain.length] = at;
-    for (let i = plain.length - 1; i >= 0; i--) {
-      const name = plain[i]![0];
-      const key = keyOf(name, 0, name.length);
-      let slot = key & mask;
-      while (slotHead[slot] !== 0 && slotKey[slot] !== key) slot = (slot + 1) & mask;
-      next[i] = slotHead[slot]!;
-      slotKey[slot] = key;
-      slotHead[slot] = i + 1;
-    }
-    return new NameTable(plain.length, min === Infinity ? 1 : min, max, slotKey, slotHead, next, offsets, roles, blob, odd);
-  }
-
-  /** Serialized form: a small JSON head and the arrays, 4-byte aligned. */
-  toBytes(): Buffer {
-    const head = Buffer.from(JSON.stringify({ count: this.count, minLen: this.minLen, maxLen: this.maxLen, slots: this.slotKey.length, blob: this.blob.length, odd: this.odd }), 'utf8');
-    const pad = (n: number) => (4 - (n % 4)) % 4;
-    const headLen = Buffer.alloc(4);
-    headLen.writeUInt32LE(head.length);
-    const parts: Uint8Array[] = [headLen, head, Buffer.alloc(pad(head.length))];
-    for (const a of [this.slotKey, this.slotHead, this.next, this.offsets]) parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-    parts.push(Buffer.from(this.roles.buffer, this.roles.byteOffset, this.roles.byteLength), Buffer.from(this.blob.buffer, this.blob.byteOffset, this.blob.byteLength));
-    return Buffer.concat(parts);
-  }
-
-  /** Views over `bytes` (no copy): `bytes` must be 4-byte aligned in its ArrayBuffer. */
-  static fromBytes(bytes: Uint8Array): NameTable {
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const headLen = dv.getUint32(0, true);
-    const head = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 4, headLen).toString('utf8')) as {
-      count: number;
-      minLen: number;
-      maxLen: number;
-      slots: number;
-      blob: number;
-      odd: { name: string; roles: number }[];
-    };
-    let at = bytes.byteOffset + 4 + headLen + ((4 - (headLen % 4)) % 4);
-    const i32 = (n: number) => {
-      const a = new Int32Array(bytes.buffer, at, n);
-      at += n * 4;
-      return a;
-    };
-    const slotKey = i32(head.slots);
-    const slotHead = i32(head.slots);
-    const next = i32(head.count);
-    const offsets = i32(head.count + 1);
-    const roles = new Uint8Array(bytes.buffer, at, head.count);
-    at += head.count;
-    const blob = new Uint8Array(bytes.buffer, at, head.blob);
-    return new NameTable(head.count, head.minLen, head.maxLen, slotKey, slotHead, next, offsets, roles, blob, head.odd);
-  }
-
-  /** The entries, for callers that want the list back. */
-  entries(): [string, number][] {
-    const out: [string, number][] = [];
-    for (let i = 0; i < this.count; i++) out.push([this.nameAt(i), this.roles[i]!]);
-    for (const o of this.odd) out.push([o.name, o.roles]);
-    return out;
-  }
-
-  private nameAt(i: number): string {
-    return Buffer.from(this.blob.buffer, this.blob.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString('latin1');
-  }
-
-  /** True when buf[s, e) is one of the names. */
-  hasToken(buf: Uint8Array, s: number, e: number): boolean {
-    const len = e - s;
-    if (len < this.minLen || len > this.maxLen) return false;
-    let key = len;
-    const hd = len < 4 ? len : 4;
-    for (let k = 0; k < hd; k++) key = (Math.imul(key, 31) + buf[s + k]!) | 0;
-    if (len > 4) key = (Math.imul(Math.imul(key, 31) + buf[e - 2]!, 31) + buf[e - 1]!) | 0;
-    for (let i = this.head(key); i !== 0; i = this.next[i - 1]!) {
-      const o = this.offsets[i - 1]!;
-      if (this.offsets[i]! - o !== len) continue;
-      let k = 0;
-      while (k < len && buf[s + k] === this.blob[o + k]) k++;
-      if (k === len) return true;
-    }
-    return false;
-  }
-
-  /**
-   * A 4-byte-window filter for tables of long names (all at least MIN_GRAM_NAME bytes), built on
-   * first use: a bit per hashed window (4 consecutive bytes) of any name. A name of length L as a
-   * token in the file holds, for samples every L - 3 bytes, a sample whose window lies inside
-   * it, so a file whose sampled windows are all unknown has none of the names. Most windows of
-   * ordinary code are not windows of the names: the scan reads 4 bytes per sample and only
-   * expands the tokens around the few samples that hit (then compared in full, as scanBytes does).
-   */
-  private grams?: Uint8Array;
-
-  get gramsUsable(): boolean {
-    return this.count > 0 && this.odd.length === 0 && this.minLen >= MIN_GRAM_NAME;
-  }
-
-  /** True when one of the names is a whole token of buf[0, n). Only when `gramsUsable`. */
-  anyToken(buf: Uint8Array, n: number): boolean {
-    const bits = (this.grams ??= this.buildGrams());
-    const step = this.minLen - 3;
-    for (let p = 0; p + 4 <= n; p += step) {
-      const g = Math.imul(buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24), 0x9e3779b1) >>> (32 - GRAM_BITS);
-      if ((bits[g >> 3]! & (1 << (g & 7))) === 0 || ID_BYTE[buf[p]!] === 0) continue;
-      let s = p;
-      while (s > 0 && ID_BYTE[buf[s - 1]!] !== 0) s--;
-      let e = p + 1;
-      while (e < n && ID_BYTE[buf[e]!] !== 0) e++;
-      if (this.hasToken(buf, s, e)) return true;
-      // The next sample after this token (any later token still holds a sample).
-      if (e - step > p) p = e - step;
-    }
-    return false;
-  }
-
-  private buildGrams(): Uint8Array {
-    const bits = new Uint8Array(1 << (GRAM_BITS - 3));
-    const b = this.blob;
-    for (let i = 0; i < this.count; i++) {
-      const end = this.offsets[i + 1]!;
-      for (let p = this.offsets[i]!; p + 4 <= end; p++) {
-        const g = Math.imul(b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24), 0x9e3779b1) >>> (32 - GRAM_BITS);
-        bits[g >> 3]! |= 1 << (g & 7);
-      }
-    }
-    return bits;
-  }
-
-  /** First name (1 + index) with this key, or 0. */
-  private head(key: number): number {
-    let slot = key & this.mask;
-    for (;;) {
-      const h = this.slotHead[slot]!;
-      if (h === 0) return 0;
-      if (this.slotKey[slot] === key) return h;
-      slot = (slot + 1) & this.mask;
-    }
-  }
-
-  /**
-   * Only tokens at least `minLen` long matter, so the scan samples every `minLen`-th byte: a
-   * token that long covers a sample. At a sample inside a token, the token is expanded to its
-   * ends and looked up by its key, then compared in full. Bytes between samples outside tokens
-   * are never read.
-   */
-  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>): void {
-    const L = this.minLen;
-    const maxLen = this.maxLen;
-    const blob = this.blob;
-    const offsets = this.offsets;
-    if (this.count) {
-      let p = L - 1;
-      while (p < n) {
-        if (ID_BYTE[buf[p]!] === 0) {
-          p += L;
-          continue;
-        }
-        let s = p;
-        while (s > 0 && ID_BYTE[buf[s - 1]!] !== 0) s--;
-        let e = p + 1;
-        while (e < n && ID_BYTE[buf[e]!] !== 0) e++;
-        const len = e - s;
-        p = e + L;
-        if (len < L || len > maxLen) continue;
-        let key = len;
-        const hd = len < 4 ? len : 4;
-        for (let k = 0; k < hd; k++) key = (Math.imul(key, 31) + buf[s + k]!) | 0;
-        if (len > 4) key = (Math.imul(Math.imul(key, 31) + buf[e - 2]!, 31) + buf[e - 1]!) | 0;
-        for (let i = this.head(key); i !== 0; i = this.next[i - 1]!) {
-          const o = offsets[i - 1]!;
-          if (offsets[i]! - o !== len) continue;
-          let k = 0;
-          while (k < len && buf[s + k] === blob[o + k]) k++;
-          if (k === len) {
-            const name = this.nameAt(i - 1);
-            if (!found.has(name)) found.set(name, this.roles[i - 1]!);
-          }
-        }
-      }
-    }
-    if (text !== undefined) for (const e of this.odd) if (text.includes(e.name)) found.set(e.name, e.roles);
-  }
-
-  /** The same on decoded text (UTF-16 code units; non-ASCII characters end a token). */
-  scanText(text: string, found: Map<string, number>): void {
-    const n = text.length;
-    const minLen = this.minLen;
-    const maxLen = this.maxLen;
-    const blob = this.blob;
-    const offsets = this.offsets;
-    let i = 0;
-    while (this.count && i < n) {
-      let c = text.charCodeAt(i);
-      if (c >= 128 || ID_BYTE[c] === 0) {
-        i++;
-        continue;
-      }
-      const s = i;
-      while (i < n) {
-        c = text.charCodeAt(i);
-        if (c >= 128 || ID_BYTE[c] === 0) break;
-        i++;
-      }
-      const len = i - s;
-      if (len < minLen || len > maxLen) continue;
-      for (let j = this.head(keyOf(text, s, len)); j !== 0; j = this.next[j - 1]!) {
-        const o = offsets[j - 1]!;
-        if (offsets[j]! - o !== len) continue;
-        let k = 0;
-        while (k < len && text.charCodeAt(s + k) === blob[o + k]) k++;
-        if (k === len) {
-          const name = this.nameAt(j - 1);
-          if (!found.has(name)) found.set(name, this.roles[j - 1]!);
-        }
-      }
-    }
-    for (const e of this.odd) if (text.includes(e.name)) found.set(e.name, e.roles);
-  }
-}
-
-/** The 4-byte-window filter (NameTable.anyToken) needs names this long: samples every length - 3 bytes. */
-const MIN_GRAM_NAME = 7;
-/** 2^20 bits (128 KiB): 10,000 names of ~15 bytes set ~1.5% of them. */
-const GRAM_BITS = 20;
 
 /** Up to this many names, needles are chosen among their substrings (cheap for that few). */
 const MAX_COVER_NAMES = 64;
@@ -439,9 +153,13 @@ export class Prefilter {
   /** Substrings one of which every call and method name contains; undefined when there are too many. */
   private readonly needles?: Buffer[];
 
+  private needsCache?: Needs;
+
   private constructor(
     private readonly stage1: NameTable,
     private readonly all: NameTable,
+    /** JSON of the NeedsSpec (parsed when a file first passes the first stage), or undefined. */
+    private readonly needsJson?: string,
   ) {
     if (stage1.odd.length === 0 && stage1.count <= 64 * MAX_NEEDLES) {
       const names = stage1.entries().map(([n]) => n);
@@ -451,28 +169,57 @@ export class Prefilter {
   }
 
   static build(spec: PrefilterSpec): Prefilter {
-    return new Prefilter(NameTable.build(spec.names.filter(([, r]) => (r & (ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE)) !== 0)), NameTable.build(spec.names));
+    const stage1 = NameTable.build(spec.names.filter(([, r]) => (r & (ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE)) !== 0));
+    return new Prefilter(stage1, NameTable.build(spec.names), spec.needs ? JSON.stringify(spec.needs) : undefined);
   }
 
   /** The names and roles it looks for. */
   get spec(): PrefilterSpec {
-    return { names: this.all.entries() };
+    return { names: this.all.entries(), ...(this.needsJson ? { needs: JSON.parse(this.needsJson) as NeedsSpec } : {}) };
   }
 
+  /** Layout: [4: length of A] A [pad] [4: length of B] B [pad] needs JSON (may be empty); A, B name tables. */
   toBytes(): Buffer {
-    const a = this.stage1.toBytes();
-    const b = this.all.toBytes();
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(a.length);
-    const pad = Buffer.alloc((4 - (a.length % 4)) % 4);
-    return Buffer.concat([len, a, pad, b]);
+    const pad = (n: number) => Buffer.alloc((4 - (n % 4)) % 4);
+    const parts: Buffer[] = [];
+    for (const t of [this.stage1, this.all]) {
+      const b = t.toBytes();
+      const len = Buffer.alloc(4);
+      len.writeUInt32LE(b.length);
+      parts.push(len, b, pad(b.length));
+    }
+    parts.push(Buffer.from(this.needsJson ?? '', 'utf8'));
+    return Buffer.concat(parts);
   }
 
   /** From `toBytes` output; `bytes` must start 4-byte aligned in its ArrayBuffer. Views, no copy. */
   static fromBytes(bytes: Uint8Array): Prefilter {
-    const aLen = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-    const bStart = 4 + aLen + ((4 - (aLen % 4)) % 4);
-    return new Prefilter(NameTable.fromBytes(bytes.subarray(4, 4 + aLen)), NameTable.fromBytes(bytes.subarray(bStart)));
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const aLen = dv.getUint32(0, true);
+    const bAt = 4 + aLen + ((4 - (aLen % 4)) % 4);
+    const bLen = dv.getUint32(bAt, true);
+    const nAt = bAt + 4 + bLen + ((4 - (bLen % 4)) % 4);
+    const json = Buffer.from(bytes.buffer, bytes.byteOffset + nAt, bytes.byteLength - nAt).toString('utf8');
+    return new Prefilter(NameTable.fromBytes(bytes.subarray(4, 4 + aLen)), NameTable.fromBytes(bytes.subarray(bAt + 4, bAt + 4 + bLen)), json || undefined);
+  }
+
+  /** Whether the names found allow a finding: an entry name with what it needs, or a directive. */
+  private decide(found: Map<string, number>): boolean {
+    if (!this.needsJson) return rolesCanMatch(toResult(found).roles);
+    const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
+    let anyClass: boolean | undefined;
+    for (const [name, roles] of found) {
+      if (roles & ROLE_DIRECTIVE) return true;
+      if ((roles & (ROLE_CALL | ROLE_METHOD)) === 0) continue;
+      const met = needs.met(name, found);
+      if (met) return true;
+      if (met === false) continue;
+      // A name no rule files (a curated summary method that leads to no rule): as without needs.
+      if (roles & ROLE_CALL) return true;
+      anyClass ??= [...found.values()].some((r) => (r & ROLE_CLASS) !== 0);
+      if (anyClass) return true;
+    }
+    return false;
   }
 
   /** True when some names need the decoded text (`scanBytes`'s `text`) rather than bytes. */
@@ -519,8 +266,9 @@ export class Prefilter {
       this.stage1.scanBytes(buf, length, text, first);
       if (!first.size) return null;
     }
-    const r = this.scanBytes(buf, length, text);
-    return rolesCanMatch(r.roles) ? r.names : null;
+    const found = new Map<string, number>();
+    this.all.scanBytes(buf, length, text, found);
+    return this.decide(found) ? [...found.keys()] : null;
   }
 
   /** `candidateBytes` on decoded text. */
@@ -529,8 +277,9 @@ export class Prefilter {
     const first = new Map<string, number>();
     this.stage1.scanText(text, first);
     if (!first.size) return null;
-    const r = this.scanText(text);
-    return rolesCanMatch(r.roles) ? r.names : null;
+    const found = new Map<string, number>();
+    this.all.scanText(text, found);
+    return this.decide(found) ? [...found.keys()] : null;
   }
 }
 

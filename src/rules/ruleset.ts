@@ -87,7 +87,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   }
   // Fix patterns are part of the rule (the snapshot keeps them), for rule sets up to a size: reading
   // them parses the record's snippets again, which tripled the first run on 10,000 records (~9 s
-  // to ~27 s); beyond it, a run reads them only for the rules with findings (rulePatterns).
+  // to ~27 s); beyond it, a run reads them only for the rules with findings (fixPatterns).
   if (rules.length <= MAX_RULES_WITH_PATTERNS) {
     for (const r of rules) {
       try {

@@ -1,5 +1,7 @@
 /** Compiled rules: what the checker matches. Built from records (+ curated data), never by hand. */
 import type { ErrorRecord } from '../records/types.js';
+import type { JsTarget } from './js/types.js';
+import type { RaiseCondition } from './condition/types.js';
 
 export type Confidence = 'certain' | 'possible';
 export type Severity = 'error' | 'warning';
@@ -61,11 +63,13 @@ export interface Rule {
   docsUrl?: string;
   /** Version constraints the record states (library or Python), kept for later selection. */
   versions: VersionNote[];
-  /** `unknown`: the record does not show when the call raises (no `def` in sourceCode), so a matching call only may raise. */
-  condition?: 'unknown';
+  /** A JS/TS record's target, checked by the ESLint plugin (src/eslint/), not by the Python matcher. */
+  js?: JsTarget;
+  /** When the call raises (src/rules/condition/): over the entry point's parameters, or not known (no `def` in sourceCode: findings are possible). */
+  condition: RaiseCondition;
   /**
    * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
-   * rule set up to a size, otherwise on first use (`rulePatterns`).
+   * rule set up to a size, otherwise on first use (`fixPatterns`).
    */
   patterns?: RulePatterns;
 }

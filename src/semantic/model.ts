@@ -19,6 +19,7 @@ import { parameters } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { Env, inert, type FnCtx, type SelfFields } from './env.js';
+import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
 import { Statements } from './statements.js';
 import { NEVER, NONE, UNKNOWN, union, type Type } from './types.js';
@@ -31,6 +32,8 @@ export interface FileModel {
   classes: ClassRegistry;
   /** Qualified name a dotted expression refers to at module level (for `except` clauses and `with` items). */
   qualify(node: Node): string | undefined;
+  /** The file's scopes, for queries: what each binds and uses, what a statement sees (made on first use). */
+  readonly scopes: Scopes;
 }
 
 export function buildModel(root: Node, rules: RuleSet, file = '<file>'): FileModel {
@@ -69,7 +72,12 @@ class Interpreter extends Statements {
       this.analyzeFunction(d.fn, d.outer === 'module' ? this.env : d.outer, d.cls, true);
     }
     const moduleEnv = this.env;
+    const root = this.root;
+    let scopes: Scopes | undefined;
     return {
+      get scopes() {
+        return (scopes ??= new Scopes(root));
+      },
       sites: this.recorder.list(),
       classes: this.classes,
       qualify: (node: Node) => {

@@ -1,4 +1,5 @@
 /** Rules raiselint itself reports (not from records): about suppression comments, unreadable files, code too deep to analyse. */
+import { rulePageUrl } from '../diagnostics/docpage.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Severity } from '../rules/types.js';
 
@@ -64,6 +65,9 @@ export const BUILTIN_RULES: BuiltinRule[] = [
   },
 ];
 
+/** Each built-in rule's documentation page (docs/rules/raiselint/). */
+const PAGES = new Map(BUILTIN_RULES.map((r) => [r.id, rulePageUrl(r.id)]));
+
 export function builtinRule(id: string): BuiltinRule | undefined {
   return BUILTIN_RULES.find((r) => r.id === id);
 }
@@ -87,6 +91,7 @@ export function builtinDiagnostic(ruleId: string, file: string, line: number, co
     errorClass: '',
     message,
     tips: [rule.help],
+    ...(PAGES.get(ruleId) ? { helpUri: PAGES.get(ruleId) } : {}),
     via: [],
   };
 }

@@ -27,9 +27,10 @@ export function applyEdits(text: string, edits: TextEdit[]): string {
   return out;
 }
 
-function rewriteDirective(text: string, d: Directive, ids: string[]): string {
+export function rewriteDirective(text: string, d: Directive, ids: string[]): string {
   const own = text.slice(d.directiveStart, d.directiveEnd);
-  const head = own.match(/^#\s*raiselint\s*:\s*(ignore-file|ignore)/)?.[0] ?? `# raiselint: ${d.kind === 'file' ? 'ignore-file' : 'ignore'}`;
+  // A JS/TS directive starts at `raiselint` (its comment's `//` stays).
+  const head = own.match(/^(?:#\s*)?raiselint\s*:\s*(ignore-file|ignore)/)?.[0] ?? `${own.startsWith('#') ? '# ' : ''}raiselint: ${d.kind === 'file' ? 'ignore-file' : 'ignore'}`;
   return `${head}[${ids.join(', ')}]${d.reason ? ` -- ${d.reason}` : ''}`;
 }
 
@@ -65,7 +66,7 @@ export function unusedSuppressionEdits(text: string, unused: UnusedSuppression[]
       next = next.slice(0, d.directiveStart - d.commentStart) + replacement + next.slice(d.directiveEnd - d.commentStart);
     }
     next = next.replace(/[ \t]{2,}#/g, '  #').trim();
-    if (/^#*$/.test(next)) next = '';
+    if (/^(#*|\/\/|\/\*\s*\*\/)$/.test(next)) next = '';
     if (next !== comment) edits.push(commentEdit(text, starts, d0, next));
   }
   return edits;

@@ -38,6 +38,8 @@ export interface DiscoverOptions {
   onSkip?: (display: string, reason: string) => void;
   /** Told, for each path given, how many Python files it holds (before de-duplication). */
   onPath?: (given: string, found: number) => void;
+  /** Other files to find in directories and to accept when named (JS/TS files: checked when JS/TS rules are loaded). */
+  alsoFind?: RegExp;
 }
 
 /** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
@@ -86,7 +88,7 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
       // A FIFO, device or socket is never opened (it would hang or read forever): a Python-named one is an io-error.
       const kind = specialKind(st);
       // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
-      if (kind ? extname(abs) !== '' && !NAMED_PY.test(abs) : !isPythonFile(abs) && !opts.included?.(abs)) {
+      if (kind ? extname(abs) !== '' && !NAMED_PY.test(abs) && !opts.alsoFind?.test(abs) : !isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)) {
         opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
         opts.onPath?.(p, 0);
         continue;
@@ -215,14 +217,14 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     listing: (_dir, shown, names) => !names.includes('pyvenv.cfg') || (opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)'), false),
     enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : withOwn(childAbs, here)),
     file: (childAbs, shown, name, here) => {
-      if (!PY.test(name) && opts.included?.(childAbs) !== true) return;
+      if (!PY.test(name) && opts.included?.(childAbs) !== true && opts.alsoFind?.test(name) !== true) return;
       if (skip(shown, walkExclusion(childAbs, name, false, here, ctx))) return;
       // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
       found++;
       if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown });
     },
     badName: (childAbs, shown) => {
-      if (!PY.test(shown)) return;
+      if (!PY.test(shown) && opts.alsoFind?.test(shown) !== true) return;
       found++;
       if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown, error: 'file name is not valid UTF-8 (rename it to check it)' });
     },

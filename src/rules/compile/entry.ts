@@ -7,16 +7,10 @@
  * receiver. The raise's condition is not known then: such a rule reports `possible` findings.
  */
 import { looksLikeClass, type SnippetCall, type SnippetFacts } from './snippets.js';
+import type { RaisingDef } from './source.js';
 
-/** The raising def as the record's fields describe it (the shape compile.ts reads from sourceCode). */
-export interface InferredDef {
-  name: string;
-  className?: string;
-  inClass: boolean;
-  decorators: string[];
-  classBases: string[];
-  otherNames: string[];
-}
+/** The raising def as the record's fields describe it: what ./source.ts reads from sourceCode, but its `async` and parameters. */
+export type InferredDef = Omit<RaisingDef, 'isAsync' | 'params'>;
 
 export type Inferred = { def: InferredDef; fields: string[]; classFields: string[] } | { reason: string };
 
@@ -102,7 +96,8 @@ export function inferDef(facts: SnippetFacts, lib: string, module: string, field
   calls.forEach((c, i) => {
     const cand = candidateOf(c, facts, lib, module);
     if (typeof cand === 'string') {
-      if (!reasons.includes(cand)) reasons.push(cand);
+      // A read that names nothing (`exc.args`, `sys.argv`) is no reason worth saying.
+      if (!c.read && !reasons.includes(cand)) reasons.push(cand);
       return;
     }
     const prev = found.get(cand.key) ?? { ...cand, fields: new Set<string>(), tried: false, last: i };
@@ -113,24 +108,36 @@ export function inferDef(facts: SnippetFacts, lib: string, module: string, field
   });
   const best = [...found.values()].sort((a, b) => b.fields.size - a.fields.size || Number(b.tried) - Number(a.tried) || b.last - a.last)[0];
   if (!best) {
-    const why = reasons.length ? reasons.join('; ') : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
+    const why = reasons.length ? reasons.slice(0, 3).join('; ') + (reasons.length > 3 ? `; and ${reasons.length - 3} more` : '') : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
     return { reason: `no enclosing 'def' in sourceCode and no entry point in any code field: ${why}` };
   }
-  const cls = best.def.className;
-  const classFields = cls ? Object.entries(fieldText).filter(([, t]) => t && new RegExp(`\\b${cls}\\b`).test(t)).map(([f]) => f) : [];
+  const classFields = best.def.className ? fieldsNaming(fieldText, best.def.className) : [];
   return { def: best.def, fields: [...best.fields].sort(), classFields };
 }
 
-/** Which record fields each part of a rule comes from, for `raiselint records check`. */
-export function entryFields(filePath: string, facts: SnippetFacts, fromWindow: string | undefined, inferred: Inferred | undefined): Record<string, string> {
+/** The fields whose text names `name` (a class, as a whole word). */
+export function fieldsNaming(fieldText: Record<string, string | null | undefined>, name: string): string[] {
+  const re = new RegExp(`\\b${name.replace(/[^\w]/g, '')}\\b`);
+  return Object.entries(fieldText)
+    .filter(([, t]) => t && re.test(t))
+    .map(([f]) => f);
+}
+
+/**
+ * Which record fields each part of a rule comes from, for `raiselint records check`: the raiser
+ * (sourceCode, or the code fields when it shows no def), the module, the class when the code fields
+ * name it, and the entry points (the fields whose protected calls name one of `names`).
+ */
+export function entryFields(facts: SnippetFacts, fromWindow: string | undefined, inferred: Inferred | undefined, names: Set<string>, classFields?: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   const inf = inferred && 'def' in inferred ? inferred : undefined;
-  out.raiser = fromWindow ?? `${inf?.fields.join(', ') ?? 'code fields'} (sourceCode shows no def)`;
-  out.module = facts.modules.size ? `filePath (${filePath}), anchored on the code fields' imports` : `filePath (${filePath})`;
-  if (inf?.def.className) out.class = inf.classFields.join(', ') || 'code fields';
-  const entry = [...new Set(protectedCalls(facts).map((c) => base(c.from)))].sort();
-  out['entry points'] = entry.length ? entry.join(', ') : 'sourceCode (the raising def)';
-  if (inf) out.condition = 'unknown: sourceCode shows no def, so findings are possible';
+  out.raiser = fromWindow ?? `${inf?.fields.join(', ') ?? 'code fields'} (no def in sourceCode)`;
+  out.module = facts.modules.size ? 'filePath + imports' : 'filePath';
+  const cls = inf?.def.className ? inf.classFields : classFields;
+  if (cls) out.class = cls.join(', ') || 'code fields';
+  const named = (c: SnippetCall) => names.has(c.method ?? c.text.split('.').pop()!) || (!!c.receiverCall && names.has(c.receiverCall.split('.').pop()!));
+  const entry = [...new Set([...protectedCalls(facts), ...protectedCalls({ ...facts, calls: facts.reads })].filter(named).map((c) => base(c.from)))].sort();
+  out['entry points'] = entry.length ? entry.join(', ') : 'sourceCode';
   return out;
 }
 

@@ -47,8 +47,9 @@ export function qualifyError(name: string, facts: SnippetFacts, exceptions: Exce
   return name;
 }
 
+/** The record's own grade caps a certain finding's severity: `warning`, `info`, `low`, `medium`, `minor`, `hint`, `note` are warnings. */
 export function severityOf(s: string | null | undefined): Severity {
-  return s && /warn|info|low/i.test(s) ? 'warning' : 'error';
+  return s && /warn|info|low|medium|minor|hint|note/i.test(s) ? 'warning' : 'error';
 }
 
 export function lineUrl(url: string, line: number): string {

@@ -18,7 +18,7 @@ import { alternative } from './alternative.js';
 import { afterPart, beforePart } from './snippets.js';
 
 /** A rule's fix patterns: those it carries, or read from its record now (and kept on it). */
-export function rulePatterns(rule: Rule): RulePatterns {
+export function fixPatterns(rule: Rule): RulePatterns {
   return (rule.patterns ??= readPatterns(rule));
 }
 

@@ -20,6 +20,7 @@
  * A record that yields nothing precise (a bare method name with no class or module) is skipped
  * with a reason rather than turned into a rule that would flag every `.save()`.
  */
+import { compileJsRecord, isJsRecord } from '../js/compile.js';
 import type { ErrorRecord, LoadedRecord } from '../../records/types.js';
 import type { ClassRegistry } from '../classes.js';
 import type { ExceptionHierarchy } from '../exceptions.js';
@@ -27,9 +28,11 @@ import { moduleFromFilePath, splitQualified } from '../names.js';
 import type { GuardSpec, Rule } from '../types.js';
 import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes, versionSubjects } from './meta.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
-import { entryFields, inferDef, raiserKind } from './entry.js';
+import { entryFields, fieldsNaming, inferDef, raiserKind, type Inferred } from './entry.js';
 import { readSource, type RaisingDef, type SourceFacts } from './source.js';
 import { readWindow } from './window.js';
+import { ruleCondition } from './condition.js';
+import { describeCondition } from '../condition/words.js';
 import { TargetBuilder } from './targets.js';
 
 export interface CompileOutcome {
@@ -57,6 +60,8 @@ export interface CompileOutcome {
     raiserKind?: string;
     /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
     condition?: 'unknown';
+    /** The raise condition in words. */
+    when?: string;
   };
 }
 
@@ -113,7 +118,10 @@ function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: Ex
   derived.versions = rule.versions.map((v) => `${v.subject} ${v.constraint}`);
 }
 
-type FoundDef = { def: RaisingDef; src: SourceFacts; inferred: boolean; fields: Record<string, string> } | { skipped: string };
+type FoundDef = { def: RaisingDef; src: SourceFacts; inferred?: Inferred; fromWindow?: string } | { skipped: string };
+
+/** The code fields by name (the class a record names is looked up in them). */
+const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
 
 /**
  * The raising def: from sourceCode (re-parsed from a statement start when the window begins inside a
@@ -121,17 +129,13 @@ type FoundDef = { def: RaisingDef; src: SourceFacts; inferred: boolean; fields: 
  * the raise's condition unknown.
  */
 function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): FoundDef {
-  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions));
+  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
-  if (src.def) {
-    const fromWindow = `sourceCode (${win.offset ? `re-parsed from line ${r.sourceCodeStart + win.offset}` : 'the enclosing def'})`;
-    return { def: src.def, src, inferred: false, fields: entryFields(r.filePath, facts, fromWindow, undefined) };
-  }
-  const fieldText = { validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios };
-  const inferred = inferDef(facts, module.split('.')[0]!, module, fieldText);
+  if (src.def) return { def: src.def, src, fromWindow: win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode' };
+  const inferred = inferDef(facts, module.split('.')[0]!, module, codeText(r));
   if ('reason' in inferred) return { skipped: inferred.reason };
   const def: RaisingDef = { ...inferred.def, isAsync: false, params: [] };
-  return { def, src, inferred: true, fields: entryFields(r.filePath, facts, undefined, inferred) };
+  return { def, src, inferred };
 }
 
 export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy): CompileOutcome {
@@ -139,6 +143,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
   const tags = (r.tags ?? []).map((t) => t.toLowerCase());
   const isPython = tags.includes('python') || /\.pyi?$/.test(r.filePath);
+  if (!isPython && isJsRecord(tags, r.filePath)) return compileJsRecord(lr);
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
 
@@ -148,8 +153,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
   const found = findDef(r, facts, module, isPackage, exceptions);
   if ('skipped' in found) return { skipped: found.skipped, derived };
-  const { def, src, inferred } = found;
-  derived.fields = found.fields;
+  const { def, src } = found;
+  const inferred = !!found.inferred;
   if (inferred) derived.condition = 'unknown';
   // `records check` marks a method of a class sourceCode does not show.
   derived.raiser = def.inClass && !def.className ? `<class>.${def.name}` : def.className ? `${def.className}.${def.name}` : def.name;
@@ -184,8 +189,12 @@ export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptio
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
-    ...(inferred ? { condition: 'unknown' as const } : {}),
+    condition: ruleCondition(def, inferred, r.sourceCode, r.lineNumber - r.sourceCodeStart),
   };
   describe(derived, rule, b, exceptions);
+  // A method whose class line sourceCode does not show: its class comes from the code fields.
+  const classFields = def.inClass && !def.className && b.receiverKeys.length ? fieldsNaming(codeText(r), splitQualified(b.receiverKeys[0]!).name) : undefined;
+  derived.fields = entryFields(facts, found.fromWindow, found.inferred, b.triggers, classFields);
+  derived.when = describeCondition(rule.condition);
   return { rule, derived };
 }

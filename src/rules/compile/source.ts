@@ -9,6 +9,8 @@ import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncD
 import { importedNames } from '../../python/imports.js';
 import { callableParameterNames, firstParameterName } from '../../python/params.js';
 import type { ExceptionHierarchy } from '../exceptions.js';
+import { compileCondition } from '../condition/compile.js';
+import type { RaiseCondition } from '../condition/types.js';
 
 export interface SourceClass {
   name: string;
@@ -29,9 +31,12 @@ export interface RaisingDef {
   classBases: string[];
   /** Other names the def is reachable under in its class (aliases and public wrappers). */
   otherNames: string[];
-  isAsync: boolean;
-  /** Parameter names a caller passes (after self/cls; no `*args`/`**kwargs`). */
-  params: string[];
+  /** `async def` (not known for a def inferred from the code fields: ./entry.ts). */
+  isAsync?: boolean;
+  /** Parameter names a caller passes (after self/cls; no `*args`/`**kwargs`), when sourceCode shows the def. */
+  params?: string[];
+  /** When the statement at lineNumber runs, over the def's parameters (src/rules/condition/). */
+  condition?: RaiseCondition;
 }
 
 export interface SourceFacts {
@@ -108,7 +113,7 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
   return info;
 }
 
-export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): SourceFacts {
+export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy, errorClass?: string): SourceFacts {
   return withTree(source, (tree) => {
     const resolveName = sourceResolver(tree.rootNode, module, isPackage);
     const classes = new Map<string, SourceClass>();
@@ -123,11 +128,11 @@ export function readSource(source: string, row: number, module: string, isPackag
       const info = cls ? readClass(cls, module, qualify, exceptions) : undefined;
       if (info) classes.set(info.name, info);
     }
-    return { def: raisingDef(tree.rootNode, source, row, classes), classes };
+    return { def: raisingDef(tree.rootNode, source, row, classes, errorClass), classes };
   });
 }
 
-function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>): RaisingDef | undefined {
+function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, errorClass?: string): RaisingDef | undefined {
   const fn = enclosingDef(root, source, row);
   const name = fn ? field(fn, 'name')?.text : undefined;
   if (!fn || !name) return undefined;
@@ -151,5 +156,11 @@ function raisingDef(root: Node, source: string, row: number, classes: Map<string
   const info = className ? classes.get(className) : undefined;
   for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
   for (const w of info?.callers.get(name) ?? []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
-  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn) };
+  const isStatic = decorators.some((d) => /(^|\.)staticmethod$/.test(d));
+  const ctor = name === '__init__' || name === '__new__';
+  // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.
+  // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
+  const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(ctor ? ['<constructor>'] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
+  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
+  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn), condition };
 }

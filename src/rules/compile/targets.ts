@@ -52,7 +52,7 @@ export class TargetBuilder {
   readonly receiverKeys: string[] = [];
   private readonly isStatic: boolean;
   private readonly isProperty: boolean;
-  private readonly isCtor: boolean;
+  readonly isCtor: boolean;
   private readonly defNames: Set<string>;
   private readonly publicNames: string[];
 
@@ -103,7 +103,11 @@ export class TargetBuilder {
     return this.module === m || this.module.startsWith(`${m}.`);
   }
 
-  /** Targets from the calls the snippets protect (`try` bodies, `# before` parts, trigger scenarios). */
+  /**
+   * Targets from the calls the snippets protect (`try` bodies, `# before` parts, trigger scenarios).
+   * `inferred`: the raising def comes from the code fields (sourceCode shows none), so only the
+   * calls that name it reach it.
+   */
   fromSnippets(facts: SnippetFacts, inferred: boolean): void {
     const lib = this.module.split('.')[0]!;
     const qualified: QualifiedEntry[] = [];

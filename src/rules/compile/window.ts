@@ -59,13 +59,19 @@ function excerpt(lines: string[], k: number): string {
   return out.join('\n');
 }
 
-/** `read(sourceCode, row)`, or when it finds no `def` around the raise, the first re-parse from a window start that does. */
-export function readWindow<T extends { def?: unknown }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
+/**
+ * `read(sourceCode, row)`, or when it finds no `def` around the raise (or a method whose class error
+ * recovery lost), the first re-parse from a window start that finds the def (with its class).
+ */
+export function readWindow<T extends { def?: { className?: string; inClass: boolean } }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
   const whole = read(source, row);
-  if (whole.def) return { facts: whole, offset: 0 };
+  const complete = (f: T) => !!f.def && (!f.def.inClass || !!f.def.className);
+  if (complete(whole)) return { facts: whole, offset: 0 };
+  let found: { facts: T; offset: number } | undefined;
   for (const start of windowStarts(source, row)) {
     const facts = read(start.text, row - start.offset);
-    if (facts.def) return { facts, offset: start.offset };
+    if (complete(facts)) return { facts, offset: start.offset };
+    if (facts.def && !found && !whole.def) found = { facts, offset: start.offset };
   }
-  return { facts: whole, offset: 0 };
+  return found ?? { facts: whole, offset: 0 };
 }

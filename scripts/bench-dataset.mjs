@@ -1,0 +1,141 @@
+// Dataset-scale rows of `npm run bench` (scripts/bench.mjs): raiselint with records generated from the
+// real raise sites of the standard library (scripts/gen-stdlib-records.mjs), a 1,000-record sample and
+// all of them, over a copy of the standard library in the bench's temp folder (outside any git
+// repository, so discovery walks it as a plain folder) and over python3's site-packages (copied the
+// same way), side by side with `ast-grep scan` (one rule, 1 and N threads) and Ruff's WebAssembly
+// build (one rule, one process: scripts/bench-ruff.mjs) over the same folders. The records name the
+// code the corpus holds, so these runs parse and match for real (unlike the 5 bundled and the 10,000
+// synthetic records, which only exercise the prefilter on these corpora).
+//
+// Each scenario runs `reps` times (bench.mjs's --dataset-reps; these runs take tens of seconds each).
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { generateStdlibRecords } from './gen-stdlib-records.mjs';
+import { writeLines } from './lib/dataset.mjs';
+
+const SKIP = new Set(['site-packages', '__pycache__', 'node_modules', '.git']);
+
+function pyStats(dir, acc = { files: 0, bytes: 0 }) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(e.name) || e.name.startsWith('.')) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) pyStats(p, acc);
+    else if (e.isFile() && e.name.endsWith('.py')) {
+      acc.files++;
+      acc.bytes += statSync(p).size;
+    }
+  }
+  return acc;
+}
+
+function insideGit(dir) {
+  try {
+    execFileSync('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A copy of the .py files of `from` (and their folders) under `to`. */
+function copyPy(from, to) {
+  cpSync(from, to, { recursive: true, filter: (src) => {
+    const name = src.split(/[\\/]/).pop();
+    if (SKIP.has(name)) return false;
+    try {
+      return statSync(src).isDirectory() || name.endsWith('.py');
+    } catch {
+      return false;
+    }
+  } });
+}
+
+/**
+ * Generates the datasets and the corpus copies; returns the scenarios to time, the ratios to
+ * print, and a report of what the runs did (files read and parsed, findings, first compile).
+ */
+export function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps, sitePackages, root }) {
+  const copy = join(work, 'stdlib-copy');
+  copyPy(corpus, copy);
+  if (insideGit(copy)) throw new Error(`${copy} is inside a git repository: its .gitignore files would hide the corpus`);
+  const corpora = [{ id: '', name: 'stdlib', dir: copy, ...pyStats(copy) }];
+  if (sitePackages && existsSync(sitePackages)) {
+    const sp = join(work, 'site-packages');
+    copyPy(sitePackages, sp);
+    corpora.push({ id: 'Sp', name: 'site-packages', dir: sp, ...pyStats(sp) });
+  }
+  const allFile = join(work, 'stdlib-records-all.jsonl');
+  writeLines(generateStdlibRecords({ stdlib: corpus }), allFile);
+  const sampleFile = join(work, 'stdlib-records-1k.jsonl');
+  writeLines(generateStdlibRecords({ stdlib: corpus, sample: 1000, seed: 1 }), sampleFile);
+  const count = (f) => readFileSync(f, 'utf8').trimEnd().split('\n').length;
+  const nAll = count(allFile);
+  const check = (dir, cache, extra = []) => [bin, 'check', '--format', 'concise', '--timings', '--cache-dir', join(work, cache), ...extra, dir];
+  const ruff = join(root, 'scripts', 'bench-ruff.mjs');
+  const scenarios = [];
+  for (const c of corpora) {
+    const j = String(jobs);
+    const sc = (id, label, cmd, argv) => scenarios.push({ id: id + c.id, label: `${c.name}: ${label}`, cmd, argv, reps, corpus: c });
+    if (!c.id) sc('dsSg1', 'ast-grep scan, one rule, -j 1', astGrep, ['scan', '-r', rule, '-j', '1', '--report-style', 'short', c.dir]);
+    sc('dsSgN', `ast-grep scan, one rule, -j ${j}`, astGrep, ['scan', '-r', rule, '-j', j, '--report-style', 'short', c.dir]);
+    sc('dsRuff', "Ruff's WASM build, one rule, one process", process.execPath, [ruff, c.dir]);
+    sc('ds1k', `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', j]));
+    if (!c.id) sc('ds1kJ1', `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs 1`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']));
+    sc('dsAll', `raiselint, all ${nAll} stdlib records, cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsall', ['--no-cache', '--records', allFile, '--jobs', j]));
+    if (!c.id) sc('dsAllWarm', `raiselint, all ${nAll} stdlib records, warm (cache)`, process.execPath, check(c.dir, 'cache-dsall-warm', ['--records', allFile, '--jobs', j]));
+    if (!c.id) sc('dsNoPf', `raiselint, bundled records, --no-prefilter, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsnopf', ['--no-cache', '--no-prefilter', '--jobs', j]));
+    if (!c.id) sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
+  }
+
+  /** What a raiselint run did, from its --timings line: files read and parsed (the prefilter's pass rate). */
+  const did = (r) => {
+    const line = r.stderr.split('\n').find((l) => l.startsWith('raiselint: ') && l.includes(' files: ')) ?? '';
+    const m = /(\d+) files: (\d+) cached, (\d+) read, (\d+) parsed/.exec(line);
+    const findings = /Found (\d+) finding/.exec(r.stdout)?.[1] ?? (/All checks passed/.test(r.stdout) ? '0' : '?');
+    if (!m) return { text: line || r.stderr.trim().split('\n').pop() || '', findings };
+    const [, files, , read, parsed] = m.map(Number);
+    return { text: `${read} read, ${parsed} parsed (${read ? ((100 * parsed) / read).toFixed(0) : 0}% pass the prefilter) of ${files} files; ${findings} findings`, findings };
+  };
+  const last = new Map();
+  const observe = (s, r) => last.set(s.id, r);
+  // Not timed, once: the rules snapshots (one compile per records file and cache directory) and the warm cache.
+  // The cold dataset runs themselves are not run as warm-ups: each takes tens of seconds.
+  const prepare = [
+    ...[['cache-ds1k', sampleFile], ['cache-dsall', allFile], ['cache-dsall-warm', allFile]].map(([cache, file]) => [bin, 'rules', '--format', 'json', '--cache-dir', join(work, cache), '--records', file]),
+    check(copy, 'cache-dsall-warm', ['--records', allFile, '--jobs', String(jobs)]),
+  ];
+
+  const report = (out, fmt) => {
+    out(`\ndataset scale (records generated from the standard library's raise sites: ${count(sampleFile)}-record sample, seed 1, and all ${nAll}):\n`);
+    for (const c of corpora) out(`  corpus ${c.name}: ${c.files} files, ${(c.bytes / 1e6).toFixed(1)} MB (copy outside any git repository: ${c.dir})\n`);
+    for (const s of scenarios) {
+      const r = last.get(s.id);
+      if (!r) continue;
+      const what = s.cmd === process.execPath && s.argv[0] === bin ? did(r).text : s.cmd === astGrep ? `${r.stdout.split('\n').filter(Boolean).length} matches` : (r.stdout.trim().split('\n').pop() ?? '').slice(0, 90);
+      out(`  ${s.label}: ${what}\n`);
+    }
+    for (const [label, file] of [['1,000 records', sampleFile], [`all ${nAll} records`, allFile]]) {
+      const first = run(process.execPath, [bin, 'rules', '--format', 'json', '--cache-dir', join(work, `first-${label.length}`), '--records', file]);
+      out(`  first compile, ${label} (raiselint rules, empty cache directory): ${fmt(first.ms)}\n`);
+    }
+    const sum = run(process.execPath, [bin, 'records', 'check', '--summary', allFile]);
+    out(`  records check --summary, all records (${fmt(sum.ms)}): ${sum.stdout.split('\n')[0]}\n`);
+  };
+
+  /** [label, numerator id, denominator id, target text, test] for bench.mjs's ratio table. */
+  const ratios = [];
+  for (const c of corpora) {
+    const sg = `dsSgN${c.id}`;
+    ratios.push([`${c.name}: 1,000 records / ast-grep -j ${jobs}`, `ds1k${c.id}`, sg, '<= 1.0', (v) => v <= 1.0]);
+    ratios.push([`${c.name}: all records / ast-grep -j ${jobs}`, `dsAll${c.id}`, sg, c.id ? '(info)' : '<= 1.2', c.id ? null : (v) => v <= 1.2]);
+    ratios.push([`${c.name}: 1,000 records / Ruff (WASM, 1 process)`, `ds1k${c.id}`, `dsRuff${c.id}`, '(info)', null]);
+    if (!c.id) {
+      ratios.push([`${c.name}: --no-prefilter / ast-grep -j ${jobs}`, 'dsNoPf', sg, '<= 1.5', (v) => v <= 1.5]);
+      ratios.push([`${c.name}: bundled records / ast-grep -j ${jobs}`, 'dsBundled', sg, '<= 0.1', (v) => v <= 0.1]);
+      ratios.push([`${c.name}: 1,000 records --jobs 1 / --jobs ${jobs}`, 'ds1kJ1', 'ds1k', '(info)', null]);
+    }
+  }
+  const rssTarget = corpora.some((c) => c.id) ? 'dsAllSp' : 'dsAll';
+  return { scenarios, report, observe, ratios, rssTarget, prepare };
+}

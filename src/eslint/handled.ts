@@ -1,0 +1,124 @@
+/**
+ * Calls already handled: inside a `try` whose `catch` does not just rethrow (or rethrows only what
+ * is not `instanceof` the recorded class or a base); an awaited call for a rejection; a promise
+ * with `.catch(h)` / `.then(_, h)` (rejections only: a synchronous throw escapes a chained
+ * `.catch`); the record's guard (`if (URL.canParse(input))`) before the call.
+ */
+import ts from 'typescript';
+import type { JsGuard, JsTarget } from '../rules/js/types.js';
+
+export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarget, classes: string[]): boolean {
+  return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t.guards);
+}
+
+function inTry(call: ts.Node, t: JsTarget, classes: string[]): boolean {
+  let awaited = false;
+  for (let n: ts.Node = call; n.parent; n = n.parent) {
+    const p = n.parent;
+    if (ts.isAwaitExpression(p)) awaited = true;
+    if (ts.isFunctionLike(p)) return false;
+    if (ts.isTryStatement(p) && n === p.tryBlock && p.catchClause) {
+      // A rejection is caught only when the promise is awaited inside the try.
+      if ((!t.async || awaited) && catchHandles(p.catchClause, classes)) return true;
+    }
+  }
+  return false;
+}
+
+function isRethrow(s: ts.Statement, param: string | undefined): boolean {
+  return ts.isThrowStatement(s) && !!param && ts.isIdentifier(s.expression) && s.expression.text === param;
+}
+
+function exits(s: ts.Statement): boolean {
+  if (ts.isBlock(s)) return s.statements.some(exits);
+  return ts.isReturnStatement(s) || ts.isThrowStatement(s) || ts.isBreakStatement(s) || ts.isContinueStatement(s);
+}
+
+/** `e instanceof X` (or `!(e instanceof X)`): X's name, and whether it is negated. */
+function instanceofTest(e: ts.Expression, param: string): { cls: string; negated: boolean } | undefined {
+  let negated = false;
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
+    negated = true;
+    e = e.operand;
+    while (ts.isParenthesizedExpression(e)) e = e.expression;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && ts.isIdentifier(e.left) && e.left.text === param) {
+    const cls = e.right.getText().split('.').pop()!;
+    return { cls, negated };
+  }
+  return undefined;
+}
+
+export function catchHandles(cc: ts.CatchClause, classes: string[]): boolean {
+  const param = cc.variableDeclaration && ts.isIdentifier(cc.variableDeclaration.name) ? cc.variableDeclaration.name.text : undefined;
+  const body = cc.block.statements;
+  for (const s of body) {
+    if (isRethrow(s, param)) return false; // reached: everything not handled above is rethrown
+    if (param && ts.isIfStatement(s)) {
+      const test = instanceofTest(s.expression, param);
+      const rethrows = (x: ts.Statement | undefined) => !!x && (isRethrow(x, param) || (ts.isBlock(x) && x.statements.some((y) => isRethrow(y, param))));
+      // `if (!(e instanceof X)) throw e`: handled when X is the class or a base.
+      if (test?.negated && rethrows(s.thenStatement)) return classes.includes(test.cls);
+      // `if (e instanceof X) { handle; return }` before a rethrow.
+      if (test && !test.negated && !rethrows(s.thenStatement) && classes.includes(test.cls) && (exits(s.thenStatement) || s.elseStatement)) return true;
+      if (test && !test.negated && rethrows(s.elseStatement)) return classes.includes(test.cls);
+    }
+  }
+  return true;
+}
+
+/** `p.catch(h)`, `p.then(ok, h)`, through `.then(ok)` / `.finally(f)` links. */
+function promiseCaught(call: ts.Node): boolean {
+  let n: ts.Node = call;
+  for (;;) {
+    while (n.parent && ts.isParenthesizedExpression(n.parent)) n = n.parent;
+    const p = n.parent;
+    if (!p || !ts.isPropertyAccessExpression(p) || p.expression !== n || !p.parent || !ts.isCallExpression(p.parent) || p.parent.expression !== p) return false;
+    const args = p.parent.arguments.length;
+    if (p.name.text === 'catch' && args >= 1) return true;
+    if (p.name.text === 'then' && args >= 2) return true;
+    if (p.name.text !== 'then' && p.name.text !== 'finally') return false;
+    n = p.parent;
+  }
+}
+
+function guardCall(e: ts.Expression): { callee: string; args: string[]; negated: boolean } | undefined {
+  let negated = false;
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
+    negated = true;
+    e = e.operand;
+  }
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
+  return ts.isCallExpression(e) ? { callee: e.expression.getText(), args: e.arguments.map((a) => a.getText()), negated } : undefined;
+}
+
+/** The condition holds the guard with the argument the call has, with a result that protects it (`want` true: a true condition protects). */
+function protects(cond: ts.Expression, g: JsGuard, argText: string, want: boolean): boolean {
+  const c = guardCall(cond);
+  if (!c || c.callee !== g.callee || c.args[g.guardArg] !== argText) return false;
+  return g.safeWhenTrue !== c.negated === want;
+}
+
+function guarded(call: ts.CallExpression | ts.NewExpression, guards: JsGuard[]): boolean {
+  for (const g of guards) {
+    const arg = call.arguments?.[g.callArg];
+    if (!arg) continue;
+    const text = arg.getText();
+    for (let n: ts.Node = call; n.parent && !ts.isFunctionLike(n); n = n.parent) {
+      const p = n.parent;
+      if (ts.isIfStatement(p) && (n === p.thenStatement ? protects(p.expression, g, text, true) : n === p.elseStatement && protects(p.expression, g, text, false))) return true;
+      if (ts.isConditionalExpression(p) && (n === p.whenTrue ? protects(p.condition, g, text, true) : n === p.whenFalse && protects(p.condition, g, text, false))) return true;
+      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && n === p.right && protects(p.left, g, text, true)) return true;
+      // `if (!URL.canParse(input)) return;` earlier in an enclosing block.
+      if ((ts.isBlock(p) || ts.isSourceFile(p)) && ts.isStatement(n)) {
+        for (const s of p.statements) {
+          if (s === n) break;
+          if (ts.isIfStatement(s) && exits(s.thenStatement) && protects(s.expression, g, text, false)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,239 @@
+/**
+ * The ESLint plugin (`raiselint/eslint`): one typed rule per JS/TS record, named by the rule id
+ * (`raiselint/yaml/parse-throws-yamlparseerror`), plus `raiselint/records`, which checks the records
+ * of the datasets named by `settings.raiselint.records` (paths). Rules need type information
+ * (`parserOptions.projectService` or `project`), as typescript-eslint's typed rules do.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import ts from 'typescript';
+import { datasetFiles, loadDataset } from '../records/load.js';
+import { compileJsRecord, isJsRecord } from '../rules/js/compile.js';
+import type { JsTarget } from '../rules/js/types.js';
+import type { Rule } from '../rules/types.js';
+import { guardSuggestion, trySuggestion } from './fixes.js';
+import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
+import { isHandled } from './handled.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+type MessageIds = 'certain' | 'possible' | 'wrapTryCatch' | 'addGuard';
+
+export interface PluginOptions {
+  /** Rules to create (the CLI passes those of its rule snapshot); default: compiled from the datasets below. */
+  rules?: Rule[];
+  /** Extra dataset files or folders. */
+  records?: string[];
+  /** Use the bundled datasets (default true). */
+  bundled?: boolean;
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The JS/TS rules of dataset files (records of other languages are left to `raiselint check`). */
+export function jsRulesOf(paths: string[]): Rule[] {
+  const out: Rule[] = [];
+  const ids = new Set<string>();
+  for (const p of paths) {
+    for (const f of datasetFiles(p)) {
+      for (const lr of loadDataset(f).records) {
+        const tags = (lr.record.tags ?? []).map((t) => t.toLowerCase());
+        if (tags.includes('python') || !isJsRecord(tags, lr.record.filePath)) continue;
+        const rule = compileJsRecord(lr).rule;
+        if (!rule || ids.has(rule.id)) continue;
+        ids.add(rule.id);
+        out.push(rule);
+      }
+    }
+  }
+  return out;
+}
+
+/** The error class's declaration: in the package's declarations first, else in any installed package's (`ModuleError` of `module-error` for abstract-level). */
+function errorDeclaration(t: JsTarget, program: ts.Program): ts.ClassDeclaration | undefined {
+  let fallback: ts.ClassDeclaration | undefined;
+  let found: ts.ClassDeclaration | undefined;
+  for (const f of program.getSourceFiles()) {
+    if (!f.isDeclarationFile || !f.fileName.includes('/node_modules/')) continue;
+    const mine = inPackage(f, t.package);
+    const visit = (n: ts.Node) => {
+      if (found) return;
+      if (ts.isClassDeclaration(n) && n.name?.text === t.errorClass) {
+        if (mine || inPackage(n, t.package)) found = n;
+        else fallback ??= n;
+      } else if (ts.isSourceFile(n) || ts.isModuleDeclaration(n) || ts.isModuleBlock(n)) ts.forEachChild(n, visit);
+    };
+    visit(f);
+    if (found) return found;
+  }
+  return fallback;
+}
+
+const basesCache = new WeakMap<ts.Program, Map<string, string[]>>();
+
+/** The error class and its bases, as the record and the program's declarations say. */
+function errorClasses(t: JsTarget, program: ts.Program): string[] {
+  let m = basesCache.get(program);
+  if (!m) basesCache.set(program, (m = new Map()));
+  const key = `${t.package}\0${t.errorClass}`;
+  let bases = m.get(key);
+  if (!bases) {
+    bases = [...t.errorBases];
+    const decl = errorDeclaration(t, program);
+    const checker = program.getTypeChecker();
+    const sym = decl?.name && checker.getSymbolAtLocation(decl.name);
+    if (sym) for (const b of baseChain(checker.getDeclaredTypeOfSymbol(sym), checker).slice(1)) if (b.symbol && !bases.includes(b.symbol.name)) bases.push(b.symbol.name);
+    if (!bases.includes('Error') && t.errorClass !== 'Error') bases.push('Error');
+    m.set(key, bases);
+  }
+  return [t.errorClass, ...bases];
+}
+
+function shownCallee(node: ts.CallExpression | ts.NewExpression): string {
+  const text = node.expression.getText();
+  const short = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return ts.isNewExpression(node) ? `new ${short}()` : `${short}()`;
+}
+
+type Listener = (node: TSESTree.CallExpression | TSESTree.NewExpression) => void;
+
+const indexes = new WeakMap<Rule[], Map<string, Rule[]>>();
+/** Rules by the name a call must end in (function, method, static; the class for constructors). */
+function byName(rules: Rule[]): Map<string, Rule[]> {
+  let m = indexes.get(rules);
+  if (!m) {
+    indexes.set(rules, (m = new Map()));
+    for (const r of rules) {
+      const key = r.js!.kind === 'constructor' ? r.js!.className! : r.js!.name;
+      m.set(key, [...(m.get(key) ?? []), r]);
+    }
+  }
+  return m;
+}
+
+/** The names a plain identifier callee may stand for: itself, what it aliases (`import { URL as NodeURL }`, `{ parse: lazy }`), its signature's declaration. */
+function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker): string[] {
+  const out = [id.text];
+  const sym = checker.getSymbolAtLocation(id);
+  const d = sym?.declarations?.[0];
+  if (sym && sym.flags & ts.SymbolFlags.Alias) out.push(checker.getAliasedSymbol(sym).name);
+  if (d && ts.isImportSpecifier(d) && d.propertyName) out.push(d.propertyName.text);
+  if (d && ts.isBindingElement(d) && d.propertyName && ts.isIdentifier(d.propertyName)) out.push(d.propertyName.text);
+  try {
+    const decl = checker.getResolvedSignature(call)?.declaration;
+    const named = decl && ts.isConstructorDeclaration(decl) ? decl.parent : decl;
+    if (named && 'name' in named && named.name && ts.isIdentifier(named.name)) out.push(named.name.text);
+  } catch {
+    // no signature
+  }
+  return out;
+}
+
+/** Checks calls against rules. */
+function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean): Listener {
+  const services = ESLintUtils.getParserServices(context, true);
+  const program = services.program;
+  if (!program) return () => {};
+  const checker = program.getTypeChecker();
+  setProgram(checker, program);
+  const isTs = /\.[cm]?tsx?$/.test(context.filename);
+  return (node) => {
+    const callee = node.callee;
+    const index = byName(rules());
+    const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
+    let names: string[];
+    if (callee.type === 'MemberExpression') names = callee.property.type === 'Identifier' ? [callee.property.name] : [];
+    else if (callee.type === 'Identifier') names = calleeNames(tsNode.expression as ts.Identifier, tsNode, checker);
+    else names = [];
+    const candidates = new Set(names.flatMap((n) => index.get(n) ?? []));
+    for (const rule of candidates) {
+      const t = rule.js!;
+      const j = judgeCall(tsNode, t, checker);
+      if (!j) continue;
+      const classes = errorClasses(t, program);
+      if (isHandled(tsNode, t, classes)) continue;
+      const certain = j.exact && t.always;
+      const why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
+      const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
+      for (const s of [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)]) {
+        if (s) suggest.push({ messageId: s.messageId, data: s.data, fix: (fixer) => fixer.replaceTextRange(s.range, s.text) });
+      }
+      context.report({
+        node,
+        messageId: certain ? 'certain' : 'possible',
+        data: { callee: shownCallee(tsNode), error: t.errorClass, message: rule.record.errorMessage, why: why ? ` ${why}` : '', rule: prefix ? `${rule.id}: ` : '' },
+        suggest,
+      });
+    }
+  };
+}
+
+const MESSAGES: Record<MessageIds, string> = {
+  certain: '{{rule}}{{callee}} throws {{error}}: {{message}}',
+  possible: '{{rule}}{{callee}} may throw {{error}}{{why}}: {{message}}',
+  wrapTryCatch: 'Wrap in try/catch for {{errorClass}}',
+  addGuard: 'Call it only when {{guard}}() allows',
+};
+
+function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], prefix: boolean) {
+  return create<[], MessageIds>({
+    name,
+    meta: { type: 'problem', docs: { description }, hasSuggestions: true, messages: MESSAGES, schema: [] },
+    defaultOptions: [],
+    create(context) {
+      const check = listener(context, rules, prefix);
+      return { CallExpression: check, NewExpression: check };
+    },
+  });
+}
+
+const settingsCache = new Map<string, Rule[]>();
+
+/** Rules of `settings.raiselint.records` (paths, relative to ESLint's working directory), compiled once per list. */
+function settingsRules(settings: Record<string, unknown>, cwd: string): Rule[] {
+  const paths = ((settings.raiselint as { records?: unknown } | undefined)?.records ?? []) as unknown;
+  if (!Array.isArray(paths) || !paths.length) return [];
+  const abs = paths.map((p) => resolve(cwd, String(p)));
+  const key = JSON.stringify(abs);
+  let rules = settingsCache.get(key);
+  if (!rules) settingsCache.set(key, (rules = jsRulesOf(abs)));
+  return rules;
+}
+
+export function createPlugin(opts: PluginOptions = {}) {
+  const rules = opts.rules ?? jsRulesOf([...(opts.bundled === false ? [] : [join(ROOT, 'rules', 'records')]), ...(opts.records ?? [])]);
+  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? 'https://github.com/raiselint/raiselint#javascript-and-typescript']));
+  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? 'https://github.com/raiselint/raiselint#eslint-plugin-raiseliteslint');
+  const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
+  for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
+  const recordsRule = create<[], MessageIds>({
+    name: 'records',
+    meta: { type: 'problem', docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' }, hasSuggestions: true, messages: MESSAGES, schema: [] },
+    defaultOptions: [],
+    create(context) {
+      const list = settingsRules(context.settings, context.cwd);
+      if (!list.length) return {};
+      const check = listener(context, () => list, true);
+      return { CallExpression: check, NewExpression: check };
+    },
+  });
+  modules.records = recordsRule;
+  const plugin = {
+    meta: { name: 'raiselint', version: version() },
+    rules: modules,
+    configs: {} as Record<string, unknown>,
+  };
+  plugin.configs.recommended = {
+    name: 'raiselint/recommended',
+    plugins: { raiselint: plugin },
+    rules: Object.fromEntries([...rules.map((r) => [`raiselint/${r.id}`, r.defaultSeverity === 'error' ? 'error' : 'warn']), ['raiselint/records', 'error']]),
+  };
+  return plugin;
+}

@@ -1,0 +1,119 @@
+/**
+ * A call's arguments bound to the raising def's parameters (positional, keyword, the signature's
+ * defaults; `*args` / `**kwargs` make what they may fill unknown), with literal values (and module
+ * constants assigned once from a literal), and the raise condition judged for them: the call
+ * raises (true), cannot raise (false), or may (not known).
+ */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
+import { literalOf, moduleConstants, pyRepr } from '../rules/condition/literal.js';
+import type { ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
+import { whyTrue, whyUnknown } from '../rules/condition/words.js';
+
+interface Args {
+  positional: Node[];
+  keywords: Map<string, Node>;
+  /** Index of the first `*iterable` among the positional arguments, if any. */
+  splatAt?: number;
+  kwSplat: boolean;
+}
+
+function readArgs(call: Node): Args {
+  const out: Args = { positional: [], keywords: new Map(), kwSplat: false };
+  const list = call.type === 'call' ? field(call, 'arguments') : null;
+  if (!list) return out;
+  if (list.type === 'generator_expression') {
+    out.positional.push(list);
+    return out;
+  }
+  for (const a of namedChildren(list)) {
+    if (a.type === 'keyword_argument') {
+      const name = field(a, 'name')?.text;
+      const value = field(a, 'value');
+      if (name && value) out.keywords.set(name, value);
+    } else if (a.type === 'list_splat') {
+      out.splatAt ??= out.positional.length;
+      out.positional.push(a);
+    } else if (a.type === 'dictionary_splat') out.kwSplat = true;
+    else out.positional.push(a);
+  }
+  return out;
+}
+
+const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
+
+function constantsOf(node: Node): Map<string, PyVal> {
+  const key = node.tree;
+  let m = constantsByTree.get(key);
+  if (!m) constantsByTree.set(key, (m = moduleConstants(node.tree.rootNode)));
+  return m;
+}
+
+/** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
+export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefined {
+  const args = readArgs(call);
+  const consts = constantsOf(call);
+  const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
+  const bound = new Map<string, Bound>();
+  const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
+  const varPos = params.find((p) => p.kind === 'var-positional');
+  const varKw = params.find((p) => p.kind === 'var-keyword');
+  const fixed = args.splatAt ?? args.positional.length;
+  if (args.splatAt === undefined && fixed > positional.length && !varPos) return undefined;
+  for (let i = 0; i < Math.min(fixed, positional.length); i++) {
+    const a = args.positional[i]!;
+    bound.set(positional[i]!.name, { value: value(a), given: true, text: a.text });
+  }
+  const keywords = new Set<string>();
+  for (const [name, node] of args.keywords) {
+    const p = params.find((q) => q.name === name && q.kind !== 'positional-only' && q.kind !== 'var-positional' && q.kind !== 'var-keyword');
+    if (p) {
+      if (bound.has(name)) return undefined;
+      bound.set(name, { value: value(node), given: true, text: node.text });
+    } else if (varKw) keywords.add(name);
+    else return undefined;
+  }
+  const open = args.splatAt !== undefined || args.kwSplat;
+  for (const p of params) {
+    if (bound.has(p.name) || p.kind === 'var-positional' || p.kind === 'var-keyword') continue;
+    const fillable = (args.splatAt !== undefined && p.kind !== 'keyword-only') || (args.kwSplat && p.kind !== 'positional-only');
+    if (open && fillable) bound.set(p.name, { given: undefined });
+    else bound.set(p.name, { value: p.default === 'expr' ? undefined : p.default, given: false });
+  }
+  for (const p of params) {
+    const b = bound.get(p.name);
+    if (p.noneMeans && b?.value?.t === 'none') bound.set(p.name, { ...b, value: p.noneMeans });
+  }
+  return { params: bound, keywords, kwSplat: args.kwSplat };
+}
+
+export interface Verdict {
+  raises: Tri;
+  /** One line: why (`always raises`, `mode='rw' is not one of 'r', 'w'`, `raises when seq is empty; seq is not known here`). */
+  why: string;
+}
+
+/**
+ * Whether calling `entry` at `call` reaches the raise. `direct` is false for an indirect path (a
+ * library method calling the raising one): the user's arguments are not the raising def's then.
+ */
+export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
+  if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
+  if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
+  if (!rc.entries.includes(entry) || !direct) {
+    const shown = (e: string) => (e.startsWith('<') ? `the ${e.slice(1, -1)}` : `${e}()`);
+    const through = direct ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';
+    return { raises: undefined, why: `${rc.when.k === 'true' ? 'always raises' : `raises when ${whyUnknown(rc, undefined).replace(/^raises when /, '').split(';')[0]}`} once reached; ${through}` };
+  }
+  const b = bindArguments(call, rc.params);
+  if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
+  const v = evaluate(rc.when, b);
+  if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
+  if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
+  return { raises: undefined, why: whyUnknown(rc, b) };
+}
+
+function describeArgs(b: Binding): string {
+  return [...b.params].filter(([, x]) => x.given && x.value).map(([n, x]) => `${n}=${pyRepr(x.value!)}`).join(', ');
+}

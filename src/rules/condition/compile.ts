@@ -1,0 +1,73 @@
+/**
+ * The raise condition of a record, compiled from the raising `def` in its `sourceCode`: over the
+ * entry point's parameters, when the statement at `lineNumber` runs (see ./types.ts).
+ */
+import type { Node } from '../../parse/parser.js';
+import { namedChildren } from '../../parse/syntax.js';
+import { ExprReader } from './expr.js';
+import { moduleConstants } from './literal.js';
+import { readParams } from './params.js';
+import { PathReader, statementAt } from './path.js';
+import { and } from './simplify.js';
+import type { Cond, RaiseCondition } from './types.js';
+
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
+
+function yields(n: Node, top: Node): boolean {
+  if (n.type === 'yield') return true;
+  if (SCOPES.has(n.type) && n.id !== top.id) return false;
+  return namedChildren(n).some((c) => yields(c, top));
+}
+
+export interface ConditionOptions {
+  /** A method's `self` or a class method's `cls` is not passed by the caller. */
+  dropFirst: boolean;
+  /** The names that call this def directly (its name, aliases, its class for a constructor). */
+  entries: string[];
+  /** The record's error class: when `lineNumber` is not a statement of the def (its header), the one `raise` of that class is. */
+  errorClass?: string;
+}
+
+/** The def's only `raise` of `errorClass` (by its simple name), when the record's line is not one of its statements. */
+function onlyRaiseOf(def: Node, errorClass: string | undefined): Node | undefined {
+  if (!errorClass) return undefined;
+  const simple = errorClass.split('.').pop()!;
+  const raises = def.descendantsOfType('raise_statement').filter((r): r is Node => !!r && new RegExp(`\\b${simple}\\b`).test(r.text));
+  return raises.length === 1 ? raises[0] : undefined;
+}
+
+/** When the statement at `row` of `def` (a node of the tree rooted at `root`) runs. */
+export function compileCondition(def: Node, row: number, root: Node, o: ConditionOptions): RaiseCondition {
+  const consts = moduleConstants(root);
+  const constant = (n: string) => consts.get(n);
+  const params = readParams(def, constant, o.dropFirst);
+  const base = { params, entries: o.entries };
+  for (let p = def.parent; p; p = p.parent) {
+    if (p.type === 'function_definition') return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
+  }
+  if (yields(def, def)) return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
+  const stmt = statementAt(def, row) ?? onlyRaiseOf(def, o.errorClass);
+  if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
+  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
+  const when = new PathReader(expr).reach(def, stmt);
+  const exists = definedWhen(def);
+  return { ...base, when: exists ? and([exists, when]) : when };
+}
+
+/** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */
+function definedWhen(def: Node): Cond | undefined {
+  for (let p = def.parent; p; p = p.parent) {
+    const header = (n: Node) => n.text.split('\n')[0]!.trim().replace(/:$/, '');
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause' || p.type === 'except_clause' || p.type === 'except_group_clause' || p.type === 'case_clause') {
+      const where = p.type === 'else_clause' || p.type === 'elif_clause' ? `${header(p.parent ?? p)} ... ${header(p)}` : header(p);
+      return { k: 'data', text: `the def is defined (only under \`${where}\`)` };
+    }
+  }
+  return undefined;
+}
+
+/** The condition of a rule whose window shows no def: nothing about it is known. */
+export function unknownCondition(why: string): RaiseCondition {
+  return { params: [], entries: [], when: { k: 'data', text: 'unknown' }, unknown: why };
+}
+

@@ -1,0 +1,191 @@
+/** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
+import { truthy } from './expr.js';
+import type { CmpOp, Cond, PyVal } from './types.js';
+
+export type Tri = boolean | undefined;
+
+/** What a call gives one parameter. */
+export interface Bound {
+  /** The value when known (a literal argument, a literal default, a module constant). */
+  value?: PyVal;
+  /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
+  given: Tri;
+  /** The argument as written, for messages. */
+  text?: string;
+}
+
+export interface Binding {
+  params: Map<string, Bound>;
+  /** Keywords passed explicitly (for `'key' in kwargs`). */
+  keywords: Set<string>;
+  /** The call has `**mapping`: any keyword may be passed. */
+  kwSplat: boolean;
+}
+
+const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
+  int: ['int', 'bool'],
+  bool: ['bool'],
+  float: ['float'],
+  str: ['str'],
+  bytes: ['bytes'],
+  tuple: ['tuple'],
+  list: ['list'],
+  set: ['set'],
+  dict: ['dict'],
+  frozenset: [],
+  bytearray: [],
+  complex: [],
+  'type(None)': ['none'],
+  NoneType: ['none'],
+  'types.NoneType': ['none'],
+  // collections.abc, as the raising module imports them (`from collections.abc import Sequence as _Sequence`).
+  Sequence: ['tuple', 'list', 'str', 'bytes'],
+  MutableSequence: ['list'],
+  Set: ['set'],
+  MutableSet: ['set'],
+  Mapping: ['dict'],
+  MutableMapping: ['dict'],
+  Sized: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Iterable: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Collection: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Container: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
+  Hashable: ['none', 'bool', 'int', 'float', 'str', 'bytes', 'tuple'],
+};
+
+/** A type as written (`_Sequence`, `collections.abc.Sequence`, `builtins.str`) → its key in BUILTIN_TYPES. */
+function typeKey(t: string): string {
+  if (t in BUILTIN_TYPES) return t;
+  const last = t.replace(/^(builtins|collections\.abc|typing)\./, '');
+  return last.replace(/^_+/, '');
+}
+
+function num(v: PyVal): number | undefined {
+  return v.t === 'int' || v.t === 'float' ? v.v : v.t === 'bool' ? Number(v.v) : undefined;
+}
+
+export function pyEquals(a: PyVal, b: PyVal): Tri {
+  const x = num(a);
+  const y = num(b);
+  if (x !== undefined && y !== undefined) return x === y;
+  if (a.t !== b.t) return a.t === 'none' || b.t === 'none' || x !== undefined || y !== undefined || a.t === 'str' || b.t === 'str' ? false : undefined;
+  if (a.t === 'none') return true;
+  if ((a.t === 'str' || a.t === 'bytes') && (b.t === 'str' || b.t === 'bytes')) return a.v === b.v;
+  if ((a.t === 'tuple' || a.t === 'list' || a.t === 'set') && 'items' in b) {
+    if (a.t === 'set') return undefined;
+    if (a.items.length !== b.items.length) return false;
+    let all: Tri = true;
+    for (let i = 0; i < a.items.length; i++) {
+      const e = pyEquals(a.items[i]!, b.items[i]!);
+      if (e === false) return false;
+      if (e === undefined) all = undefined;
+    }
+    return all;
+  }
+  return undefined;
+}
+
+function contains(container: PyVal, item: PyVal): Tri {
+  if (container.t === 'str' || container.t === 'bytes') return item.t === container.t ? container.v.includes(item.v) : undefined;
+  const items = container.t === 'dict' ? container.entries.map(([k]) => k) : 'items' in container ? container.items : undefined;
+  if (!items) return undefined;
+  let out: Tri = false;
+  for (const i of items) {
+    const e = pyEquals(i, item);
+    if (e) return true;
+    if (e === undefined) out = undefined;
+  }
+  return out;
+}
+
+export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
+  switch (op) {
+    case '==':
+      return pyEquals(a, b);
+    case '!=': {
+      const e = pyEquals(a, b);
+      return e === undefined ? undefined : !e;
+    }
+    case 'is':
+    case 'is not': {
+      const same = b.t === 'none' || a.t === 'none' ? a.t === b.t : a.t === 'bool' && b.t === 'bool' ? a.v === b.v : undefined;
+      return same === undefined ? undefined : op === 'is' ? same : !same;
+    }
+    case 'in':
+      return contains(b, a);
+    case 'not in': {
+      const c = contains(b, a);
+      return c === undefined ? undefined : !c;
+    }
+    default: {
+      const x = num(a) ?? (a.t === 'str' ? a.v : undefined);
+      const y = num(b) ?? (b.t === 'str' ? b.v : undefined);
+      if (x === undefined || y === undefined || typeof x !== typeof y) return undefined;
+      return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+    }
+  }
+}
+
+export function lengthOf(v: PyVal): number | undefined {
+  if (v.t === 'str' || v.t === 'bytes') return [...v.v].length;
+  if (v.t === 'dict') return v.entries.length;
+  return 'items' in v ? v.items.length : undefined;
+}
+
+function isInstance(v: PyVal, types: string[]): Tri {
+  let out: Tri = false;
+  for (const t of types) {
+    const kinds = BUILTIN_TYPES[typeKey(t)];
+    if (!kinds) out = undefined;
+    else if (kinds.includes(v.t)) return true;
+  }
+  return out;
+}
+
+export function evaluate(c: Cond, b: Binding): Tri {
+  switch (c.k) {
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'data':
+      return undefined;
+    case 'not': {
+      const e = evaluate(c.e, b);
+      return e === undefined ? undefined : !e;
+    }
+    case 'and': {
+      let out: Tri = true;
+      for (const e of c.es) {
+        const v = evaluate(e, b);
+        if (v === false) return false;
+        if (v === undefined) out = undefined;
+      }
+      return out;
+    }
+    case 'or': {
+      let out: Tri = false;
+      for (const e of c.es) {
+        const v = evaluate(e, b);
+        if (v === true) return true;
+        if (v === undefined) out = undefined;
+      }
+      return out;
+    }
+    case 'given': {
+      if (c.key === undefined) return b.params.get(c.param)?.given;
+      if (b.keywords.has(c.key)) return true;
+      return b.kwSplat ? undefined : false;
+    }
+    default: {
+      const v = b.params.get(c.param)?.value;
+      if (!v) return undefined;
+      if (c.k === 'truthy') return truthy(v);
+      if (c.k === 'isinstance') return isInstance(v, c.types);
+      if (c.k === 'len') {
+        const n = lengthOf(v);
+        return n === undefined ? undefined : compare({ t: 'int', v: n }, c.op, c.value);
+      }
+      return compare(v, c.op, c.value);
+    }
+  }
+}

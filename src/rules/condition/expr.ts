@@ -1,0 +1,219 @@
+/**
+ * A test expression of the raising def (`mode not in ('r', 'w')`, `not seq`, `x is None`,
+ * `isinstance(n, int)`, `'key' in kwargs`) as a `Cond` over its parameters; what it cannot read
+ * over parameters and literals is `data` (state, a helper's result, a local variable).
+ */
+import type { Node } from '../../parse/parser.js';
+import { dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { literalOf } from './literal.js';
+import { and, not, or } from './simplify.js';
+import type { CmpOp, Cond, ParamSpec, PyVal } from './types.js';
+
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
+const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
+const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
+
+type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | undefined;
+
+interface Assign {
+  name: string;
+  row: number;
+  /** `if p is None: p = <literal>` / `p = <literal> if p is None else p`. */
+  noneMeans?: PyVal;
+}
+
+export class ExprReader {
+  private readonly assigns: Assign[];
+
+  constructor(
+    def: Node,
+    private readonly params: Map<string, ParamSpec>,
+    private readonly constant: (name: string) => PyVal | undefined,
+  ) {
+    this.assigns = readAssigns(def, params, constant);
+  }
+
+  /** A bare parameter readable at `row`: not rebound before it (a None replaced by a literal is kept, see ParamSpec.noneMeans). */
+  private param(n: Node): string | undefined {
+    if (n.type !== 'identifier') return undefined;
+    const p = this.params.get(n.text);
+    if (!p || p.kind === 'var-positional' || p.kind === 'var-keyword') return undefined;
+    const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row);
+    if (!before.length) return n.text;
+    if (before.length === 1 && before[0]!.noneMeans) {
+      p.noneMeans = before[0]!.noneMeans;
+      return n.text;
+    }
+    return undefined;
+  }
+
+  private side(n: Node): Side {
+    if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
+    const p = this.param(n);
+    if (p) return { param: p };
+    if (n.type === 'call' && field(n, 'function')?.text === 'len') {
+      const args = namedChildren(field(n, 'arguments') ?? n);
+      const q = args.length === 1 ? this.param(args[0]!) : undefined;
+      if (q) return { param: q, len: true };
+    }
+    const v = literalOf(n, this.constant);
+    if (v) return { value: v };
+    if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
+    return undefined;
+  }
+
+  /** The condition that `n` is true. */
+  cond(n: Node): Cond {
+    switch (n.type) {
+      case 'parenthesized_expression':
+        return namedChildren(n).length === 1 ? this.cond(namedChildren(n)[0]!) : data(n);
+      case 'not_operator': {
+        const arg = field(n, 'argument');
+        return arg ? not(this.cond(arg)) : data(n);
+      }
+      case 'boolean_operator': {
+        const l = field(n, 'left');
+        const r = field(n, 'right');
+        if (!l || !r) return data(n);
+        const op = field(n, 'operator')?.text;
+        return op === 'and' ? and([this.cond(l), this.cond(r)]) : or([this.cond(l), this.cond(r)]);
+      }
+      case 'comparison_operator':
+        return this.comparison(n);
+      case 'call':
+        return this.call(n);
+      default: {
+        const s = this.side(n);
+        if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
+        if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
+        return data(n);
+      }
+    }
+  }
+
+  private comparison(n: Node): Cond {
+    const operands = namedChildren(n);
+    const ops = n.children.filter((c): c is Node => !!c && !c.isNamed && OPS.has(c.type)).map((c) => c.type as CmpOp);
+    if (ops.length !== operands.length - 1 || !ops.length) return data(n);
+    const parts: Cond[] = [];
+    for (let i = 0; i < ops.length; i++) parts.push(this.pair(operands[i]!, ops[i]!, operands[i + 1]!, n));
+    return and(parts);
+  }
+
+  private pair(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
+    const l = this.side(ln);
+    const r = this.side(rn);
+    // `'key' in kwargs`: keyword presence.
+    if ((op === 'in' || op === 'not in') && l && 'value' in l && l.value.t === 'str' && rn.type === 'identifier') {
+      const kw = this.params.get(rn.text);
+      if (kw?.kind === 'var-keyword' && !this.assigns.some((a) => a.name === rn.text)) {
+        const given: Cond = { k: 'given', param: rn.text, key: l.value.v };
+        return op === 'in' ? given : not(given);
+      }
+    }
+    // `x is MISSING` where MISSING is x's own default: whether x was passed.
+    const sentinel = (s: Side, o: Side): string | undefined => (s && 'param' in s && !s.len && o && 'sentinel' in o && this.params.get(s.param)?.defaultText === o.sentinel ? s.param : undefined);
+    const sp = sentinel(l, r) ?? sentinel(r, l);
+    if (sp && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
+      const given: Cond = { k: 'given', param: sp };
+      return op === 'is not' || op === '!=' ? given : not(given);
+    }
+    if (l && 'param' in l && r && 'value' in r) return build(l, op, r.value);
+    if (r && 'param' in r && l && 'value' in l && FLIP[op]) return build(r, FLIP[op]!, l.value);
+    if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
+    return data(whole);
+  }
+
+  private call(n: Node): Cond {
+    const fn = field(n, 'function')?.text;
+    const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
+    if (fn === 'isinstance' && args.length === 2) {
+      const p = this.param(args[0]!);
+      const t = args[1]!;
+      const types = t.type === 'tuple' || t.type === 'parenthesized_expression' ? namedChildren(t).map((x) => dottedName(x)) : [dottedName(t)];
+      if (p && types.every((x): x is string => !!x)) return { k: 'isinstance', param: p, types };
+    }
+    if (fn === 'len' || fn === 'bool') {
+      const s = this.side(n);
+      if (s && 'param' in s && s.len) return nonEmpty(s.param);
+      const q = fn === 'bool' && args.length === 1 ? this.param(args[0]!) : undefined;
+      if (q) return { k: 'truthy', param: q };
+    }
+    return data(n);
+  }
+}
+
+function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {
+  if (s.len) return op !== 'is' && op !== 'is not' ? { k: 'len', param: s.param, op, value: v } : { k: 'data', text: `len(${s.param}) ${op} ${v.t}` };
+  return { k: 'cmp', param: s.param, op, value: v };
+}
+
+const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });
+
+/** `len(p) != 0`, the truthiness of a sized value. */
+export function isNonEmpty(c: Cond): boolean {
+  return c.k === 'len' && c.op === '!=' && c.value.t === 'int' && c.value.v === 0;
+}
+
+function data(n: Node): Cond {
+  return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
+}
+
+export function truthy(v: PyVal): boolean {
+  switch (v.t) {
+    case 'none':
+      return false;
+    case 'bool':
+      return v.v;
+    case 'int':
+    case 'float':
+      return v.v !== 0;
+    case 'str':
+    case 'bytes':
+      return v.v.length > 0;
+    case 'dict':
+      return v.entries.length > 0;
+    default:
+      return v.items.length > 0;
+  }
+}
+
+/** Every binding of a parameter inside `def` (not nested scopes), with the None-replacement patterns recognised. */
+function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined): Assign[] {
+  const out: Assign[] = [];
+  const visit = (n: Node) => {
+    if (SCOPES.has(n.type) && n.id !== def.id) return;
+    const targets: Node[] = [];
+    if (n.type === 'assignment' || n.type === 'augmented_assignment') targets.push(field(n, 'left')!);
+    else if (n.type === 'for_statement' || n.type === 'for_in_clause') targets.push(field(n, 'left')!);
+    else if (n.type === 'named_expression') targets.push(field(n, 'name')!);
+    else if (n.type === 'as_pattern_target' || n.type === 'delete_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') targets.push(n);
+    for (const t of targets) {
+      if (!t) continue;
+      const ids = t.type === 'identifier' ? [t] : t.descendantsOfType('identifier').filter((x): x is Node => !!x);
+      for (const id of ids) if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant) });
+    }
+    for (const c of namedChildren(n)) visit(c);
+  };
+  const body = field(def, 'body');
+  if (body) visit(body);
+  return out;
+}
+
+/** `if p is None: p = LIT` (the if's only statement, no else) or `p = LIT if p is None else p`. */
+function noneReplacement(a: Node, name: string, constant: (name: string) => PyVal | undefined): PyVal | undefined {
+  if (a.type !== 'assignment' || field(a, 'left')?.text !== name) return undefined;
+  const right = field(a, 'right');
+  const isNoneTest = (c: Node | null | undefined) => !!c && c.type === 'comparison_operator' && c.text.replace(/\s+/g, ' ') === `${name} is None`;
+  if (right?.type === 'conditional_expression') {
+    const [v, test, other] = namedChildren(right);
+    if (isNoneTest(test) && other?.text === name) return literalOf(v, constant);
+    return undefined;
+  }
+  const stmt = a.parent;
+  const block = stmt?.parent;
+  const ifs = block?.parent;
+  if (stmt?.type !== 'expression_statement' || block?.type !== 'block' || ifs?.type !== 'if_statement') return undefined;
+  if (namedChildren(block).length !== 1 || namedChildren(ifs).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
+  return isNoneTest(field(ifs, 'condition')) ? literalOf(right, constant) : undefined;
+}

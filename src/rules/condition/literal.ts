@@ -1,0 +1,164 @@
+/** Python literals read from syntax (`'r'`, `-1`, `(1, 2)`, `{'a': None}`), and how they are written back. */
+import type { Node } from '../../parse/parser.js';
+import { field, namedChildren } from '../../parse/syntax.js';
+import type { PyVal } from './types.js';
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
+
+function unescape(s: string): string {
+  return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (m, e: string) => {
+    if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
+    return ESCAPES[e] ?? m;
+  });
+}
+
+function stringLit(n: Node): PyVal | undefined {
+  const start = namedChildren(n).find((c) => c.type === 'string_start')?.text ?? n.text.slice(0, 1);
+  const prefix = start.replace(/['"]+$/, '').toLowerCase();
+  if (prefix.includes('f') || prefix.includes('t')) return undefined;
+  let s = '';
+  for (const c of namedChildren(n)) {
+    if (c.type === 'interpolation') return undefined;
+    if (c.type === 'string_content' || c.type === 'escape_sequence') s += c.text;
+  }
+  const v = prefix.includes('r') ? s : unescape(s);
+  return prefix.includes('b') ? { t: 'bytes', v } : { t: 'str', v };
+}
+
+function intLit(text: string): number | undefined {
+  const t = text.replace(/_/g, '').toLowerCase().replace(/l$/, '');
+  const v = /^0[xob]/.test(t) ? Number(t) : /^\d+$/.test(t) ? Number(t) : NaN;
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/** The literal value of an expression, or undefined. `constant` resolves a bare name (a module constant). */
+export function literalOf(n: Node | null | undefined, constant?: (name: string) => PyVal | undefined, depth = 0): PyVal | undefined {
+  if (!n || depth > 8) return undefined;
+  const sub = (c: Node | null) => literalOf(c, constant, depth + 1);
+  switch (n.type) {
+    case 'string':
+      return stringLit(n);
+    case 'concatenated_string': {
+      const parts = namedChildren(n).map(sub);
+      if (parts.some((p) => !p || (p.t !== 'str' && p.t !== 'bytes'))) return undefined;
+      const first = parts[0] as { t: 'str' | 'bytes'; v: string };
+      return { t: first.t, v: parts.map((p) => (p as { v: string }).v).join('') };
+    }
+    case 'integer': {
+      const v = intLit(n.text);
+      return v === undefined ? undefined : { t: 'int', v };
+    }
+    case 'float': {
+      if (/j$/i.test(n.text)) return undefined;
+      const v = Number(n.text.replace(/_/g, ''));
+      return Number.isFinite(v) ? { t: 'float', v } : undefined;
+    }
+    case 'true':
+      return { t: 'bool', v: true };
+    case 'false':
+      return { t: 'bool', v: false };
+    case 'none':
+      return { t: 'none' };
+    case 'parenthesized_expression':
+      return sub(namedChildren(n)[0] ?? null);
+    case 'unary_operator': {
+      const op = field(n, 'operator')?.text;
+      const v = sub(field(n, 'argument'));
+      if (!v || (v.t !== 'int' && v.t !== 'float')) return undefined;
+      return op === '-' ? { t: v.t, v: -v.v } : op === '+' ? v : undefined;
+    }
+    case 'tuple':
+    case 'list':
+    case 'set': {
+      const items = namedChildren(n).map(sub);
+      if (items.some((i) => !i)) return undefined;
+      return { t: n.type, items: items as PyVal[] };
+    }
+    case 'dictionary': {
+      const entries: [PyVal, PyVal][] = [];
+      for (const p of namedChildren(n)) {
+        const k = p.type === 'pair' ? sub(field(p, 'key')) : undefined;
+        const v = p.type === 'pair' ? sub(field(p, 'value')) : undefined;
+        if (!k || !v) return undefined;
+        entries.push([k, v]);
+      }
+      return { t: 'dict', entries };
+    }
+    case 'identifier':
+      return constant?.(n.text);
+    default:
+      return undefined;
+  }
+}
+
+/** The value as Python writes it (`'r'`, `None`, `('a', 'b')`). */
+export function pyRepr(v: PyVal): string {
+  switch (v.t) {
+    case 'none':
+      return 'None';
+    case 'bool':
+      return v.v ? 'True' : 'False';
+    case 'int':
+      return String(v.v);
+    case 'float':
+      return Number.isInteger(v.v) ? `${v.v}.0` : String(v.v);
+    case 'str':
+      return `'${v.v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+    case 'bytes':
+      return `b'${v.v.replace(/'/g, "\\'")}'`;
+    case 'tuple':
+      return `(${v.items.map(pyRepr).join(', ')}${v.items.length === 1 ? ',' : ''})`;
+    case 'list':
+      return `[${v.items.map(pyRepr).join(', ')}]`;
+    case 'set':
+      return v.items.length ? `{${v.items.map(pyRepr).join(', ')}}` : 'set()';
+    case 'dict':
+      return `{${v.entries.map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  }
+}
+
+/** Module-level names assigned exactly once, from a literal (`MODES = ('r', 'w')`), anywhere outside functions and classes. */
+export function moduleConstants(root: Node): Map<string, PyVal> {
+  const count = new Map<string, number>();
+  const value = new Map<string, PyVal>();
+  const bump = (name: string) => count.set(name, (count.get(name) ?? 0) + 1);
+  const walk = (block: Node) => {
+    for (const st of namedChildren(block)) {
+      const a = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+      if (a?.type === 'assignment' || a?.type === 'augmented_assignment') {
+        const l = field(a, 'left');
+        if (l?.type === 'identifier') {
+          bump(l.text);
+          const v = a.type === 'assignment' ? literalOf(field(a, 'right')) : undefined;
+          if (v) value.set(l.text, v);
+        } else for (const id of l ? l.descendantsOfType('identifier') : []) if (id) bump(id.text);
+      } else if (st.type === 'function_definition' || st.type === 'class_definition' || st.type === 'decorated_definition') {
+        const d = st.type === 'decorated_definition' ? field(st, 'definition') : st;
+        bump(d ? (field(d, 'name')?.text ?? '') : '');
+      } else if (st.type === 'import_statement' || st.type === 'import_from_statement') {
+        for (const id of st.descendantsOfType('identifier')) if (id) bump(id.text);
+      } else if (st.type !== 'expression_statement') {
+        if (st.type === 'for_statement') for (const id of field(st, 'left')?.descendantsOfType('identifier') ?? []) if (id) bump(id.text);
+        for (const c of st.descendantsOfType('block')) if (c && c.parent && !insideDef(c, st)) walkOnce(c);
+      }
+    }
+  };
+  const seen = new Set<number>();
+  const walkOnce = (b: Node) => {
+    if (seen.has(b.id)) return;
+    seen.add(b.id);
+    walk(b);
+  };
+  walk(root);
+  // Rebinding inside functions (`global X; X = ...`) also disqualifies a name.
+  for (const g of root.descendantsOfType('global_statement')) for (const id of g ? namedChildren(g) : []) bump(id.text);
+  const out = new Map<string, PyVal>();
+  for (const [k, v] of value) if (count.get(k) === 1) out.set(k, v);
+  return out;
+}
+
+/** `b` lies inside a function or class definition below `top`. */
+function insideDef(b: Node, top: Node): boolean {
+  for (let p: Node | null = b.parent; p && p.id !== top.id; p = p.parent) if (p.type === 'function_definition' || p.type === 'class_definition') return true;
+  return false;
+}

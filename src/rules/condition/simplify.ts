@@ -1,0 +1,70 @@
+/** Building conditions with constant folding: `and([true, c])` is `c`, `not(not(c))` is `c`. */
+import type { Cond } from './types.js';
+
+export function and(cs: Cond[]): Cond {
+  const out: Cond[] = [];
+  for (const c of cs) {
+    if (c.k === 'true') continue;
+    if (c.k === 'false') return c;
+    if (c.k === 'and') out.push(...c.es);
+    else out.push(c);
+  }
+  return out.length === 0 ? { k: 'true' } : out.length === 1 ? out[0]! : { k: 'and', es: out };
+}
+
+export function or(cs: Cond[]): Cond {
+  const out: Cond[] = [];
+  for (const c of cs) {
+    if (c.k === 'false') continue;
+    if (c.k === 'true') return c;
+    if (c.k === 'or') out.push(...c.es);
+    else out.push(c);
+  }
+  return out.length === 0 ? { k: 'false' } : out.length === 1 ? out[0]! : { k: 'or', es: out };
+}
+
+export function not(c: Cond): Cond {
+  if (c.k === 'true') return { k: 'false' };
+  if (c.k === 'false') return { k: 'true' };
+  if (c.k === 'not') return c.e;
+  if (c.k === 'data') return { k: 'data', text: c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}` };
+  return { k: 'not', e: c };
+}
+
+/** The condition mentions nothing but data: no call's arguments can decide any part of it. */
+export function onlyData(c: Cond): boolean {
+  if (c.k === 'data') return true;
+  if (c.k === 'not') return onlyData(c.e);
+  if (c.k === 'and' || c.k === 'or') return c.es.every(onlyData);
+  return false;
+}
+
+/** The parameters a condition reads. */
+export function paramsOf(c: Cond, out = new Set<string>()): Set<string> {
+  if (c.k === 'not') paramsOf(c.e, out);
+  else if (c.k === 'and' || c.k === 'or') for (const e of c.es) paramsOf(e, out);
+  else if ('param' in c) out.add(c.param);
+  return out;
+}
+
+/** Some part of the condition depends on data or state (a call's arguments can at most rule it out). */
+export function mentionsData(c: Cond): boolean {
+  if (c.k === 'data') return true;
+  if (c.k === 'not') return mentionsData(c.e);
+  if (c.k === 'and' || c.k === 'or') return c.es.some(mentionsData);
+  return false;
+}
+
+const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', is: 'is not', 'is not': 'is' };
+
+/** The condition with `not` pushed down to its atoms (`not (a or b)` is `not a and not b`; `not x < 1` is `x >= 1`). */
+export function pushNot(c: Cond, negate = false): Cond {
+  if (c.k === 'not') return pushNot(c.e, !negate);
+  if (c.k === 'and' || c.k === 'or') {
+    const es = c.es.map((e) => pushNot(e, negate));
+    return (c.k === 'and') !== negate ? and(es) : or(es);
+  }
+  if (!negate) return c;
+  if (c.k === 'cmp' || c.k === 'len') return { ...c, op: NEGATED[c.op] as typeof c.op };
+  return not(c);
+}

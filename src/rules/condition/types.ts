@@ -1,0 +1,62 @@
+/**
+ * The raise condition of a rule, as plain JSON data (the compiled-rules snapshot stores it as is):
+ * over which parameters of the entry point, and for which of their values, the statement at the
+ * record's `lineNumber` is reached. Compiled from the raising `def` in `sourceCode`
+ * (./compile.ts), evaluated against a call's arguments at match time (src/match/bind.ts).
+ */
+
+/** A Python literal value (what a call's argument or a parameter's default can be known as). */
+export type PyVal =
+  | { t: 'none' }
+  | { t: 'bool'; v: boolean }
+  | { t: 'int'; v: number }
+  | { t: 'float'; v: number }
+  | { t: 'str'; v: string }
+  | { t: 'bytes'; v: string }
+  | { t: 'tuple' | 'list' | 'set'; items: PyVal[] }
+  | { t: 'dict'; entries: [PyVal, PyVal][] };
+
+export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'is' | 'is not';
+
+/** A condition over the entry point's parameters. `data`: something a call's arguments cannot decide (state, data, a helper's result). */
+export type Cond =
+  | { k: 'true' }
+  | { k: 'false' }
+  | { k: 'data'; text: string }
+  | { k: 'not'; e: Cond }
+  | { k: 'and'; es: Cond[] }
+  | { k: 'or'; es: Cond[] }
+  /** `param <op> value` (also `value <op> param`, normalised to the parameter on the left). */
+  | { k: 'cmp'; param: string; op: CmpOp; value: PyVal }
+  /** `len(param) <op> value` (an int, or a collection of ints for `in`). */
+  | { k: 'len'; param: string; op: CmpOp; value: PyVal }
+  /** `bool(param)`: `if param:`, `if not param:`. */
+  | { k: 'truthy'; param: string }
+  /** `isinstance(param, T)`, T written as in the raising module (builtins bare). */
+  | { k: 'isinstance'; param: string; types: string[] }
+  /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
+  | { k: 'given'; param: string; key?: string };
+
+export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';
+
+export interface ParamSpec {
+  name: string;
+  kind: ParamKind;
+  /** The default: a literal, `expr` (not a literal: unknown when not passed), or absent (required). */
+  default?: PyVal | 'expr';
+  /** Text of a non-literal default (a sentinel such as `_MISSING`). */
+  defaultText?: string;
+  /** `if p is None: p = <literal>` before the test: a None argument stands for this value. */
+  noneMeans?: PyVal;
+}
+
+export interface RaiseCondition {
+  /** The entry point's parameters as the caller passes them (`self` / `cls` dropped). */
+  params: ParamSpec[];
+  /** The raise happens when this holds. `true`: on every path (a stub, a removed API). */
+  when: Cond;
+  /** Why the call's arguments cannot decide it at all (a generator, the window shows no def...), if so. */
+  unknown?: string;
+  /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */
+  entries: string[];
+}

@@ -1,0 +1,118 @@
+/** Raise conditions in words: for `records check`, `explain` and the `condition` of a diagnostic. */
+import { evaluate, lengthOf, type Binding } from './eval.js';
+import { isNonEmpty } from './expr.js';
+import { pyRepr } from './literal.js';
+import { mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
+import type { Cond, PyVal, RaiseCondition } from './types.js';
+
+function list(v: PyVal): string {
+  const items = v.t === 'dict' ? v.entries.map(([k]) => k) : 'items' in v ? v.items : undefined;
+  return items ? items.map(pyRepr).join(', ') : pyRepr(v);
+}
+
+/** A type as the raising module names it, without the private alias's underscores (`_Sequence` is collections.abc's Sequence). */
+const shownType = (t: string) => t.replace(/^_+/, '');
+
+/** A condition as Python-like text. */
+export function condText(c: Cond, top = true): string {
+  if (top) c = pushNot(c);
+  const wrap = (s: string) => (top ? s : `(${s})`);
+  switch (c.k) {
+    case 'true':
+      return 'always';
+    case 'false':
+      return 'never';
+    case 'data':
+      return c.text;
+    case 'not':
+      if (c.e.k === 'truthy') return `not ${c.e.param}`;
+      if (c.e.k === 'given') return c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
+      if (c.e.k === 'isinstance') return `not isinstance(${c.e.param}, ${c.e.types.join(' | ')})`;
+      if (c.e.k === 'len' && isNonEmpty(c.e)) return `${c.e.param} is empty`;
+      return `not ${condText(c.e, false)}`;
+    case 'and':
+      return wrap(c.es.map((e) => condText(e, false)).join(' and '));
+    case 'or':
+      return wrap(c.es.map((e) => condText(e, false)).join(' or '));
+    case 'cmp':
+      return `${c.param} ${c.op} ${pyRepr(c.value)}`;
+    case 'len':
+      if (c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${c.param} is empty`;
+      return isNonEmpty(c) ? `${c.param} is not empty` : `len(${c.param}) ${c.op} ${pyRepr(c.value)}`;
+    case 'truthy':
+      return c.param;
+    case 'isinstance':
+      return `isinstance(${c.param}, ${c.types.join(' | ')})`;
+    case 'given':
+      return c.key ? `'${c.key}' passed` : `${c.param} passed`;
+  }
+}
+
+/** What a rule's condition says, in a line (`records check`, `explain`). */
+export function describeCondition(rc: RaiseCondition | undefined): string {
+  if (!rc) return 'always raises';
+  if (rc.unknown) return `not known: ${rc.unknown} (findings are possible)`;
+  if (rc.when.k === 'true') return 'always raises (on every path through the def)';
+  if (rc.when.k === 'false') return 'never reached (the statement is unreachable)';
+  if (onlyData(rc.when)) return `depends on data: raises when ${condText(rc.when)} (findings are possible)`;
+  const ps = [...paramsOf(rc.when)];
+  const by = mentionsData(rc.when) ? `partly decided by the call's ${ps.join(', ')}; the rest depends on data` : `decided by the call's ${ps.join(', ')}`;
+  return `raises when ${condText(rc.when)}${ps.length ? ` (${by})` : ''}`;
+}
+
+/** One decided atom with the argument's value: `mode='rw' is not one of 'r', 'w'`. */
+function atomWords(c: Cond, b: Binding): string | undefined {
+  if (c.k === 'not') {
+    if (c.e.k === 'truthy' || (c.e.k === 'len' && isNonEmpty(c.e))) {
+      const v = b.params.get(c.e.param)?.value;
+      return v ? `${c.e.param}=${pyRepr(v)} is ${lengthOf(v) === 0 ? 'empty' : 'false'}` : undefined;
+    }
+    if (c.e.k === 'given') return condText(c);
+    if (c.e.k === 'isinstance') {
+      const v = b.params.get(c.e.param)?.value;
+      return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.types.map(shownType).join(' or ')}` : undefined;
+    }
+    const inner = atomWords(c.e, b);
+    return inner ? `not (${inner})` : undefined;
+  }
+  if (c.k === 'given') return condText(c);
+  if (!('param' in c)) return undefined;
+  const v = b.params.get(c.param)?.value;
+  if (!v) return undefined;
+  const shown = `${c.param}=${pyRepr(v)}`;
+  if (c.k === 'truthy') return `${shown} is true`;
+  if (c.k === 'isinstance') return `${shown} is a ${c.types.map(shownType).join(' or ')}`;
+  if (c.k === 'len' && c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${shown} is empty`;
+  if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
+  if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
+  if (c.op === 'not in') return `${shown} is not one of ${list(c.value)}`;
+  return `${shown} ${c.op} ${pyRepr(c.value)}`;
+}
+
+/** Why a decided-true condition holds for these arguments: the atoms that hold, with the values. */
+export function whyTrue(c: Cond, b: Binding): string {
+  const parts: string[] = [];
+  const visit = (e: Cond) => {
+    if (evaluate(e, b) !== true) return;
+    if (e.k === 'and') for (const x of e.es) visit(x);
+    else if (e.k === 'or') {
+      const first = e.es.find((x) => evaluate(x, b) === true);
+      if (first) visit(first);
+    } else if (e.k !== 'true') {
+      const w = atomWords(e, b);
+      if (w && !parts.includes(w)) parts.push(w);
+    }
+  };
+  visit(pushNot(c));
+  return parts.length ? parts.join(' and ') : `raises for these arguments (${condText(c)})`;
+}
+
+/** Why the condition is not decided: what it needs and which arguments are not known. */
+export function whyUnknown(rc: RaiseCondition, b: Binding | undefined): string {
+  if (rc.unknown) return `not known: ${rc.unknown}`;
+  const unknown = [...paramsOf(rc.when)].filter((p) => !b?.params.get(p)?.value);
+  const what = condText(rc.when);
+  if (onlyData(rc.when)) return `raises when ${what}; that depends on data or state, not on the call`;
+  const rest = mentionsData(rc.when) ? 'the rest depends on data or state' : 'not decided for these arguments';
+  return `raises when ${what}; ${unknown.length ? `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known here` : rest}`;
+}

@@ -1,0 +1,38 @@
+/** What a JS/TS record compiles to: plain data, read by the ESLint plugin (src/eslint/). */
+
+export type JsKind = 'function' | 'method' | 'static' | 'constructor';
+
+/** A guard the record shows before the call (`if (URL.canParse(input))`): when it returned true for the call's argument, the call does not throw. */
+export interface JsGuard {
+  /** The guard's callee as written (`URL.canParse`, `isValid`). */
+  callee: string;
+  /** Which argument of the guard is the call's argument (0-based). */
+  guardArg: number;
+  /** Which argument of the throwing call it is (0-based). */
+  callArg: number;
+  /** A true result protects the call (`URL.canParse`); false for a guard that says the input is bad (`isInvalid(x)`). */
+  safeWhenTrue: boolean;
+}
+
+export interface JsTarget {
+  language: 'typescript' | 'javascript';
+  /** npm package (`yaml`, `@scope/pkg`) or Node core module (`node:url`). */
+  package: string;
+  kind: JsKind;
+  /** Declaring class (methods, statics, constructors). */
+  className?: string;
+  /** Function, method or static name; the class name for a constructor. */
+  name: string;
+  /** Rejects (an async function or `Promise.reject`) rather than throwing synchronously. */
+  async: boolean;
+  /** Throws whenever it is called (not under a condition on its arguments or data). */
+  always: boolean;
+  errorClass: string;
+  /** Bases of the error class the record shows (nearest first); the plugin adds those the program declares. */
+  errorBases: string[];
+  /** Argument counts of the record's own example calls: only overloads that accept one of them throw (empty: every overload). */
+  arities: number[];
+  guards: JsGuard[];
+  /** Names a file must mention to be able to match (prefilter). */
+  names: string[];
+}

@@ -1,0 +1,201 @@
+/**
+ * Scopes, for queries: the names each scope binds (parameters, assignment and loop targets,
+ * imports, definitions, `global` names), the identifiers it uses, the scopes a statement sees, and
+ * the module's imports in force at run time (not those under `if TYPE_CHECKING:`). The model
+ * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
+ */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+import { targetNames } from '../python/bindings.js';
+import { BUILTINS } from '../python/builtins.js';
+import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
+import { parameters } from '../python/params.js';
+
+/**
+ * Expression nodes (and their parts) that bind no name unless they hold a `:=` (a lambda or
+ * comprehension in them binds nothing outside it). `as_pattern` is not here: `with ... as x` binds.
+ */
+const EXPRESSIONS = new Set([
+  'attribute', 'await', 'binary_operator', 'boolean_operator', 'call', 'comparison_operator', 'concatenated_string',
+  'conditional_expression', 'dictionary', 'ellipsis', 'false', 'float', 'identifier', 'integer', 'list', 'list_splat',
+  'dictionary_splat', 'none', 'not_operator', 'parenthesized_expression', 'set', 'string', 'subscript', 'true', 'tuple',
+  'unary_operator', 'argument_list', 'keyword_argument', 'pair', 'slice', 'comment', 'string_content', 'escape_sequence',
+  'interpolation', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression',
+]);
+
+export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
+
+export class Scopes {
+  private readonly bound = new Map<number, Set<string>>();
+  private readonly used = new Map<number, Set<string>>();
+  private allIds?: Set<string>;
+  private importCache?: Map<string, ImportBinding>;
+  private starImport = false;
+
+  constructor(readonly root: Node) {}
+
+  /** Every identifier written anywhere in the file (fresh names avoid them all). */
+  get identifiers(): Set<string> {
+    if (this.allIds) return this.allIds;
+    const s = new Set<string>();
+    for (const n of this.root.descendantsOfType('identifier')) if (n) s.add(n.text);
+    return (this.allIds = s);
+  }
+
+  freshName(base: string, taken: Set<string> = new Set()): string {
+    for (let i = 1; ; i++) {
+      const name = `${base}_${i}`;
+      if (!this.identifiers.has(name) && !taken.has(name)) return name;
+    }
+  }
+
+  /** Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then the module. */
+  scopesOf(stmt: Node): Node[] {
+    const out: Node[] = [];
+    let n: Node | null = stmt.parent;
+    let direct = true;
+    while (n) {
+      const type = n.type;
+      if (type === 'function_definition') {
+        out.push(n);
+        direct = false;
+      } else if (type === 'class_definition') {
+        if (direct) out.push(n);
+        direct = false;
+      }
+      n = n.parent;
+    }
+    out.push(this.root);
+    return out;
+  }
+
+  /** The name is defined for the statement (a builtin, or bound in a scope it sees). */
+  defines(name: string, scopes: Node[]): boolean {
+    if (BUILTINS.has(name)) return true;
+    return scopes.some((s) => this.boundIn(s).has(name));
+  }
+
+  hasStarImport(): boolean {
+    this.boundIn(this.root);
+    return this.starImport;
+  }
+
+  /** Identifiers used anywhere in a scope (nested scopes included). */
+  usedIn(scope: Node): Set<string> {
+    let s = this.used.get(scope.id);
+    if (s) return s;
+    s = new Set<string>();
+    for (const n of scope.descendantsOfType('identifier')) if (n) s.add(n.text);
+    this.used.set(scope.id, s);
+    return s;
+  }
+
+  /** Names a scope binds: parameters, assignment and loop targets, imports, definitions, `global` names. */
+  boundIn(scope: Node): Set<string> {
+    let s = this.bound.get(scope.id);
+    if (s) return s;
+    s = new Set<string>();
+    if (scope.type === 'function_definition') {
+      for (const p of parameters(scope)) if (p.name) s.add(p.name);
+    }
+    const body = scope.type === 'module' ? scope : field(scope, 'body');
+    // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
+    if (body) this.collectBindings(body, s, scope.type === 'module', !body.descendantsOfType('named_expression').some((w) => !!w));
+    this.bound.set(scope.id, s);
+    return s;
+  }
+
+  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean): void {
+    for (const c of namedChildren(n)) {
+      const type = c.type;
+      if (skipExpressions && EXPRESSIONS.has(type)) continue;
+      switch (type) {
+        case 'function_definition':
+        case 'class_definition': {
+          const name = field(c, 'name');
+          if (name) into.add(name.text);
+          continue; // a new scope
+        }
+        case 'decorated_definition': {
+          const def = field(c, 'definition');
+          const name = def ? field(def, 'name') : null;
+          if (name) into.add(name.text);
+          continue;
+        }
+        case 'lambda':
+        case 'list_comprehension':
+        case 'set_comprehension':
+        case 'dictionary_comprehension':
+        case 'generator_expression':
+          // Only walrus targets leak out of comprehensions.
+          for (const w of c.descendantsOfType('named_expression')) if (w) into.add(field(w, 'name')?.text ?? '');
+          continue;
+        case 'import_statement':
+        case 'import_from_statement':
+          if (isWildcardImport(c)) this.starImport ||= module;
+          for (const i of importedNames(c)) into.add(i.local);
+          continue;
+        case 'if_statement':
+          if (module && isTypeChecking(field(c, 'condition'))) {
+            // Imports under TYPE_CHECKING do not exist at run time; an `else:` branch does.
+            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions);
+            continue;
+          }
+          break;
+        case 'assignment':
+        case 'augmented_assignment': {
+          const left = field(c, 'left');
+          if (left) targetNames(left, into);
+          break;
+        }
+        case 'for_statement': {
+          const left = field(c, 'left');
+          if (left) targetNames(left, into);
+          break;
+        }
+        case 'named_expression':
+          into.add(field(c, 'name')?.text ?? '');
+          break;
+        case 'as_pattern': {
+          const alias = field(c, 'alias');
+          const t = alias ? (namedChildren(alias)[0] ?? alias) : null;
+          if (t) targetNames(t, into);
+          break;
+        }
+        case 'global_statement':
+        case 'nonlocal_statement':
+          for (const x of namedChildren(c)) into.add(x.text);
+          continue;
+      }
+      this.collectBindings(c, into, module, skipExpressions);
+    }
+  }
+
+  /** Module-level imports in force at run time: local name → what it binds. */
+  get imports(): Map<string, ImportBinding> {
+    if (this.importCache) return this.importCache;
+    const out = new Map<string, ImportBinding>();
+    const visit = (stmts: Node[]) => {
+      for (const s of stmts) {
+        for (const i of importedNames(s)) {
+          if (i.kind === 'from') {
+            if (!i.relative && !out.has(i.local)) out.set(i.local, { kind: 'from', module: i.module, name: i.name! });
+          } else if (!i.aliased) {
+            // `import a.b.c` binds `a` and makes `a.b.c` reachable.
+            const key = `${i.local}\0${i.module}`;
+            if (!out.has(key)) out.set(key, { kind: 'module', module: i.module });
+          } else if (!out.has(i.local)) out.set(i.local, { kind: 'module', module: i.module });
+        }
+        if (s.type === 'try_statement') {
+          const b = field(s, 'body');
+          if (b) visit(namedChildren(b));
+        } else if (s.type === 'if_statement' && !isTypeChecking(field(s, 'condition'))) {
+          const b = field(s, 'consequence');
+          if (b) visit(namedChildren(b));
+        }
+      }
+    };
+    visit(namedChildren(this.root));
+    return (this.importCache = out);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `--add-ignore` for JS/TS files: ids join a directive on the line (or above the statement), else
+ * a trailing `// raiselint: ignore[...]` is added; where the line ends inside a template literal,
+ * a string or JSX text, the comment goes alone on the line above.
+ */
+import type * as TS from 'typescript';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { typescript } from '../rules/js/source.js';
+import { isBuiltinRule } from './builtin.js';
+import { lineStarts, type Directive } from './directives.js';
+import { rewriteDirective, type TextEdit } from './edits.js';
+import { collectJsDirectives, jsSourceFile } from './jsdirectives.js';
+
+/** The innermost node around `pos` spans several lines and is text (a template, a string, JSX): a comment there would be part of it. */
+function endsInText(sf: TS.SourceFile, pos: number, row: number): boolean {
+  const ts = typescript();
+  let inner: TS.Node | undefined;
+  const visit = (n: TS.Node) => {
+    if (n.getStart(sf) <= pos && pos < n.end) {
+      inner = n;
+      ts.forEachChild(n, visit);
+    }
+  };
+  visit(sf);
+  let textual = false;
+  for (let n = inner; n; n = n.parent) {
+    const k = n.kind;
+    if (k === ts.SyntaxKind.TemplateExpression || k === ts.SyntaxKind.NoSubstitutionTemplateLiteral || k === ts.SyntaxKind.StringLiteral || k === ts.SyntaxKind.JsxElement || k === ts.SyntaxKind.JsxFragment || k === ts.SyntaxKind.JsxText) {
+      textual ||= sf.getLineAndCharacterOfPosition(n.end).line > row;
+    }
+  }
+  return textual;
+}
+
+export function addJsIgnoreEdits(text: string, fileName: string, diags: Diagnostic[]): TextEdit[] {
+  const directives: Directive[] = collectJsDirectives(text, fileName);
+  const sf = jsSourceFile(text, fileName);
+  const starts = lineStarts(text);
+  const lineEnd = (row: number) => {
+    let e = starts[row + 1] ?? text.length;
+    while (e > starts[row]! && (text[e - 1] === '\n' || text[e - 1] === '\r')) e--;
+    return e;
+  };
+  const toDirective = new Map<Directive, Set<string>>();
+  const inserts = new Map<string, { at: number; end: number; ownLine: boolean; indent: string; ids: Set<string> }>();
+  for (const diag of diags) {
+    if (isBuiltinRule(diag.ruleId)) continue;
+    const existing = directives.find((d) => d.kind === 'line' && !d.invalid && (d.ownLine ? diag.line >= d.from && diag.line <= d.to : d.line === diag.line));
+    if (existing) {
+      toDirective.set(existing, (toDirective.get(existing) ?? new Set(existing.ids.map((i) => i.id))).add(diag.ruleId));
+      continue;
+    }
+    const row = diag.line - 1;
+    const end = lineEnd(row);
+    const trimmed = text.slice(starts[row]!, end).trimEnd();
+    const own = endsInText(sf, starts[row]! + Math.max(0, trimmed.length - 1), row);
+    const key = `${own ? 'o' : 't'}${row}`;
+    const indent = /^[ \t]*/.exec(trimmed)![0];
+    const ins = inserts.get(key) ?? { at: own ? starts[row]! : starts[row]! + trimmed.length, end: own ? starts[row]! : end, ownLine: own, indent, ids: new Set<string>() };
+    ins.ids.add(diag.ruleId);
+    inserts.set(key, ins);
+  }
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const edits: TextEdit[] = [];
+  for (const [d, ids] of toDirective) edits.push({ start: d.directiveStart, end: d.directiveEnd, newText: rewriteDirective(text, d, [...ids].sort()) });
+  for (const ins of inserts.values()) {
+    const comment = `// raiselint: ignore[${[...ins.ids].sort().join(', ')}]`;
+    edits.push(ins.ownLine ? { start: ins.at, end: ins.at, newText: `${ins.indent}${comment}${eol}` } : { start: ins.at, end: ins.end, newText: `  ${comment}` });
+  }
+  return edits;
+}

@@ -1,0 +1,307 @@
+/**
+ * The ESLint plugin's rules, compiled from the JS/TS records of fixtures/js/js-records.jsonl (read
+ * from real package source), through typescript-eslint's RuleTester with type information (the
+ * fixture project's tsconfig; tough-cookie, yaml, abstract-level, eslint and @types/node are
+ * installed packages). Each invalid case checks the suggestions' output.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import * as vitest from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createPlugin } from '../src/eslint/plugin.js';
+
+RuleTester.afterAll = vitest.afterAll;
+RuleTester.it = vitest.it;
+RuleTester.itOnly = vitest.it.only;
+RuleTester.describe = vitest.describe;
+
+const ROOT = join(import.meta.dirname, '..');
+const dir = join(ROOT, 'fixtures', 'js', 'project', 'rule-tester');
+const plugin = createPlugin({ records: [join(ROOT, 'fixtures', 'js', 'js-records.jsonl')], bundled: false });
+const tester = new RuleTester({ languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: dir } } });
+const rule = (id: string) => {
+  const r = plugin.rules[id];
+  if (!r) throw new Error(`no rule ${id}: ${Object.keys(plugin.rules).join(', ')}`);
+  return r;
+};
+
+/** The RuleTester registers the rule as `@rule-tester/<name>`: a name without `/`, as ESLint reads scoped ids. */
+const run: (id: string, tests: Parameters<typeof tester.run>[2]) => void = (id, tests) => tester.run(id.replace(/\//g, '--'), rule(id), tests);
+
+/** The try/catch suggestion for `stmt` (one statement at the top level of the file). */
+const tryFix = (before: string, stmt: string, cls: string, after = '', note = '', head = '') =>
+  `${before}${head}try {\n  ${stmt}\n} catch (error) {\n  if (!(error instanceof ${cls})) throw error;${note}\n  // handle the ${note ? note.slice(4) : cls} here\n}${after}`;
+
+describe('plugin', () => {
+  it('has meta, recommended config and one rule per JS/TS record plus records', () => {
+    expect(plugin.meta.name).toBe('raiselint');
+    expect(plugin.meta.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.keys(plugin.rules).sort()).toEqual([
+      'abstract-level/get-could-not-decode-value',
+      'abstract-level/manifest-must-be-an-object',
+      'eslint/fromoptionsmodule-argument-must-be-a-url',
+      'node/url-constructor-invalid-url',
+      'records',
+      'tough-cookie/findcookie-is-not-implemented',
+      'yaml/parse-throws-yamlparseerror',
+    ]);
+    const rec = plugin.configs.recommended as { rules: Record<string, string> };
+    expect(rec.rules['raiselint/tough-cookie/findcookie-is-not-implemented']).toBe('error');
+    expect(rec.rules['raiselint/yaml/parse-throws-yamlparseerror']).toBe('warn');
+    expect(rule('yaml/parse-throws-yamlparseerror').meta.docs?.url).toMatch(/^https:\/\/github\.com\/eemeli\/yaml\/blob\/.*public-api\.ts/);
+  });
+});
+
+const TC = "import { MemoryCookieStore, Store } from 'tough-cookie';\n";
+const FIND = "store.findCookie('example.com', '/', 'sid')";
+
+run('tough-cookie/findcookie-is-not-implemented', {
+  valid: [
+    `${TC}const store = new MemoryCookieStore();\n${FIND};`,
+    `${TC}class Mine extends Store { override findCookie(): never { throw new Error('x'); } }\nconst store = new Mine();\n${FIND};`,
+    `${TC}declare const store: Store | MemoryCookieStore;\nif (store instanceof MemoryCookieStore) ${FIND};`,
+    `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  console.error(err);\n}`,
+    `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  if (!(err instanceof Error)) throw err;\n}`,
+    `${TC}const store = { findCookie(a: string, b: string, c: string) { return [a, b, c]; } };\n${FIND};`,
+  ],
+  invalid: [
+    {
+      code: `${TC}const store = new Store();\n${FIND};`,
+      errors: [{ messageId: 'certain', line: 3, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}const store = new Store();\n`, `${FIND};`, 'Error') }] }],
+    },
+    {
+      // A subclass that does not override it; the callback overload (the record shows it too); a chained .catch does not catch a synchronous throw.
+      code: `${TC}class Partial extends Store {}\nconst store = new Partial();\n${FIND}.catch(() => undefined);`,
+      errors: [{ messageId: 'certain', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}class Partial extends Store {}\nconst store = new Partial();\n`, `${FIND}.catch(() => undefined);`, 'Error') }] }],
+    },
+    {
+      code: `${TC}declare const store: Store;\nstore.findCookie('example.com', '/', 'sid', () => {});`,
+      errors: [{ messageId: 'certain', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store;\n`, "store.findCookie('example.com', '/', 'sid', () => {});", 'Error') }] }],
+    },
+    {
+      code: `${TC}declare const store: Store | MemoryCookieStore;\n${FIND};`,
+      errors: [{ messageId: 'possible', data: { rule: '', callee: 'store.findCookie()', error: 'Error', why: ' when the receiver is a Store', message: 'findCookie is not implemented' }, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store | MemoryCookieStore;\n`, `${FIND};`, 'Error') }] }],
+    },
+    {
+      code: `${TC}import type { CookieFinder } from '../types/stores.js';\ndeclare const store: CookieFinder;\n${FIND};`,
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}import type { CookieFinder } from '../types/stores.js';\ndeclare const store: CookieFinder;\n`, `${FIND};`, 'Error') }] }],
+    },
+    {
+      code: `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  throw err;\n}`,
+      errors: [{ messageId: 'certain', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${TC}const store = new Store();\ntry {\n  try {\n    ${FIND};\n  } catch (error) {\n    if (!(error instanceof Error)) throw error;\n    // handle the Error here\n  }\n} catch (err) {\n  throw err;\n}` }] }],
+    },
+  ],
+});
+
+const Y = "import { parse } from 'yaml';\ndeclare const text: string;\n";
+
+run('yaml/parse-throws-yamlparseerror', {
+  valid: [
+    `${Y}import { YAMLError } from 'yaml';\ntry {\n  parse(text);\n} catch (err) {\n  if (!(err instanceof YAMLError)) throw err;\n}`,
+    `${Y}import { YAMLParseError } from 'yaml';\ntry {\n  parse(text);\n} catch (err) {\n  if (err instanceof YAMLParseError) console.error(err.message);\n  else throw err;\n}`,
+    "function parse(s: string) { return s; }\nparse('a: b');",
+    "import { parseDocument } from 'yaml';\nparseDocument('a: b');",
+  ],
+  invalid: [
+    {
+      code: `${Y}const config = parse(text);`,
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(Y, 'config = parse(text);', 'Error', '', ' // YAMLParseError', 'let config: any;\n') }] }],
+    },
+    {
+      code: "import YAML from 'yaml';\ndeclare const text: string;\nYAML.parse(text, (_k, v) => v);",
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import YAML from 'yaml';\ndeclare const text: string;\n", 'YAML.parse(text, (_k, v) => v);', 'Error', '', ' // YAMLParseError') }] }],
+    },
+    {
+      code: "import * as y from 'yaml';\nimport { YAMLParseError } from 'yaml';\ndeclare const text: string;\ny.parse(text);",
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import * as y from 'yaml';\nimport { YAMLParseError } from 'yaml';\ndeclare const text: string;\n", 'y.parse(text);', 'YAMLParseError') }] }],
+    },
+    {
+      code: `${Y}try {\n  parse(text);\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}`,
+      errors: [{ messageId: 'possible', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${Y}try {\n  try {\n    parse(text);\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // YAMLParseError\n    // handle the YAMLParseError here\n  }\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}` }] }],
+    },
+  ],
+});
+
+const DB = "import type { AbstractLevel } from 'abstract-level';\ndeclare const db: AbstractLevel<string, string, string>;\n";
+
+run('abstract-level/get-could-not-decode-value', {
+  valid: [
+    `${DB}export async function f() { return db.get('k').catch(() => undefined); }`,
+    `${DB}export async function f() { return db.get('k').then((v) => v, () => undefined); }`,
+    `${DB}export async function f() {\n  try {\n    return await db.get('k');\n  } catch {\n    return undefined;\n  }\n}`,
+    "const m = new Map<string, string>();\nm.get('k');",
+    // ModuleError (module-error's declarations: another package) is the recorded class.
+    `${DB}import ModuleError from 'module-error';\nexport async function f() {\n  try {\n    return await db.get('k');\n  } catch (err) {\n    if (!(err instanceof ModuleError)) throw err;\n  }\n}`,
+  ],
+  invalid: [
+    {
+      code: `${DB}export async function f() {\n  const v = await db.get('k');\n  return v;\n}`,
+      errors: [{ messageId: 'possible', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${DB}export async function f() {\n  let v: string | undefined;\n  try {\n    v = await db.get('k');\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // ModuleError\n    // handle the ModuleError here\n  }\n  return v;\n}` }] }],
+    },
+    {
+      // Not awaited inside the try: the rejection escapes it.
+      code: `${DB}export function f() {\n  try {\n    db.get('k');\n  } catch {}\n}`,
+      errors: [{ messageId: 'possible', line: 5, suggestions: [] }],
+    },
+  ],
+});
+
+run('abstract-level/manifest-must-be-an-object', {
+  valid: [
+    // A subclass passes its own manifest: the data-dependent throw is its constructor's business.
+    "import { AbstractLevel } from 'abstract-level';\nclass Db extends AbstractLevel<string> { constructor() { super({ encodings: { utf8: true } }); } }\nnew Db();",
+  ],
+  invalid: [
+    {
+      code: "import { AbstractLevel } from 'abstract-level';\ndeclare const manifest: any;\nnew AbstractLevel(manifest);",
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import { AbstractLevel } from 'abstract-level';\ndeclare const manifest: any;\n", 'new AbstractLevel(manifest);', 'TypeError') }] }],
+    },
+  ],
+});
+
+run('node/url-constructor-invalid-url', {
+  valid: [
+    'declare const input: string;\nif (URL.canParse(input)) new URL(input);',
+    'declare const input: string;\nexport const u = URL.canParse(input) ? new URL(input) : undefined;',
+    'declare const input: string;\nexport function f() {\n  if (!URL.canParse(input)) return;\n  return new URL(input);\n}',
+    'declare const input: string;\ntry {\n  new URL(input);\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}',
+    { code: 'class URL { constructor(_s: string) {} }\nnew URL("x");', filename: 'file.ts' },
+  ],
+  invalid: [
+    {
+      code: 'declare const input: string;\nconst url = new URL(input);',
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            { messageId: 'addGuard', output: 'declare const input: string;\nconst url = (URL.canParse(input) ? new URL(input) : undefined);' },
+            { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'url = new URL(input);', 'TypeError', '', '', 'let url: import("url").URL;\n') },
+          ],
+        },
+      ],
+    },
+    {
+      code: "import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\nnew NodeURL(input, 'https://example.org');",
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            { messageId: 'addGuard', output: "import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n(URL.canParse(input) ? new NodeURL(input, 'https://example.org') : undefined);" },
+            { messageId: 'wrapTryCatch', output: tryFix("import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n", "new NodeURL(input, 'https://example.org');", 'TypeError') },
+          ],
+        },
+      ],
+    },
+    {
+      // Plain JavaScript, typed by checkJs: no type annotation in the fix.
+      code: '/** @type {string} */\nconst input = process.argv[2] ?? "";\nconst url = new URL(input);\nexport { url };',
+      filename: 'script.js',
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            { messageId: 'addGuard', output: '/** @type {string} */\nconst input = process.argv[2] ?? "";\nconst url = (URL.canParse(input) ? new URL(input) : undefined);\nexport { url };' },
+            { messageId: 'wrapTryCatch', output: tryFix('/** @type {string} */\nconst input = process.argv[2] ?? "";\n', 'url = new URL(input);', 'TypeError', '\nexport { url };', '', 'let url;\n') },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+run('eslint/fromoptionsmodule-argument-must-be-a-url', {
+  valid: [
+    "import { ESLint } from 'eslint';\nexport const p = ESLint.fromOptionsModule(new URL('file:///x.js')).catch(() => undefined);",
+    { code: "const { ESLint } = require('eslint');\nESLint.fromOptionsModule(new URL('file:///x.js')).then(() => {}, () => {});", filename: 'common.cjs' },
+  ],
+  invalid: [
+    {
+      code: "import { ESLint } from 'eslint';\nexport async function f(u: URL) {\n  return await ESLint.fromOptionsModule(u);\n}",
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: "import { ESLint } from 'eslint';\nexport async function f(u: URL) {\n  try {\n    return await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}" }] }],
+    },
+    {
+      // A value typed `typeof ESLint` may hold a subclass that overrides the static.
+      code: "import type { ESLint } from 'eslint';\nexport async function f(Cls: typeof ESLint, u: URL) {\n  await Cls.fromOptionsModule(u);\n}",
+      errors: [{ messageId: 'possible', data: { rule: '', callee: 'Cls.fromOptionsModule()', error: 'TypeError', why: ' when Cls is ESLint itself or a subclass that does not override fromOptionsModule', message: 'Argument must be a URL object' }, suggestions: [{ messageId: 'wrapTryCatch', output: "import type { ESLint } from 'eslint';\nexport async function f(Cls: typeof ESLint, u: URL) {\n  try {\n    await Cls.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}" }] }],
+    },
+    {
+      code: "const { ESLint } = require('eslint');\n/** @param {URL} u */\nasync function f(u) {\n  await ESLint.fromOptionsModule(u);\n}\nmodule.exports = { f };",
+      filename: 'common.cjs',
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: "const { ESLint } = require('eslint');\n/** @param {URL} u */\nasync function f(u) {\n  try {\n    await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}\nmodule.exports = { f };" }] }],
+    },
+  ],
+});
+
+run('yaml/parse-throws-yamlparseerror', {
+  valid: [],
+  invalid: [
+    {
+      // `import x = require()`: the alias is followed to the package's declaration.
+      code: "import yaml = require('yaml');\ndeclare const text: string;\nyaml.parse(text);",
+      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import yaml = require('yaml');\ndeclare const text: string;\n", 'yaml.parse(text);', 'Error', '', ' // YAMLParseError') }] }],
+    },
+  ],
+});
+
+describe('records from settings and overloads', () => {
+  // The tough-cookie record without its callback example: then the callback overload (Node-style
+  // APIs pass errors to the callback) is not a throwing overload; the promise one still is.
+  const dir = mkdtempSync(join(tmpdir(), 'raiselint-eslint-'));
+  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8').split('\n')[0]!;
+  const entry = JSON.parse(line) as { record: Record<string, unknown> };
+  entry.record.triggerScenarios = 'Calling `store.findCookie(domain, path, key)` on a plain `new Store()`.';
+  const file = join(dir, 'promise-only.jsonl');
+  writeFileSync(file, `${JSON.stringify(entry)}\n`);
+  vitest.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const records = plugin.rules.records!;
+  const settings = { raiselint: { records: [file] } };
+  tester.run('records', records, {
+    valid: [{ code: `${TC}declare const store: Store;\nstore.findCookie('example.com', '/', 'sid', () => {});`, settings }, { code: `${TC}declare const store: Store;\n${FIND};` }],
+    invalid: [
+      {
+        code: `${TC}declare const store: Store;\n${FIND};`,
+        settings,
+        errors: [{ messageId: 'certain', data: { rule: 'tough-cookie/findcookie-is-not-implemented: ', callee: 'store.findCookie()', error: 'Error', why: '', message: 'findCookie is not implemented' }, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store;\n`, `${FIND};`, 'Error') }] }],
+      },
+    ],
+  });
+});
+
+describe('a project that loads the DOM library', () => {
+  // There `URL` is typed by lib.dom.d.ts (`declare var URL: { new(...) }`); under Node it is node:url's class.
+  const dom = new RuleTester({ languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: join(dir, 'dom') } } });
+  dom.run('node--url-constructor-invalid-url--dom', rule('node/url-constructor-invalid-url'), {
+    valid: ['declare const input: string;\nif (URL.canParse(input)) new URL(input);'],
+    invalid: [
+      {
+        code: 'declare const input: string;\nnew URL(input);',
+        errors: [{ messageId: 'possible', suggestions: [{ messageId: 'addGuard', output: 'declare const input: string;\n(URL.canParse(input) ? new URL(input) : undefined);' }, { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'new URL(input);', 'TypeError') }] }],
+      },
+    ],
+  });
+});
+
+describe('untyped packages: the import is followed one hop at a time', () => {
+  // The yaml record as if its package had no declarations (`yaml-untyped` resolves to nothing: every value is `any`).
+  const dir2 = mkdtempSync(join(tmpdir(), 'raiselint-eslint-'));
+  const line = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8').split('\n')[1]!;
+  const entry = JSON.parse(line) as { record: Record<string, unknown> };
+  entry.record.repo = 'eemeli/yaml-untyped';
+  entry.record.tryCatchPattern = String(entry.record.tryCatchPattern).replace("from 'yaml'", "from 'yaml-untyped'");
+  const file = join(dir2, 'untyped.jsonl');
+  writeFileSync(file, `${JSON.stringify(entry)}\n`);
+  vitest.afterAll(() => rmSync(dir2, { recursive: true, force: true }));
+  const untyped = createPlugin({ records: [file], bundled: false });
+  const r = untyped.rules['yaml-untyped/parse-throws-yamlparseerror']!;
+  const fix = (before: string, stmt: string) => tryFix(before, stmt, 'Error', '', ' // YAMLParseError');
+  tester.run('yaml-untyped', r, {
+    valid: [{ code: "const { parse } = require('yaml');\nparse('a: b');", filename: 'common.cjs' }, { code: "const { stringify } = require('yaml-untyped');\nstringify({});", filename: 'common.cjs' }],
+    invalid: [
+      { code: "const { parse } = require('yaml-untyped');\nparse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const { parse } = require('yaml-untyped');\n", "parse('a: b');") }] }] },
+      { code: "const Y = require('yaml-untyped');\nY.parse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const Y = require('yaml-untyped');\n", "Y.parse('a: b');") }] }] },
+      { code: "import { parse as p } from 'yaml-untyped';\np('a: b');", filename: 'module.mjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("import { parse as p } from 'yaml-untyped';\n", "p('a: b');") }] }] },
+    ],
+  });
+});
