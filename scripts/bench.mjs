@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only] [--js-reps N] [--no-js]`
+// `npm run bench [-- <corpus dir>] [--reps N] [--jobs N] [--dataset-reps N] [--site-packages DIR|none] [--dataset-only] [--js-reps N] [--no-js] [--no-records-block]`
 //
 // Measures raiselint against the read-only floor and `ast-grep scan`, over the same files and
 // threads, in one run, repeating every scenario (round robin, to spread machine noise) and
@@ -34,6 +34,8 @@ const DATASET_ONLY = flag('dataset-only');
 // The JS/TS block (type-aware ESLint rules): `--js-reps N` (default 3); `--no-js` skips it.
 const JS_REPS = Number(opt('js-reps', '3'));
 const NO_JS = flag('no-js');
+// Record loading at 1,000 / 10,000 / 100,000 records (scripts/bench-records.mjs): `--no-records-block` skips it.
+const NO_RECORDS_BLOCK = flag('no-records-block');
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -333,6 +335,9 @@ if (!NO_JS) {
   out(`${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`);
 }
 
+// ---------------------------------------------------------------- record loading (1,000 / 10,000 / 100,000 records)
+// Its own block: scripts/bench-records.mjs (load, compile, reuse per dataset size). `--no-records-block` skips it.
+if (!NO_RECORDS_BLOCK) (await import('./bench-records.mjs')).recordLoadingBlock({ out, work });
 out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 if (!KEEP) rmSync(work, { recursive: true, force: true });
 else out(`kept ${work}\n`);

@@ -115,14 +115,17 @@ describe('--show-files', () => {
 });
 
 describe('exit codes: --exit-zero, --max-warnings', () => {
-  it('--exit-zero exits 0 with error findings (still reported), but 2 when a file cannot be checked', () => {
+  it('--exit-zero exits 0 with error findings (still reported: an undecodable file is one, raiselint/io-error), but 2 when the run cannot go on', () => {
     const dir = tempTree({ 'a.py': GRPC_BAD });
     expect(cli(['check', '.'], dir).code).toBe(1);
     const r = cli(['check', '.', '--exit-zero'], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`a.py:6:19: ${SAVE}`);
     writeFileSync(join(dir, 'bad.py'), Buffer.from([0x78, 0x3d, 0xff, 0xfe, 0x0a]));
-    expect(cli(['check', '.', '--exit-zero'], dir).code).toBe(2);
+    const io = cli(['check', '.', '--exit-zero'], dir);
+    expect(io.code).toBe(0);
+    expect(io.stdout).toContain('bad.py:1:1: raiselint/io-error cannot decode file: not valid UTF-8');
+    expect(cli(['check', '.', '--exit-zero', '--records', 'missing.jsonl'], dir).code).toBe(2);
     expect(cli(['check', '.', '--diff', '--unsafe-fixes', '--exit-zero'], tempTree({ 'a.py': GRPC_BAD })).code).toBe(0);
     const both = cli(['check', '.', '--exit-zero', '--exit-non-zero-on-fix'], dir);
     expect(both.code).toBe(2);

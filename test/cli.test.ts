@@ -144,13 +144,14 @@ describe('raiselint check: bad input', () => {
     expect(b.stderr).toContain("argument 'xml' is invalid");
   });
 
-  it('non-UTF-8 file: an error entry naming the file and line, no crash, exit 2, other files still checked', () => {
+  it('non-UTF-8 file: a raiselint/io-error finding naming the file and line, no crash, exit 1 (as Ruff\'s E902), other files still checked', () => {
     const dir = tempTree({ 'bad.py': Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x27, 0xff, 0xfe, 0x27, 0x0a]), 'main.py': GRPC_BAD });
     const r = cli(['check', '.', '--format', 'json'], dir);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
-    expect(doc.diagnostics).toHaveLength(1);
-    expect(doc.errors).toEqual([{ file: 'bad.py', line: null, column: null, kind: 'decode', message: 'not valid UTF-8 (line 1, byte 6)' }]);
+    expect(doc.diagnostics.map((d: { file: string; ruleId: string }) => `${d.file} ${d.ruleId}`)).toEqual(['bad.py raiselint/io-error', `main.py ${RULE}`]);
+    expect(doc.diagnostics[0]).toMatchObject({ line: 1, severity: 'error', message: 'cannot decode file: not valid UTF-8 (line 1, byte 6)' });
+    expect(doc.errors).toEqual([]);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
@@ -162,23 +163,23 @@ describe('raiselint check: bad input', () => {
     expect(doc.diagnostics[0].line).toBe(8);
   });
 
-  it('unreadable file: an error entry, exit 2', () => {
+  it('unreadable file: a raiselint/io-error finding, exit 1', () => {
     if (process.getuid?.() === 0) {
       // root reads any file: a self-referencing symbolic link cannot be read by anyone (ELOOP).
       const dir = tempTree({ 'main.py': GRPC_BAD });
       symlinkSync('loop.py', join(dir, 'loop.py'));
       const r = cli(['check', '.', '--format', 'json'], dir);
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(1);
       const doc = JSON.parse(r.stdout);
-      expect(doc.errors).toEqual([{ file: 'loop.py', line: null, column: null, kind: 'read', message: 'cannot read file (ELOOP)' }]);
-      expect(doc.diagnostics).toHaveLength(1);
+      expect(doc.errors).toEqual([]);
+      expect(doc.diagnostics.map((d: { file: string; ruleId: string; message: string }) => `${d.file} ${d.ruleId} ${d.message}`)).toEqual(['loop.py raiselint/io-error cannot read file: too many levels of symbolic links', `main.py ${RULE} ${doc.diagnostics[1].message}`]);
       return;
     }
     const dir = tempTree({ 'x.py': GRPC_BAD });
     chmodSync(join(dir, 'x.py'), 0o000);
     const r = cli(['check', '.', '--format', 'json'], dir);
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).errors[0]).toMatchObject({ file: 'x.py', kind: 'read' });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).diagnostics[0]).toMatchObject({ file: 'x.py', ruleId: 'raiselint/io-error' });
   });
 
   it('a Python syntax error: still checked, named in errors, exit from findings', () => {

@@ -215,11 +215,11 @@ describe('raiselint check - (standard input)', () => {
     expect(diff.code).toBe(1);
   });
 
-  it('bad input and misuse: one line, exit 2', () => {
+  it('bad input and misuse: one line, exit 2; undecodable input is a raiselint/io-error finding (exit 1)', () => {
     const dir = tempTree({ 'a.py': SAFE });
     const bad = run(['-', '--stdin-filename', 'x.py'], dir, Buffer.from([0xff, 0xfe, 0x41]));
-    expect(bad.code).toBe(2);
-    expect(bad.stdout.toString()).toContain('x.py: error: not valid UTF-8');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout.toString()).toContain('x.py:1:1: raiselint/io-error cannot decode file: not valid UTF-8');
     for (const [args, msg] of [
       [['-', 'a.py'], '`-` (standard input) cannot be combined with other paths'],
       [['-', '--add-ignore'], '--add-ignore cannot be used with `-` (standard input): it writes files'],

@@ -148,14 +148,14 @@ describe('raiselint check on notebooks', () => {
     expect(r.stdout).toMatch(/^s\.ipynb: warning: cell 3, line 2, column \d+: syntax error: /m);
   });
 
-  it('exclude / extend-exclude apply to notebooks; a broken notebook is a one-line error (exit 2)', () => {
+  it('exclude / extend-exclude apply to notebooks; a broken notebook is a raiselint/io-error finding (exit 1, as Ruff\'s E902)', () => {
     const dir = tempTree({ 'a.ipynb': FIXTURE, 'raiselint.toml': 'extend-exclude = ["*.ipynb"]\n', 'b.py': GRPC_BAD });
     expect(JSON.parse(cli(['check', '.', '--format', 'json'], dir).stdout).diagnostics.map((d: { file: string }) => d.file)).toEqual(['b.py']);
     expect(cli(['check', '.', '--show-files', '--isolated', '--extend-exclude', 'b.py'], dir).stdout).toBe('a.ipynb\n');
     writeFileSync(join(dir, 'bad.ipynb'), '{"cells": [}');
     const bad = cli(['check', 'bad.ipynb', '--isolated'], dir);
-    expect(bad.code).toBe(2);
-    expect(bad.stdout).toContain('bad.ipynb: error: not a notebook: invalid JSON at offset 11');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('bad.ipynb:1:1: raiselint/io-error cannot decode file: not a notebook: invalid JSON at offset 11');
   });
 });
 

@@ -9,10 +9,9 @@ const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
 /**
  * Functions still over the limit, each with the length it may not exceed (this list only shrinks):
- * the language server's start-up belongs to the LSP work (issues 15, 16) and `check`'s flags to
- * the CLI work (issue 17); they are split there.
+ * the language server's start-up belongs to the LSP work (issues 15, 16); it is split there.
  */
-const KNOWN_LONG: Record<string, number> = { 'lsp/server.ts startServer': 242, 'cli/check.ts registerCheck': 85 };
+const KNOWN_LONG: Record<string, number> = { 'lsp/server.ts startServer': 233 };
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

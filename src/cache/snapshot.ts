@@ -15,7 +15,7 @@
  * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
  * code: it cannot be stale.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic.js';
 import type { RecordProblem } from '../records/types.js';
 import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
@@ -34,6 +34,8 @@ export interface SnapshotMeta {
   hash: string;
   ruleCount: number;
   warnings: RecordProblem[];
+  /** Bytes of the rules section: with the header's lengths it gives the file's size (a truncated snapshot is discarded). */
+  rulesLength?: number;
 }
 
 export interface SnapshotIndex {
@@ -107,7 +109,7 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
     pos += b.length;
     offsets.push(pos);
   }
-  const meta: SnapshotMeta = { format: FORMAT, key, hash: rules.hash, ruleCount: rules.rules.length, warnings: rules.warnings };
+  const meta: SnapshotMeta = { format: FORMAT, key, hash: rules.hash, ruleCount: rules.rules.length, warnings: rules.warnings, rulesLength: pos };
   const index: SnapshotIndex = {
     triggerNames: [...rules.triggerNames],
     summaryMethods: [...rules.summaryMethods],
@@ -191,10 +193,12 @@ export class Snapshot {
     }
     try {
       const s = new Snapshot({ fd });
-      if (key !== undefined && s.meta.key !== key) {
+      // A foreign key, or a size that is not the one written (truncated, appended to): a cache miss, rebuilt.
+      if ((key !== undefined && s.meta.key !== key) || s.meta.rulesLength === undefined || fstatSync(fd).size !== s.rulesStart + s.meta.rulesLength) {
         closeSync(fd);
         return undefined;
       }
+      void s.prefilter; // read now: a corrupt section is a miss here, not an error later
       return s;
     } catch {
       closeSync(fd);

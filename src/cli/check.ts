@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describeProblem } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
-import { runProject } from '../engine/project.js';
+import { runProject, type ProjectResult } from '../engine/project.js';
+import type { BatchStats } from '../engine/batch.js';
 import { fixRun, type FixRunResult } from '../engine/fix.js';
 import type { StdinSource } from '../engine/stdin.js';
 import { formatDiff } from '../report/diff.js';
@@ -40,6 +41,8 @@ interface CheckFlags extends RuffFlags {
   prefilter: boolean;
   timings?: boolean;
   stdinFilename?: string;
+  followLinks?: boolean;
+  maxFileSize?: number;
 }
 
 /** `--select a,b --select c`: the patterns in order; an empty one is a usage error. */
@@ -47,6 +50,15 @@ function ruleList(v: string, prev: string[] | undefined): string[] {
   const parts = v.split(',').map((p) => p.trim());
   if (parts.some((p) => !p)) throw new InvalidArgumentError('expected rule ids, prefixes or globs separated by commas');
   return [...(prev ?? []), ...parts];
+}
+
+/** `--max-file-size 10M`: bytes, or kibibytes/mebibytes/gibibytes with K/M/G. */
+function fileSize(v: string): number {
+  const m = /^(\d+)([KMG]?)i?B?$/i.exec(v.trim());
+  if (!m) throw new InvalidArgumentError('expected a size in bytes, or with K, M or G (10M)');
+  const n = Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase());
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive size');
+  return n;
 }
 
 function positiveInt(v: string): number {
@@ -92,11 +104,13 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] files')
     .option('--show-config <file>', 'print the configuration that applies to a file and exit')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
-    .option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`)
-    .option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit')
+    .addOption(new Option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`).conflicts(['addIgnore', 'fix', 'diff']))
+    .addOption(new Option('--add-ignore', 'add a `# raiselint: ignore[...]` comment for every current finding and exit').conflicts(['fix', 'diff']))
     .option('--fix', 'apply safe fixes (verified, written atomically)')
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
+    .option('--follow-links', 'follow symbolic links to directories (each real directory once)')
+    .option('--max-file-size <bytes>', 'files larger than this are not read but reported as raiselint/io-error (bytes, or with K/M/G; default 10M)', fileSize)
     .option('--target-version <version>', 'the Python version to check for (py38 ... py314, as Ruff; default: target-version, .python-version or requires-python of the project)', targetVersionOption)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
@@ -113,7 +127,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, targetVersion: flags.targetVersion };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
@@ -138,15 +152,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
           result.sources.set(changed.file, changed.after);
         }
       } else if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
-      if (flags.diff) {
-        // Like Ruff: the diff on stdout, a summary on stderr; exit 1 when something would change.
-        for (const f of fixed!.changed) stdout(formatDiff(f.file, f.before, f.after));
-        for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-        const n = fixed!.fixed;
-        stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
-        setCode(result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !flags.exitZero ? 1 : 0);
-        return;
-      }
+      if (flags.diff) return setCode(diffReport(result, fixed!, flags.exitZero, { stdout, stderr }));
       const color = !fixStdin && (flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR));
       const report = renderReport(format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes, quiet: flags.quiet });
       if (flags.outputFile) writeReport(flags.outputFile, report);
@@ -157,9 +163,18 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
 }
 
 /** `--timings`: what the run did, on stderr. */
-function printTimings(s: Awaited<ReturnType<typeof runProject>>['stats'], t0: number, stderr: IO['stderr']): void {
+function printTimings(s: BatchStats, t0: number, stderr: IO['stderr']): void {
   stderr(`raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Math.round(performance.now() - t0)} ms\n`);
   if (s.js) stderr(`raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.files - s.js.linted} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`);
+}
+
+/** `--diff`, like Ruff: the diff on stdout, a summary on stderr; returns the exit code (1 when something would change). */
+function diffReport(result: ProjectResult, fixed: FixRunResult, exitZero: boolean | undefined, { stdout, stderr }: IO): number {
+  for (const f of fixed.changed) stdout(formatDiff(f.file, f.before, f.after));
+  for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  const n = fixed.fixed;
+  stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
+  return result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !exitZero ? 1 : 0;
 }
 
 function targetVersionOption(v: string): string {

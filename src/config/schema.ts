@@ -3,7 +3,13 @@
  * smol-toml and validated key by key. Every problem is a ConfigError naming the file, the line
  * (when it can be found) and the key.
  */
-import { readFileSync } from 'node:fs';
+import { describeFsError, FileReadError, readRegularText } from '../parse/files.js';
+
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+/** A rule pattern or glob longer than this is not one (and would cost a huge regular expression). */
+const MAX_PATTERN = 1024;
+/** Wildcards in one pattern: glob matching backtracks over each. */
+const MAX_WILDCARDS = 32;
 import { dirname, relative, isAbsolute } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Confidence, Severity } from '../rules/types.js';
@@ -68,9 +74,9 @@ export interface ConfigFile {
 export function readConfigFile(file: string): ConfigFile | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file, MAX_CONFIG_BYTES);
   } catch (e) {
-    throw new ConfigError(file, undefined, undefined, `cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(file, undefined, undefined, `cannot read config file: ${e instanceof FileReadError ? e.message : describeFsError(e)}`);
   }
   return parseConfigText(text, file);
 }
@@ -81,6 +87,8 @@ export function parseConfigText(text: string, file: string): ConfigFile | undefi
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (e) {
+    // Another tool's pyproject.toml (a cookiecutter template with `{{...}}` keys) that never mentions raiselint is not ours to reject.
+    if (kind === 'pyproject' && !text.includes('raiselint')) return undefined;
     if (e instanceof TomlError) throw new ConfigError(file, e.line, undefined, `invalid TOML: ${e.message.split('\n')[0]}`);
     throw new ConfigError(file, undefined, undefined, `invalid TOML: ${(e as Error).message}`);
   }
@@ -108,6 +116,8 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
     v.forEach((s, i) => {
       if (typeof s !== 'string') err(key, `item ${i + 1} must be a string, not ${describe(s)}`);
       else if (!s.trim()) err(key, `item ${i + 1} is empty`);
+      else if (s.length > MAX_PATTERN) err(key, `item ${i + 1} is longer than ${MAX_PATTERN} characters (${s.length})`);
+      else if ((s.match(/[*?]/g)?.length ?? 0) > MAX_WILDCARDS) err(key, `item ${i + 1} has more than ${MAX_WILDCARDS} wildcards`);
     });
     return v as string[];
   };
@@ -141,11 +151,13 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
         break;
       case 'severity': {
         if (!isTable(v)) err(key, `must be a table of rule pattern = "error" | "warning", not ${describe(v)}`);
+        for (const p of Object.keys(v as object)) if (p.length > MAX_PATTERN) err(key, `a rule pattern is longer than ${MAX_PATTERN} characters (${p.length})`);
         cfg.severity = Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, oneOf(`severity.${p}`, s, SEVERITIES)] as [string, Severity]);
         break;
       }
       case 'per-file-ignores': {
         if (!isTable(v)) err(key, `must be a table of file glob = [rule patterns], not ${describe(v)}`);
+        for (const g of Object.keys(v as object)) if (g.length > MAX_PATTERN) err(key, `a file glob is longer than ${MAX_PATTERN} characters (${g.length})`);
         cfg.perFileIgnores = Object.entries(v as Record<string, unknown>).map(([g, rules]) => [g, strings(`per-file-ignores.${g}`, rules)] as [string, string[]]);
         break;
       }
@@ -201,6 +213,7 @@ export function findLine(text: string, key: string, kind: ConfigFile['kind']): n
     if (key === 'raiselint') return h + 1;
     start = h;
   }
+  if (key.length > MAX_PATTERN) return undefined;
   const k = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(`^\\s*(?:\\[\\s*)?(?:[\\w."-]*\\.)?(?:${k}|"${k}"|'${k}')\\s*(?:=|\\])`);
   for (let i = start; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;

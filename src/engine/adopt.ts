@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
-import { decodeSource } from '../parse/source.js';
+import { decodeSource, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
+import { applyBytes } from '../fix/apply.js';
 import { isBuiltinRule } from '../suppress/builtin.js';
 import { collectDirectives } from '../suppress/directives.js';
 import { addIgnoreEdits, applyEdits } from '../suppress/edits.js';
@@ -30,16 +31,30 @@ export function addIgnores(result: ProjectResult, diags: Diagnostic[] = result.d
       out.skipped.push({ file, reason: 'not UTF-8 (a coding cookie names another encoding)' });
       continue;
     }
-    // JS/TS files get `// raiselint: ignore[...]` comments (their findings come from the JS/TS rules).
-    const next = isJsFile(abs) && list.some((d) => result.rules.byId.get(d.ruleId)?.js)
-      ? applyEdits(src.text, addJsIgnoreEdits(src.text, abs, list))
-      : withTree(src.text, (tree) => applyEdits(src.text, addIgnoreEdits(tree.rootNode, src.text, list, collectDirectives(tree.rootNode, src.text))));
-    if (next === src.text) continue;
-    writeFileSync(abs, Buffer.concat([src.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(next, 'utf8')]));
+    const next = isJsFile(abs) && list.some((d) => result.rules.byId.get(d.ruleId)?.js) ? withJsIgnores(abs, src, list) : withPyIgnores(bytes, src, list);
+    if (!next) continue;
+    writeFileSync(abs, next);
     out.added += new Set(list.map((d) => `${d.line}\0${d.ruleId}`)).size;
     out.files++;
   }
   return out;
+}
+
+/** JS/TS files get `// raiselint: ignore[...]` comments (their findings come from the JS/TS rules); undefined: nothing to add. */
+function withJsIgnores(abs: string, src: { text: string; bom: boolean }, list: Diagnostic[]): Buffer | undefined {
+  const next = applyEdits(src.text, addJsIgnoreEdits(src.text, abs, list));
+  if (next === src.text) return undefined;
+  return Buffer.concat([src.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(next, 'utf8')]);
+}
+
+/** Python files: lone CRs are line breaks (as the check read them); every byte outside the edits is copied, so none is lost. */
+function withPyIgnores(bytes: Buffer, src: { text: string; bom: boolean }, list: Diagnostic[]): Buffer | undefined {
+  const text = normalizeLoneCR(src.text);
+  const eol = loneCrEol(src.text);
+  const edits = withTree(text, (tree) => addIgnoreEdits(tree.rootNode, text, list, collectDirectives(tree.rootNode, text)));
+  if (applyEdits(text, edits) === text) return undefined;
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end).map((e) => ({ start: e.start, end: e.end, text: withEol(e.newText, eol) }));
+  return applyBytes(bytes, text, src.bom, sorted);
 }
 
 function isUtf8(bytes: Buffer, text: string, bom: boolean): boolean {

@@ -20,8 +20,13 @@ import { ResultCache, type CacheEntry } from '../cache/results.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { decodeSource } from '../parse/source.js';
+import { readRegular } from '../parse/files.js';
+import { isIoError } from './ioerror.js';
 import { notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
+
+/** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
+const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
 import type { RecordProblem } from '../records/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
@@ -90,6 +95,8 @@ export interface BatchOptions extends CheckOptions, DiscoverOptions {
   spawnForFiles?: number;
   /** Anything else that changes per-file results; it keys the content cache. */
   cacheKeyExtra?: unknown;
+  /** Files larger than this many bytes are not read (an io-error; default 10 MiB). */
+  maxFileSize?: number;
 }
 
 export interface BatchStats {
@@ -126,6 +133,8 @@ export interface BatchFile {
   /** The file's stat from discovery, if taken (saves a second stat when the cache is checked). */
   stat?: Stats;
   fixStrategy?: StrategyOption;
+  /** Why it cannot be checked (from discovery): reported as an unreadable file, never read. */
+  error?: string;
   /** The versions the file's project pins (they key its cached result). */
   pins?: Pins;
 }
@@ -173,6 +182,10 @@ interface Pending {
 function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, optionsOf: (f: BatchFile) => string, results: RawResult[], stats: BatchStats, now: number): Pending {
   const p: Pending = { tasks: [], taskFile: [], entries: [] };
   files.forEach((f, i) => {
+    if (f.error) {
+      results[i] = { diagnostics: [], errors: [{ file: f.display, kind: 'read', message: `cannot read file: ${f.error}` }], directives: [] };
+      return;
+    }
     const e = cache?.get(f.abs);
     const usable = e && e.d === f.display && e.o === optionsOf(f) ? e : undefined;
     if (usable?.s) {
@@ -249,7 +262,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const header = prepared.snapshot.meta;
   const prefilter = opts.prefilter !== false;
   const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter };
+  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
   const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
   const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
   const results: RawResult[] = new Array(files.length);
@@ -280,8 +293,10 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
 
 /** The text of a file (for code frames and fixes), from the check when it kept it, else read again. */
 export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buffer } {
+  // A regular file only (it may have been replaced by a FIFO since it was checked), bounded.
+  if (r.errors.some(isIoError)) return { text: r.text };
   try {
-    const bytes = readFileSync(abs);
+    const bytes = Buffer.from(readRegular(abs, { maxBytes: MAX_REREAD_BYTES }).bytes);
     // A notebook: the text is the module of its cells (as checked), the bytes its JSON (for fixes).
     return { text: r.text ?? (isNotebookPath(abs) ? notebookModule(bytes) : decodeSource(bytes).text), bytes };
   } catch {

@@ -1,8 +1,11 @@
 /** The per-file pipeline: parse → semantic model → matching → handlers → diagnostics. */
-import { readFileSync } from 'node:fs';
+import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
 import { parsePython } from '../parse/parser.js';
-import { DecodeError, decodeSource } from '../parse/source.js';
+import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
+import { isStackOverflow, mayBeDeeper, shallowSource } from '../parse/depth.js';
+import { lineStarts } from '../fix/apply.js';
+import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
@@ -44,7 +47,57 @@ export function canMatch(text: string, rules: RuleSet): boolean {
   return prefilterFor(rules).candidateText(text) !== null;
 }
 
-export function checkSource(text: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+export function checkSource(source: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+  // Lone CRs are line breaks, as CPython counts them (see normalizeLoneCR): same offsets, CPython's lines.
+  const text = normalizeLoneCR(source);
+  // A tree deeper than the limit is read with its deep subtrees blanked: recursive walks would overflow the stack, and some are quadratic in depth.
+  if (mayBeDeeper(text, DEPTH_LIMITS[0]!)) return checkDeep(text, file, rules, opts);
+  try {
+    return checkText(text, file, rules, opts);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return checkDeep(text, file, rules, opts);
+  }
+}
+
+/**
+ * A file nested too deep for the analysis: checked with the deep subtrees blanked
+ * (parse/depth.ts). Findings elsewhere are kept; each blanked subtree is a raiselint/too-deep
+ * warning; a fix whose edit touches blanked code is dropped (it would write the placeholder).
+ */
+function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
+  for (const limit of DEPTH_LIMITS) {
+    const shallow = shallowSource(text, limit);
+    let r: FileResult;
+    try {
+      r = checkText(shallow.text, file, rules, opts);
+    } catch (e) {
+      if (isStackOverflow(e)) continue;
+      throw e;
+    }
+    if (!shallow.regions.length) return r;
+    const blanked = (s: number, e: number) => shallow.regions.some((g) => s < g.end && g.start < e);
+    const starts = lineStarts(text);
+    for (const d of r.diagnostics) {
+      if (d.fix?.edits.some((x) => blanked(offsetOf(starts, x.line, x.column), offsetOf(starts, x.endLine, x.endColumn)))) d.fix = undefined;
+    }
+    const notes = shallow.regions.map((g) => builtinDiagnostic(TOO_DEEP, file, g.row + 1, g.column + 1, g.column + 1, `nested more than ${limit} levels deep: this code (lines ${g.row + 1}-${g.endRow + 1}) is not analysed; the rest of the file is`));
+    const errors = r.errors.filter((e) => e.kind !== 'syntax');
+    const err = shallow.syntax;
+    if (err) errors.unshift({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
+    return { ...r, text, errors, diagnostics: [...r.diagnostics, ...notes].sort(compareDiagnostics) };
+  }
+  return { file, diagnostics: [], errors: [{ file, kind: 'internal', message: 'internal error while checking: nested too deep to analyse' }], text };
+}
+
+/** Depth limits tried in turn (the second for a thread with a smaller stack). */
+const DEPTH_LIMITS = [100, 40];
+
+function offsetOf(starts: number[], line: number, column: number): number {
+  return (starts[line - 1] ?? starts[starts.length - 1]!) + column - 1;
+}
+
+function checkText(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
   const errors: FileError[] = [];
   const tree = parsePython(text);
   try {
@@ -77,10 +130,10 @@ export function checkSource(text: string, file: string, rules: RuleSet, opts: Ch
 export function checkFile(abs: string, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(abs);
+    bytes = Buffer.from(readRegular(abs, { maxBytes: DEFAULT_MAX_FILE_SIZE, limitName: '--max-file-size' }).bytes);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }] };
+    const why = e instanceof FileReadError ? e.message : describeFsError(e);
+    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }] };
   }
   return checkBytes(bytes, display, rules, opts);
 }

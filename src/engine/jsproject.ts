@@ -40,9 +40,9 @@ export function splitJs(rules: Rule[], found: DiscoveredFile[], files: Discovere
 }
 
 /** Checks the JS/TS files and appends them, their configs and results to the run's lists; returns run-level errors (a broken tsconfig). */
-export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver, prefilter = true): Promise<FileError[]> {
+export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver, opts: { prefilter?: boolean; maxFileSize?: number } = {}): Promise<FileError[]> {
   const { checkJsFiles } = await import('./jsrun.js');
-  const r = await checkJsFiles(part.files, part.rules, { prefilter });
+  const r = await checkJsFiles(part.files, part.rules, opts);
   for (let i = 0; i < part.files.length; i++) {
     files.push(part.files[i]!);
     cfgs.push(resolver.forFile(part.files[i]!.abs));

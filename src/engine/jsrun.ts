@@ -5,7 +5,7 @@
  * fields, reports, suppressions and baseline as Python findings). Inline `eslint-disable`
  * comments do not apply: suppressions are `// raiselint: ignore[...]`.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, parse as parsePath, relative } from 'node:path';
 import type { Linter as LinterType } from 'eslint';
 import type { Diagnostic, FileError, Fix } from '../diagnostics/types.js';
@@ -14,12 +14,15 @@ import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Rule } from '../rules/types.js';
 import { collectJsDirectives } from '../suppress/jsdirectives.js';
 import { lineStarts } from '../suppress/directives.js';
+import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
 import type { RawResult } from './batch.js';
 import { buildPrograms } from './jsprogram.js';
 
 export interface JsFile {
   abs: string;
   display: string;
+  /** Why discovery could not take it (see DiscoveredFile): an io-error, never read. */
+  error?: string;
 }
 
 export interface JsStats {
@@ -51,12 +54,17 @@ function shown(abs: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
 }
 
-function read(f: JsFile, errors: FileError[]): string | undefined {
+/** Only regular files, bounded (see parse/files.ts); a file discovery could not take (a FIFO, a name that is not UTF-8) is never opened. */
+function read(f: JsFile, errors: FileError[], maxBytes: number): string | undefined {
+  if (f.error) {
+    errors.push({ file: f.display, kind: 'read', message: `cannot read file: ${f.error}` });
+    return undefined;
+  }
   let bytes: Buffer;
   try {
-    bytes = readFileSync(f.abs);
+    bytes = readRegular(f.abs, { maxBytes, limitName: '--max-file-size' }).bytes;
   } catch (e) {
-    errors.push({ file: f.display, kind: 'read', message: `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+    errors.push({ file: f.display, kind: 'read', message: `cannot read file: ${e instanceof FileReadError ? e.message : describeFsError(e)}` });
     return undefined;
   }
   try {
@@ -102,14 +110,14 @@ function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string, text:
 }
 
 /** Checks JS/TS files with the JS/TS rules; one result per file, in the order given. */
-export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefilter?: boolean } = {}): Promise<{ results: RawResult[]; errors: FileError[]; stats: JsStats }> {
+export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefilter?: boolean; maxFileSize?: number } = {}): Promise<{ results: RawResult[]; errors: FileError[]; stats: JsStats }> {
   const t0 = performance.now();
   const names = new Set(rules.flatMap((r) => r.js?.names ?? []));
   const results: RawResult[] = files.map(() => ({ diagnostics: [], errors: [], directives: [] }));
   const texts: (string | undefined)[] = [];
   const lint: number[] = [];
   files.forEach((f, i) => {
-    const text = read(f, results[i]!.errors);
+    const text = read(f, results[i]!.errors, opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
     texts.push(text);
     if (text === undefined) return;
     const seen = mentions(text, names);

@@ -23,6 +23,7 @@ import type { RuleOptions } from './rules.js';
 import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
+import { splitIoErrors } from './ioerror.js';
 import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 
 export interface ProjectOptions extends RuleOptions {
@@ -34,6 +35,10 @@ export interface ProjectOptions extends RuleOptions {
   respectGitignore?: boolean;
   /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
   exclude?: string[];
+  /** Follow symbolic links to directories (--follow-links). */
+  followLinks?: boolean;
+  /** Files larger than this are an io-error, not read (--max-file-size). */
+  maxFileSize?: number;
   /** Read config files (default true). */
   config?: boolean;
   /** `--config <file>`: this config file for every file instead of discovery. */
@@ -132,7 +137,7 @@ export function projectResolver(opts: ProjectOptions): ConfigResolver {
 
 /** The files a run checks (`--show-files` lists them). */
 export function discoverProject(paths: string[], opts: ProjectOptions, resolver: ConfigResolver): DiscoveredFile[] {
-  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs) });
+  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs) });
 }
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
@@ -153,12 +158,12 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion) }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
     prepared,
-    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes },
+    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize },
   );
 
-  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, opts.prefilter !== false) : [];
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];
   let diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
@@ -167,7 +172,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   let suppressed = 0;
   files.forEach((f, i) => {
     const raw = batch.results[i]!;
-    const r: FileResult = { file: f.display, diagnostics: raw.diagnostics, errors: raw.errors, text: raw.text, directives: raw.directives };
+    // A file that cannot be read or decoded is a raiselint/io-error finding (as Ruff's E902), configured like any rule.
+    const io = splitIoErrors(raw.errors);
+    const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
     if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);

@@ -4,9 +4,9 @@
  * that can match decode, parse and check them. Trees are freed as soon as a file is done
  * (checkSource deletes them), so memory does not grow with the number of files.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
+import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
 import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
 import type { Prefilter } from '../rules/prefilter.js';
@@ -53,41 +53,28 @@ export interface WorkOptions extends CheckOptions {
   hash: boolean;
   /** Use the prefilter (default true): files that cannot match are never decoded or parsed. */
   prefilter: boolean;
+  /** Larger files are not read: an io-error (default DEFAULT_MAX_FILE_SIZE). */
+  maxFileSize?: number;
 }
 
 /** Rules on demand: the rule set that covers the trigger names a file mentions (null: all rules). */
 export type RulesFor = (names: string[] | null) => RuleSet;
 
-/** Reads files into one reusable buffer: no allocation per file. */
+/** Reads files into one reusable buffer: no allocation per file. Only regular files, bounded (see parse/files.ts). */
 export class FileReader {
-  private buf = Buffer.allocUnsafe(1 << 20);
+  private holder = { buf: Buffer.allocUnsafe(1 << 20) };
+
+  constructor(private readonly maxBytes = DEFAULT_MAX_FILE_SIZE) {}
 
   /**
    * Returns the bytes (a view valid until the next read) and, when `withSig`, the stat signature
-   * taken before reading (for the cache).
+   * taken before reading (for the cache). Throws FileReadError.
    */
   read(abs: string, withSig: boolean): { bytes: Buffer; sig?: StatSig } {
-    const fd = openSync(abs, 'r');
-    try {
-      const st = withSig ? fstatSync(fd) : undefined;
-      const now = Date.now();
-      if (st && st.size + 1 > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(st.size + 1, this.buf.length * 2));
-      let n = 0;
-      for (;;) {
-        if (n === this.buf.length) {
-          const bigger = Buffer.allocUnsafe(this.buf.length * 2);
-          this.buf.copy(bigger, 0, 0, n);
-          this.buf = bigger;
-        }
-        const r = readSync(fd, this.buf, n, this.buf.length - n, null);
-        if (r === 0) break;
-        n += r;
-      }
-      // The signature describes these bytes only if the file did not change size while we read.
-      return { bytes: this.buf.subarray(0, n), sig: st && n === st.size ? trustedSig(st, now) : undefined };
-    } finally {
-      closeSync(fd);
-    }
+    const now = Date.now();
+    const { bytes, st } = readRegular(abs, { maxBytes: this.maxBytes, limitName: '--max-file-size' }, this.holder);
+    // The signature describes these bytes only if the file did not change size while we read.
+    return { bytes, sig: withSig && bytes.length === st.size ? trustedSig(st, now) : undefined };
   }
 }
 
@@ -116,7 +103,7 @@ function decodeError(bytes: Buffer): string | undefined {
 }
 
 export class FileChecker {
-  private readonly reader = new FileReader();
+  private readonly reader: FileReader;
   /** The parser and the checker are loaded with the first file that needs them (none may). */
   private check?: typeof CheckSource;
 
@@ -124,7 +111,9 @@ export class FileChecker {
     private readonly prefilter: Prefilter,
     private readonly rulesFor: RulesFor,
     private readonly opts: WorkOptions,
-  ) {}
+  ) {
+    this.reader = new FileReader(opts.maxFileSize);
+  }
 
   /** Processes one file. Never throws for a bad file: problems become FileErrors, as in checkFile. */
   async process(index: number, task: FileTask): Promise<WorkResult> {
@@ -134,8 +123,8 @@ export class FileChecker {
     try {
       ({ bytes, sig } = this.reader.read(task.abs, this.opts.hash));
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file (${code})` }], directives: [], parsed: false, bytes: 0 };
+      const why = e instanceof FileReadError ? e.message : describeFsError(e);
+      return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }], directives: [], parsed: false, bytes: 0 };
     }
     const out: WorkResult = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
     if (this.opts.hash) {

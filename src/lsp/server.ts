@@ -35,6 +35,7 @@ import { covers, hoverContent, rangeOf, toLspDiagnostic } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
+import { LspFraming } from './framing.js';
 import { Workspace } from './workspace.js';
 import { CONFIG_FILE_NAMES } from '../config/resolve.js';
 
@@ -64,6 +65,30 @@ function isPython(doc: TextDocument): boolean {
   return doc.languageId === 'python' || /\.pyi?$/.test(doc.uri.replace(/[?#].*$/, ''));
 }
 
+const INITIALIZE_RESULT: InitializeResult = {
+  capabilities: {
+    positionEncoding: 'utf-16',
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+    hoverProvider: true,
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+  },
+  serverInfo: { name: 'raiselint' },
+};
+
+/** What the client watches for the server (dynamic registration): the `--records` paths, config files, datasets configs may name. */
+function fileWatchers(opts: ServerOptions, relativeOk: boolean): FileSystemWatcher[] {
+  const watchers: FileSystemWatcher[] = opts.records.map((p) => {
+    const isFile = statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+    const base = isFile ? pathToFileURL(p).href.replace(/\/[^/]*$/, '') : pathToFileURL(p).href;
+    const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
+    return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
+  });
+  if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
+  // Datasets named by configs: any JSON Lines file may be one.
+  if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+  return watchers;
+}
+
 /** Serves one client over the streams; resolves when the client sends `exit`. */
 /** How a buffer is named in findings: relative to the workspace root when under it, else absolute (or its URI). */
 function displayPathOf(uri: string, abs: string | undefined, root: string | undefined): string {
@@ -76,7 +101,9 @@ function displayPathOf(uri: string, abs: string | undefined, root: string | unde
 }
 
 export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
-  const connection = createConnection(input, output);
+  // Malformed frames are dropped and said (framing.ts): the reader underneath never wedges.
+  const framed = input.pipe(new LspFraming((problem) => connection.console.warn(`raiselint: ${problem}`)));
+  const connection = createConnection(framed, output);
   const documents = new TextDocuments(TextDocument);
   const checked = new Map<string, Checked>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -211,30 +238,13 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith('file:')) ws.root = fileURLToPath(folder);
     else if (params.rootPath) ws.root = params.rootPath;
-    return {
-      capabilities: {
-        positionEncoding: 'utf-16',
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-      },
-      serverInfo: { name: 'raiselint' },
-    };
+    return INITIALIZE_RESULT;
   });
 
   connection.onInitialized(() => {
     for (const w of ws.rules.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
     if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      const relativeOk = caps.workspace.didChangeWatchedFiles.relativePatternSupport === true;
-      const watchers: FileSystemWatcher[] = opts.records.map((p) => {
-        const isFile = statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-        const base = isFile ? pathToFileURL(p).href.replace(/\/[^/]*$/, '') : pathToFileURL(p).href;
-        const pattern = isFile ? p.split(/[\\/]/).pop()! : '**/*.{jsonl,json,ndjson}';
-        return { globPattern: relativeOk ? { baseUri: base, pattern } : `**/${pattern.replace(/^\*\*\//, '')}` };
-      });
-      if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
-      // Datasets named by configs: any JSON Lines file may be one.
-      if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+      const watchers = fileWatchers(opts, caps.workspace.didChangeWatchedFiles.relativePatternSupport === true);
       if (watchers.length) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
     }
     rewatch();

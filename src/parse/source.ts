@@ -104,3 +104,26 @@ function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
+
+/**
+ * Lone CR (`\r` not followed by `\n`) is a line break for CPython (old Mac files, a stray `\r`),
+ * but not for tree-sitter. The checker reads the text with each lone CR as `\n`: one character
+ * for one, so offsets and the UTF-8 byte length are unchanged, and rows are CPython's lines.
+ * Writers copy the original bytes outside their edits (fix/apply.ts applyBytes): no CR is lost.
+ */
+export function normalizeLoneCR(text: string): string {
+  const i = text.indexOf('\r');
+  if (i < 0) return text;
+  return text.replace(/\r(?!\n)/g, '\n');
+}
+
+/** The line ending new lines should use in a file: `\r` when its first line break is a lone CR, else undefined (keep `\n`/`\r\n`). */
+export function loneCrEol(text: string): '\r' | undefined {
+  const m = /\r\n|\r|\n/.exec(text);
+  return m?.[0] === '\r' ? '\r' : undefined;
+}
+
+/** Inserted text for a file whose line ending is lone CR: each `\n` (not of `\r\n`) becomes `\r`. */
+export function withEol(inserted: string, eol: '\r' | undefined): string {
+  return eol ? inserted.replace(/\r?\n/g, '\r') : inserted;
+}

@@ -2,10 +2,12 @@
  * The records stage (docs/design.md): read record datasets. Accepts JSON Lines of `{"record": {...}, "datasetVersion": "..."}`
  * (the upstream format), a bare record per line, or a JSON array of either.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { describeFsError, FileReadError, oneLine, readRegularText, specialKind } from '../parse/files.js';
 import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
+import { firstByte, forEachLine } from './stream.js';
 
 /** A skipped record, one line: `file:line: field 'x': why`. */
 export function describeProblem(w: RecordProblem): string {
@@ -18,25 +20,57 @@ export interface LoadResult {
 }
 
 const DATASET_EXTENSIONS = ['.jsonl', '.json', '.ndjson'];
+/** A JSON-array dataset larger than this is not read whole (JSON Lines are streamed, with a limit per line). */
+const MAX_DATASET_BYTES = 256 * 1024 * 1024;
 
-/** Expands a file-or-directory argument into dataset files (sorted, non-recursive into dot dirs). */
+/**
+ * Expands a file-or-directory argument into dataset files (sorted; dot entries skipped). Folders
+ * are walked iteratively, each real folder once (a link cycle ends); FIFOs, devices, sockets and
+ * dangling links in a folder are not datasets and are skipped. A named path that is neither a
+ * regular file nor a folder is a DatasetError.
+ */
 export function datasetFiles(path: string): string[] {
   let st;
   try {
     st = statSync(path);
-  } catch {
-    throw new DatasetError(path, 0, `records path not found`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DatasetError(path, 0, code === 'ENOENT' || code === 'ENOTDIR' ? 'records path not found' : `cannot read records path: ${describeFsError(e)}`);
   }
   if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw new DatasetError(path, 0, `records path is not a regular file or folder (${specialKind(st)})`);
   const out: string[] = [];
-  for (const name of readdirSync(path).sort()) {
-    if (name.startsWith('.')) continue;
-    const full = join(path, name);
-    const s = statSync(full);
-    if (s.isDirectory()) out.push(...datasetFiles(full));
-    else if (DATASET_EXTENSIONS.some((e) => name.endsWith(e))) out.push(full);
+  const seen = new Set<string>([`${st.dev}:${st.ino}`]);
+  const stack = [path];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    const subdirs: string[] = [];
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const full = join(dir, name);
+      let s;
+      try {
+        s = statSync(full);
+      } catch {
+        continue; // a dangling link, or removed meanwhile
+      }
+      if (s.isDirectory()) {
+        const id = `${s.dev}:${s.ino}`;
+        if (!seen.has(id)) {
+          seen.add(id);
+          subdirs.push(full);
+        }
+      } else if (s.isFile() && DATASET_EXTENSIONS.some((e) => name.endsWith(e))) out.push(full);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
-  return out;
+  return out.sort();
 }
 
 export class DatasetError extends Error {
@@ -55,65 +89,88 @@ export class DatasetError extends Error {
 }
 
 export function loadDataset(file: string): LoadResult {
-  let text: string;
+  const fail = (e: unknown): never => {
+    if (e instanceof DatasetError) throw e;
+    throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : describeFsError(e)}`);
+  };
+  let first: number | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    first = firstByte(file);
   } catch (e) {
-    throw new DatasetError(file, 0, `cannot read records file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    fail(e);
   }
-  return parseDataset(text, file);
+  if (first === 0x5b) {
+    // A JSON array is parsed whole (bounded by MAX_DATASET_BYTES).
+    let text = '';
+    try {
+      text = readRegularText(file, MAX_DATASET_BYTES);
+    } catch (e) {
+      fail(e);
+    }
+    return parseDataset(text, file);
+  }
+  // JSON Lines: streamed, so memory is the records kept, not the file's text.
+  const out: LoadResult = { records: [], problems: [] };
+  try {
+    forEachLine(file, (l, line) => {
+      if (l.trim()) addEntry(parseLine(l, file, line), line, file, out);
+    });
+  } catch (e) {
+    fail(e);
+  }
+  return out;
+}
+
+function parseLine(l: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(l);
+  } catch (e) {
+    throw new DatasetError(file, line, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
+  }
 }
 
 export function parseDataset(text: string, file: string): LoadResult {
-  const records: LoadedRecord[] = [];
-  const problems: RecordProblem[] = [];
+  const out: LoadResult = { records: [], problems: [] };
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  const entries: { value: unknown; line: number }[] = [];
   if (trimmed.startsWith('[')) {
     let arr: unknown;
     try {
       arr = JSON.parse(trimmed);
     } catch (e) {
-      throw new DatasetError(file, 1, `invalid JSON: ${(e as Error).message}`);
+      throw new DatasetError(file, 1, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
     }
     if (!Array.isArray(arr)) throw new DatasetError(file, 1, 'expected a JSON array of records');
     // Approximate element lines by the position of each `{` at depth 1.
     const lines = elementLines(trimmed);
-    arr.forEach((value, i) => entries.push({ value, line: lines[i] ?? 1 }));
+    arr.forEach((value, i) => addEntry(value, lines[i] ?? 1, file, out));
   } else {
-    const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((l, i) => {
-      if (!l.trim()) return;
-      let value: unknown;
-      try {
-        value = JSON.parse(l);
-      } catch (e) {
-        throw new DatasetError(file, i + 1, `invalid JSON: ${(e as Error).message}`);
-      }
-      entries.push({ value, line: i + 1 });
+    text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((l, i) => {
+      if (l.trim()) addEntry(parseLine(l, file, i + 1), i + 1, file, out);
     });
   }
-  for (const { value, line } of entries) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new DatasetError(file, line, 'expected a JSON object (a record or {"record": ...})');
-    }
-    const obj = value as Record<string, unknown>;
-    const wrapped = 'record' in obj && typeof obj.record === 'object' && obj.record !== null;
-    const rec = (wrapped ? obj.record : obj) as Record<string, unknown>;
-    const issues = validateRecord(rec);
-    const fatal = issues.find((i) => i.skipsRecord);
-    if (fatal) {
-      problems.push({ file, line, field: fatal.field, message: fatal.message, skipsRecord: true });
-      continue;
-    }
-    for (const i of issues) problems.push({ file, line, field: i.field, message: i.message, skipsRecord: false });
-    records.push({
-      record: rec as unknown as ErrorRecord,
-      datasetVersion: wrapped && typeof obj.datasetVersion === 'string' ? obj.datasetVersion : undefined,
-      source: { file, line },
-    });
+  return out;
+}
+
+/** Validates one dataset entry: a record (kept, with its warnings) or a skipped one (a problem). */
+function addEntry(value: unknown, line: number, file: string, { records, problems }: LoadResult): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DatasetError(file, line, 'expected a JSON object (a record or {"record": ...})');
   }
-  return { records, problems };
+  const obj = value as Record<string, unknown>;
+  const wrapped = 'record' in obj && typeof obj.record === 'object' && obj.record !== null;
+  const rec = (wrapped ? obj.record : obj) as Record<string, unknown>;
+  const issues = validateRecord(rec);
+  const fatal = issues.find((i) => i.skipsRecord);
+  if (fatal) {
+    problems.push({ file, line, field: fatal.field, message: fatal.message, skipsRecord: true });
+    return;
+  }
+  for (const i of issues) problems.push({ file, line, field: i.field, message: i.message, skipsRecord: false });
+  records.push({
+    record: rec as unknown as ErrorRecord,
+    datasetVersion: wrapped && typeof obj.datasetVersion === 'string' ? obj.datasetVersion : undefined,
+    source: { file, line },
+  });
 }
 
 function elementLines(text: string): number[] {

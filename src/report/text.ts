@@ -1,4 +1,5 @@
 /** Human output in the style of Ruff's full format: location, rule, message, the code with carets, tips, links. */
+import { oneLine } from '../parse/files.js';
 import pc from 'picocolors';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { splitLines } from '../parse/source.js';
@@ -26,7 +27,7 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     const sev = d.severity === 'error' ? c.red(c.bold(d.ruleId)) : c.yellow(c.bold(d.ruleId));
     const conf = d.confidence === 'possible' ? c.yellow(' (possible)') : '';
     const star = fixable(d, opts) ? ` ${c.cyan('[*]')}` : '';
-    out.push(`${c.bold(`${locationOf(d)}:`)} ${sev}${conf}${star} ${d.message}`);
+    out.push(`${c.bold(`${locationOf({ ...d, file: oneLine(d.file, Infinity) })}:`)} ${sev}${conf}${star} ${d.message}`);
     if (opts.concise) continue;
     const src = opts.sources?.get(d.file);
     if (src !== undefined) {
@@ -52,7 +53,7 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     }
     out.push('');
   }
-  for (const e of errors) out.push(`${c.bold(`${e.file}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
+  for (const e of errors) out.push(`${c.bold(`${oneLine(e.file, Infinity)}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
   if (opts.quiet) return out.length ? out.join('\n') + '\n' : '';
   const certain = diags.filter((d) => d.confidence === 'certain').length;
   const possible = diags.length - certain;
@@ -61,7 +62,8 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     out.push(`Found ${plural(diags.length + opts.fixed)} (${opts.fixed} fixed, ${diags.length} remaining).`);
   } else if (diags.length) {
     out.push(`Found ${plural(diags.length)} (${certain} certain, ${possible} possible).`);
-  } else out.push(c.green('All checks passed!'));
+  } else if (errors.some((e) => e.kind !== 'syntax')) out.push(c.red(`No findings, but ${errors.filter((e) => e.kind !== 'syntax').length} file problem(s) above.`));
+  else out.push(c.green('All checks passed!'));
   // Like Ruff: how many findings --fix would fix, and how many more --unsafe-fixes would.
   const fixes = new Set(diags.filter((d) => fixable(d, opts)).map((d) => d.fix));
   const hidden = new Set(diags.filter((d) => !opts.unsafeFixes && d.fix?.applicability === 'unsafe' && d.fix.edits.length).map((d) => d.fix));

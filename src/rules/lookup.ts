@@ -3,6 +3,7 @@
  * (`NotImplementedError: Agent save_state is not yet implemented.`), or a Python traceback.
  * Messages are matched with the record's `messagePattern` (a regex), else its `errorMessage`.
  */
+import { compileMessagePattern } from '../records/pattern.js';
 import { splitQualified } from './names.js';
 import type { Rule } from './types.js';
 
@@ -179,8 +180,9 @@ export function matchRuntimeError(rules: Rule[], err: RuntimeError): RuleMatch[]
       reasons.push(`error class ${rule.errorClass}`);
     }
     if (msg) {
-      const re = rule.record.messagePattern ? pythonRegex(rule.record.messagePattern) : undefined;
-      if (re && re.test(msg)) {
+      // A linear-time engine: a record's pattern is untrusted (see records/pattern.ts).
+      const re = rule.record.messagePattern ? compileMessagePattern(rule.record.messagePattern) : undefined;
+      if (re && typeof re !== 'string' && re.test(msg)) {
         score += 10;
         byMessage = true;
         reasons.push(`message matches the pattern /${rule.record.messagePattern}/`);

@@ -3,7 +3,11 @@
  * fingerprint (see ../diagnostics/fingerprint.ts), so that only new ones are reported. Paths are
  * relative to the baseline file, so the file can be committed and used from any folder.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { FileReadError, oneLine, readRegularText } from '../parse/files.js';
+
+/** A baseline larger than this is not one (a device, a mistake): 512 MiB holds millions of findings. */
+const MAX_BASELINE_BYTES = 512 * 1024 * 1024;
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 
@@ -47,9 +51,10 @@ export function readBaseline(path: string): Baseline {
   if (!existsSync(path)) throw new BaselineError(path, 'baseline file not found (create it with --update-baseline)');
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
+    doc = JSON.parse(readRegularText(path, MAX_BASELINE_BYTES));
   } catch (e) {
-    throw new BaselineError(path, `invalid JSON: ${(e as Error).message}`);
+    if (e instanceof FileReadError) throw new BaselineError(path, `cannot read baseline: ${e.message}`);
+    throw new BaselineError(path, `invalid JSON: ${oneLine((e as Error).message)}`);
   }
   const obj = doc as { version?: unknown; findings?: unknown };
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new BaselineError(path, 'expected a JSON object with "version" and "findings"');

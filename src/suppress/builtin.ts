@@ -1,4 +1,4 @@
-/** Rules raiselint itself reports about suppression comments (not from records). */
+/** Rules raiselint itself reports (not from records): about suppression comments, unreadable files, code too deep to analyse. */
 import { rulePageUrl } from '../diagnostics/docpage.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Severity } from '../rules/types.js';
@@ -18,6 +18,8 @@ export interface BuiltinRule {
 export const BLANKET_IGNORE = 'raiselint/blanket-ignore';
 export const UNUSED_IGNORE = 'raiselint/unused-ignore';
 export const INVALID_IGNORE = 'raiselint/invalid-ignore';
+export const IO_ERROR = 'raiselint/io-error';
+export const TOO_DEEP = 'raiselint/too-deep';
 
 export const BUILTIN_RULES: BuiltinRule[] = [
   {
@@ -44,6 +46,22 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     help: 'Write `# raiselint: ignore[rule-id]` or `# raiselint: ignore-file[rule-id]`, optionally followed by ` -- reason`.',
     why: 'A misspelt directive (`# raiselint: ingore[...]`, a missing bracket) suppresses nothing, though its author meant it to.',
     example: '# raiselint: ignore(autogen/agent-save-state-is-not-yet-implemented)\n# use instead:\n# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
+  },
+  {
+    id: IO_ERROR,
+    defaultSeverity: 'error',
+    summary: 'A file to check could not be read or decoded (as Ruff\'s E902)',
+    help: 'Make the file readable and valid in its encoding (UTF-8, or the one its coding cookie names), or exclude it.',
+    why: 'A file that cannot be read is a file that was not checked: the run says so as a finding (exit 1) instead of passing silently or failing the whole run.',
+    example: "# bad.py holds bytes that are not UTF-8 and has no coding cookie\n# use instead: add `# -*- coding: latin-1 -*-` as its first line, or re-encode it as UTF-8",
+  },
+  {
+    id: TOO_DEEP,
+    defaultSeverity: 'warning',
+    summary: 'Code nested too deeply to analyse (it is skipped, the rest of the file is checked)',
+    help: 'Split the expression (name the inner parts), or accept that raiselint does not look inside it.',
+    why: 'Thousands of nested calls or a sum of thousands of terms would overflow the analysis; rather than lose the whole file, raiselint leaves that expression out and says so.',
+    example: 'x = f(f(f(f(...))))  # 5,000 levels\n# use instead:\ninner = f(f(...))\nx = f(f(inner))',
   },
 ];
 

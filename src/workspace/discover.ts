@@ -1,8 +1,10 @@
 /** Finds the Python files to check: files as given, directories recursively, honouring .gitignore. */
-import { existsSync, readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { describeFsError, specialKind } from '../parse/files.js';
 import { isPythonFile, PYTHON_FILE } from './pathkind.js';
+import { walkTree } from './walk.js';
 
 export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
 const PY = PYTHON_FILE;
@@ -19,9 +21,11 @@ interface IgnoreLayer {
 }
 
 export interface DiscoverOptions {
-  /** Extra exclusion globs (gitignore syntax), relative to the current directory. */
+  /** Extra exclusion globs (gitignore syntax), relative to the current directory (for paths in it), else to the path's project root. */
   exclude?: string[];
   respectGitignore?: boolean;
+  /** Follow symbolic links to directories (each real directory once: a link cycle ends). */
+  followLinks?: boolean;
   /** Configured exclusion (true/false), or undefined to use the built-in rules; applies to named files too. */
   excluded?: (abs: string, isDir: boolean) => boolean | undefined;
   /** A file a config's `extend-include` adds (checked as Python whatever its name). */
@@ -57,12 +61,13 @@ export interface DiscoveredFile {
   abs: string;
   display: string;
   stat?: Stats;
+  /** Why the file cannot be checked (a FIFO named on the command line, a name that is not UTF-8): an io-error finding. */
+  error?: string;
 }
 
 /** Returns [absolute path, display path] pairs, sorted by display path, without duplicates. */
 export function discover(paths: string[], opts: DiscoverOptions = {}): DiscoveredFile[] {
-  const out = new Map<string, string>();
-  const stats = new Map<string, Stats>();
+  const out = new Map<string, DiscoveredFile>();
   const cwd = process.cwd();
   const extra = opts.exclude?.length ? ignore().add(opts.exclude) : undefined;
   for (const p of paths) {
@@ -70,8 +75,8 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
     let st;
     try {
       st = statSync(abs);
-    } catch {
-      throw new PathError(p, 'no such file or directory');
+    } catch (e) {
+      throw new PathError(p, describeFsError(e));
     }
     const why = namedExclusion(abs, st.isDirectory(), opts, extra, cwd);
     if (why) {
@@ -79,26 +84,27 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
       opts.onPath?.(p, 0);
       continue;
     }
-    if (st.isFile()) {
+    if (!st.isDirectory()) {
+      // A FIFO, device or socket is never opened (it would hang or read forever): a Python-named one is an io-error.
+      const kind = specialKind(st);
       // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
-      if (!isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)) {
+      if (kind ? extname(abs) !== '' && !NAMED_PY.test(abs) && !opts.alsoFind?.test(abs) : !isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)) {
         opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
         opts.onPath?.(p, 0);
         continue;
       }
-      if (!out.has(abs)) {
-        out.set(abs, p);
-        stats.set(abs, st);
-      }
+      if (!out.has(abs)) out.set(abs, { abs, display: p, stat: kind ? undefined : st, error: kind ? `not a regular file (${kind})` : undefined });
       opts.onPath?.(p, 1);
       continue;
     }
     const layers = opts.respectGitignore === false ? [] : gitignoreChain(abs);
-    const found = walk(abs, p, layers, out, extra, cwd, opts);
+    const found = walk(abs, p, layers, out, { extra, base: extra ? excludeBase(abs, cwd) : cwd, opts });
     opts.onPath?.(p, found);
   }
-  return [...out].map(([abs, display]) => ({ abs, display, stat: stats.get(abs) })).sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
+  return [...out.values()].sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
+
+const NAMED_PY = /\.(?:pyi?|pyw|ipynb)$/;
 
 function gitignoreChain(dir: string): IgnoreLayer[] {
   // .gitignore files of the parents up to the repository root apply too.
@@ -155,65 +161,74 @@ function namedExclusion(abs: string, isDir: boolean, opts: DiscoverOptions, extr
 
 const DEFAULT_IGNORE = ignore().add([...SKIP_DIRS].map((d) => `${d}/`));
 
-/** Walks a folder into `out`; returns how many Python files it holds (including ones already in `out`). */
-function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, string>, extra: Ignore | undefined, cwd: string, opts: DiscoverOptions): number {
-  const gitignore = opts.respectGitignore !== false;
-  const excluded = opts.excluded;
-  let entries;
-  try {
-    entries = readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return 0;
+/** Extra excludes (`--exclude`) are relative to this folder: the cwd when the path is in it, else the project root of the path. */
+export function excludeBase(abs: string, cwd: string): string {
+  const rel = relative(cwd, abs);
+  if (!rel.startsWith('..') && !isAbsolute(rel)) return cwd;
+  for (let cur = abs; ; ) {
+    if (PROJECT_MARKERS.some((m) => existsSync(join(cur, m)))) return cur;
+    const up = dirname(cur);
+    if (up === cur) return abs;
+    cur = up;
   }
-  const own = gitignore ? readGitignore(abs) : undefined;
-  const here = own ? [...layers, own] : layers;
-  if (entries.some((e) => e.name === 'pyvenv.cfg')) {
-    opts.onSkip?.(display === '.' ? './' : `${display}/`, 'a virtualenv (holds pyvenv.cfg)');
-    return 0;
-  }
-  let found = 0;
-  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const e of entries) {
-    const childAbs = join(abs, e.name);
-    const childDisplay = display === '.' ? e.name : join(display, e.name);
-    const isDir = e.isDirectory() || (e.isSymbolicLink() && isDirLink(childAbs));
-    const py = !isDir && (e.isFile() || e.isSymbolicLink()) && (PY.test(e.name) || opts.included?.(childAbs) === true || opts.alsoFind?.test(e.name) === true);
-    const shown = isDir ? `${childDisplay}/` : childDisplay;
-    if (!isDir && !py) continue;
-    const configured = excluded?.(childAbs, isDir);
-    if (configured === true) {
-      opts.onSkip?.(shown, "excluded by the configuration's exclude / extend-exclude");
-      continue;
-    }
-    if (configured === undefined && isDir && !opts.noDefaultExcludes && SKIP_DIRS.has(e.name)) {
-      opts.onSkip?.(shown, 'a built-in exclusion');
-      continue;
-    }
-    if (ignored(childAbs, isDir, here)) {
-      opts.onSkip?.(shown, 'ignored by .gitignore');
-      continue;
-    }
-    if (extra) {
-      const rel = relative(cwd, childAbs).split(sep).join('/');
-      if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) {
-        opts.onSkip?.(shown, 'excluded by --exclude / --extend-exclude');
-        continue;
-      }
-    }
-    if (isDir) found += walk(childAbs, childDisplay, here, out, extra, cwd, opts);
-    // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
-    else {
-      found++;
-      if (!out.has(childAbs)) out.set(childAbs, childDisplay);
-    }
-  }
-  return found;
 }
 
-function isDirLink(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
+const PROJECT_MARKERS = ['raiselint.toml', 'pyproject.toml', '.git'];
+
+interface WalkContext {
+  extra?: Ignore;
+  /** `--exclude` patterns are relative to it (see excludeBase). */
+  base: string;
+  opts: DiscoverOptions;
+}
+
+/** Why a folder or file found in a walk is not checked, if it is not. */
+function walkExclusion(childAbs: string, name: string, isDir: boolean, layers: IgnoreLayer[], ctx: WalkContext): string | undefined {
+  const { opts, extra } = ctx;
+  const configured = opts.excluded?.(childAbs, isDir);
+  if (configured === true) return "excluded by the configuration's exclude / extend-exclude";
+  if (configured === undefined && isDir && !opts.noDefaultExcludes && SKIP_DIRS.has(name)) return 'a built-in exclusion';
+  if (ignored(childAbs, isDir, layers)) return 'ignored by .gitignore';
+  if (extra) {
+    const rel = relative(ctx.base, childAbs).split(sep).join('/');
+    if (rel && !rel.startsWith('..') && extra.ignores(isDir ? `${rel}/` : rel)) return 'excluded by --exclude / --extend-exclude';
   }
+  return undefined;
+}
+
+/**
+ * Walks a folder into `out` (iteratively, see walk.ts: directory links followed only with
+ * `followLinks`, each real directory once; FIFOs and devices skipped); returns how many Python
+ * files it holds (including ones already in `out`).
+ */
+function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, DiscoveredFile>, ctx: WalkContext): number {
+  const { opts } = ctx;
+  const gitignore = opts.respectGitignore !== false;
+  const withOwn = (dir: string, here: IgnoreLayer[]) => {
+    const own = gitignore ? readGitignore(dir) : undefined;
+    return own ? [...here, own] : here;
+  };
+  let found = 0;
+  const skip = (shown: string, why: string | undefined) => {
+    if (why) opts.onSkip?.(shown, why);
+    return !!why;
+  };
+  walkTree<IgnoreLayer[]>(abs, display, withOwn(abs, layers), {
+    listing: (_dir, shown, names) => !names.includes('pyvenv.cfg') || (opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)'), false),
+    enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : withOwn(childAbs, here)),
+    file: (childAbs, shown, name, here) => {
+      if (!PY.test(name) && opts.included?.(childAbs) !== true && opts.alsoFind?.test(name) !== true) return;
+      if (skip(shown, walkExclusion(childAbs, name, false, here, ctx))) return;
+      // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
+      found++;
+      if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown });
+    },
+    badName: (childAbs, shown) => {
+      if (!PY.test(shown) && opts.alsoFind?.test(shown) !== true) return;
+      found++;
+      if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown, error: 'file name is not valid UTF-8 (rename it to check it)' });
+    },
+    skippedLink: (shown) => opts.onSkip?.(`${shown}/`, 'a symbolic link to a directory (--follow-links follows it)'),
+  }, { followLinks: opts.followLinks });
+  return found;
 }

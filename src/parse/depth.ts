@@ -1,0 +1,174 @@
+/**
+ * Deep nesting: `f(f(f(...)))` 5,000 deep, or a 20,000-term sum (a left-leaning tree as deep as
+ * it is long), overflows the JavaScript stack of the recursive walks that read the tree. Such a
+ * file is read again with each subtree below a depth limit blanked out: the same length, the
+ * same line breaks, a placeholder expression (`(0   )`) where the deep code was. Its findings
+ * elsewhere are kept; the blanked code is "not analysed here" (raiselint/too-deep).
+ */
+import { parsePython, type Node } from './parser.js';
+import { firstSyntaxError } from './syntax.js';
+
+type SyntaxProblem = ReturnType<typeof firstSyntaxError>;
+
+/** A blanked subtree: offsets in the text, and where it starts (0-based row, UTF-16 column). */
+export interface DeepRegion {
+  start: number;
+  end: number;
+  row: number;
+  column: number;
+  endRow: number;
+}
+
+/** Node types that a parenthesized placeholder can stand for. */
+const EXPRESSIONS = new Set([
+  'call', 'argument_list', 'binary_operator', 'boolean_operator', 'comparison_operator', 'unary_operator', 'not_operator',
+  'parenthesized_expression', 'list', 'tuple', 'dictionary', 'set', 'subscript', 'attribute', 'conditional_expression',
+  'lambda', 'await', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression',
+  'string', 'concatenated_string',
+]);
+
+/** The placeholder for `text[start, end)`: same length, same line breaks. */
+function placeholder(text: string, start: number, end: number): string {
+  const blank = text.slice(start, end).replace(/[^\r\n]/g, ' ');
+  if (blank.length < 3) return '0'.padEnd(blank.length, ' ');
+  return `(0${blank.slice(2, -1)})`;
+}
+
+/** Subtrees at `limit` levels or deeper (outermost only), found without recursion (cursor fields only: no node objects). */
+export function deepRegions(root: Node, limit: number): DeepRegion[] {
+  const out: DeepRegion[] = [];
+  const cursor = root.walk();
+  let depth = 0;
+  try {
+    for (;;) {
+      const blank = depth >= limit && cursor.nodeIsNamed && EXPRESSIONS.has(cursor.nodeType) && cursor.endIndex - cursor.startIndex >= 3;
+      if (blank) {
+        const s = cursor.startPosition;
+        out.push({ start: cursor.startIndex, end: cursor.endIndex, row: s.row, column: s.column, endRow: cursor.endPosition.row });
+      }
+      if (!blank && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+const OPERATOR_WORDS = new Set(['and', 'or', 'not', 'if', 'else', 'lambda', 'await', 'in', 'is', 'for']);
+/** Characters that chain an expression one level deeper: `+-*%/@<>=!&|^~.:`. */
+const OPERATOR_CHARS = new Uint8Array(128);
+for (const ch of '+-*/%@<>=!&|^~.:') OPERATOR_CHARS[ch.charCodeAt(0)] = 1;
+
+function isWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
+}
+
+/**
+ * A cheap bound, from the text alone, of how deep its syntax tree can be: indentation levels,
+ * bracket nesting, and operators chained within one element of a bracket (`1 + 1 + ...` is a
+ * tree as deep as it is long). When it is under `limit` the tree is not walked: the walk costs
+ * as much as the parse, and almost no file needs it. (Strings and comments are skipped; adjacent
+ * strings and commas do not deepen a tree.)
+ */
+export function mayBeDeeper(text: string, limit: number): boolean {
+  const indents: number[] = [0];
+  const ops: number[] = [0];
+  let sum = 0; // sum of ops
+  let lineStart = true;
+  const n = text.length;
+  const bump = () => {
+    ops[ops.length - 1]!++;
+    sum++;
+    return 3 * indents.length + 2 * ops.length + sum >= limit;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (lineStart && ops.length === 1) {
+      let w = 0;
+      while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) (w++, i++);
+      if (i >= n) break;
+      const d = text.charCodeAt(i);
+      if (d !== 10 && d !== 13 && d !== 35) {
+        while (indents.length > 1 && w < indents[indents.length - 1]!) indents.pop();
+        if (w > indents[indents.length - 1]!) indents.push(w);
+        sum -= ops[0]!;
+        ops[0] = 0;
+        if (3 * indents.length >= limit) return true;
+      }
+      lineStart = false;
+      i--;
+      continue;
+    }
+    if (c === 10 || c === 13) lineStart = true;
+    else if (c === 35) {
+      while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+    } else if (c === 34 || c === 39) i = skipString(text, i);
+    else if (c === 40 || c === 91 || c === 123) {
+      ops.push(0);
+      if (3 * indents.length + 2 * ops.length + sum >= limit) return true;
+    } else if (c === 41 || c === 93 || c === 125) {
+      if (ops.length > 1) sum -= ops.pop()!;
+      if (bump()) return true; // a call or subscript chains: f()()[0]
+    } else if (c === 44 || c === 59) {
+      sum -= ops[ops.length - 1]!;
+      ops[ops.length - 1] = 0;
+    } else if (c < 128 && OPERATOR_CHARS[c]) {
+      if (bump()) return true;
+    } else if (c >= 97 && c <= 122 && (i === 0 || !isWord(text.charCodeAt(i - 1)))) {
+      let j = i + 1;
+      while (j < n && isWord(text.charCodeAt(j))) j++;
+      if (j - i <= 6 && OPERATOR_WORDS.has(text.slice(i, j)) && bump()) return true;
+      i = j - 1;
+    }
+  }
+  return false;
+}
+
+/** The index of the last character of the string literal starting at `i` (a quote). */
+function skipString(text: string, i: number): number {
+  const q = text.charCodeAt(i);
+  const n = text.length;
+  const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
+  for (let j = i + (triple ? 3 : 1); j < n; j++) {
+    const ch = text.charCodeAt(j);
+    if (ch === 92) j++;
+    else if (ch === q) {
+      if (!triple) return j;
+      if (text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) return j + 2;
+    } else if (!triple && (ch === 10 || ch === 13)) return j;
+  }
+  return n;
+}
+
+/** The text with its subtrees deeper than `limit` blanked, and where they were (none: the text as it is). */
+export function shallowSource(text: string, limit: number): { text: string; regions: DeepRegion[]; syntax?: SyntaxProblem } {
+  const tree = parsePython(text);
+  let regions: DeepRegion[];
+  let syntax: SyntaxProblem | undefined;
+  try {
+    regions = deepRegions(tree.rootNode, limit);
+    // The original's syntax error (it may lie in a blanked subtree): fixes are not made to a file that does not parse.
+    syntax = firstSyntaxError(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+  if (!regions.length) return { text, regions, syntax };
+  let out = '';
+  let at = 0;
+  for (const r of regions) {
+    out += text.slice(at, r.start) + placeholder(text, r.start, r.end);
+    at = r.end;
+  }
+  return { text: out + text.slice(at), regions, syntax };
+}
+
+/** A JavaScript stack overflow (the only error a deep tree causes). */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
