@@ -95,20 +95,7 @@ export function collectDirectives(root: Node, text: string): Directive[] {
         continue;
       }
       const kind = d[1] === 'ignore-file' ? 'file' : 'line';
-      const ids: DirectiveId[] = [];
-      let invalid: string | undefined;
-      if (d[2] !== undefined) {
-        const open = rest.indexOf('[') + 1;
-        let off = 0;
-        for (const part of d[2].split(',')) {
-          const id = part.trim();
-          const s = cstart + at + open + off + (part.length - part.trimStart().length);
-          if (!id) invalid = 'empty rule id in brackets';
-          else if (!/^[\w.-]+(\/[\w.-]+)*$/.test(id)) invalid = `'${id}' is not a rule id`;
-          else ids.push({ id, start: s, end: s + id.length });
-          off += part.length + 1;
-        }
-      }
+      const { ids, invalid } = directiveIds(d[2], cstart + at + rest.indexOf('[') + 1);
       const len = d[0].trimEnd().length;
       const dir: Directive = { ...base, kind, ids, reason: d[3] || undefined, directiveEnd: cstart + at + len, endColumn: col + at + len + 1, invalid };
       if (kind === 'line' && ownLine) {
@@ -153,4 +140,21 @@ function statementBelow(root: Node, text: string, starts: number[], row: number)
     return [r + 1, end + 1];
   }
   return undefined;
+}
+
+/** The rule ids of a directive's `[...]` list (`list`, starting at offset `start`), and why the list is invalid, if it is. */
+export function directiveIds(list: string | undefined, start: number): { ids: DirectiveId[]; invalid?: string } {
+  const ids: DirectiveId[] = [];
+  let invalid: string | undefined;
+  if (list === undefined) return { ids };
+  let off = 0;
+  for (const part of list.split(',')) {
+    const id = part.trim();
+    const s = start + off + (part.length - part.trimStart().length);
+    if (!id) invalid = 'empty rule id in brackets';
+    else if (!/^[\w.-]+(\/[\w.-]+)*$/.test(id)) invalid = `'${id}' is not a rule id`;
+    else ids.push({ id, start: s, end: s + id.length });
+    off += part.length + 1;
+  }
+  return { ids, invalid };
 }

@@ -7,7 +7,7 @@
  */
 import type * as TS from 'typescript';
 import { typescript } from '../rules/js/source.js';
-import { lineStarts, type Directive, type DirectiveId } from './directives.js';
+import { directiveIds, lineStarts, type Directive } from './directives.js';
 
 const DIRECTIVE = /^raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?)(?=\s*(?:\/\/|\*\/)|\s*$)|\s*(?=\/\/|\*\/|$))/;
 
@@ -85,20 +85,7 @@ export function collectJsDirectives(text: string, fileName: string): Directive[]
       out.push({ ...base, kind: 'line', ids: [], directiveEnd: cs + at + len, endColumn: cs + at + len - starts[line - 1]! + 1, invalid: "not a raiselint directive: expected '// raiselint: ignore[rule-id]' or '// raiselint: ignore-file[rule-id]'" });
       continue;
     }
-    const ids: DirectiveId[] = [];
-    let invalid: string | undefined;
-    if (d[2] !== undefined) {
-      const open = rest.indexOf('[') + 1;
-      let off = 0;
-      for (const part of d[2].split(',')) {
-        const id = part.trim();
-        const s = cs + at + open + off + (part.length - part.trimStart().length);
-        if (!id) invalid = 'empty rule id in brackets';
-        else if (!/^[\w.-]+(\/[\w.-]+)*$/.test(id)) invalid = `'${id}' is not a rule id`;
-        else ids.push({ id, start: s, end: s + id.length });
-        off += part.length + 1;
-      }
-    }
+    const { ids, invalid } = directiveIds(d[2], cs + at + rest.indexOf('[') + 1);
     const len = d[0].trimEnd().length;
     const dkind = d[1] === 'ignore-file' ? 'file' : 'line';
     const dir: Directive = { ...base, kind: dkind, ids, reason: d[3] || undefined, directiveEnd: cs + at + len, endColumn: cs + at + len - starts[line - 1]! + 1, invalid };
