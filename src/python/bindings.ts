@@ -1,6 +1,6 @@
 /** Expressions and assignment targets → facts: the names a target binds, whether an expression needs parentheses. */
 import type { Node } from '../parse/parser.js';
-import { namedChildren } from '../parse/syntax.js';
+import { field, namedChildren } from '../parse/syntax.js';
 
 const ATOMIC = new Set(['identifier', 'attribute', 'call', 'subscript', 'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'none', 'list', 'dictionary', 'set', 'tuple', 'parenthesized_expression', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'ellipsis']);
 
@@ -28,4 +28,33 @@ export function targetNames(t: Node, into: Set<string>): void {
     default:
       return;
   }
+}
+
+/** The statements and clauses that bind a target: node type → the field holding the target. */
+const TARGET_FIELDS: Record<string, string> = { assignment: 'left', for_statement: 'left', for_in_clause: 'left', as_pattern: 'alias' };
+const TARGET_TYPES = Object.keys(TARGET_FIELDS);
+
+/** A binding target that is not a plain name (`self.x`, `a, self.b`, `d[k]`), where it starts and as written. */
+export interface CompoundTarget {
+  start: number;
+  text: string;
+}
+
+/**
+ * The targets inside `scope` (nested scopes included) bound by assignments, `for` loops and
+ * clauses and `with … as`, other than plain names, read in one call into the tree.
+ */
+export function compoundTargets(scope: Node): CompoundTarget[] {
+  const out: CompoundTarget[] = [];
+  for (const n of scope.descendantsOfType(TARGET_TYPES)) {
+    const t = n ? field(n, TARGET_FIELDS[n.type]!) : null;
+    if (t && t.type !== 'identifier') out.push({ start: t.startIndex, text: t.text });
+  }
+  return out;
+}
+
+/** Whether some target starting in [start, end) names `obj` (a superset of those binding `obj.attr`). */
+export function mayAssignAttributeOf(targets: CompoundTarget[], start: number, end: number, obj: string): boolean {
+  const mention = new RegExp(`(?<![\\w.])${obj.replace(/[^\w]/g, '\\$&')}(?!\\w)`);
+  return targets.some((t) => t.start >= start && t.start < end && mention.test(t.text));
 }

@@ -70,4 +70,8 @@ export interface LocalClass {
   node: Node;
   fields?: Map<string, Type>;
   computing?: boolean;
+  /** Its methods by name (the first `def` of a name), read once. */
+  methods?: Map<string, Node>;
+  /** The `def`s of its body, in order, read once. */
+  defs?: Node[];
 }

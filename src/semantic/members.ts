@@ -1,7 +1,9 @@
 /** Members and construction: `x.attr` for every kind of value, fields of classes defined in the file, constructors that keep their arguments. */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
+import { compoundTargets, mayAssignAttributeOf } from '../python/bindings.js';
 import { definitionOf } from '../python/defs.js';
+import { firstParameterName } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { UNKNOWN, union, type Atom, type Type } from './types.js';
@@ -75,13 +77,8 @@ export class Members {
 
   methodOf(key: string, name: string): Type | undefined {
     const lc = this.host.localClasses.get(key);
-    if (!lc) return undefined;
-    const body = field(lc.node, 'body');
-    for (const st of body ? namedChildren(body) : []) {
-      const def = definitionOf(st);
-      if (def?.type === 'function_definition' && field(def, 'name')?.text === name) return [{ k: 'func', fn: def, cls: key }];
-    }
-    return undefined;
+    const def = lc ? methodsOf(lc).get(name) : undefined;
+    return def ? [{ k: 'func', fn: def, cls: key }] : undefined;
   }
 
   /** Fields of a class defined in the file: class-level annotations and assignments, and `self.x = ...` anywhere. */
@@ -105,11 +102,12 @@ export class Members {
       if (ann) add(left.text, this.host.annotation(ann, this.host.moduleEnv()));
       else if (right) add(left.text, this.host.expr(right, new Env(new Map(), this.host.moduleEnv()), inert()));
     }
-    for (const st of body ? namedChildren(body) : []) {
-      const def = definitionOf(st);
-      if (def?.type !== 'function_definition') continue;
-      const fields = this.host.selfAssignments(def, key);
-      for (const [n, t] of fields) add(n, t);
+    // Only the methods that bind a `self.…` target are interpreted for their fields.
+    const targets = compoundTargets(lc.node);
+    for (const def of methodDefs(lc)) {
+      const self = firstParameterName(def);
+      if (!self || !mayAssignAttributeOf(targets, def.startIndex, def.endIndex, self)) continue;
+      for (const [n, t] of this.host.selfAssignments(def, key)) add(n, t);
     }
     lc.fields = new Map([...acc].map(([n, ts]) => [n, union(...ts)]));
     lc.computing = false;
@@ -170,4 +168,27 @@ export class Members {
     }
     return any ? { k: 'inst', key, fields } : { k: 'inst', key };
   }
+}
+
+/** The `def`s of a class body, in order. */
+function methodDefs(lc: LocalClass): Node[] {
+  if (lc.defs) return lc.defs;
+  const body = field(lc.node, 'body');
+  const out: Node[] = (lc.defs = []);
+  for (const st of body ? namedChildren(body) : []) {
+    const def = definitionOf(st);
+    if (def?.type === 'function_definition') out.push(def);
+  }
+  return out;
+}
+
+/** A class's methods by name, the first `def` of each name (read once per class). */
+function methodsOf(lc: LocalClass): Map<string, Node> {
+  if (lc.methods) return lc.methods;
+  const m = new Map<string, Node>();
+  for (const def of methodDefs(lc)) {
+    const n = field(def, 'name')?.text;
+    if (n && !m.has(n)) m.set(n, def);
+  }
+  return (lc.methods = m);
 }
