@@ -105,7 +105,7 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
     if (err) errors.push({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
     const directives = collectDirectives(tree.rootNode, text);
     if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
-    const model = buildModel(tree.rootNode, rules, file);
+    const model = buildModel(tree.rootNode, rules, file, { source: text });
     const found = filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();

@@ -9,8 +9,8 @@
  * The rooms: ./env.ts (scopes), ./statements.ts and ./expressions.ts (the flow), ./annotations.ts,
  * ./narrowing.ts, ./members.ts (members and construction), ./sites.ts (call-site recording, an
  * observer). This file runs them over a module: the module first, then every function body with
- * the final environment of its enclosing scope; function return types and `self.x` fields are
- * inferred on demand and memoised.
+ * the final environment of its enclosing scope, when it can record a call site (./demand.ts);
+ * function return types and `self.x` fields are inferred on demand and memoised.
  */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
@@ -18,6 +18,7 @@ import { decoratorNames } from '../python/defs.js';
 import { parameters } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
+import { Demand } from './demand.js';
 import { Env, inert, type FnCtx, type SelfFields } from './env.js';
 import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
@@ -36,8 +37,28 @@ export interface FileModel {
   readonly scopes: Scopes;
 }
 
-export function buildModel(root: Node, rules: RuleSet, file = '<file>'): FileModel {
-  return new Interpreter(root, rules, file).run();
+export interface ModelOptions {
+  /** The text the tree was parsed from (else read from the tree). */
+  source?: string;
+  /** Interpret only the function bodies that can record a call site (./demand.ts; default true). False interprets every body, for comparison. */
+  onDemand?: boolean;
+}
+
+export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: ModelOptions = {}): FileModel {
+  const demand = opts.onDemand === false ? undefined : new Demand(root, opts.source ?? root.text, demandNames(rules));
+  return new Interpreter(root, rules, file, demand).run();
+}
+
+const demandMemo = new WeakMap<RuleSet, Set<string>>();
+
+/** The trigger names, and the simple names of a trigger class's aliases (a name the registry resolves to that class). */
+function demandNames(rules: RuleSet): Set<string> {
+  let names = demandMemo.get(rules);
+  if (names) return names;
+  names = new Set(rules.triggerNames);
+  for (const c of rules.classes.all()) if (rules.triggerNames.has(c.name)) for (const a of c.aliases) names.add(a.slice(a.lastIndexOf('.') + 1));
+  demandMemo.set(rules, names);
+  return names;
 }
 
 class Interpreter extends Statements {
@@ -52,6 +73,7 @@ class Interpreter extends Statements {
     private readonly root: Node,
     rules: RuleSet,
     file: string,
+    private readonly demand: Demand | undefined,
   ) {
     const recorder = new SiteRecorder(rules.triggerNames);
     super(rules, recorder, file);
@@ -69,6 +91,8 @@ class Interpreter extends Statements {
     // Check every function body with the final environment of its enclosing scope.
     while (this.deferred.length) {
       const d = this.deferred.shift()!;
+      // A body that names no trigger nor anything that may carry one records nothing (./demand.ts).
+      if (this.demand && !this.demand.live(d.fn)) continue;
       this.analyzeFunction(d.fn, d.outer === 'module' ? this.env : d.outer, d.cls, true);
     }
     const moduleEnv = this.env;

@@ -1,0 +1,128 @@
+/**
+ * Analysis on demand (src/semantic/demand.ts): the model skips the function bodies that cannot
+ * record a call site. Each case reaches a recorded call from a body that does not name the trigger
+ * itself: the findings must be the same as when every body is interpreted, and not empty (so the
+ * case tests something). Unrelated bodies are skipped.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers.js';
+import { loadRules } from '../src/engine/rules.js';
+import { matchCalls } from '../src/match/match.js';
+import { withTree } from '../src/parse/parser.js';
+import type { RuleSet } from '../src/rules/ruleset.js';
+import { Demand } from '../src/semantic/demand.js';
+import { buildModel } from '../src/semantic/model.js';
+
+const SHAPES = join(import.meta.dirname, '..', 'fixtures', 'shapes', 'records.jsonl');
+let rules: RuleSet;
+beforeAll(async () => {
+  rules = await loadRules({ records: [SHAPES], bundled: false });
+});
+
+function findings(code: string, onDemand: boolean): string[] {
+  return withTree(code, (tree) => {
+    const model = buildModel(tree.rootNode, rules, 'x.py', { source: code, onDemand });
+    return matchCalls(model, rules).map((f) => `${f.site.node.startPosition.row + 1} ${f.confidence} ${f.rule.id}`).sort();
+  });
+}
+
+/** Whether each top-level `def` (in order) can record a call site. */
+function live(code: string): boolean[] {
+  return withTree(code, (tree) => {
+    const d = new Demand(tree.rootNode, code, rules.triggerNames);
+    return tree.rootNode.namedChildren.filter((n) => n?.type === 'function_definition').map((n) => d.live(n!));
+  });
+}
+
+describe('demand: a body that reaches a trigger through a name is interpreted', () => {
+  const cases: { name: string; code: string; line: number }[] = [
+    { name: 'a module-level alias', code: 'import json\nparse = json.loads\ndef g(s):\n    return parse(s)\n', line: 4 },
+    { name: 'an import alias', code: 'from json import loads as parse\ndef g(s):\n    return parse(s)\n', line: 3 },
+    { name: 'a self field', code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def g(self, s):\n        return self.p(s)\n', line: 6 },
+    { name: 'a class attribute', code: 'import json\nclass A:\n    p = json.loads\ndef g(s):\n    return A.p(s)\n', line: 5 },
+    { name: 'a factory that returns the function', code: 'import json\ndef maker():\n    return json.loads\ndef g(s):\n    f = maker()\n    return f(s)\n', line: 6 },
+    { name: 'a factory passed on by name', code: 'import json\ndef maker():\n    return json.loads\nm = maker\ndef g(s):\n    h = m()\n    return h(s)\n', line: 7 },
+    { name: 'a loop over a list of functions', code: 'import json\nfs = [json.loads]\ndef g(s):\n    for f in fs:\n        f(s)\n', line: 5 },
+    { name: 'a walrus at module level', code: 'import json\nif (p := json.loads):\n    pass\ndef g(s):\n    return p(s)\n', line: 5 },
+    { name: 'an enclosing function\'s variable', code: 'import json\ndef outer():\n    p = json.loads\n    def inner(s):\n        return p(s)\n    return inner\n', line: 5 },
+    { name: 'a subclass constructed by name', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    pass\ndef g(k):\n    return Z(k)\n', line: 5 },
+    { name: 'a classmethod constructing `cls`', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    @classmethod\n    def make(cls, k):\n        return cls(k)\n', line: 5 },
+    { name: 'a name followed by a call on its definition line', code: 'import zoneinfo\ndef g(k):\n    return Z(k)\nclass Z(zoneinfo.ZoneInfo): pass\n', line: 3 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const all = findings(c.code, false);
+      expect(all.map((f) => Number(f.split(' ')[0]))).toContain(c.line);
+      expect(findings(c.code, true)).toEqual(all);
+    });
+  }
+});
+
+describe('demand: bodies that cannot record are skipped', () => {
+  it('skips a body with no trigger and no carrier, keeps the one that calls the trigger', () => {
+    expect(live('import json\ndef a(x):\n    return x + 1\ndef b(s):\n    return json.loads(s)\n')).toEqual([false, true]);
+  });
+  it('does not count a trigger named only in a string or a comment', () => {
+    expect(live('def a(x):\n    """loads it"""\n    return x  # loads\n')).toEqual([false]);
+  });
+  it('counts a trigger inside an f-string (code)', () => {
+    expect(live('import json\ndef a(s):\n    return f"{json.loads(s)}"\n')).toEqual([true]);
+  });
+  it('a trigger\'s call result does not make carriers of what it binds', () => {
+    expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);
+  });
+});
+
+let stdlib: string | undefined;
+try {
+  stdlib = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+} catch {
+  stdlib = undefined;
+}
+
+function pyFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (e.name === 'site-packages' || e.name === '__pycache__' || e.name.startsWith('.')) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) pyFiles(p, out);
+    else if (e.isFile() && e.name.endsWith('.py')) out.push(p);
+  }
+  return out;
+}
+
+describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
+  it('finds the same sites as interpreting every body, and skips bodies', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'raiselint-demand-'));
+    try {
+      const records = join(tmp, 'records.jsonl');
+      execFileSync(process.execPath, [join(ROOT, 'scripts', 'gen-stdlib-records.mjs'), '--sample', '400', '--seed', '11', '--out', records], { stdio: 'pipe' });
+      const big = await loadRules({ records: [records], bundled: false });
+      let sites = 0;
+      let skipped = 0;
+      let bodies = 0;
+      for (const [i, f] of pyFiles(stdlib!).entries()) {
+        if (i % 40 !== 3) continue;
+        const code = readFileSync(f, 'utf8');
+        withTree(code, (tree) => {
+          const show = (onDemand: boolean) => buildModel(tree.rootNode, big, f, { source: code, onDemand }).sites.map((s) => `${s.node.startIndex} ${s.kind} ${s.name} ${s.callee?.join(',') ?? ''} ${JSON.stringify(s.receiver ?? null)}`);
+          const all = show(false);
+          expect(show(true), f).toEqual(all);
+          sites += all.length;
+          const d = new Demand(tree.rootNode, code, big.triggerNames);
+          for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
+            bodies++;
+            if (fn && !d.live(fn)) skipped++;
+          }
+        });
+      }
+      expect(sites).toBeGreaterThan(1000);
+      expect(skipped).toBeGreaterThan(bodies / 10);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
