@@ -25,19 +25,40 @@ export class Demand {
   private readonly starts: number[] = [];
   private carriers: Set<string> | undefined;
 
+  /** Whether any trigger is written in the file at all (code, strings or comments); read on first use. */
+  private anyTrigger: boolean | undefined;
+  private scanned = false;
+
   constructor(
     private readonly root: Node,
     private readonly source: string,
     private readonly triggers: Set<string>,
-  ) {
+  ) {}
+
+  /** The names of the file outside comments and plain strings, read once (on the first body asked of). */
+  private tokens(): void {
+    if (this.scanned) return;
+    this.scanned = true;
+    const source = this.source;
     // eslint-disable-next-line no-control-regex
     const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
     let from = 0;
-    for (const [start, end] of inertText(root, source)) {
+    for (const [start, end] of inertText(this.root, source)) {
       this.scan(re, from, start);
       from = Math.max(from, end);
     }
     this.scan(re, from, source.length);
+  }
+
+  /** One pass over the raw text without the tree: a file that names no trigger anywhere records nothing. */
+  private namesATrigger(): boolean {
+    if (this.anyTrigger !== undefined) return this.anyTrigger;
+    const source = this.source;
+    // eslint-disable-next-line no-control-regex
+    const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
+    re.lastIndex = 0;
+    for (let m = re.exec(source); m; m = re.exec(source)) if (this.triggers.has(m[0])) return (this.anyTrigger = true);
+    return (this.anyTrigger = false);
   }
 
   /** Adds the names in source[from, to). */
@@ -53,6 +74,8 @@ export class Demand {
 
   /** Whether the function (or any text in [start, end)) can record a call site. */
   live(fn: Node): boolean {
+    if (!this.namesATrigger()) return false;
+    this.tokens();
     const [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
     if (this.anyIn(a, b, this.triggers)) return true;
     return this.anyIn(a, b, (this.carriers ??= this.closeCarriers()));
