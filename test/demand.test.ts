@@ -14,6 +14,7 @@ import { loadRules } from '../src/engine/rules.js';
 import { matchCalls } from '../src/match/match.js';
 import { withTree } from '../src/parse/parser.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
+import { readFlows } from '../src/python/flows.js';
 import { Demand } from '../src/semantic/demand.js';
 import { buildModel } from '../src/semantic/model.js';
 
@@ -33,7 +34,7 @@ function findings(code: string, onDemand: boolean): string[] {
 /** Whether each top-level `def` (in order) can record a call site. */
 function live(code: string): boolean[] {
   return withTree(code, (tree) => {
-    const d = new Demand(tree.rootNode, code, rules.triggerNames);
+    const d = new Demand(code, rules.triggerNames, () => readFlows(tree.rootNode, code));
     return tree.rootNode.namedChildren.filter((n) => n?.type === 'function_definition').map((n) => d.live(n!));
   });
 }
@@ -112,7 +113,7 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
           const all = show(false);
           expect(show(true), f).toEqual(all);
           sites += all.length;
-          const d = new Demand(tree.rootNode, code, big.triggerNames);
+          const d = new Demand(code, big.triggerNames, () => readFlows(tree.rootNode, code));
           for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
             bodies++;
             if (fn && !d.live(fn)) skipped++;

@@ -6,14 +6,14 @@
  * A call is recorded under its written name or under the last segment of the qualified name its
  * callee resolves to (`from json import loads as parse; parse(s)` is `loads`). That qualified name
  * is written somewhere in the file and reaches the call through bindings. So the names that may
- * carry a trigger are closed over the file's value flows (src/python/bindings.ts `valueFlows`):
+ * carry a trigger are closed over the file's value flows (src/python/flows.ts):
  * a flow whose source text names a trigger or a carrier makes carriers of the names it binds.
  * Names are compared as tokens, whatever their scope: a superset, so a body that is skipped could
  * not have recorded anything. Comments and plain string literals hold no names (a string is a
  * `str`, and annotations, string or not, only give instances); f-strings hold code, so they count.
  */
 import type { Node } from '../parse/parser.js';
-import { valueFlows, type ValueFlow } from '../python/bindings.js';
+import type { FileFlows, ValueFlow } from '../python/flows.js';
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
 const UNICODE_NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/gu;
@@ -30,9 +30,10 @@ export class Demand {
   private scanned = false;
 
   constructor(
-    private readonly root: Node,
     private readonly source: string,
     private readonly triggers: Set<string>,
+    /** The file's flows (src/python/flows.ts), read when first needed. */
+    private readonly facts: () => FileFlows,
   ) {}
 
   /** The names of the file outside comments and plain strings, read once (on the first body asked of). */
@@ -43,7 +44,7 @@ export class Demand {
     // eslint-disable-next-line no-control-regex
     const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
     let from = 0;
-    for (const [start, end] of inertText(this.root, source)) {
+    for (const [start, end] of this.facts().inert) {
       this.scan(re, from, start);
       from = Math.max(from, end);
     }
@@ -131,7 +132,7 @@ export class Demand {
       }
       return grew;
     };
-    const flows = valueFlows(this.root).map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
+    const flows = this.facts().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
     for (let grew = true; grew; ) {
       grew = false;
       for (const { flow, rhs } of flows) {
@@ -160,17 +161,6 @@ export class Demand {
     while (s[j] === ' ' || s[j] === '\t') j++;
     return s[j];
   }
-}
-
-/** Comments and string literals other than f-strings, in source order (nested ones inside f-strings included, possibly overlapping). */
-function inertText(root: Node, source: string): [number, number][] {
-  const out: [number, number][] = [];
-  for (const n of root.descendantsOfType(['string', 'comment'])) {
-    if (!n) continue;
-    if (n.type === 'string' && /^[A-Za-z]*[fF]/.test(source.slice(n.startIndex, n.startIndex + 3))) continue;
-    out.push([n.startIndex, n.endIndex]);
-  }
-  return out.sort((a, b) => a[0] - b[0]);
 }
 
 /** The first index whose value is >= x in a sorted array. */

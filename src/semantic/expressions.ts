@@ -4,6 +4,7 @@
  * (./members.ts, ./annotations.ts, ./narrowing.ts).
  */
 import type { Node } from '../parse/parser.js';
+import type { FileFlows } from '../python/flows.js';
 import { dottedName, field, namedChildren } from '../parse/syntax.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -37,6 +38,7 @@ export abstract class Expressions {
   abstract moduleEnv(): Env;
   /** `self.x = v` in one method of a class defined in the file. */
   abstract selfAssignments(fn: Node, cls: string): Map<string, Type>;
+  abstract readonly fileFlows: () => FileFlows;
   /** What calling a function defined in the file returns. */
   protected abstract returnType(fn: Node, cls: string | undefined): Type;
 

@@ -1,7 +1,7 @@
 /** Members and construction: `x.attr` for every kind of value, fields of classes defined in the file, constructors that keep their arguments. */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
-import { compoundTargets, mayAssignAttributeOf } from '../python/bindings.js';
+import { mayAssignAttributeOf, type FileFlows } from '../python/flows.js';
 import { definitionOf } from '../python/defs.js';
 import { firstParameterName } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
@@ -14,6 +14,8 @@ export interface MemberHost {
   moduleEnv(): Env;
   annotation(n: Node, env: Env): Type;
   expr(n: Node, env: Env, ctx: FnCtx): Type;
+  /** Where values flow into names in the file (src/python/flows.ts), read once. */
+  fileFlows(): FileFlows;
   /** `self.x = v` in one method of a class defined in the file. */
   selfAssignments(fn: Node, cls: string): Map<string, Type>;
 }
@@ -103,7 +105,7 @@ export class Members {
       else if (right) add(left.text, this.host.expr(right, new Env(new Map(), this.host.moduleEnv()), inert()));
     }
     // Only the methods that bind a `self.…` target are interpreted for their fields.
-    const targets = compoundTargets(lc.node);
+    const targets = this.host.fileFlows().targets;
     for (const def of methodDefs(lc)) {
       const self = firstParameterName(def);
       if (!self || !mayAssignAttributeOf(targets, def.startIndex, def.endIndex, self)) continue;

@@ -18,6 +18,7 @@ import { decoratorNames } from '../python/defs.js';
 import { parameters } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
+import { readFlows, type FileFlows } from '../python/flows.js';
 import { Demand } from './demand.js';
 import { Env, inert, type FnCtx, type SelfFields } from './env.js';
 import { Scopes } from './scopes.js';
@@ -45,8 +46,11 @@ export interface ModelOptions {
 }
 
 export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: ModelOptions = {}): FileModel {
-  const demand = opts.onDemand === false ? undefined : new Demand(root, opts.source ?? root.text, demandNames(rules));
-  return new Interpreter(root, rules, file, demand).run();
+  const source = opts.source ?? root.text;
+  let flows: FileFlows | undefined;
+  const facts = () => (flows ??= readFlows(root, source));
+  const demand = opts.onDemand === false ? undefined : new Demand(source, demandNames(rules), facts);
+  return new Interpreter(root, rules, file, demand, facts).run();
 }
 
 const demandMemo = new WeakMap<RuleSet, Set<string>>();
@@ -74,6 +78,7 @@ class Interpreter extends Statements {
     rules: RuleSet,
     file: string,
     private readonly demand: Demand | undefined,
+    readonly fileFlows: () => FileFlows,
   ) {
     const recorder = new SiteRecorder(rules.triggerNames);
     super(rules, recorder, file);

@@ -1,0 +1,120 @@
+/**
+ * Where values flow into names, read from a whole file in one walk of the tree: the facts the
+ * semantic model's analysis on demand (src/semantic/demand.ts) and its class fields
+ * (src/semantic/members.ts) start from.
+ *   - value flows: assignments, loops and comprehensions, `with … as`, walrus, imports, `match`,
+ *     a class's bases into its name, a `return` into its function's name, a class into a
+ *     classmethod's first parameter, as source ranges (what may be bound, what it comes from);
+ *   - compound targets: binding targets other than a plain name (`self.x`, `a, self.b`, `d[k]`);
+ *   - inert text: comments and plain string literals (not f-strings, which hold code).
+ * Each is a superset of what the model binds: every name it binds is inside some flow's `lhs`,
+ * and the value comes from that flow's `rhs`.
+ */
+import type { Node } from '../parse/parser.js';
+import { field } from '../parse/syntax.js';
+
+/** A place where a value can reach a name: the text that may be bound (`lhs`) and the text its value comes from (`rhs`). */
+export interface ValueFlow {
+  lhs: [number, number][];
+  rhs: [number, number];
+  /** A `return`: `lhs` is its function's name, which carries what a call of it returns. */
+  returns?: true;
+}
+
+/** A binding target that is not a plain name (`self.x`, `a, self.b`, `d[k]`), where it starts and as written. */
+export interface CompoundTarget {
+  start: number;
+  text: string;
+}
+
+export interface FileFlows {
+  flows: ValueFlow[];
+  targets: CompoundTarget[];
+  /** Comments and string literals other than f-strings (nested ones inside f-strings included), in source order, possibly overlapping. */
+  inert: [number, number][];
+}
+
+/** Node type → the field bound (`lhs`) and the fields read (`rhs`); `*` is the whole node. */
+const FLOWS: Record<string, { lhs: string; rhs: string[] }> = {
+  assignment: { lhs: 'left', rhs: ['right', 'type'] },
+  augmented_assignment: { lhs: 'left', rhs: ['right'] },
+  named_expression: { lhs: 'name', rhs: ['value'] },
+  for_statement: { lhs: 'left', rhs: ['right'] },
+  for_in_clause: { lhs: 'left', rhs: ['right'] },
+  as_pattern: { lhs: 'alias', rhs: ['*'] },
+  import_statement: { lhs: '*', rhs: ['*'] },
+  import_from_statement: { lhs: '*', rhs: ['*'] },
+  match_statement: { lhs: '*', rhs: ['*'] },
+  // A class's name carries what its bases carry (the constructor and class attributes it inherits).
+  class_definition: { lhs: 'name', rhs: ['superclasses'] },
+};
+/** The flows whose `lhs` is a binding target (the model's `bind`). */
+const TARGETS = new Set(['assignment', 'for_statement', 'for_in_clause', 'as_pattern']);
+const TYPES = [...Object.keys(FLOWS), 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment'];
+
+type Range = [number, number];
+
+export function readFlows(root: Node, source: string): FileFlows {
+  const out: FileFlows = { flows: [], targets: [], inert: [] };
+  const nodes = root.descendantsOfType(TYPES).filter((n): n is Node => !!n);
+  nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  // The enclosing `def`s and `class`es of the node at hand (the nodes come outermost first).
+  const open: Node[] = [];
+  for (const n of nodes) {
+    while (open.length && open[open.length - 1]!.endIndex <= n.startIndex) open.pop();
+    switch (n.type) {
+      case 'string':
+        if (!/^[A-Za-z]*[fF]/.test(source.slice(n.startIndex, n.startIndex + 3))) out.inert.push([n.startIndex, n.endIndex]);
+        continue;
+      case 'comment':
+        out.inert.push([n.startIndex, n.endIndex]);
+        continue;
+      case 'function_definition':
+        open.push(n);
+        continue;
+      case 'return_statement': {
+        const fn = [...open].reverse().find((o) => o.type === 'function_definition');
+        const name = fn ? range(fn, 'name') : undefined;
+        if (name) out.flows.push({ lhs: [name], rhs: [n.startIndex, n.endIndex], returns: true });
+        continue;
+      }
+      case 'decorated_definition':
+        classMethodFlow(n, open[open.length - 1], out.flows);
+        continue;
+      case 'class_definition':
+        open.push(n);
+    }
+    const spec = FLOWS[n.type];
+    if (!spec) continue;
+    const lhs = range(n, spec.lhs);
+    const rs = spec.rhs.map((f) => range(n, f)).filter((r): r is Range => !!r);
+    if (lhs && TARGETS.has(n.type)) {
+      const t = field(n, spec.lhs);
+      if (t && t.type !== 'identifier') out.targets.push({ start: lhs[0], text: source.slice(lhs[0], lhs[1]) });
+    }
+    if (!lhs || !rs.length) continue;
+    out.flows.push({ lhs: [lhs], rhs: [Math.min(...rs.map((r) => r[0])), Math.max(...rs.map((r) => r[1]))] });
+  }
+  return out;
+}
+
+function range(n: Node, name: string): Range | undefined {
+  if (name === '*') return [n.startIndex, n.endIndex];
+  const c = field(n, name);
+  return c ? [c.startIndex, c.endIndex] : undefined;
+}
+
+/** `@classmethod def m(cls, …)` in `class C(Base)`: `cls` is the class, so it carries what the bases carry. */
+function classMethodFlow(n: Node, cls: Node | undefined, out: ValueFlow[]): void {
+  const def = field(n, 'definition');
+  if (def?.type !== 'function_definition' || cls?.type !== 'class_definition' || !/classmethod/.test(n.text.slice(0, def.startIndex - n.startIndex))) return;
+  const bases = range(cls, 'superclasses');
+  const params = field(def, 'parameters');
+  if (bases && params) out.push({ lhs: [[params.startIndex, params.endIndex]], rhs: bases });
+}
+
+/** Whether some target starting in [start, end) names `obj` (a superset of those binding `obj.attr`). */
+export function mayAssignAttributeOf(targets: CompoundTarget[], start: number, end: number, obj: string): boolean {
+  const mention = new RegExp(`(?<![\\w.])${obj.replace(/[^\w]/g, '\\$&')}(?!\\w)`);
+  return targets.some((t) => t.start >= start && t.start < end && mention.test(t.text));
+}
