@@ -6,17 +6,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { describeProblem } from '../records/load.js';
 import { Option, type Command } from 'commander';
-import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import { catalogRules } from '../engine/batch.js';
 import { formatBuiltinExplainJson, formatBuiltinExplainText, formatExplainJson, formatExplainText } from '../report/explain.js';
 import { BUILTIN_RULES, builtinRule } from '../suppress/builtin.js';
 import { editDistance, findRuleById, matchRuntimeError, parseErrorText, parseTraceback, similarIds, type RuntimeError } from '../rules/lookup.js';
-import { UsageError, collect, type IO } from './io.js';
+import { UsageError, type IO } from './io.js';
+import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 
-interface ExplainFlags {
-  records: string[];
-  bundled: boolean;
+interface ExplainFlags extends RuleSourceFlags {
   format: 'text' | 'json';
-  cacheDir: string;
 }
 
 function isFile(p: string): boolean {
@@ -40,13 +38,12 @@ function readTraceback(path: string): RuntimeError {
 }
 
 export function registerExplain(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  program
-    .command('explain')
-    .description("explain a rule, a runtime error message, or a traceback file ('-' reads stdin)")
-    .argument('<query...>', 'a rule id, an error message (`NotImplementedError: ...`), or a traceback file')
-    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
-    .option('--no-bundled', 'do not use the bundled record datasets')
-    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
+  addRuleSourceOptions(
+    program
+      .command('explain')
+      .description("explain a rule, a runtime error message, or a traceback file ('-' reads stdin)")
+      .argument('<query...>', 'a rule id, an error message (`NotImplementedError: ...`), or a traceback file'),
+  )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (words: string[], flags: ExplainFlags) => {
       const query = words.join(' ');

@@ -1,26 +1,23 @@
 /** `raiselint rules`: lists the rules the records compile to. */
 import { Option, type Command } from 'commander';
 import { describeProblem } from '../records/load.js';
-import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import { catalogRules } from '../engine/batch.js';
 import { filterBuiltins, filterRules, formatRulesJson, formatRulesText } from '../report/rules.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
-import { UsageError, collect, type IO } from './io.js';
+import { UsageError, type IO } from './io.js';
+import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 
-interface RulesFlags {
-  records: string[];
-  bundled: boolean;
+interface RulesFlags extends RuleSourceFlags {
   format: 'text' | 'json';
-  cacheDir: string;
 }
 
 export function registerRules(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  program
-    .command('rules')
-    .description('list the rules: id, error class, raiser, and when each fires (certain, possible, indirect); then the built-in raiselint/* rules')
-    .argument('[filter]', 'only rules whose id, error class, raiser or message contains this text')
-    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
-    .option('--no-bundled', 'do not use the bundled record datasets')
-    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
+  addRuleSourceOptions(
+    program
+      .command('rules')
+      .description('list the rules: id, error class, raiser, and when each fires (certain, possible, indirect); then the built-in raiselint/* rules')
+      .argument('[filter]', 'only rules whose id, error class, raiser or message contains this text'),
+  )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (filter: string | undefined, flags: RulesFlags) => {
       const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
