@@ -57,6 +57,19 @@ describe('config file parsing', () => {
     expect(configError('[tool]\nraiselint = 3\n').message).toBe('must be a table');
   });
 
+  it('every string-list key, and the pattern tables, say what is wrong', () => {
+    const fields = { records: 'records', select: 'select', ignore: 'ignore', exclude: 'exclude', 'extend-exclude': 'extendExclude', 'extend-include': 'extendInclude' };
+    for (const [key, field] of Object.entries(fields)) {
+      expect(configError(`[tool.raiselint]\n${key} = 1\n`).message, key).toBe('must be an array of strings, not number 1');
+      expect(parseConfigText(`${key} = ["a", "b"]\n`, '/p/raiselint.toml'), key).toHaveProperty(field, ['a', 'b']);
+    }
+    expect(configError('[tool.raiselint]\nseverity = ["x"]\n').message).toBe('must be a table of rule pattern = "error" | "warning", not an array');
+    expect(configError('[tool.raiselint]\nper-file-ignores = "x"\n').message).toBe('must be a table of file glob = [rule patterns], not "x"');
+    const long = 'a'.repeat(1025);
+    expect(configError(`[tool.raiselint.severity]\n"${long}" = "error"\n`).message).toBe('a rule pattern is longer than 1024 characters (1025)');
+    expect(configError(`[tool.raiselint.per-file-ignores]\n"${long}" = []\n`).message).toBe('a file glob is longer than 1024 characters (1025)');
+  });
+
   it('TOML syntax errors give the line', () => {
     const e = configError('[tool.raiselint]\nselect = ["a"\nignore = []\n');
     expect(e.line).toBeGreaterThanOrEqual(2);

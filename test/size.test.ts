@@ -7,11 +7,6 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(import.meta.dirname, '..', 'src');
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
-/**
- * Functions still over the limit, each with the length it may not exceed (this list only shrinks):
- * the language server's start-up belongs to the LSP work (issues 15, 16); it is split there.
- */
-const KNOWN_LONG: Record<string, number> = { 'lsp/server.ts startServer': 233 };
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -37,28 +32,12 @@ describe('size', () => {
           const b = sf.getLineAndCharacterOfPosition(n.getEnd()).line;
           const name = 'name' in n && n.name ? (n.name as ts.Node).getText(sf) : '<anonymous>';
           const len = b - a + 1;
-          const ceiling = KNOWN_LONG[`${relative(SRC, f)} ${name}`] ?? MAX_FUNCTION_LINES;
-          if (len > ceiling) long.push(`${relative(SRC, f)}:${a + 1} ${name}: ${len} lines`);
+          if (len > MAX_FUNCTION_LINES) long.push(`${relative(SRC, f)}:${a + 1} ${name}: ${len} lines`);
         }
         ts.forEachChild(n, visit);
       };
       visit(sf);
     }
     expect(long).toEqual([]);
-  });
-
-  it('the known long functions still exist and are still long (else drop them from KNOWN_LONG)', () => {
-    for (const key of Object.keys(KNOWN_LONG)) {
-      const [file, name] = key.split(' ');
-      const text = readFileSync(join(SRC, file!), 'utf8');
-      const sf = ts.createSourceFile(file!, text, ts.ScriptTarget.Latest, true);
-      let n = 0;
-      const visit = (node: ts.Node) => {
-        if (ts.isFunctionDeclaration(node) && node.name?.text === name) n = sf.getLineAndCharacterOfPosition(node.getEnd()).line - sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
-        ts.forEachChild(node, visit);
-      };
-      visit(sf);
-      expect(n, key).toBeGreaterThan(MAX_FUNCTION_LINES);
-    }
   });
 });

@@ -25,19 +25,19 @@ beforeAll(async () => {
 });
 
 function atom(a: Atom): string {
-  switch (a.k) {
+  switch (a.kind) {
     case 'inst':
       return `${a.key}${a.exclude?.length ? ` - ${a.exclude.join(',')}` : ''}`;
     case 'class':
       return `class ${a.key}`;
     case 'ref':
-      return `ref ${a.q}`;
+      return `ref ${a.qualname}`;
     case 'seq':
       return `seq[${show(a.elem)}]`;
     case 'tuple':
       return `tuple[${a.items.map(show).join(', ')}]`;
     default:
-      return a.k;
+      return a.kind;
   }
 }
 const show = (t: Type) => t.map(atom).sort().join(' | ');

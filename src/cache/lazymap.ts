@@ -57,3 +57,11 @@ export class LazyRuleMap extends Map<string, Rule> {
     super.forEach(fn, thisArg);
   }
 }
+
+/** An object whose `keys` read from `load()`, called on the first read of any of them (once). */
+export function deferredFields<T, K extends keyof T>(load: () => T, keys: readonly K[]): Pick<T, K> {
+  let value: T | undefined;
+  const out = {} as Pick<T, K>;
+  for (const k of keys) Object.defineProperty(out, k, { get: () => (value ??= load())[k], enumerable: true, configurable: true });
+  return out;
+}

@@ -20,9 +20,10 @@ import { writeFileAtomic } from '../io/atomic.js';
 import type { RecordProblem } from '../records/types.js';
 import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
+import { reachable } from '../rules/graph.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../rules/prefilter.js';
 import { indexRule, triggerKey, type RuleSet } from '../rules/ruleset.js';
-import { LazyRuleMap } from './lazymap.js';
+import { deferredFields, LazyRuleMap } from './lazymap.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
@@ -83,15 +84,7 @@ function ruleLoads(rules: RuleSet): Record<string, number[]> {
   const names = new Set([...direct.keys(), ...calls.keys()]);
   for (const name of names) {
     const all = new Set<number>();
-    const seen = new Set<string>();
-    const stack = [name];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (seen.has(n)) continue;
-      seen.add(n);
-      for (const i of direct.get(n) ?? []) all.add(i);
-      for (const m of calls.get(n) ?? []) stack.push(m);
-    }
+    for (const n of reachable([name], (m) => calls.get(m) ?? [])) for (const i of direct.get(n) ?? []) all.add(i);
     if (all.size) out[name] = [...all].sort((a, b) => a - b);
   }
   return out;
@@ -238,37 +231,9 @@ export class Snapshot {
    * (fixes re-check files; `records check` and other commands compile rules themselves).
    */
   catalog(): RuleSet {
-    const snap = this;
-    const byId = new LazyRuleMap(() => snap.index.ids, (i) => snap.loadOne(i));
-    let all: RuleSet | undefined;
-    const full = () => (all ??= snap.ruleSetFor(null));
-    return {
-      get rules() {
-        return full().rules;
-      },
-      byId,
-      get byTrigger() {
-        return full().byTrigger;
-      },
-      get classes() {
-        return full().classes;
-      },
-      get exceptions() {
-        return full().exceptions;
-      },
-      get guards() {
-        return full().guards;
-      },
-      get triggerNames() {
-        return full().triggerNames;
-      },
-      get summaryMethods() {
-        return full().summaryMethods;
-      },
-      hash: this.meta.hash,
-      warnings: this.meta.warnings,
-      outcomes: [],
-    };
+    const byId = new LazyRuleMap(() => this.index.ids, (i) => this.loadOne(i));
+    const full = deferredFields(() => this.ruleSetFor(null), ['rules', 'byTrigger', 'classes', 'exceptions', 'guards', 'triggerNames', 'summaryMethods'] as const);
+    return Object.assign(full, { byId, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [] });
   }
 
   /** The JS/TS rules (read only when there are some). */

@@ -12,12 +12,11 @@ import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
+import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 import { writeReport } from './output.js';
 import { PathReport, addRuffOptions, ruffExitCode, ruffProjectOptions, showFiles, type RuffFlags } from './check-flags.js';
 
-interface CheckFlags extends RuffFlags {
-  records: string[];
-  bundled: boolean;
+interface CheckFlags extends RuffFlags, RuleSourceFlags {
   format: Format;
   statistics?: boolean;
   minConfidence?: 'certain' | 'possible';
@@ -37,7 +36,6 @@ interface CheckFlags extends RuffFlags {
   targetVersion?: string;
   jobs?: number;
   cache: boolean;
-  cacheDir: string;
   prefilter: boolean;
   timings?: boolean;
   stdinFilename?: string;
@@ -85,12 +83,7 @@ function stdinSource(paths: string[], flags: CheckFlags): StdinSource | undefine
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  const cmd = program
-    .command('check')
-    .description('check Python files and directories')
-    .argument('[paths...]', 'files or directories to check', ['.'])
-    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
-    .option('--no-bundled', 'do not use the bundled record datasets')
+  const cmd = addRuleSourceOptions(program.command('check').description('check Python files and directories').argument('[paths...]', 'files or directories to check', ['.']))
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
     .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: config, else possible)').choices(['certain', 'possible']))
@@ -116,7 +109,6 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
     .option('--no-cache', 'do not read or write cached results (compiled rules are still cached)')
-    .option('--cache-dir <dir>', 'cache directory', '.raiselint_cache')
     .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
     .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
     .option('--stdin-filename <path>', 'with the path `-`: the file the source on stdin stands for (its config applies; reports name it)');

@@ -4,20 +4,12 @@
  * a traceback file (or `-` for stdin) by its last exception line `Module.ErrorClass: message`.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { describeProblem } from '../records/load.js';
-import { Option, type Command } from 'commander';
-import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import type { Command } from 'commander';
 import { formatBuiltinExplainJson, formatBuiltinExplainText, formatExplainJson, formatExplainText } from '../report/explain.js';
 import { BUILTIN_RULES, builtinRule } from '../suppress/builtin.js';
 import { editDistance, findRuleById, matchRuntimeError, parseErrorText, parseTraceback, similarIds, type RuntimeError } from '../rules/lookup.js';
-import { UsageError, collect, type IO } from './io.js';
-
-interface ExplainFlags {
-  records: string[];
-  bundled: boolean;
-  format: 'text' | 'json';
-  cacheDir: string;
-}
+import { UsageError, type IO } from './io.js';
+import { addRulePrintOptions, ruleCatalog, type RulePrintFlags } from './rule-options.js';
 
 function isFile(p: string): boolean {
   try {
@@ -40,53 +32,48 @@ function readTraceback(path: string): RuntimeError {
 }
 
 export function registerExplain(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  program
+  const cmd = program
     .command('explain')
     .description("explain a rule, a runtime error message, or a traceback file ('-' reads stdin)")
-    .argument('<query...>', 'a rule id, an error message (`NotImplementedError: ...`), or a traceback file')
-    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
-    .option('--no-bundled', 'do not use the bundled record datasets')
-    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (words: string[], flags: ExplainFlags) => {
-      const query = words.join(' ');
-      if (!query.trim()) throw new UsageError('explain: empty query');
-      const builtin = words.length === 1 ? builtinRule(query) : undefined;
-      if (builtin) {
-        stdout(flags.format === 'json' ? formatBuiltinExplainJson(builtin) : formatBuiltinExplainText(builtin));
-        setCode(0);
-        return;
-      }
-      const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
-      for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
-      const render = flags.format === 'json' ? formatExplainJson : formatExplainText;
-
-      const byId = words.length === 1 ? findRuleById(set.rules, query) : undefined;
-      if (byId) {
-        stdout(render([byId]));
-        setCode(0);
-        return;
-      }
-      const traceback = words.length === 1 && (query === '-' || isFile(query));
-      let err = traceback ? readTraceback(query) : parseErrorText(query);
-      let matches = matchRuntimeError(set.rules, err);
-      if (!matches.length && !traceback && err.errorClass) {
-        // `Word: text` may be a message that merely contains a colon.
-        err = { message: query.trim(), frames: [] };
-        matches = matchRuntimeError(set.rules, err);
-      }
-      // A message match outranks a class-only one: show those alone when there are any.
-      if (matches.some((m) => m.byMessage)) matches = matches.filter((m) => m.byMessage);
-      if (!matches.length) {
-        if (/^[\w.-]+\/[\w.-]+$/.test(query) && !traceback) {
-          const near = query.startsWith('raiselint/') ? BUILTIN_RULES.map((b) => b.id).filter((id) => editDistance(query, id) <= 4) : similarIds(set.rules, query);
-          throw new UsageError(`unknown rule '${query}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`);
-        }
-        stderr(`raiselint: no record matches ${traceback ? `the exception in ${query === '-' ? 'stdin' : query}` : `'${query}'`}${err.errorClass ? ` (error class ${err.errorClass})` : ''}\n`);
-        setCode(1);
-        return;
-      }
-      stdout(render(matches.map((m) => m.rule), matches, err));
+    .argument('<query...>', 'a rule id, an error message (`NotImplementedError: ...`), or a traceback file');
+  addRulePrintOptions(cmd).action(async (words: string[], flags: RulePrintFlags) => {
+    const query = words.join(' ');
+    if (!query.trim()) throw new UsageError('explain: empty query');
+    const builtin = words.length === 1 ? builtinRule(query) : undefined;
+    if (builtin) {
+      stdout(flags.format === 'json' ? formatBuiltinExplainJson(builtin) : formatBuiltinExplainText(builtin));
       setCode(0);
-    });
+      return;
+    }
+    const set = await ruleCatalog(flags, stderr);
+    const render = flags.format === 'json' ? formatExplainJson : formatExplainText;
+
+    const byId = words.length === 1 ? findRuleById(set.rules, query) : undefined;
+    if (byId) {
+      stdout(render([byId]));
+      setCode(0);
+      return;
+    }
+    const traceback = words.length === 1 && (query === '-' || isFile(query));
+    let err = traceback ? readTraceback(query) : parseErrorText(query);
+    let matches = matchRuntimeError(set.rules, err);
+    if (!matches.length && !traceback && err.errorClass) {
+      // `Word: text` may be a message that merely contains a colon.
+      err = { message: query.trim(), frames: [] };
+      matches = matchRuntimeError(set.rules, err);
+    }
+    // A message match outranks a class-only one: show those alone when there are any.
+    if (matches.some((m) => m.byMessage)) matches = matches.filter((m) => m.byMessage);
+    if (!matches.length) {
+      if (/^[\w.-]+\/[\w.-]+$/.test(query) && !traceback) {
+        const near = query.startsWith('raiselint/') ? BUILTIN_RULES.map((b) => b.id).filter((id) => editDistance(query, id) <= 4) : similarIds(set.rules, query);
+        throw new UsageError(`unknown rule '${query}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+      }
+      stderr(`raiselint: no record matches ${traceback ? `the exception in ${query === '-' ? 'stdin' : query}` : `'${query}'`}${err.errorClass ? ` (error class ${err.errorClass})` : ''}\n`);
+      setCode(1);
+      return;
+    }
+    stdout(render(matches.map((m) => m.rule), matches, err));
+    setCode(0);
+  });
 }

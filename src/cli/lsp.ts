@@ -1,19 +1,17 @@
 /** `raiselint lsp`: the language server over stdio. */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import { catalogRules } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
 import { describeProblem } from '../records/load.js';
-import { collect, type IO } from './io.js';
+import type { IO } from './io.js';
+import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 
-interface LspFlags {
-  records: string[];
-  bundled: boolean;
+interface LspFlags extends RuleSourceFlags {
   minConfidence?: 'certain' | 'possible';
   debounce: number;
   watch: boolean;
   config: boolean;
-  cacheDir: string;
 }
 
 function milliseconds(value: string): number {
@@ -27,18 +25,17 @@ function pid(value: string): number {
 }
 
 export function registerLsp(program: Command, { stderr }: IO, setCode: (code: number) => void): void {
-  program
-    .command('lsp')
-    .description('run the language server (LSP over stdio) for editors')
-    .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
-    // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
-    // vscode-languageserver reads it from the process arguments and exits when that process is gone.
-    .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp())
-    .option('--records <path>', 'extra record dataset (file or folder; repeatable); reloaded when it changes', collect, [])
-    .option('--no-bundled', 'do not use the bundled record datasets')
+  addRuleSourceOptions(
+    program
+      .command('lsp')
+      .description('run the language server (LSP over stdio) for editors; records and config files are reloaded when they change')
+      .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
+      // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
+      // vscode-languageserver reads it from the process arguments and exits when that process is gone.
+      .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp()),
+  )
     .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: each file\'s config, else possible)').choices(['certain', 'possible']))
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml')
-    .option('--cache-dir <dir>', 'where the compiled rules are cached (as for check)', DEFAULT_CACHE_DIR)
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
     .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {

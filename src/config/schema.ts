@@ -70,6 +70,9 @@ export interface ConfigFile {
   targetVersion?: string;
 }
 
+/** The keys whose value is an array of strings (paths, rule patterns, globs), and the field each sets. */
+const STRING_LISTS = { records: 'records', select: 'select', ignore: 'ignore', exclude: 'exclude', 'extend-exclude': 'extendExclude', 'extend-include': 'extendInclude' } as const satisfies Partial<Record<(typeof CONFIG_KEYS)[number], keyof ConfigFile>>;
+
 /** Reads a config file. Returns undefined for a pyproject.toml without `[tool.raiselint]`. */
 export function readConfigFile(file: string): ConfigFile | undefined {
   let text: string;
@@ -125,42 +128,28 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
     if (typeof v !== 'string' || !allowed.includes(v as T)) return err(key, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, not ${describe(v)}`);
     return v as T;
   };
+  /** A table whose keys are patterns or globs (`what`: its shape, for the error; `keyName`: what a key is). */
+  const patternTable = (key: string, v: unknown, what: string, keyName: string): [string, unknown][] => {
+    if (!isTable(v)) return err(key, `must be a table of ${what}, not ${describe(v)}`);
+    for (const p of Object.keys(v)) if (p.length > MAX_PATTERN) err(key, `a ${keyName} is longer than ${MAX_PATTERN} characters (${p.length})`);
+    return Object.entries(v);
+  };
   for (const [key, v] of Object.entries(t)) {
+    if (Object.hasOwn(STRING_LISTS, key)) {
+      cfg[STRING_LISTS[key as keyof typeof STRING_LISTS]] = strings(key, v);
+      continue;
+    }
     switch (key) {
       case 'root':
         if (typeof v !== 'boolean') err(key, `must be true or false, not ${describe(v)}`);
         cfg.root = v as boolean;
         break;
-      case 'records':
-        cfg.records = strings(key, v);
+      case 'severity':
+        cfg.severity = patternTable(key, v, 'rule pattern = "error" | "warning"', 'rule pattern').map(([p, s]) => [p, oneOf(`severity.${p}`, s, SEVERITIES)]);
         break;
-      case 'select':
-        cfg.select = strings(key, v);
+      case 'per-file-ignores':
+        cfg.perFileIgnores = patternTable(key, v, 'file glob = [rule patterns]', 'file glob').map(([g, rules]) => [g, strings(`per-file-ignores.${g}`, rules)]);
         break;
-      case 'ignore':
-        cfg.ignore = strings(key, v);
-        break;
-      case 'exclude':
-        cfg.exclude = strings(key, v);
-        break;
-      case 'extend-exclude':
-        cfg.extendExclude = strings(key, v);
-        break;
-      case 'extend-include':
-        cfg.extendInclude = strings(key, v);
-        break;
-      case 'severity': {
-        if (!isTable(v)) err(key, `must be a table of rule pattern = "error" | "warning", not ${describe(v)}`);
-        for (const p of Object.keys(v as object)) if (p.length > MAX_PATTERN) err(key, `a rule pattern is longer than ${MAX_PATTERN} characters (${p.length})`);
-        cfg.severity = Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, oneOf(`severity.${p}`, s, SEVERITIES)] as [string, Severity]);
-        break;
-      }
-      case 'per-file-ignores': {
-        if (!isTable(v)) err(key, `must be a table of file glob = [rule patterns], not ${describe(v)}`);
-        for (const g of Object.keys(v as object)) if (g.length > MAX_PATTERN) err(key, `a file glob is longer than ${MAX_PATTERN} characters (${g.length})`);
-        cfg.perFileIgnores = Object.entries(v as Record<string, unknown>).map(([g, rules]) => [g, strings(`per-file-ignores.${g}`, rules)] as [string, string[]]);
-        break;
-      }
       case 'min-confidence':
         cfg.minConfidence = oneOf(key, v, CONFIDENCES);
         break;

@@ -24,7 +24,7 @@ export function enclosingName(node: Node): string {
 export function callTarget(f: Finding): string {
   const s = f.site;
   if (s.callee?.length) return [...s.callee].sort()[0]!;
-  const classes = [...new Set((s.receiver ?? []).flatMap((a) => (a.k === 'inst' || a.k === 'class' ? [a.key] : [])))].sort();
+  const classes = [...new Set((s.receiver ?? []).flatMap((a) => (a.kind === 'inst' || a.kind === 'class' ? [a.key] : [])))].sort();
   if (classes.length) return `${classes.join('|')}.${s.name}`;
   return `${s.receiverText ?? ''}.${s.name}`;
 }

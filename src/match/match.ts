@@ -102,7 +102,7 @@ class Matcher {
   }
 
   private evalAtom(a: Atom, method: string, property: boolean, depth: number): Hit[] {
-    if (a.k !== 'inst') return [];
+    if (a.kind !== 'inst') return [];
     const hits: Hit[] = [];
     {
       for (const rule of this.rules.byTrigger.get(method) ?? []) {
@@ -136,9 +136,9 @@ class Matcher {
   private attributeType(key: string, name: string): Type | undefined {
     for (const c of this.classes.mro(key)) {
       const at = c.attributes[name];
-      if (at) return [{ k: 'inst', key: this.classes.resolve(at) ?? at }];
+      if (at) return [{ kind: 'inst', key: this.classes.resolve(at) ?? at }];
       const p = c.init.find((i) => i.name === name);
-      if (p?.default) return [{ k: 'inst', key: this.classes.resolve(p.default) ?? p.default }];
+      if (p?.default) return [{ kind: 'inst', key: this.classes.resolve(p.default) ?? p.default }];
     }
     return undefined;
   }
@@ -154,7 +154,7 @@ class Matcher {
   }
 
   /** The receiver is typed by a protocol (or base) that the raising class implements. */
-  private mayBe(a: Extract<Atom, { k: 'inst' }>, target: string): boolean {
+  private mayBe(a: Extract<Atom, { kind: 'inst' }>, target: string): boolean {
     for (const c of this.classes.mro(a.key)) {
       if (c.protocol && c.implementations.some((i) => this.classes.isSubclass(target, i) || i === target)) return true;
     }

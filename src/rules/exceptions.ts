@@ -3,64 +3,75 @@
  * any class a record's `sourceCode` defines. Names: built-ins bare, others fully qualified.
  */
 
-const BUILTIN: Record<string, string[]> = {
-  BaseException: [],
-  BaseExceptionGroup: ['BaseException'],
-  GeneratorExit: ['BaseException'],
-  KeyboardInterrupt: ['BaseException'],
-  SystemExit: ['BaseException'],
-  Exception: ['BaseException'],
-  ArithmeticError: ['Exception'],
-  FloatingPointError: ['ArithmeticError'],
-  OverflowError: ['ArithmeticError'],
-  ZeroDivisionError: ['ArithmeticError'],
-  AssertionError: ['Exception'],
-  AttributeError: ['Exception'],
-  BufferError: ['Exception'],
-  EOFError: ['Exception'],
-  ExceptionGroup: ['BaseExceptionGroup', 'Exception'],
-  ImportError: ['Exception'],
-  ModuleNotFoundError: ['ImportError'],
-  LookupError: ['Exception'],
-  IndexError: ['LookupError'],
-  KeyError: ['LookupError'],
-  MemoryError: ['Exception'],
-  NameError: ['Exception'],
-  UnboundLocalError: ['NameError'],
-  OSError: ['Exception'],
-  BlockingIOError: ['OSError'],
-  ChildProcessError: ['OSError'],
-  ConnectionError: ['OSError'],
-  BrokenPipeError: ['ConnectionError'],
-  ConnectionAbortedError: ['ConnectionError'],
-  ConnectionRefusedError: ['ConnectionError'],
-  ConnectionResetError: ['ConnectionError'],
-  FileExistsError: ['OSError'],
-  FileNotFoundError: ['OSError'],
-  InterruptedError: ['OSError'],
-  IsADirectoryError: ['OSError'],
-  NotADirectoryError: ['OSError'],
-  PermissionError: ['OSError'],
-  ProcessLookupError: ['OSError'],
-  TimeoutError: ['OSError'],
-  ReferenceError: ['Exception'],
-  RuntimeError: ['Exception'],
-  NotImplementedError: ['RuntimeError'],
-  RecursionError: ['RuntimeError'],
-  StopAsyncIteration: ['Exception'],
-  StopIteration: ['Exception'],
-  SyntaxError: ['Exception'],
-  IndentationError: ['SyntaxError'],
-  TabError: ['IndentationError'],
-  SystemError: ['Exception'],
-  TypeError: ['Exception'],
-  ValueError: ['Exception'],
-  UnicodeError: ['ValueError'],
-  UnicodeDecodeError: ['UnicodeError'],
-  UnicodeEncodeError: ['UnicodeError'],
-  UnicodeTranslateError: ['UnicodeError'],
-  Warning: ['Exception'],
-};
+/** Reads a class table: one class a line, `Name < Base Base = Alias Alias` (its bases and other public names; either may be absent). */
+function classTable(text: string): [string, { bases: string[]; aliases: string[] }][] {
+  const words = (s = '') => s.split(' ').filter(Boolean);
+  return text.trim().split('\n').map((line) => {
+    const [head, aliases] = line.split(' = ');
+    const [name, bases] = head!.split(' < ');
+    return [name!.trim(), { bases: words(bases), aliases: words(aliases) }];
+  });
+}
+
+/** Built-in exception classes (also known as `builtins.<name>`). */
+const BUILTIN = classTable(`
+BaseException
+BaseExceptionGroup < BaseException
+GeneratorExit < BaseException
+KeyboardInterrupt < BaseException
+SystemExit < BaseException
+Exception < BaseException
+ArithmeticError < Exception
+FloatingPointError < ArithmeticError
+OverflowError < ArithmeticError
+ZeroDivisionError < ArithmeticError
+AssertionError < Exception
+AttributeError < Exception
+BufferError < Exception
+EOFError < Exception
+ExceptionGroup < BaseExceptionGroup Exception
+ImportError < Exception
+ModuleNotFoundError < ImportError
+LookupError < Exception
+IndexError < LookupError
+KeyError < LookupError
+MemoryError < Exception
+NameError < Exception
+UnboundLocalError < NameError
+OSError < Exception
+BlockingIOError < OSError
+ChildProcessError < OSError
+ConnectionError < OSError
+BrokenPipeError < ConnectionError
+ConnectionAbortedError < ConnectionError
+ConnectionRefusedError < ConnectionError
+ConnectionResetError < ConnectionError
+FileExistsError < OSError
+FileNotFoundError < OSError
+InterruptedError < OSError
+IsADirectoryError < OSError
+NotADirectoryError < OSError
+PermissionError < OSError
+ProcessLookupError < OSError
+TimeoutError < OSError
+ReferenceError < Exception
+RuntimeError < Exception
+NotImplementedError < RuntimeError
+RecursionError < RuntimeError
+StopAsyncIteration < Exception
+StopIteration < Exception
+SyntaxError < Exception
+IndentationError < SyntaxError
+TabError < IndentationError
+SystemError < Exception
+TypeError < Exception
+ValueError < Exception
+UnicodeError < ValueError
+UnicodeDecodeError < UnicodeError
+UnicodeEncodeError < UnicodeError
+UnicodeTranslateError < UnicodeError
+Warning < Exception
+`);
 
 /** Aliases of built-ins (`IOError` is `OSError`). */
 const BUILTIN_ALIASES: Record<string, string> = {
@@ -74,101 +85,101 @@ const BUILTIN_ALIASES: Record<string, string> = {
   'socket.timeout': 'TimeoutError',
 };
 
-/** Standard-library exception classes: defining name → bases; `aliases` gives public names. */
-const STDLIB: Record<string, { bases: string[]; aliases?: string[] }> = {
-  'json.decoder.JSONDecodeError': { bases: ['ValueError'], aliases: ['json.JSONDecodeError'] },
-  'io.UnsupportedOperation': { bases: ['OSError', 'ValueError'], aliases: ['_io.UnsupportedOperation'] },
-  'subprocess.SubprocessError': { bases: ['Exception'] },
-  'subprocess.CalledProcessError': { bases: ['subprocess.SubprocessError'] },
-  'subprocess.TimeoutExpired': { bases: ['subprocess.SubprocessError'] },
-  'asyncio.exceptions.CancelledError': { bases: ['BaseException'], aliases: ['asyncio.CancelledError'] },
-  'asyncio.exceptions.InvalidStateError': { bases: ['Exception'], aliases: ['asyncio.InvalidStateError'] },
-  'asyncio.exceptions.IncompleteReadError': { bases: ['EOFError'], aliases: ['asyncio.IncompleteReadError'] },
-  'asyncio.exceptions.LimitOverrunError': { bases: ['Exception'], aliases: ['asyncio.LimitOverrunError'] },
-  'asyncio.queues.QueueEmpty': { bases: ['Exception'], aliases: ['asyncio.QueueEmpty'] },
-  'asyncio.queues.QueueFull': { bases: ['Exception'], aliases: ['asyncio.QueueFull'] },
-  'concurrent.futures._base.CancelledError': { bases: ['Exception'], aliases: ['concurrent.futures.CancelledError'] },
-  'queue.Empty': { bases: ['Exception'] },
-  'queue.Full': { bases: ['Exception'] },
-  'configparser.Error': { bases: ['Exception'] },
-  'configparser.NoSectionError': { bases: ['configparser.Error'] },
-  'configparser.NoOptionError': { bases: ['configparser.Error'] },
-  'configparser.DuplicateSectionError': { bases: ['configparser.Error'] },
-  'configparser.InterpolationError': { bases: ['configparser.Error'] },
-  'configparser.ParsingError': { bases: ['configparser.Error'] },
-  'configparser.MissingSectionHeaderError': { bases: ['configparser.ParsingError'] },
-  'csv.Error': { bases: ['Exception'], aliases: ['_csv.Error'] },
-  'pickle.PickleError': { bases: ['Exception'] },
-  'pickle.PicklingError': { bases: ['pickle.PickleError'] },
-  'pickle.UnpicklingError': { bases: ['pickle.PickleError'] },
-  'struct.error': { bases: ['Exception'], aliases: ['_struct.error'] },
-  'zipfile.BadZipFile': { bases: ['Exception'], aliases: ['zipfile.BadZipfile'] },
-  'zipfile.LargeZipFile': { bases: ['Exception'] },
-  'tarfile.TarError': { bases: ['Exception'] },
-  'tarfile.ReadError': { bases: ['tarfile.TarError'] },
-  'tarfile.CompressionError': { bases: ['tarfile.TarError'] },
-  'shutil.Error': { bases: ['OSError'] },
-  'shutil.SameFileError': { bases: ['shutil.Error'] },
-  'binascii.Error': { bases: ['ValueError'] },
-  'binascii.Incomplete': { bases: ['Exception'] },
-  'base64.binascii.Error': { bases: ['ValueError'] },
-  're.error': { bases: ['Exception'], aliases: ['re.PatternError'] },
-  'socket.gaierror': { bases: ['OSError'] },
-  'socket.herror': { bases: ['OSError'] },
-  'ssl.SSLError': { bases: ['OSError'] },
-  'ssl.SSLCertVerificationError': { bases: ['ssl.SSLError', 'ValueError'] },
-  'urllib.error.URLError': { bases: ['OSError'] },
-  'urllib.error.HTTPError': { bases: ['urllib.error.URLError'] },
-  'http.client.HTTPException': { bases: ['Exception'] },
-  'http.client.RemoteDisconnected': { bases: ['ConnectionResetError', 'http.client.BadStatusLine'] },
-  'http.client.BadStatusLine': { bases: ['http.client.HTTPException'] },
-  'xml.etree.ElementTree.ParseError': { bases: ['SyntaxError'] },
-  'xml.parsers.expat.ExpatError': { bases: ['Exception'] },
-  'sqlite3.Error': { bases: ['Exception'] },
-  'sqlite3.DatabaseError': { bases: ['sqlite3.Error'] },
-  'sqlite3.OperationalError': { bases: ['sqlite3.DatabaseError'] },
-  'sqlite3.IntegrityError': { bases: ['sqlite3.DatabaseError'] },
-  'sqlite3.ProgrammingError': { bases: ['sqlite3.DatabaseError'] },
-  'sqlite3.InterfaceError': { bases: ['sqlite3.Error'] },
-  'decimal.DecimalException': { bases: ['ArithmeticError'] },
-  'decimal.InvalidOperation': { bases: ['decimal.DecimalException'] },
-  'decimal.DivisionByZero': { bases: ['decimal.DecimalException', 'ZeroDivisionError'] },
-  'unicodedata.error': { bases: ['Exception'] },
-  'zlib.error': { bases: ['Exception'] },
-  'lzma.LZMAError': { bases: ['Exception'] },
-  'gzip.BadGzipFile': { bases: ['OSError'] },
-  'email.errors.MessageError': { bases: ['Exception'] },
-  'getopt.GetoptError': { bases: ['Exception'] },
-  'argparse.ArgumentError': { bases: ['Exception'] },
-  'argparse.ArgumentTypeError': { bases: ['Exception'] },
-  'tomllib.TOMLDecodeError': { bases: ['ValueError'] },
-  'importlib.metadata.PackageNotFoundError': { bases: ['ModuleNotFoundError'] },
-  'locale.Error': { bases: ['Exception'] },
-  'statistics.StatisticsError': { bases: ['ValueError'] },
-  'uuid.SafeUUID': { bases: [] },
-  'graphlib.CycleError': { bases: ['ValueError'] },
-  'shlex.Error': { bases: ['ValueError'] },
-  'ipaddress.AddressValueError': { bases: ['ValueError'] },
-  'ipaddress.NetmaskValueError': { bases: ['ValueError'] },
-  'zoneinfo.ZoneInfoNotFoundError': { bases: ['KeyError'] },
-  'calendar.IllegalMonthError': { bases: ['ValueError'] },
-};
+/** Standard-library exception classes: the defining name, its bases, its public names. */
+const STDLIB = classTable(`
+json.decoder.JSONDecodeError < ValueError = json.JSONDecodeError
+io.UnsupportedOperation < OSError ValueError = _io.UnsupportedOperation
+subprocess.SubprocessError < Exception
+subprocess.CalledProcessError < subprocess.SubprocessError
+subprocess.TimeoutExpired < subprocess.SubprocessError
+asyncio.exceptions.CancelledError < BaseException = asyncio.CancelledError
+asyncio.exceptions.InvalidStateError < Exception = asyncio.InvalidStateError
+asyncio.exceptions.IncompleteReadError < EOFError = asyncio.IncompleteReadError
+asyncio.exceptions.LimitOverrunError < Exception = asyncio.LimitOverrunError
+asyncio.queues.QueueEmpty < Exception = asyncio.QueueEmpty
+asyncio.queues.QueueFull < Exception = asyncio.QueueFull
+concurrent.futures._base.CancelledError < Exception = concurrent.futures.CancelledError
+queue.Empty < Exception
+queue.Full < Exception
+configparser.Error < Exception
+configparser.NoSectionError < configparser.Error
+configparser.NoOptionError < configparser.Error
+configparser.DuplicateSectionError < configparser.Error
+configparser.InterpolationError < configparser.Error
+configparser.ParsingError < configparser.Error
+configparser.MissingSectionHeaderError < configparser.ParsingError
+csv.Error < Exception = _csv.Error
+pickle.PickleError < Exception
+pickle.PicklingError < pickle.PickleError
+pickle.UnpicklingError < pickle.PickleError
+struct.error < Exception = _struct.error
+zipfile.BadZipFile < Exception = zipfile.BadZipfile
+zipfile.LargeZipFile < Exception
+tarfile.TarError < Exception
+tarfile.ReadError < tarfile.TarError
+tarfile.CompressionError < tarfile.TarError
+shutil.Error < OSError
+shutil.SameFileError < shutil.Error
+binascii.Error < ValueError
+binascii.Incomplete < Exception
+base64.binascii.Error < ValueError
+re.error < Exception = re.PatternError
+socket.gaierror < OSError
+socket.herror < OSError
+ssl.SSLError < OSError
+ssl.SSLCertVerificationError < ssl.SSLError ValueError
+urllib.error.URLError < OSError
+urllib.error.HTTPError < urllib.error.URLError
+http.client.HTTPException < Exception
+http.client.RemoteDisconnected < ConnectionResetError http.client.BadStatusLine
+http.client.BadStatusLine < http.client.HTTPException
+xml.etree.ElementTree.ParseError < SyntaxError
+xml.parsers.expat.ExpatError < Exception
+sqlite3.Error < Exception
+sqlite3.DatabaseError < sqlite3.Error
+sqlite3.OperationalError < sqlite3.DatabaseError
+sqlite3.IntegrityError < sqlite3.DatabaseError
+sqlite3.ProgrammingError < sqlite3.DatabaseError
+sqlite3.InterfaceError < sqlite3.Error
+decimal.DecimalException < ArithmeticError
+decimal.InvalidOperation < decimal.DecimalException
+decimal.DivisionByZero < decimal.DecimalException ZeroDivisionError
+unicodedata.error < Exception
+zlib.error < Exception
+lzma.LZMAError < Exception
+gzip.BadGzipFile < OSError
+email.errors.MessageError < Exception
+getopt.GetoptError < Exception
+argparse.ArgumentError < Exception
+argparse.ArgumentTypeError < Exception
+tomllib.TOMLDecodeError < ValueError
+importlib.metadata.PackageNotFoundError < ModuleNotFoundError
+locale.Error < Exception
+statistics.StatisticsError < ValueError
+uuid.SafeUUID
+graphlib.CycleError < ValueError
+shlex.Error < ValueError
+ipaddress.AddressValueError < ValueError
+ipaddress.NetmaskValueError < ValueError
+zoneinfo.ZoneInfoNotFoundError < KeyError
+calendar.IllegalMonthError < ValueError
+`);
 
 export class ExceptionHierarchy {
   private readonly bases = new Map<string, string[]>();
   private readonly alias = new Map<string, string>();
 
   constructor() {
-    for (const [k, v] of Object.entries(BUILTIN)) {
-      this.bases.set(k, v);
+    for (const [k, v] of BUILTIN) {
+      this.bases.set(k, v.bases);
       this.alias.set(`builtins.${k}`, k);
     }
     for (const [k, v] of Object.entries(BUILTIN_ALIASES)) this.alias.set(k, v);
     this.alias.set('builtins.IOError', 'OSError');
     this.alias.set('builtins.EnvironmentError', 'OSError');
-    for (const [k, v] of Object.entries(STDLIB)) {
+    for (const [k, v] of STDLIB) {
       this.bases.set(k, v.bases);
-      for (const a of v.aliases ?? []) this.alias.set(a, k);
+      for (const a of v.aliases) this.alias.set(a, k);
     }
   }
 

@@ -22,6 +22,7 @@
  * Plain data, computed once per rule set and saved with the prefilter in the rules snapshot.
  */
 import type { ClassRegistry } from './classes.js';
+import { reachable } from './graph.js';
 import type { RuleSet } from './ruleset.js';
 import type { ClassInfo, RuleTarget } from './types.js';
 
@@ -136,15 +137,7 @@ class NeedsBuilder {
   private addMethod(classKey: string, method: string): void {
     const g = this.family(classKey).group;
     // The method, and the summary methods that call it (transitively).
-    const seen = new Set<string>();
-    const stack = [method];
-    while (stack.length) {
-      const m = stack.pop()!;
-      if (seen.has(m)) continue;
-      seen.add(m);
-      this.file(m, g);
-      for (const c of this.callers.get(m) ?? []) stack.push(c);
-    }
+    for (const m of reachable([method], (n) => this.callers.get(n) ?? [])) this.file(m, g);
   }
 
   /**
@@ -155,24 +148,11 @@ class NeedsBuilder {
   private family(target: string): { keys: Set<string>; group: number } {
     const memo = this.familyMemo.get(target);
     if (memo) return memo;
-    const keys = new Set<string>();
-    const stack = [target];
     // The target and its ancestors, registered or not (as ClassRegistry.isSubclass walks them).
-    const implemented = new Set<string>();
-    for (const up = [target]; up.length; ) {
-      const k = up.pop()!;
-      if (implemented.has(k)) continue;
-      implemented.add(k);
-      up.push(...(this.classes.get(k)?.bases ?? []));
-    }
-    for (const p of this.protocols) if (p.implementations.some((i) => i === target || implemented.has(i))) stack.push(p.key);
-    while (stack.length) {
-      const k = stack.pop()!;
-      if (keys.has(k)) continue;
-      keys.add(k);
-      for (const sub of this.children.get(k) ?? []) stack.push(sub);
-      for (const keeper of this.keepers.get(k) ?? []) stack.push(keeper);
-    }
+    const implemented = reachable([target], (k) => this.classes.get(k)?.bases ?? []);
+    const starts = [target];
+    for (const p of this.protocols) if (p.implementations.some((i) => i === target || implemented.has(i))) starts.push(p.key);
+    const keys = reachable(starts, (k) => [...(this.children.get(k) ?? []), ...(this.keepers.get(k) ?? [])]);
     const tokens = new Set<string>([root(target)]);
     for (const k of keys) {
       for (const r of this.roots.get(k) ?? [root(k)]) tokens.add(r);

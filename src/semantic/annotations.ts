@@ -47,10 +47,10 @@ export class Annotations {
       const name = head ? (dottedName(head) ?? '').split('.').pop()! : '';
       if (name === 'Optional' || WRAPPERS.has(name)) return flat[0] ? (name === 'Optional' ? union(this.annotation(flat[0], env), NONE) : this.annotation(flat[0], env)) : UNKNOWN;
       if (name === 'Union') return union(...flat.map((a) => this.annotation(a, env)));
-      if (CONTAINERS.has(name)) return [{ k: 'seq', elem: flat[0] ? this.annotation(flat[0], env) : UNKNOWN }];
+      if (CONTAINERS.has(name)) return [{ kind: 'seq', elem: flat[0] ? this.annotation(flat[0], env) : UNKNOWN }];
       if (name === 'Tuple' || name === 'tuple') {
-        if (flat.length === 2 && flat[1]!.type === 'ellipsis') return [{ k: 'seq', elem: this.annotation(flat[0]!, env) }];
-        return [{ k: 'tuple', items: flat.map((a) => this.annotation(a, env)) }];
+        if (flat.length === 2 && flat[1]!.type === 'ellipsis') return [{ kind: 'seq', elem: this.annotation(flat[0]!, env) }];
+        return [{ kind: 'tuple', items: flat.map((a) => this.annotation(a, env)) }];
       }
       if (name === 'Coroutine' && flat.length === 3) return this.annotation(flat[2]!, env);
       if (name === 'Dict' || name === 'dict' || name === 'Mapping') return UNKNOWN;
@@ -68,12 +68,12 @@ export class Annotations {
   instanceOf(t: Type): Type {
     const out: Atom[] = [];
     for (const a of t) {
-      if (a.k === 'class') out.push({ k: 'inst', key: a.key });
-      else if (a.k === 'ref') {
-        if (a.q === 'None') out.push({ k: 'none' });
-        else out.push({ k: 'inst', key: this.classes.resolve(a.q) ?? `?${a.q}` });
-      } else if (a.k === 'none') out.push(a);
-      else out.push({ k: 'unknown' });
+      if (a.kind === 'class') out.push({ kind: 'inst', key: a.key });
+      else if (a.kind === 'ref') {
+        if (a.qualname === 'None') out.push({ kind: 'none' });
+        else out.push({ kind: 'inst', key: this.classes.resolve(a.qualname) ?? `?${a.qualname}` });
+      } else if (a.kind === 'none') out.push(a);
+      else out.push({ kind: 'unknown' });
     }
     return out.length ? out : UNKNOWN;
   }

@@ -58,7 +58,7 @@ export abstract class Expressions {
         if (t) return t;
         if (n.text === 'None') return NONE;
         // Built-in exception classes, so that `Err = NotImplementedError; except Err:` resolves.
-        if (BUILTIN_EXCEPTIONS.test(n.text)) return [{ k: 'ref', q: `builtins.${n.text}` }];
+        if (BUILTIN_EXCEPTIONS.test(n.text)) return [{ kind: 'ref', qualname: `builtins.${n.text}` }];
         return UNKNOWN;
       }
       case 'none':
@@ -80,7 +80,7 @@ export abstract class Expressions {
         if (ann) {
           const at = this.annotation(ann, env);
           // A declared type wins over an unknown value; a known value refines the declaration.
-          if (!right || isUnknown(t) || t.every((a) => a.k === 'none')) t = at;
+          if (!right || isUnknown(t) || t.every((a) => a.kind === 'none')) t = at;
         }
         if (right?.type === 'assignment') t = this.chainedValue(right, env);
         if (left) this.bind(left, t, env, ctx);
@@ -109,7 +109,7 @@ export abstract class Expressions {
         const nn = l ? this.narrow(l, env, { ...ctx, record: false }) : { t: env, f: env };
         const op = n.child(1)?.type;
         const rt = r ? this.expr(r, op === 'and' ? nn.t : nn.f, ctx) : UNKNOWN;
-        return union(lt.filter((a) => a.k !== 'none'), rt);
+        return union(lt.filter((a) => a.kind !== 'none'), rt);
       }
       default:
         return this.collection(n, type, env, ctx);
@@ -121,14 +121,14 @@ export abstract class Expressions {
     switch (type) {
       case 'tuple':
       case 'expression_list':
-        return [{ k: 'tuple', items: namedChildren(n).map((c) => this.expr(c, env, ctx)) }];
+        return [{ kind: 'tuple', items: namedChildren(n).map((c) => this.expr(c, env, ctx)) }];
       case 'list': {
         const items = namedChildren(n);
-        if (!items.some((c) => c.type === 'list_splat')) return [{ k: 'tuple', items: items.map((c) => this.expr(c, env, ctx)) }];
-        return [{ k: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        if (!items.some((c) => c.type === 'list_splat')) return [{ kind: 'tuple', items: items.map((c) => this.expr(c, env, ctx)) }];
+        return [{ kind: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
       }
       case 'set':
-        return [{ k: 'seq', elem: union(...namedChildren(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        return [{ kind: 'seq', elem: union(...namedChildren(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
       case 'list_comprehension':
       case 'set_comprehension':
       case 'generator_expression':
@@ -138,7 +138,7 @@ export abstract class Expressions {
         const v = field(n, 'value');
         const vt = v ? this.expr(v, env, ctx) : UNKNOWN;
         for (const s of n.childrenForFieldName('subscript')) if (s) this.expr(s, env, ctx);
-        return elementOf(vt.filter((a) => a.k === 'seq' || a.k === 'tuple')).length ? elementOf(vt) : UNKNOWN;
+        return elementOf(vt.filter((a) => a.kind === 'seq' || a.kind === 'tuple')).length ? elementOf(vt) : UNKNOWN;
       }
       case 'lambda': {
         const e = new Env(new Map(), env);
@@ -179,7 +179,7 @@ export abstract class Expressions {
       }
     }
     const t = body ? this.expr(body, cur, ctx) : UNKNOWN;
-    return [{ k: 'seq', elem: t }];
+    return [{ kind: 'seq', elem: t }];
   }
 
   private attribute(n: Node, env: Env, ctx: FnCtx): Type {
@@ -246,15 +246,15 @@ export abstract class Expressions {
     // Result type.
     if (name === 'cast' && args.pos.length === 2 && argsNode) {
       const first = namedChildren(argsNode)[0];
-      if (first && calleeT.some((a) => a.k === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.q))) return this.annotation(first, env);
+      if (first && calleeT.some((a) => a.kind === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.qualname))) return this.annotation(first, env);
     }
     const out: Type[] = [];
     for (const a of calleeT) {
-      if (a.k === 'class') out.push([this.members.construct(a.key, args)]);
-      else if (a.k === 'ref') {
-        const key = this.classes.resolve(a.q);
+      if (a.kind === 'class') out.push([this.members.construct(a.key, args)]);
+      else if (a.kind === 'ref') {
+        const key = this.classes.resolve(a.qualname);
         out.push(key ? [this.members.construct(key, args)] : UNKNOWN);
-      } else if (a.k === 'func') out.push(this.returnType(a.fn, a.cls));
+      } else if (a.kind === 'func') out.push(this.returnType(a.fn, a.cls));
       else out.push(UNKNOWN);
     }
     return out.length ? union(...out) : UNKNOWN;
@@ -275,11 +275,11 @@ export abstract class Expressions {
         items.forEach((it, i) => {
           const parts: Type[] = [];
           for (const a of t) {
-            if (a.k === 'tuple' && a.items.length === items.length) parts.push(a.items[i]!);
-            else if (a.k === 'seq' || a.k === 'tuple') parts.push(elementOf([a]));
+            if (a.kind === 'tuple' && a.items.length === items.length) parts.push(a.items[i]!);
+            else if (a.kind === 'seq' || a.kind === 'tuple') parts.push(elementOf([a]));
             else parts.push(UNKNOWN);
           }
-          this.bind(it, it.type === 'list_splat_pattern' ? [{ k: 'seq', elem: union(...parts) }] : union(...parts), env, ctx);
+          this.bind(it, it.type === 'list_splat_pattern' ? [{ kind: 'seq', elem: union(...parts) }] : union(...parts), env, ctx);
         });
         return;
       }

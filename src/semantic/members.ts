@@ -26,24 +26,24 @@ export class Members {
   /** A name imported by qualified name: a known class becomes its class object. */
   refType(q: string): Type {
     const key = this.host.classes.resolve(q);
-    return key ? [{ k: 'class', key }] : [{ k: 'ref', q }];
+    return key ? [{ kind: 'class', key }] : [{ kind: 'ref', qualname: q }];
   }
 
   /** Type of `x.attr` for every atom of x. */
   member(t: Type, attr: string): Type {
     const out: Type[] = [];
     for (const a of t) {
-      if (a.k === 'ref') out.push(this.refType(`${a.q}.${attr}`));
-      else if (a.k === 'class') {
+      if (a.kind === 'ref') out.push(this.refType(`${a.qualname}.${attr}`));
+      else if (a.kind === 'class') {
         const info = this.host.classes.get(a.key);
-        if (info && !a.key.startsWith('<local>')) out.push([{ k: 'ref', q: `${a.key}.${attr}` }]);
+        if (info && !a.key.startsWith('<local>')) out.push([{ kind: 'ref', qualname: `${a.key}.${attr}` }]);
         else {
           const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
           // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
           const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
-          out.push(f ?? (lib ? [{ k: 'ref', q: `${lib}.${attr}` }] : UNKNOWN));
+          out.push(f ?? (lib ? [{ kind: 'ref', qualname: `${lib}.${attr}` }] : UNKNOWN));
         }
-      } else if (a.k === 'inst') {
+      } else if (a.kind === 'inst') {
         const fromFields = a.fields?.[attr];
         if (fromFields) {
           out.push(fromFields);
@@ -67,7 +67,7 @@ export class Members {
           }
           const at = c.attributes[attr];
           if (at) {
-            found = [{ k: 'inst', key: this.host.classes.resolve(at) ?? at }];
+            found = [{ kind: 'inst', key: this.host.classes.resolve(at) ?? at }];
             break;
           }
         }
@@ -80,7 +80,7 @@ export class Members {
   methodOf(key: string, name: string): Type | undefined {
     const lc = this.host.localClasses.get(key);
     const def = lc ? methodsOf(lc).get(name) : undefined;
-    return def ? [{ k: 'func', fn: def, cls: key }] : undefined;
+    return def ? [{ kind: 'func', fn: def, cls: key }] : undefined;
   }
 
   /** Fields of a class defined in the file: class-level annotations and assignments, and `self.x = ...` anywhere. */
@@ -124,9 +124,9 @@ export class Members {
   calleeNames(calleeT: Type): string[] {
     const out: string[] = [];
     for (const a of calleeT) {
-      if (a.k === 'ref') out.push(a.q);
-      else if (a.k === 'class' && !a.key.startsWith('<local>')) out.push(a.key);
-      else if (a.k === 'class') {
+      if (a.kind === 'ref') out.push(a.qualname);
+      else if (a.kind === 'class' && !a.key.startsWith('<local>')) out.push(a.key);
+      else if (a.kind === 'class') {
         const lib = this.inheritedFromLibrary(a.key, ['__init__', '__new__']);
         if (lib) out.push(lib);
       }
@@ -163,12 +163,12 @@ export class Members {
         if (fields[p.name]) continue;
         const v = args.kw.get(p.name) ?? (p.position !== null ? args.pos[p.position] : undefined);
         if (v) fields[p.name] = v;
-        else if (p.default) fields[p.name] = [{ k: 'inst', key: this.host.classes.resolve(p.default) ?? p.default }];
+        else if (p.default) fields[p.name] = [{ kind: 'inst', key: this.host.classes.resolve(p.default) ?? p.default }];
         else continue;
         any = true;
       }
     }
-    return any ? { k: 'inst', key, fields } : { k: 'inst', key };
+    return any ? { kind: 'inst', key, fields } : { kind: 'inst', key };
   }
 }
 

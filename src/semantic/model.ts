@@ -113,8 +113,8 @@ class Interpreter extends Statements {
         const t = this.expr(node, moduleEnv, inert());
         const a = t[0];
         if (t.length !== 1 || !a) return undefined;
-        if (a.k === 'ref') return a.q;
-        if (a.k === 'class') return a.key;
+        if (a.kind === 'ref') return a.qualname;
+        if (a.kind === 'class') return a.key;
         return undefined;
       },
     };
@@ -134,9 +134,9 @@ class Interpreter extends Statements {
     ps.forEach((p, i) => {
       if (!p.name) return;
       let t: Type = UNKNOWN;
-      if (i === 0 && cls && !isStatic) t = isClassMethod ? [{ k: 'class', key: cls }] : [{ k: 'inst', key: cls }];
+      if (i === 0 && cls && !isStatic) t = isClassMethod ? [{ kind: 'class', key: cls }] : [{ kind: 'inst', key: cls }];
       else if (p.annotation) t = this.annotation(p.annotation, outer);
-      if (p.kind === 'star') t = [{ k: 'seq', elem: t }];
+      if (p.kind === 'star') t = [{ kind: 'seq', elem: t }];
       else if (p.kind === 'kw') t = UNKNOWN;
       env.vars.set(p.name, t);
     });

@@ -59,7 +59,7 @@ export class Narrowing {
             const cur = this.host.expr(l, env, { ...ctx, record: false });
             const t = env.clone();
             const f = env.clone();
-            const notNone = cur.filter((a) => a.k !== 'none');
+            const notNone = cur.filter((a) => a.kind !== 'none');
             (ops === 'is' ? f : t).vars.set(path, notNone);
             (ops === 'is' ? t : f).vars.set(path, NONE);
             return { t, f };
@@ -87,7 +87,7 @@ export class Narrowing {
           if (path) {
             const cur = this.host.expr(cond, env, { ...ctx, record: false });
             const t = env.clone();
-            t.vars.set(path, cur.filter((a) => a.k !== 'none'));
+            t.vars.set(path, cur.filter((a) => a.kind !== 'none'));
             return { t, f: env };
           }
         }
@@ -110,8 +110,8 @@ export class Narrowing {
     if (!name) return undefined;
     // A guard defined in this file.
     const ft = this.host.expr(fn, env, { fn: null, record: false, returns: [] });
-    const local = ft.find((a) => a.k === 'func');
-    if (local && local.k === 'func') {
+    const local = ft.find((a) => a.kind === 'func');
+    if (local && local.kind === 'func') {
       const g = this.localGuard(local.fn, env);
       if (g && args[g.param]) {
         const path = pathOf(args[g.param]!);
@@ -141,8 +141,8 @@ export class Narrowing {
     const out: string[] = [];
     for (const c of list) {
       for (const a of this.host.expr(c, env, { fn: null, record: false, returns: [] })) {
-        if (a.k === 'class') out.push(a.key);
-        else if (a.k === 'ref') out.push(this.host.classes.resolve(a.q) ?? `?${a.q}`);
+        if (a.kind === 'class') out.push(a.key);
+        else if (a.kind === 'ref') out.push(this.host.classes.resolve(a.qualname) ?? `?${a.qualname}`);
       }
     }
     return out;
@@ -153,7 +153,7 @@ export class Narrowing {
 export function narrowType(t: Type, classes: string[], positive: boolean, reg: ClassRegistry): Type {
   const out: Atom[] = [];
   for (const a of t) {
-    if (a.k === 'inst') {
+    if (a.kind === 'inst') {
       const sub = classes.some((c) => reg.isSubclass(a.key, c));
       if (sub) {
         if (positive) out.push(a);
@@ -162,13 +162,13 @@ export function narrowType(t: Type, classes: string[], positive: boolean, reg: C
       const info = reg.get(a.key);
       const wider = classes.filter((c) => reg.isSubclass(c, a.key) || (info?.protocol && info.implementations.includes(c)));
       if (wider.length) {
-        if (positive) for (const c of wider) out.push({ k: 'inst', key: c });
+        if (positive) for (const c of wider) out.push({ kind: 'inst', key: c });
         else out.push({ ...a, exclude: [...new Set([...(a.exclude ?? []), ...wider])] });
         continue;
       }
       if (!positive) out.push(a);
-    } else if (a.k === 'unknown') {
-      if (positive) for (const c of classes) out.push({ k: 'inst', key: c });
+    } else if (a.kind === 'unknown') {
+      if (positive) for (const c of classes) out.push({ kind: 'inst', key: c });
       else out.push(a);
     } else if (!positive) out.push(a);
   }

@@ -138,7 +138,7 @@ export abstract class Statements extends Expressions {
           const alias = field(v, 'alias');
           const target = alias ? namedChildren(alias)[0] : undefined;
           // A context manager returns itself in most library APIs we model; otherwise unknown.
-          if (target) this.bind(target, t.some((a) => a.k === 'inst') ? t : UNKNOWN, env, ctx);
+          if (target) this.bind(target, t.some((a) => a.kind === 'inst') ? t : UNKNOWN, env, ctx);
         } else this.expr(v, env, ctx);
       }
     }
@@ -232,7 +232,7 @@ export abstract class Statements extends Expressions {
 
   private defineFunction(s: Node, env: Env, ctx: FnCtx, cls?: string): void {
     const name = field(s, 'name')?.text;
-    if (name) env.set(name, [{ k: 'func', fn: s, cls }]);
+    if (name) env.set(name, [{ kind: 'func', fn: s, cls }]);
     for (const p of parameters(s)) if (p.value) this.expr(p.value, env, ctx);
     // Module-level functions and methods see the module's final environment; nested ones their scope's.
     if (ctx.record) this.defer(s, ctx.fn === null || cls ? 'module' : env, cls);
@@ -247,8 +247,8 @@ export abstract class Statements extends Expressions {
     for (const b of sup ? namedChildren(sup) : []) {
       if (b.type === 'keyword_argument') continue;
       for (const a of this.expr(b, env, ctx)) {
-        if (a.k === 'class') bases.push(a.key);
-        else if (a.k === 'ref') bases.push(this.classes.resolve(a.q) ?? `?${a.q}`);
+        if (a.kind === 'class') bases.push(a.key);
+        else if (a.kind === 'ref') bases.push(this.classes.resolve(a.qualname) ?? `?${a.qualname}`);
       }
     }
     const body = field(s, 'body');
@@ -262,7 +262,7 @@ export abstract class Statements extends Expressions {
     }
     this.classes.add(newClassInfo(key, { name, module: this.file, bases, ownMethods: own }));
     this.localClasses.set(key, { key, node: s });
-    env.set(name, [{ k: 'class', key }]);
+    env.set(name, [{ kind: 'class', key }]);
     // The class body is its own scope; methods see the module (not the class body).
     const clsEnv = new Env(new Map(), env);
     for (const st of body ? namedChildren(body) : []) {
@@ -276,7 +276,7 @@ export abstract class Statements extends Expressions {
 
   private importStmt(s: Node, env: Env): void {
     for (const i of importedNames(s)) {
-      if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [{ k: 'ref', q: i.local }]);
+      if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [{ kind: 'ref', qualname: i.local }]);
       else env.set(i.local, this.members.refType(`${i.relative ? `.${i.module.replace(/^\.+/, '')}` : i.module}.${i.name}`));
     }
   }

@@ -3,30 +3,30 @@ import type { Node } from '../parse/parser.js';
 
 export type Atom =
   /** A name imported from outside the file, by qualified name: a module, class or function. */
-  | { k: 'ref'; q: string }
+  | { kind: 'ref'; qualname: string }
   /** A class object: a known library class (canonical key) or a class defined in the file. */
-  | { k: 'class'; key: string }
+  | { kind: 'class'; key: string }
   /** An instance. `fields` holds constructor arguments the class keeps; `exclude` the classes it was narrowed away from. */
-  | { k: 'inst'; key: string; fields?: Record<string, Type>; exclude?: string[] }
+  | { kind: 'inst'; key: string; fields?: Record<string, Type>; exclude?: string[] }
   /** A function or method defined in the file. */
-  | { k: 'func'; fn: Node; cls?: string }
-  | { k: 'tuple'; items: Type[] }
+  | { kind: 'func'; fn: Node; cls?: string }
+  | { kind: 'tuple'; items: Type[] }
   /** Any homogeneous container (list, set, iterable, generator). */
-  | { k: 'seq'; elem: Type }
-  | { k: 'none' }
-  | { k: 'unknown' };
+  | { kind: 'seq'; elem: Type }
+  | { kind: 'none' }
+  | { kind: 'unknown' };
 
 export type Type = readonly Atom[];
 
-export const UNKNOWN: Type = [{ k: 'unknown' }];
-export const NONE: Type = [{ k: 'none' }];
+export const UNKNOWN: Type = [{ kind: 'unknown' }];
+export const NONE: Type = [{ kind: 'none' }];
 export const NEVER: Type = [];
 const MAX_UNION = 12;
 
 export function atomKey(a: Atom, depth = 0): string {
-  switch (a.k) {
+  switch (a.kind) {
     case 'ref':
-      return `r:${a.q}`;
+      return `r:${a.qualname}`;
     case 'class':
       return `c:${a.key}`;
     case 'inst': {
@@ -41,7 +41,7 @@ export function atomKey(a: Atom, depth = 0): string {
     case 'seq':
       return depth > 3 ? 's' : `s[${typeKey(a.elem, depth + 1)}]`;
     default:
-      return a.k;
+      return a.kind;
   }
 }
 
@@ -53,20 +53,20 @@ export function union(...types: Type[]): Type {
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
   const out = [...seen.values()];
-  if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), { k: 'unknown' }];
+  if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), { kind: 'unknown' }];
   return out;
 }
 
 export function isUnknown(t: Type): boolean {
-  return t.length === 1 && t[0]!.k === 'unknown';
+  return t.length === 1 && t[0]!.kind === 'unknown';
 }
 
 /** Element type when iterating over a value. */
 export function elementOf(t: Type): Type {
   const out: Type[] = [];
   for (const a of t) {
-    if (a.k === 'seq') out.push(a.elem);
-    else if (a.k === 'tuple') out.push(union(...a.items));
+    if (a.kind === 'seq') out.push(a.elem);
+    else if (a.kind === 'tuple') out.push(union(...a.items));
     else out.push(UNKNOWN);
   }
   return union(...out);

@@ -1,0 +1,40 @@
+/**
+ * What the commands that read rules share: which records (`--records`, `--no-bundled`), where
+ * compiled rules are cached (`--cache-dir`), and for the commands that print rules (explain,
+ * rules) `--format text|json` and reading the catalog with its warnings said on stderr.
+ */
+import { Option, type Command } from 'commander';
+import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
+import { describeProblem } from '../records/load.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import { collect, type IO } from './io.js';
+
+export interface RuleSourceFlags {
+  records: string[];
+  bundled: boolean;
+  cacheDir: string;
+}
+
+export interface RulePrintFlags extends RuleSourceFlags {
+  format: 'text' | 'json';
+}
+
+/** Adds `--records <path>` (repeatable), `--no-bundled` and `--cache-dir <dir>` to a command. */
+export function addRuleSourceOptions(cmd: Command): Command {
+  return cmd
+    .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
+    .option('--no-bundled', 'do not use the bundled record datasets')
+    .option('--cache-dir <dir>', "where compiled rules (and check's results) are cached", DEFAULT_CACHE_DIR);
+}
+
+/** The rule-source options and `--format text|json`. */
+export function addRulePrintOptions(cmd: Command): Command {
+  return addRuleSourceOptions(cmd).addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
+}
+
+/** Every rule the flags name (from the compiled-rules snapshot); each record warning is printed to stderr first. */
+export async function ruleCatalog(flags: RuleSourceFlags, stderr: IO['stderr']): Promise<RuleSet> {
+  const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
+  for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
+  return set;
+}

@@ -1,0 +1,94 @@
+/**
+ * Diagnostics publishing: a document is checked from the editor's text at once (open, save) or
+ * after a quiet period (a change), and its findings are sent with the version they were made for.
+ * The last findings of each document are kept for hovers and code actions.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { cellSource } from './cells.js';
+import { isPython, type ServerContext } from './context.js';
+import { toLspDiagnostic } from './convert.js';
+
+export interface Checked {
+  version: number;
+  diagnostics: Diagnostic[];
+}
+
+export class DiagnosticsPublisher {
+  private readonly checked = new Map<string, Checked>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  /** `beforeCheck`: called with the document's file before each check (the config it names may want datasets loaded). */
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly beforeCheck: (abs: string | undefined) => void,
+  ) {}
+
+  /** Checks the document now (a pending check is dropped) and publishes its findings. */
+  check(doc: TextDocument): Checked {
+    this.cancel(doc.uri);
+    const { ws, connection } = this.ctx;
+    let diagnostics: Diagnostic[] = [];
+    if (isPython(doc)) {
+      const abs = this.ctx.fileOf(doc.uri);
+      try {
+        this.beforeCheck(abs);
+        const res = ws.check(abs, this.ctx.displayPath(doc.uri), cellSource(doc.uri, doc.getText()).text);
+        if (res.configError) this.ctx.showError(`raiselint: config error, checking without it: ${res.configError}`);
+        if (res.ruleProblem) this.ctx.showError(`raiselint: config error: ${res.ruleProblem}`);
+        diagnostics = res.diagnostics;
+      } catch (e) {
+        connection.console.error(`raiselint: internal error while checking ${doc.uri}: ${(e as Error).message}`);
+      }
+    }
+    const result = { version: doc.version, diagnostics };
+    this.checked.set(doc.uri, result);
+    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: diagnostics.map(toLspDiagnostic) });
+    return result;
+  }
+
+  /** Checks every open document. */
+  checkAll(): void {
+    for (const doc of this.ctx.documents.all()) this.check(doc);
+  }
+
+  /** The findings for the document's current text (checked now if a change is still pending). */
+  current(doc: TextDocument): Checked {
+    const c = this.checked.get(doc.uri);
+    return c && c.version === doc.version ? c : this.check(doc);
+  }
+
+  /** Whether the document was checked at this version (the open event also fires a content change). */
+  isCurrent(doc: TextDocument): boolean {
+    return this.checked.get(doc.uri)?.version === doc.version;
+  }
+
+  /** Checks the document after the quiet period, with its text then. */
+  schedule(doc: TextDocument): void {
+    this.cancel(doc.uri);
+    this.timers.set(doc.uri, setTimeout(() => {
+      this.timers.delete(doc.uri);
+      const latest = this.ctx.documents.get(doc.uri);
+      if (latest) this.check(latest);
+    }, this.ctx.opts.debounceMs));
+  }
+
+  /** The document was closed: its findings are dropped and cleared in the client. */
+  close(uri: string): void {
+    this.cancel(uri);
+    this.checked.delete(uri);
+    void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /** Drops every pending check (shutdown). */
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private cancel(uri: string): void {
+    const timer = this.timers.get(uri);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(uri);
+  }
+}
