@@ -1,5 +1,6 @@
 /** Reads the Python code inside a record (validationCode, typeGuard, tryCatchPattern, ...) with tree-sitter. */
-import { withTree, type Node } from '../../parse/parser.js';
+import type { Node } from '../../parse/parser.js';
+import { parseOnce } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { caughtNames } from '../../python/excepts.js';
 import { classList, guardFunction, isinstanceCall } from '../../python/guards.js';
@@ -67,7 +68,7 @@ export function afterPart(exampleFix: string): string {
 }
 
 export function readSnippet(code: string, from: string, facts: SnippetFacts): void {
-  withTree(code, (tree) => visit(tree.rootNode, from, facts, { inTryBody: false, inElse: false }));
+  parseOnce(code, (tree) => visit(tree.rootNode, from, facts, { inTryBody: false, inElse: false }));
   // Resolve isinstance classes and callee names through the imports seen in every snippet so far.
 }
 

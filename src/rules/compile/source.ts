@@ -42,6 +42,8 @@ export interface RaisingDef {
 export interface SourceFacts {
   def?: RaisingDef;
   classes: Map<string, SourceClass>;
+  /** The code parsed without errors and the raise's line is code, not string: parsing a piece of it again finds nothing new (./window.ts). */
+  settled?: boolean;
 }
 
 /** Resolves a name written in sourceCode through its imports (relative ones against the module). */
@@ -128,8 +130,17 @@ export function readSource(source: string, row: number, module: string, isPackag
       const info = cls ? readClass(cls, module, qualify, exceptions) : undefined;
       if (info) classes.set(info.name, info);
     }
-    return { def: raisingDef(tree.rootNode, source, row, classes, errorClass), classes };
+    return { def: raisingDef(tree.rootNode, source, row, classes, errorClass), classes, settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row) };
   });
+}
+
+/** The first non-blank character of line `row` is inside a string (the excerpt may start inside one). */
+function inString(root: Node, source: string, row: number): boolean {
+  const line = source.split('\n')[row];
+  if (line === undefined) return false;
+  const column = line.length - line.trimStart().length;
+  for (let n: Node | null = root.descendantForPosition({ row, column }); n; n = n.parent) if (n.type === 'string') return true;
+  return false;
 }
 
 function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, errorClass?: string): RaisingDef | undefined {
