@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from './classes.js';
-import { compileRecord, type CompileOutcome } from './compile/record.js';
+import type { CompileOutcome } from './compile/record.js';
+import { compileOne, type RecordCache } from './compile/cached.js';
 import { readPatterns } from './compile/patterns.js';
-import { withRecordTrees } from './compile/trees.js';
 import { ExceptionHierarchy } from './exceptions.js';
 import { triggerKey } from './names.js';
 import type { GuardSpec, Rule } from './types.js';
@@ -64,19 +64,8 @@ function readPatternsInto(r: Rule): void {
   }
 }
 
-/** One record's outcome (a compile error is a skip), with the rule's fix patterns when `patterns`. */
-function compileOne(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy, patterns: boolean): CompileOutcome {
-  let outcome: CompileOutcome;
-  try {
-    outcome = compileRecord(lr, classes, exceptions);
-  } catch (e) {
-    return { skipped: `cannot compile: ${(e as Error).message}`, derived: { entryPoints: [], receiverClasses: [], guards: [] } };
-  }
-  if (patterns && outcome.rule) readPatternsInto(outcome.rule);
-  return outcome;
-}
-
-export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[]): RuleSet {
+/** `cache`: compiled records to reuse and to keep (./compile/cached.ts). */
+export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[], cache?: RecordCache): RuleSet {
   const exceptions = new ExceptionHierarchy();
   const rules: Rule[] = [];
   const warnings: RecordProblem[] = [];
@@ -86,7 +75,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   // compiles, from the trees its snippets were parsed into (./compile/trees.ts).
   const eager = records.length <= MAX_RULES_WITH_PATTERNS;
   for (const lr of records) {
-    const outcome = withRecordTrees(() => compileOne(lr, classes, exceptions, eager));
+    const outcome = compileOne(lr, exceptions, classes, eager, cache);
     outcomes.push({ record: lr, outcome });
     if (!outcome.rule) {
       warnings.push({ file: lr.source.file, line: lr.source.line, field: 'record', message: `record ${lr.record.id} skipped: ${outcome.skipped}`, skipsRecord: true });

@@ -8,7 +8,7 @@ import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncDef } from '../../python/defs.js';
 import { importedNames } from '../../python/imports.js';
 import { callableParameterNames, firstParameterName } from '../../python/params.js';
-import type { ExceptionHierarchy } from '../exceptions.js';
+import type { ExceptionView } from './state.js';
 import { compileCondition } from '../condition/compile.js';
 import type { RaiseCondition } from '../condition/types.js';
 
@@ -97,7 +97,7 @@ function readSelfCalls(st: Node, info: SourceClass): void {
   }
 }
 
-function readClass(cls: Node, module: string, qualify: (b: string) => string | undefined, exceptions: ExceptionHierarchy): SourceClass | undefined {
+function readClass(cls: Node, module: string, qualify: (b: string) => string | undefined, exceptions: ExceptionView): SourceClass | undefined {
   const name = field(cls, 'name')?.text;
   if (!name) return undefined;
   const sup = field(cls, 'superclasses');
@@ -115,7 +115,7 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
   return info;
 }
 
-export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy, errorClass?: string): SourceFacts {
+export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionView, errorClass?: string): SourceFacts {
   return withTree(source, (tree) => {
     const resolveName = sourceResolver(tree.rootNode, module, isPackage);
     const classes = new Map<string, SourceClass>();
