@@ -1,4 +1,5 @@
 /** Reads the Python code inside a record (validationCode, typeGuard, tryCatchPattern, ...) with tree-sitter. */
+import type { TreeCursor } from 'web-tree-sitter';
 import type { Node } from '../../parse/parser.js';
 import { parseOnce } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
@@ -201,7 +202,29 @@ function readCall(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void
 function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
   const v = VISITORS[node.type];
   if (v && v(node, from, facts, ctx)) return;
-  for (const c of namedChildren(node)) visit(c, from, facts, ctx);
+  const cursor = node.walk();
+  try {
+    visitChildren(cursor, from, facts, ctx);
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * Visits the named children (comments aside) of the cursor's node, depth first, as `namedChildren`
+ * lists them; a node object is made only for the nodes a visitor reads.
+ */
+function visitChildren(cursor: TreeCursor, from: string, facts: SnippetFacts, ctx: Ctx): void {
+  if (!cursor.gotoFirstChild()) return;
+  do {
+    if (!cursor.nodeIsNamed) continue;
+    const type = cursor.nodeType;
+    if (type === 'comment') continue;
+    const v = VISITORS[type];
+    if (v && v(cursor.currentNode, from, facts, ctx)) continue;
+    visitChildren(cursor, from, facts, ctx);
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
 }
 
 const TYPING_NAMES = new Set(['Any', 'Optional', 'Union', 'Callable', 'Awaitable', 'Coroutine', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Type', 'TypeVar', 'Self', 'Never', 'NoReturn', 'Protocol', 'Generic', 'Literal', 'Annotated', 'ClassVar', 'Final']);
