@@ -74,7 +74,8 @@ describe('per-record compile cache', () => {
 
   it('a corrupt or foreign cache file is a miss, never an error', () => {
     const d = join(dir, 'corrupt');
-    const records = [A, B, ...loadDataset(join(ROOT, 'fixtures', 'shapes', 'records.jsonl')).records];
+    const records = [A, B, ...loadDataset(join(ROOT, 'fixtures', 'shapes', 'records.jsonl')).records, ...loadDataset(join(ROOT, 'fixtures', 'js', 'js-records.jsonl')).records];
+    expect(build(records).set.rules.some((r) => r.js)).toBe(true);
     build(records, d);
     const path = join(d, 'rules', 'records.cache');
     const lines = readFileSync(path, 'utf8').split('\n');

@@ -89,8 +89,8 @@ function reuse(e: Entry, lr: LoadedRecord, exceptions: ExceptionHierarchy, class
   if (!rule) return outcome;
   rule.record = lr.record;
   rule.source = lr.source;
-  // The bases as the hierarchy has them now (they are only shown by `records check`).
-  if (outcome.derived.errorBases) outcome.derived.errorBases = errorBasesOf(rule, exceptions);
+  // A Python rule's bases as the hierarchy has them now (only shown by `records check`; a JS/TS rule's come from its own window).
+  if (outcome.derived.language === 'python' && outcome.derived.errorBases) outcome.derived.errorBases = errorBasesOf(rule, exceptions);
   if (patterns) {
     const p = 'p' in e ? e.p : withRecordTrees(() => readPatternsOf(rule));
     if (p) rule.patterns = p;
