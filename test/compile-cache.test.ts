@@ -83,9 +83,13 @@ describe('per-record compile cache', () => {
     lines[1] = lines[1]!.slice(0, 100);
     lines[2] = `${lines[2]!.slice(0, 65)}{"o":1}`;
     lines[3] = 'garbage';
+    // JSON of the right outline with a class op of the wrong shape: refused before anything is applied.
+    const e = JSON.parse(lines[4]!.slice(65)) as { ops: unknown[] };
+    e.ops.push({ k: 'class', c: 3 });
+    lines[4] = `${lines[4]!.slice(0, 65)}${JSON.stringify(e)}`;
     writeFileSync(path, lines.join('\n'));
     const r = build(records, d);
-    expect(r.misses).toBe(3);
+    expect(r.misses).toBe(4);
     expect(dump(r.set)).toBe(dump(build(records).set));
     writeFileSync(path, readFileSync(path, 'utf8').replace(SALT, 'other-compiler'));
     expect(build(records, d).misses).toBe(records.length);

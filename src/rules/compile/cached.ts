@@ -36,7 +36,16 @@ interface Entry {
   p?: RulePatterns | null;
 }
 
-const OPS = new Set(['known', 'define', 'class', 'ensure']);
+const isStr = (x: unknown): x is string => typeof x === 'string';
+
+/** An op as the log writes it (a line that parses to something else is a miss, before anything is applied). */
+function wellFormed(op: CompileOp): boolean {
+  if (!op || typeof op !== 'object') return false;
+  if (op.k === 'known') return isStr(op.n) && typeof op.v === 'boolean';
+  if (op.k === 'define') return isStr(op.n) && Array.isArray(op.b) && op.b.every(isStr);
+  if (op.k === 'class' || op.k === 'ensure') return !!op.c && typeof op.c === 'object' && isStr(op.c.key) && Array.isArray(op.c.aliases) && Array.isArray(op.c.bases);
+  return false;
+}
 
 /** The cache key of a record: its content and the compiler's identity. */
 export function recordKey(salt: string, lr: LoadedRecord): string {
@@ -73,8 +82,10 @@ function fresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassR
 function parseEntry(text: string): Entry | undefined {
   try {
     const e = JSON.parse(text) as Entry;
-    const ok = !!e && typeof e.o === 'object' && !!e.o && typeof e.o.derived === 'object' && Array.isArray(e.ops) && e.ops.every((op) => !!op && OPS.has(op.k));
-    return ok ? e : undefined;
+    if (!e || typeof e.o !== 'object' || !e.o || typeof e.o.derived !== 'object' || !e.o.derived || !Array.isArray(e.ops) || !e.ops.every(wellFormed)) return undefined;
+    const r = e.o.rule;
+    if (r !== undefined && (typeof r !== 'object' || !r || !isStr(r.id) || !isStr(r.errorClass) || !Array.isArray(r.targets) || !Array.isArray(r.triggers) || !Array.isArray(r.guards))) return undefined;
+    return r || isStr(e.o.skipped) ? e : undefined;
   } catch {
     return undefined;
   }
