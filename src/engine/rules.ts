@@ -8,10 +8,17 @@ import { loadCurated } from '../rules/curated.js';
 import { buildRuleSet, type RuleSet } from '../rules/ruleset.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 import { sha256 } from '../cache/fingerprint.js';
+import { RecordCacheFile } from '../cache/records.js';
+import { ensureCacheDir } from '../cache/results.js';
+import { codeId } from './codeid.js';
 
 export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
 
-export async function loadRules(opts: RuleOptions = {}): Promise<RuleSet> {
+/**
+ * `cacheDir`: reuse and keep compiled records there (src/cache/records.ts), so that a changed
+ * dataset recompiles only its changed records.
+ */
+export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Promise<RuleSet> {
   await initParser();
   const { records: files, curated } = ruleInputs(opts);
   const records: LoadedRecord[] = [];
@@ -30,7 +37,16 @@ export async function loadRules(opts: RuleOptions = {}): Promise<RuleSet> {
     loadCurated(c, classes);
     hashInput.push(sha256(readFileSync(c)));
   }
-  const set = buildRuleSet(records, classes, hashInput);
+  const cache = cacheDir ? RecordCacheFile.open(cacheDir, codeId()) : undefined;
+  const set = buildRuleSet(records, classes, hashInput, cache);
+  if (cache) {
+    try {
+      ensureCacheDir(cacheDir!);
+      cache.save();
+    } catch {
+      // the cache is an optimisation
+    }
+  }
   set.warnings = [...problems, ...set.warnings];
   return set;
 }

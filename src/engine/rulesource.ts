@@ -82,7 +82,7 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   const t0 = performance.now();
   const { loadRules } = await import('./rules.js');
   const { prefilterSpec } = await import('../rules/prefilter.js');
-  const rules = await loadRules(opts);
+  const rules = await loadRules(opts, cacheDir);
   const bytes = encodeSnapshot(rules, prefilterSpec(rules), key);
   const compileMs = performance.now() - t0;
   try {

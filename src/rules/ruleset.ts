@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from './classes.js';
-import { compileRecord, type CompileOutcome } from './compile/record.js';
+import type { CompileOutcome } from './compile/record.js';
+import { compileOne, type RecordCache } from './compile/cached.js';
 import { readPatterns } from './compile/patterns.js';
 import { ExceptionHierarchy } from './exceptions.js';
 import { triggerKey } from './names.js';
@@ -55,19 +56,26 @@ export function indexRule(index: RuleIndex, rule: Rule): void {
 /** Up to this many rules, the rule set reads every rule's fix patterns when it is built. */
 export const MAX_RULES_WITH_PATTERNS = 1000;
 
-export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[]): RuleSet {
+function readPatternsInto(r: Rule): void {
+  try {
+    r.patterns = readPatterns(r);
+  } catch {
+    // read again (and failing the same way) only if a finding needs a fix
+  }
+}
+
+/** `cache`: compiled records to reuse and to keep (./compile/cached.ts). */
+export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, hashInput: string[], cache?: RecordCache): RuleSet {
   const exceptions = new ExceptionHierarchy();
   const rules: Rule[] = [];
   const warnings: RecordProblem[] = [];
   const outcomes: RuleSet['outcomes'] = [];
   const ids = new Map<string, Rule>();
+  // With no more records than the limit, no more rules either: patterns are read as each record
+  // compiles, from the trees its snippets were parsed into (./compile/trees.ts).
+  const eager = records.length <= MAX_RULES_WITH_PATTERNS;
   for (const lr of records) {
-    let outcome: CompileOutcome;
-    try {
-      outcome = compileRecord(lr, classes, exceptions);
-    } catch (e) {
-      outcome = { skipped: `cannot compile: ${(e as Error).message}`, derived: { entryPoints: [], receiverClasses: [], guards: [] } };
-    }
+    const outcome = compileOne(lr, exceptions, classes, eager, cache);
     outcomes.push({ record: lr, outcome });
     if (!outcome.rule) {
       warnings.push({ file: lr.source.file, line: lr.source.line, field: 'record', message: `record ${lr.record.id} skipped: ${outcome.skipped}`, skipsRecord: true });
@@ -88,15 +96,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   // Fix patterns are part of the rule (the snapshot keeps them), for rule sets up to a size: reading
   // them parses the record's snippets again, which tripled the first run on 10,000 records (~9 s
   // to ~27 s); beyond it, a run reads them only for the rules with findings (fixPatterns).
-  if (rules.length <= MAX_RULES_WITH_PATTERNS) {
-    for (const r of rules) {
-      try {
-        r.patterns = readPatterns(r);
-      } catch {
-        // read again (and failing the same way) only if a finding needs a fix
-      }
-    }
-  }
+  if (!eager && rules.length <= MAX_RULES_WITH_PATTERNS) for (const r of rules) readPatternsInto(r);
   const index: RuleIndex = { byTrigger: new Map(), byId: new Map(), guards: new Map(), triggerNames: new Set() };
   for (const rule of rules) indexRule(index, rule);
   const { byTrigger, triggerNames, guards } = index;

@@ -1,6 +1,6 @@
 /** A rule's metadata from its record: the qualified error class, id, severity, links, versions, prefilter names. */
 import { ROLE_CALL, ROLE_METHOD, ROLE_OTHER } from '../prefilter.js';
-import type { ExceptionHierarchy } from '../exceptions.js';
+import type { ExceptionView } from './state.js';
 import { splitQualified, triggerKey } from '../names.js';
 import type { RuleTarget, Severity, VersionNote } from '../types.js';
 import type { SnippetFacts } from './snippets.js';
@@ -24,7 +24,7 @@ export function prefilterNames(targets: RuleTarget[], triggers: Iterable<string>
   return [...roles];
 }
 
-export function qualifyError(name: string, facts: SnippetFacts, exceptions: ExceptionHierarchy, module: string, src: SourceFacts): string {
+export function qualifyError(name: string, facts: SnippetFacts, exceptions: ExceptionView, module: string, src: SourceFacts): string {
   const simple = name.split('.').pop()!;
   const local = `${module}.${simple}`;
   const prefer = (q: string): string => {

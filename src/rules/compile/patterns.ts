@@ -8,7 +8,8 @@
  * The protected statement names the placeholders (receiver, arguments, assignment target) that
  * the fix stage (src/fix/plan.ts) binds to the user's code. Nothing here is specific to a record.
  */
-import { withTree, type Node } from '../../parse/parser.js';
+import type { Node } from '../../parse/parser.js';
+import { parseOnce } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { caughtNames, exceptAlias, exceptClauses, handlerBody } from '../../python/excepts.js';
 import { isinstanceArgs, unwrapNot } from '../../python/guards.js';
@@ -64,7 +65,7 @@ export function readPatterns(rule: Rule): RulePatterns {
 // ------------------------------------------------------------------ imports of the snippets
 
 function readImports(code: string, into: SnippetImport[]): void {
-  withTree(code, (tree) => {
+  parseOnce(code, (tree) => {
     for (const s of namedChildren(tree.rootNode)) {
       for (const i of importedNames(s)) {
         if (i.relative || into.some((x) => x.local === i.local)) continue;
@@ -77,7 +78,7 @@ function readImports(code: string, into: SnippetImport[]): void {
 // ------------------------------------------------------------------ the three patterns
 
 function tryPattern(code: string, names: string[], errorClass: string): Pattern | string {
-  return withTree(code, (tree) => {
+  return parseOnce(code, (tree) => {
     if (tree.rootNode.hasError) return 'the tryCatchPattern does not parse';
     const tryStmt = tree.rootNode.descendantsOfType('try_statement')[0];
     if (!tryStmt) return 'the tryCatchPattern has no try statement';
@@ -107,7 +108,7 @@ function tryPattern(code: string, names: string[], errorClass: string): Pattern 
 }
 
 function guardPattern(code: string, names: string[]): Pattern | string {
-  return withTree(code, (tree) => {
+  return parseOnce(code, (tree) => {
     if (tree.rootNode.hasError) return 'the validationCode does not parse';
     for (const ifs of tree.rootNode.descendantsOfType('if_statement')) {
       if (!ifs) continue;
@@ -135,7 +136,7 @@ function guardPattern(code: string, names: string[]): Pattern | string {
 
 function replacePattern(before: string, after: string, names: string[], fallback: Protected | undefined): { pattern: Pattern; ownStatement: boolean } | string {
   let prot: Protected | string | undefined = before.trim()
-    ? withTree(before, (tree) => {
+    ? parseOnce(before, (tree) => {
         const call = protectedCall(tree.rootNode, names);
         return call ? protectedOf(call) : undefined;
       })
@@ -144,7 +145,7 @@ function replacePattern(before: string, after: string, names: string[], fallback
   if (typeof prot === 'string' || !prot) prot = fallback;
   if (!prot) return 'the exampleFix "before" part does not show the call';
   const p = prot;
-  return withTree(after, (tree) => {
+  return parseOnce(after, (tree) => {
     if (tree.rootNode.hasError) return 'the exampleFix "after" part does not parse';
     const stmts = namedChildren(tree.rootNode);
     if (!stmts.length) return 'the exampleFix "after" part is empty';

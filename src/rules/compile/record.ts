@@ -22,8 +22,7 @@
  */
 import { compileJsRecord, isJsRecord } from '../js/compile.js';
 import type { ErrorRecord, LoadedRecord } from '../../records/types.js';
-import type { ClassRegistry } from '../classes.js';
-import type { ExceptionHierarchy } from '../exceptions.js';
+import type { ClassSink, ExceptionView } from './state.js';
 import { moduleFromFilePath, splitQualified } from '../names.js';
 import type { GuardSpec, Rule } from '../types.js';
 import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes, versionSubjects } from './meta.js';
@@ -107,14 +106,20 @@ function guardSpecs(facts: SnippetFacts, b: TargetBuilder): GuardSpec[] {
   }));
 }
 
-function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: ExceptionHierarchy): void {
+/** Bases of the rule's error class, nearest first, as `records check` shows them. */
+export function errorBasesOf(rule: Rule, exceptions: Pick<ExceptionView, 'mro'>): string[] {
+  const bases = exceptions.mro(rule.errorClass).slice(1);
+  if (![rule.errorClass, ...bases].includes('BaseException')) bases.push('Exception (assumed: the rest of the hierarchy is not known)');
+  return bases;
+}
+
+function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: ExceptionView): void {
   derived.kind = b.kinds.join('+');
   derived.entryPoints = b.entryPoints();
   derived.receiverClasses = [...new Set(rule.targets.flatMap((t) => (t.kind === 'method' ? [t.classKey] : [])))];
   derived.guards = rule.guards.map((g) => `${g.name}(arg ${g.param})`);
   derived.errorClass = rule.errorClass;
-  derived.errorBases = exceptions.mro(rule.errorClass).slice(1);
-  if (![rule.errorClass, ...derived.errorBases].includes('BaseException')) derived.errorBases.push('Exception (assumed: the rest of the hierarchy is not known)');
+  derived.errorBases = errorBasesOf(rule, exceptions);
   derived.versions = rule.versions.map((v) => `${v.subject} ${v.constraint}`);
 }
 
@@ -128,7 +133,7 @@ const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGu
  * string or mid-block, ./window.ts), else as the record's code fields describe it (./entry.ts), with
  * the raise's condition unknown.
  */
-function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionHierarchy): FoundDef {
+function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
   const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
   if (src.def) return { def: src.def, src, fromWindow: win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode' };
@@ -138,7 +143,7 @@ function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage:
   return { def, src, inferred };
 }
 
-export function compileRecord(lr: LoadedRecord, classes: ClassRegistry, exceptions: ExceptionHierarchy): CompileOutcome {
+export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: ExceptionView): CompileOutcome {
   const r = lr.record;
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
   const tags = (r.tags ?? []).map((t) => t.toLowerCase());

@@ -1,5 +1,7 @@
 /** Reads the Python code inside a record (validationCode, typeGuard, tryCatchPattern, ...) with tree-sitter. */
-import { withTree, type Node } from '../../parse/parser.js';
+import type { TreeCursor } from 'web-tree-sitter';
+import type { Node } from '../../parse/parser.js';
+import { parseOnce } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { caughtNames } from '../../python/excepts.js';
 import { classList, guardFunction, isinstanceCall } from '../../python/guards.js';
@@ -67,7 +69,7 @@ export function afterPart(exampleFix: string): string {
 }
 
 export function readSnippet(code: string, from: string, facts: SnippetFacts): void {
-  withTree(code, (tree) => visit(tree.rootNode, from, facts, { inTryBody: false, inElse: false }));
+  parseOnce(code, (tree) => visit(tree.rootNode, from, facts, { inTryBody: false, inElse: false }));
   // Resolve isinstance classes and callee names through the imports seen in every snippet so far.
 }
 
@@ -200,7 +202,29 @@ function readCall(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void
 function visit(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void {
   const v = VISITORS[node.type];
   if (v && v(node, from, facts, ctx)) return;
-  for (const c of namedChildren(node)) visit(c, from, facts, ctx);
+  const cursor = node.walk();
+  try {
+    visitChildren(cursor, from, facts, ctx);
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * Visits the named children (comments aside) of the cursor's node, depth first, as `namedChildren`
+ * lists them; a node object is made only for the nodes a visitor reads.
+ */
+function visitChildren(cursor: TreeCursor, from: string, facts: SnippetFacts, ctx: Ctx): void {
+  if (!cursor.gotoFirstChild()) return;
+  do {
+    if (!cursor.nodeIsNamed) continue;
+    const type = cursor.nodeType;
+    if (type === 'comment') continue;
+    const v = VISITORS[type];
+    if (v && v(cursor.currentNode, from, facts, ctx)) continue;
+    visitChildren(cursor, from, facts, ctx);
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
 }
 
 const TYPING_NAMES = new Set(['Any', 'Optional', 'Union', 'Callable', 'Awaitable', 'Coroutine', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Type', 'TypeVar', 'Self', 'Never', 'NoReturn', 'Protocol', 'Generic', 'Literal', 'Annotated', 'ClassVar', 'Final']);

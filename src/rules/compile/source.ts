@@ -8,7 +8,7 @@ import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncDef } from '../../python/defs.js';
 import { importedNames } from '../../python/imports.js';
 import { callableParameterNames, firstParameterName } from '../../python/params.js';
-import type { ExceptionHierarchy } from '../exceptions.js';
+import type { ExceptionView } from './state.js';
 import { compileCondition } from '../condition/compile.js';
 import type { RaiseCondition } from '../condition/types.js';
 
@@ -17,8 +17,6 @@ export interface SourceClass {
   bases: string[];
   /** Names bound to a method in the class body by assignment (`getstate = setstate = _notimplemented`). */
   aliases: Map<string, string[]>;
-  /** Methods whose body calls `self.<m>(...)`: m → callers. */
-  callers: Map<string, string[]>;
 }
 
 export interface RaisingDef {
@@ -42,10 +40,12 @@ export interface RaisingDef {
 export interface SourceFacts {
   def?: RaisingDef;
   classes: Map<string, SourceClass>;
+  /** The code parsed without errors and the raise's line is code, not string: parsing a piece of it again finds nothing new (./window.ts). */
+  settled?: boolean;
 }
 
 /** Resolves a name written in sourceCode through its imports (relative ones against the module). */
-function sourceResolver(root: Node, module: string, isPackage: boolean): (name: string) => string {
+function sourceResolver(importNodes: Node[], module: string, isPackage: boolean): (name: string) => string {
   const imports = new Map<string, string>();
   const pkgParts = isPackage ? module.split('.') : module.split('.').slice(0, -1);
   const absolute = (mod: string): string => {
@@ -54,8 +54,8 @@ function sourceResolver(root: Node, module: string, isPackage: boolean): (name: 
     const base = pkgParts.slice(0, Math.max(0, pkgParts.length - (m[1]!.length - 1)));
     return [...base, ...(m[2] ? [m[2]] : [])].join('.');
   };
-  for (const n of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
-    for (const i of n ? importedNames(n) : []) {
+  for (const n of importNodes) {
+    for (const i of importedNames(n)) {
       if (i.kind === 'module') imports.set(i.local, i.aliased ? i.module : i.local);
       else imports.set(i.local, `${absolute(i.module)}.${i.name}`);
     }
@@ -83,40 +83,45 @@ function readAliases(st: Node, info: SourceClass): void {
   if (cur?.type === 'identifier') for (const n of names) info.aliases.set(cur.text, [...(info.aliases.get(cur.text) ?? []), n]);
 }
 
-/** `self.m(...)` calls in a method body: the method is a caller of m. */
-function readSelfCalls(st: Node, info: SourceClass): void {
-  const def = definitionOf(st);
-  if (def?.type !== 'function_definition') return;
-  const caller = field(def, 'name')?.text;
-  for (const call of def.descendantsOfType('call')) {
-    const fn = call ? field(call, 'function') : null;
-    const callee = fn?.type === 'attribute' && field(fn, 'object')?.text === 'self' ? field(fn, 'attribute')?.text : undefined;
-    if (callee && caller) info.callers.set(callee, [...(info.callers.get(callee) ?? []), caller]);
+/** The methods of a class whose body calls `self.<method>(...)`, in body order (read only for the raising def's class). */
+function selfCallers(cls: Node, method: string): string[] {
+  const out: string[] = [];
+  const body = field(cls, 'body');
+  for (const st of body ? namedChildren(body) : []) {
+    const def = definitionOf(st);
+    if (def?.type !== 'function_definition') continue;
+    const caller = field(def, 'name')?.text;
+    if (!caller || !def.text.includes(method)) continue;
+    for (const call of def.descendantsOfType('call')) {
+      const fn = call ? field(call, 'function') : null;
+      if (fn?.type === 'attribute' && field(fn, 'object')?.text === 'self' && field(fn, 'attribute')?.text === method) out.push(caller);
+    }
   }
+  return out;
 }
 
-function readClass(cls: Node, module: string, qualify: (b: string) => string | undefined, exceptions: ExceptionHierarchy): SourceClass | undefined {
+function readClass(cls: Node, module: string, qualify: (b: string) => string | undefined, exceptions: ExceptionView): SourceClass | undefined {
   const name = field(cls, 'name')?.text;
   if (!name) return undefined;
   const sup = field(cls, 'superclasses');
   const written = sup ? namedChildren(sup).filter((b) => b.type !== 'keyword_argument').map((b) => dottedName(b)).filter((b): b is string => !!b) : [];
   const bases = written.map(qualify).filter((b): b is string => !!b);
-  const info: SourceClass = { name, bases, aliases: new Map(), callers: new Map() };
+  const info: SourceClass = { name, bases, aliases: new Map() };
   // Exception classes the snippet defines join the hierarchy (their bases resolved through its imports).
   const looksExc = (b: string) => exceptions.isKnown(b) || /(Error|Exception|Warning)$/.test(b.split('.').pop() ?? '');
   if (bases.some(looksExc) || (/(Error|Exception)$/.test(name) && bases.length)) exceptions.define(`${module}.${name}`, bases);
   const body = field(cls, 'body');
-  for (const st of body ? namedChildren(body) : []) {
-    readAliases(st, info);
-    readSelfCalls(st, info);
-  }
+  for (const st of body ? namedChildren(body) : []) readAliases(st, info);
   return info;
 }
 
-export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionHierarchy, errorClass?: string): SourceFacts {
+export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionView, errorClass?: string): SourceFacts {
   return withTree(source, (tree) => {
-    const resolveName = sourceResolver(tree.rootNode, module, isPackage);
+    // One search of the tree for the imports and the classes (each in document order).
+    const found = tree.rootNode.descendantsOfType(['import_statement', 'import_from_statement', 'class_definition']).filter((n): n is Node => !!n);
+    const resolveName = sourceResolver(found.filter((n) => n.type !== 'class_definition'), module, isPackage);
     const classes = new Map<string, SourceClass>();
+    const nodes = new Map<SourceClass, Node>();
     const qualify = (b: string): string | undefined => {
       if (BUILTIN_BASES.has(b)) return undefined;
       if (exceptions.isKnown(b) && !b.includes('.')) return b;
@@ -124,15 +129,28 @@ export function readSource(source: string, row: number, module: string, isPackag
       if (r !== b) return r;
       return b.includes('.') ? b : `${module}.${b}`;
     };
-    for (const cls of tree.rootNode.descendantsOfType('class_definition')) {
-      const info = cls ? readClass(cls, module, qualify, exceptions) : undefined;
-      if (info) classes.set(info.name, info);
+    for (const cls of found) {
+      const info = cls.type === 'class_definition' ? readClass(cls, module, qualify, exceptions) : undefined;
+      if (info) {
+        classes.set(info.name, info);
+        nodes.set(info, cls);
+      }
     }
-    return { def: raisingDef(tree.rootNode, source, row, classes, errorClass), classes };
+    const callers = (info: SourceClass, method: string) => selfCallers(nodes.get(info)!, method);
+    return { def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass), classes, settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row) };
   });
 }
 
-function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, errorClass?: string): RaisingDef | undefined {
+/** The first non-blank character of line `row` is inside a string (the excerpt may start inside one). */
+function inString(root: Node, source: string, row: number): boolean {
+  const line = source.split('\n')[row];
+  if (line === undefined) return false;
+  const column = line.length - line.trimStart().length;
+  for (let n: Node | null = root.descendantForPosition({ row, column }); n; n = n.parent) if (n.type === 'string') return true;
+  return false;
+}
+
+function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, callers: (info: SourceClass, method: string) => string[], errorClass?: string): RaisingDef | undefined {
   const fn = enclosingDef(root, source, row);
   const name = fn ? field(fn, 'name')?.text : undefined;
   if (!fn || !name) return undefined;
@@ -155,7 +173,7 @@ function raisingDef(root: Node, source: string, row: number, classes: Map<string
   const otherNames: string[] = [];
   const info = className ? classes.get(className) : undefined;
   for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
-  for (const w of info?.callers.get(name) ?? []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
+  for (const w of info ? callers(info, name) : []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
   const isStatic = decorators.some((d) => /(^|\.)staticmethod$/.test(d));
   const ctor = name === '__init__' || name === '__new__';
   // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.

@@ -4,7 +4,8 @@
  * the raising `def` itself when the snippets show nothing. Classes the targets name join the
  * class registry.
  */
-import { newClassInfo, type ClassRegistry } from '../classes.js';
+import { newClassInfo } from '../classes.js';
+import { ensureClass, type ClassSink } from './state.js';
 import { splitQualified, symbolMatches, triggerKey } from '../names.js';
 import type { RuleTarget, SymbolRef } from '../types.js';
 import { protectedCalls, qualifiedCallee, receiverClasses, splitImport } from './entry.js';
@@ -60,7 +61,7 @@ export class TargetBuilder {
     private readonly def: RaisingDef,
     private readonly module: string,
     private readonly src: SourceFacts,
-    private readonly classes: ClassRegistry,
+    private readonly classes: ClassSink,
   ) {
     this.isStatic = def.decorators.some((d) => /(^|\.)(classmethod|staticmethod)$/.test(d));
     this.isProperty = def.decorators.some((d) => /(^|\.)(property|cached_property|setter|getter|deleter)$/.test(d));
@@ -86,7 +87,7 @@ export class TargetBuilder {
     const shown = key.startsWith(`${this.module}.`) ? this.src.classes.get(name) : undefined;
     this.classes.add(newClassInfo(key, { aliases, bases: shown ? shown.bases : [] }));
     // Its bases as sourceCode names them, so `isinstance(x, Base)` and `x: Base` know the relation.
-    for (const b of shown?.bases ?? []) if (b.includes('.') && !this.classes.get(b)) this.classes.add(newClassInfo(b, {}));
+    for (const b of shown?.bases ?? []) if (b.includes('.')) ensureClass(this.classes, newClassInfo(b, {}));
   }
 
   /** A class named by the snippets → its canonical key (the defining module when it is a re-export of it). */

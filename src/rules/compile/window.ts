@@ -61,12 +61,14 @@ function excerpt(lines: string[], k: number): string {
 
 /**
  * `read(sourceCode, row)`, or when it finds no `def` around the raise (or a method whose class error
- * recovery lost), the first re-parse from a window start that finds the def (with its class).
+ * recovery lost) and the parse may have lost it (`settled` is not set), the first re-parse from a window start that finds the def (with its class).
  */
-export function readWindow<T extends { def?: { className?: string; inClass: boolean } }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
+export function readWindow<T extends { def?: { className?: string; inClass: boolean }; settled?: boolean }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
   const whole = read(source, row);
   const complete = (f: T) => !!f.def && (!f.def.inClass || !!f.def.className);
-  if (complete(whole)) return { facts: whole, offset: 0 };
+  // A parse without errors, with the raise's line as code (not in a string the excerpt starts inside),
+  // lost nothing to error recovery: a piece of it parses to the same statements.
+  if (complete(whole) || whole.settled) return { facts: whole, offset: 0 };
   let found: { facts: T; offset: number } | undefined;
   for (const start of windowStarts(source, row)) {
     const facts = read(start.text, row - start.offset);

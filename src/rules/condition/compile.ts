@@ -3,20 +3,21 @@
  * entry point's parameters, when the statement at `lineNumber` runs (see ./types.ts).
  */
 import type { Node } from '../../parse/parser.js';
-import { namedChildren } from '../../parse/syntax.js';
 import { ExprReader } from './expr.js';
 import { moduleConstants } from './literal.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
 import { and } from './simplify.js';
-import type { Cond, RaiseCondition } from './types.js';
+import type { Cond, PyVal, RaiseCondition } from './types.js';
 
 const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 
-function yields(n: Node, top: Node): boolean {
-  if (n.type === 'yield') return true;
-  if (SCOPES.has(n.type) && n.id !== top.id) return false;
-  return namedChildren(n).some((c) => yields(c, top));
+/** A `yield` of `def` itself (not of a function, lambda or class nested in it): one search of the tree, not a walk node by node. */
+function yields(def: Node): boolean {
+  return def.descendantsOfType('yield').some((y) => {
+    for (let p = y?.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return false;
+    return !!y;
+  });
 }
 
 export interface ConditionOptions {
@@ -38,14 +39,15 @@ function onlyRaiseOf(def: Node, errorClass: string | undefined): Node | undefine
 
 /** When the statement at `row` of `def` (a node of the tree rooted at `root`) runs. */
 export function compileCondition(def: Node, row: number, root: Node, o: ConditionOptions): RaiseCondition {
-  const consts = moduleConstants(root);
-  const constant = (n: string) => consts.get(n);
+  // Read when a name is looked up (many conditions name no module constant).
+  let consts: Map<string, PyVal> | undefined;
+  const constant = (n: string) => (consts ??= moduleConstants(root)).get(n);
   const params = readParams(def, constant, o.dropFirst);
   const base = { params, entries: o.entries };
   for (let p = def.parent; p; p = p.parent) {
     if (p.type === 'function_definition') return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
   }
-  if (yields(def, def)) return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
+  if (yields(def)) return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
   const stmt = statementAt(def, row) ?? onlyRaiseOf(def, o.errorClass);
   if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);

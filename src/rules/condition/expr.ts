@@ -178,11 +178,22 @@ export function truthy(v: PyVal): boolean {
   }
 }
 
+const BINDERS = ['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression', 'as_pattern_target', 'delete_statement', 'global_statement', 'nonlocal_statement'];
+
+/** `n` lies in a function, lambda or class nested in `def`. */
+function inNestedScope(n: Node, def: Node): boolean {
+  for (let p = n.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return true;
+  return false;
+}
+
 /** Every binding of a parameter inside `def` (not nested scopes), with the None-replacement patterns recognised. */
 function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined): Assign[] {
   const out: Assign[] = [];
-  const visit = (n: Node) => {
-    if (SCOPES.has(n.type) && n.id !== def.id) return;
+  const body = field(def, 'body');
+  if (!body) return out;
+  // One search of the tree for the binding statements (in document order), then those of nested scopes dropped.
+  for (const n of body.descendantsOfType(BINDERS)) {
+    if (!n || inNestedScope(n, def)) continue;
     const targets: Node[] = [];
     if (n.type === 'assignment' || n.type === 'augmented_assignment') targets.push(field(n, 'left')!);
     else if (n.type === 'for_statement' || n.type === 'for_in_clause') targets.push(field(n, 'left')!);
@@ -193,10 +204,7 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
       const ids = t.type === 'identifier' ? [t] : t.descendantsOfType('identifier').filter((x): x is Node => !!x);
       for (const id of ids) if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant) });
     }
-    for (const c of namedChildren(n)) visit(c);
-  };
-  const body = field(def, 'body');
-  if (body) visit(body);
+  }
   return out;
 }
 
