@@ -262,11 +262,11 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const header = prepared.snapshot.meta;
   const prefilter = opts.prefilter !== false;
   const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
+  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize, fixes: opts.fixes };
   const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
   const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
   const results: RawResult[] = new Array(files.length);
-  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
+  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
   const now = Date.now();
   const { tasks, taskFile, entries } = pendingFiles(files, cache, optionsOf, results, stats, now);
   const outs = tasks.length ? await runTasks(tasks, prepared, work, opts, stats) : [];
