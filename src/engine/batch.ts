@@ -42,6 +42,7 @@ import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
+import { boundHeapGrowth } from './heap.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -211,6 +212,7 @@ function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, option
 
 /** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
 async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
+  boundHeapGrowth();
   const outs: (WorkResult | undefined)[] = new Array(tasks.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
