@@ -9,7 +9,7 @@ import type { BatchStats } from '../engine/batch.js';
 import { fixRun, type FixRunResult } from '../engine/fix.js';
 import type { StdinSource } from '../engine/stdin.js';
 import { formatDiff } from '../report/diff.js';
-import { FORMATS, renderReport, reportsErrors, type Format } from '../report/formats.js';
+import { FORMATS, renderReport, reportsErrors, showsFixes, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
 import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
@@ -119,7 +119,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, fixes: needsFixes(format, flags), stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
@@ -172,4 +172,9 @@ function diffReport(result: ProjectResult, fixed: FixRunResult, exitZero: boolea
 function targetVersionOption(v: string): string {
   if (!targetVersionSpec(v)) throw new InvalidArgumentError(`'${v}' is not a Python version (py38 ... py314, or 3.11)`);
   return v;
+}
+
+/** Whether the run must plan fixes: --fix, --diff, the baseline and comment writers, statistics (fixable counts) or a format that shows them. */
+function needsFixes(format: Format, flags: CheckFlags): boolean {
+  return showsFixes(format) || !!(flags.statistics || flags.fix || flags.diff || flags.updateBaseline || flags.addIgnore);
 }

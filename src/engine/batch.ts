@@ -42,6 +42,7 @@ import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
+import { boundHeapGrowth } from './heap.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -211,6 +212,7 @@ function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, option
 
 /** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
 async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
+  boundHeapGrowth();
   const outs: (WorkResult | undefined)[] = new Array(tasks.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
@@ -262,11 +264,11 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const header = prepared.snapshot.meta;
   const prefilter = opts.prefilter !== false;
   const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize };
+  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize, fixes: opts.fixes };
   const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
   const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
   const results: RawResult[] = new Array(files.length);
-  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
+  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
   const now = Date.now();
   const { tasks, taskFile, entries } = pendingFiles(files, cache, optionsOf, results, stats, now);
   const outs = tasks.length ? await runTasks(tasks, prepared, work, opts, stats) : [];

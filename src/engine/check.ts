@@ -28,6 +28,8 @@ export interface CheckOptions {
   prefilter?: boolean;
   /** The versions the file's project pins (src/config/pins.ts), for version-dependent rules. */
   pins?: Pins;
+  /** Plan fixes (default true); false when nothing will read them (an output format that shows none). */
+  fixes?: boolean;
 }
 
 export interface FileResult {
@@ -119,7 +121,7 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
     assignFingerprints(diagnostics, (d) => keys.get(d)!);
     if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
     // Fixes, while the tree is alive: the record's patterns bound to this code (several findings of one statement share one).
-    const fixes = planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy, scopes: model.scopes });
+    const fixes = opts.fixes === false ? new Map<Finding, Diagnostic['fix']>() : planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy, scopes: model.scopes });
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
     return { file, diagnostics, errors, text, directives };
   } finally {

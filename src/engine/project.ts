@@ -51,6 +51,8 @@ export interface ProjectOptions extends RuleOptions {
   baseline?: string;
   /** How fixes are planned (../fix); overrides every config's `fix-strategy`. */
   fixStrategy?: StrategyOption;
+  /** Plan fixes of Python findings (default true; false when the output shows none). */
+  fixes?: boolean;
   /** Threads, content cache, cache directory, prefilter: see batch.ts. */
   jobs?: number;
   cache?: boolean;
@@ -160,7 +162,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion) }) : await checkFiles(
     files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
     prepared,
-    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize },
+    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize, fixes: opts.fixes },
   );
 
   const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];

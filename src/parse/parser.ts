@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Language, Node, Parser, Tree } from 'web-tree-sitter';
+import { speedUpTransfers } from './transfer.js';
+import { cacheNodeFacts } from './nodecache.js';
 
 export type { Node, Tree };
 
@@ -31,9 +33,13 @@ function wasmFile(pkg: string, name: string): string {
  */
 export function initParser(): Promise<void> {
   initPromise ??= (async () => {
-    const { Language, Parser } = await import('web-tree-sitter');
+    const { Language, Node, Parser } = await import('web-tree-sitter');
+    cacheNodeFacts(Node);
     // The runtime's .wasm (scripts/bundle.mjs copies both next to the bundle).
-    await Parser.init({ locateFile: (name: string) => wasmFile('web-tree-sitter', name) });
+    // Emscripten makes these options its module object: see transfer.ts.
+    const module = { locateFile: (name: string) => wasmFile('web-tree-sitter', name) };
+    await Parser.init(module);
+    speedUpTransfers(module);
     language = await Language.load(wasmFile('tree-sitter-python', 'tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);

@@ -1,50 +1,79 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
 
-// Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
-const fieldIds = new WeakMap<object, Map<string, number>>();
-
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
  * new node objects, and the semantic model and the fix planner ask the same ones of the same nodes
  * many times (on the fixtures, ~4 field lookups and ~2 child lists per node). Node ids are unique
- * within a tree; trees are never edited, so an answer never changes. Kept per tree object, so a
- * new tree (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
+ * within a tree; trees are never edited, so an answer never changes. Kept on the tree object, so
+ * a new tree (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
+ *
+ * Each node the helpers return is the one object for its id (the first made): a node reached as
+ * a field and again as a child is one object, so what web-tree-sitter caches on it (its child
+ * lists) and what nodecache.ts caches (its type) is computed once.
  */
-interface TreeMemo {
-  fields: Map<number, Node | null>;
-  named: Map<number, Node[]>;
+interface NodeMemo {
+  node: Node;
+  /** The child for each field id (null: none; undefined: not asked yet). */
+  fields?: (Node | null | undefined)[];
+  named?: Node[];
 }
-const memos = new WeakMap<object, TreeMemo>();
+type TreeMemo = Map<number, NodeMemo>;
+const MEMO = Symbol('raiselint.syntaxMemo');
+type MemoTree = Node['tree'] & { [MEMO]?: TreeMemo };
 
-function memoOf(node: Node): TreeMemo {
-  let m = memos.get(node.tree);
-  if (!m) memos.set(node.tree, (m = { fields: new Map(), named: new Map() }));
-  return m;
+function memoOf(tree: MemoTree): TreeMemo {
+  return (tree[MEMO] ??= new Map());
+}
+
+/** The memo of `node` in `memo`, made (with `node` as its object) on first sight. */
+function entry(memo: TreeMemo, node: Node): NodeMemo {
+  let e = memo.get(node.id);
+  if (!e) memo.set(node.id, (e = { node }));
+  return e;
+}
+
+/** The one object for `node`'s id (see NodeMemo). */
+function canonical(memo: TreeMemo, node: Node | null): Node | null {
+  return node && entry(memo, node).node;
+}
+
+// Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
+const fieldIds = new WeakMap<object, Map<string, number>>();
+let lastLanguage: object | undefined;
+let lastIds: Map<string, number> | undefined;
+
+function fieldId(lang: Node['tree']['language'], name: string): number {
+  let ids = lastLanguage === lang ? lastIds : fieldIds.get(lang);
+  if (!ids) fieldIds.set(lang, (ids = new Map()));
+  lastLanguage = lang;
+  lastIds = ids;
+  let id = ids.get(name);
+  if (id === undefined) ids.set(name, (id = lang.fieldIdForName(name) ?? -1));
+  return id;
 }
 
 export function field(node: Node, name: string): Node | null {
-  const lang = node.tree.language;
-  let ids = fieldIds.get(lang);
-  if (!ids) fieldIds.set(lang, (ids = new Map()));
-  let id = ids.get(name);
-  if (id === undefined) ids.set(name, (id = lang.fieldIdForName(name) ?? -1));
+  const tree = node.tree as MemoTree;
+  const id = fieldId(tree.language, name);
   if (id < 0) return null;
-  const fields = memoOf(node).fields;
-  const key = node.id * 256 + id;
-  let c = fields.get(key);
-  if (c === undefined) fields.set(key, (c = node.childForFieldId(id)));
+  const memo = memoOf(tree);
+  const e = entry(memo, node);
+  const fields = (e.fields ??= []);
+  let c = fields[id];
+  if (c === undefined) fields[id] = c = canonical(memo, node.childForFieldId(id));
   return c;
 }
 
 /** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each). */
 export function namedChildren(node: Node): Node[] {
-  const named = memoOf(node).named;
-  let out = named.get(node.id);
+  const memo = memoOf(node.tree as MemoTree);
+  const e = entry(memo, node);
+  let out = e.named;
   if (!out) {
     out = [];
-    for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(c);
-    named.set(node.id, out);
+    for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(canonical(memo, c)!);
+    e.named = out;
   }
   return out.slice();
 }

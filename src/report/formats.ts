@@ -25,6 +25,11 @@ export interface RenderOptions {
   quiet?: boolean;
 }
 
+/** Formats whose report shows fixes or fixability (`[*]`, counts, edits); the others need no fix planned. */
+export function showsFixes(format: Format): boolean {
+  return format !== 'github' && format !== 'gitlab' && format !== 'junit';
+}
+
 /** Formats whose report includes files that could not be checked; for the others the CLI prints them to stderr. */
 export function reportsErrors(format: Format): boolean {
   return format === 'text' || format === 'concise' || format === 'github' || format === 'junit';

@@ -1,0 +1,140 @@
+/**
+ * The parser's fast paths (src/parse/transfer.ts, nodecache.ts, the memo of syntax.ts) give the
+ * answers web-tree-sitter gives without them: every node's type, end and text are checked against
+ * a TreeCursor walk (other WebAssembly entry points, untouched by the fast paths), and the fields
+ * and child lists against the Node API, also after the WebAssembly memory has grown.
+ */
+import { describe, expect, it } from 'vitest';
+import { initParser, parsePython, type Node, type Tree } from '../src/parse/parser.js';
+import { field, namedChildren } from '../src/parse/syntax.js';
+import { speedUpTransfers } from '../src/parse/transfer.js';
+
+const SAMPLE = `
+import os, json as j  # comment
+class A(B, metaclass=M):
+    x: int = 1
+    def f(self, a, *b, c=2, **d):
+        """doc"""
+        if a and not b:  # why
+            return [i for i in range(a) if i % 2]
+        with open(a) as fh, lock:
+            try:
+                self.y = j.loads(fh.read())[0]
+            except (ValueError, KeyError) as e:
+                raise RuntimeError(f"bad {a!r}: {e}") from e
+        return lambda q: q.get("k", None)
+s = "ü" "nicode €" + 'x'
+`;
+
+/** One line per node: type, start, end, field name, text. */
+type Seen = string;
+const line = (type: string, start: number, end: number, field: string | null, text: string) => `${type} ${start} ${end} ${field} ${JSON.stringify(text)}`;
+
+/** Every node in document order, read through a TreeCursor only. */
+function cursorWalk(tree: Tree, source: string): Seen[] {
+  const out: Seen[] = [];
+  const c = tree.walk();
+  for (;;) {
+    out.push(line(c.nodeType, c.startIndex, c.endIndex, c.currentFieldName, source.slice(c.startIndex, c.endIndex)));
+    if (c.gotoFirstChild()) continue;
+    while (!c.gotoNextSibling()) if (!c.gotoParent()) return (c.delete(), out);
+  }
+}
+
+/** Every node in document order through Node objects (`children`), read twice (cached reads). */
+function nodeWalk(root: Node): Seen[] {
+  const out: Seen[] = [];
+  const visit = (n: Node, fieldName: string | null) => {
+    const first = line(n.type, n.startIndex, n.endIndex, fieldName, n.text);
+    out.push(first === line(n.type, n.startIndex, n.endIndex, fieldName, n.text) ? first : `${first} (read again: changed)`);
+    n.children.forEach((c, i) => c && visit(c, n.fieldNameForChild(i)));
+  };
+  visit(root, null);
+  return out;
+}
+
+describe('parser fast paths', () => {
+  it('types, ends and texts equal a TreeCursor walk', async () => {
+    await initParser();
+    // Utf-16 and astral characters move byte offsets; the big source grows the WebAssembly memory.
+    const big = Array.from({ length: 4000 }, (_, i) => `def f${i}(a, b=${i}):\n    return g("𝔘 ${i}", a)[b]\n`).join('');
+    for (const src of [SAMPLE, big, SAMPLE]) {
+      const tree = parsePython(src);
+      try {
+        const want = cursorWalk(tree, src);
+        expect(want.length).toBeGreaterThan(50);
+        expect(nodeWalk(tree.rootNode).join('\n')).toBe(want.join('\n'));
+      } finally {
+        tree.delete();
+      }
+    }
+  });
+
+  it('field and namedChildren give the Node API answers, one object per node', async () => {
+    await initParser();
+    const tree = parsePython(SAMPLE);
+    try {
+      const stack: Node[] = [tree.rootNode];
+      const names = ['name', 'body', 'function', 'arguments', 'object', 'attribute', 'left', 'right', 'condition', 'superclasses', 'parameters', 'value', 'nope'];
+      let asked = 0;
+      while (stack.length) {
+        const n = stack.pop()!;
+        const kids = namedChildren(n);
+        expect(kids.map((k) => k.id)).toEqual(n.namedChildren.filter((k) => k && k.type !== 'comment').map((k) => k!.id));
+        // A copy each time (callers may pop it), of the same node objects.
+        kids.pop();
+        expect(namedChildren(n).length).toBe(kids.length + (n.namedChildren.some((k) => k && k.type !== 'comment') ? 1 : 0));
+        for (const name of names) {
+          const f = field(n, name);
+          const want = name === 'nope' ? null : n.childForFieldName(name);
+          expect(f?.id ?? null).toBe(want?.id ?? null);
+          expect(field(n, name)).toBe(f);
+          if (f) {
+            asked++;
+            const again = namedChildren(n).find((k) => k.id === f.id);
+            if (again) expect(again).toBe(f);
+          }
+        }
+        stack.push(...namedChildren(n));
+      }
+      expect(asked).toBeGreaterThan(20);
+    } finally {
+      tree.delete();
+    }
+  });
+
+  it('speedUpTransfers stores and loads i32 as the module does, and leaves other types to it', () => {
+    const mem = new ArrayBuffer(64);
+    const dv = new DataView(mem);
+    const calls: string[] = [];
+    const module = {
+      HEAP32: new Int32Array(mem),
+      setValue(ptr: number, value: number, type = 'i8') {
+        calls.push(`set ${type}`);
+        if (type === 'i32') dv.setInt32(ptr, value, true);
+        else dv.setInt8(ptr, value);
+      },
+      getValue(ptr: number, type = 'i8') {
+        calls.push(`get ${type}`);
+        return type === 'i32' ? dv.getInt32(ptr, true) : dv.getInt8(ptr);
+      },
+    };
+    expect(speedUpTransfers(module)).toBe(true);
+    module.setValue(8, -123456789, 'i32');
+    expect(dv.getInt32(8, true)).toBe(-123456789);
+    expect(module.getValue(8, 'i32')).toBe(-123456789);
+    module.setValue(20, 0x1_0000_0005, 'i32'); // wraps as a 32-bit store does
+    expect(module.getValue(20, 'i32')).toBe(5);
+    module.setValue(3, 7, 'i8');
+    expect(module.getValue(3)).toBe(7);
+    expect(calls).toEqual(['set i8', 'get i8']);
+    // The memory grew: the old buffer is detached and the module has a new view.
+    const grown = new ArrayBuffer(128);
+    structuredClone(mem, { transfer: [mem] });
+    module.HEAP32 = new Int32Array(grown);
+    module.setValue(100, 42, 'i32');
+    expect(new DataView(grown).getInt32(100, true)).toBe(42);
+    expect(module.getValue(100, 'i32')).toBe(42);
+    expect(speedUpTransfers({ setValue() {}, getValue() {} })).toBe(false);
+  });
+});
