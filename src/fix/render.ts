@@ -1,11 +1,11 @@
 /** Fix planning: text. The user's code and the record's alternative, re-indented for where they go. */
+import type { FixEdit } from '../diagnostics/types.js';
 import type { Alternative } from '../rules/types.js';
 import { PlanNames } from './names.js';
-import type { Edit } from './site.js';
 
 export abstract class PlanRender extends PlanNames {
   /** User text, with `extra` indentation after each line break outside strings, and replacements. */
-  protected userCopy(start: number, end: number, extra: string, repl: Edit[]): string {
+  protected userCopy(start: number, end: number, extra: string, repl: FixEdit[]): string {
     const text = this.user.text;
     const rs = [...repl].sort((a, b) => a.start - b.start);
     let out = '';
@@ -35,7 +35,7 @@ export abstract class PlanRender extends PlanNames {
   }
 
   /** Pattern text from `start` to `end`, edits applied, re-indented to `indent` with the file's unit and line endings. */
-  protected render(alt: Alternative, start: number, end: number, edits: Edit[], indent: string): string {
+  protected render(alt: Alternative, start: number, end: number, edits: FixEdit[], indent: string): string {
     const text = alt.text;
     // An edit that covers others (the statement's sink) wins over those inside it.
     const es = edits.filter((e) => e.start >= start && e.end <= end).sort((a, b) => a.start - b.start || b.end - a.end);
