@@ -14,6 +14,7 @@ import { checkSource } from '../src/engine/check.js';
 import { fixBytes } from '../src/engine/fix.js';
 import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } from '../src/fix/apply.js';
 import { UserFile } from '../src/fix/scope.js';
+import { lineStarts } from '../src/diagnostics/positions.js';
 import { initParser, withTree } from '../src/parse/parser.js';
 import type { Fix } from '../src/diagnostics/types.js';
 import { BIN } from './helpers/project.js';
@@ -308,19 +309,18 @@ describe('applying edits', () => {
     expect(out.subarray(3).toString('utf8')).toBe('é = "😀"\r\nx = 10\r\ny = 2\r\n');
   });
 
-  const fix = (edits: [number, number, number, number, string][]): Fix => ({
-    applicability: 'safe',
-    strategy: 'type-guard',
-    reason: 'r',
-    edits: edits.map(([line, column, endLine, endColumn, text]) => ({ line, column, endLine, endColumn, text })),
-  });
+  /** A fix of `text` from 1-based [line, column, endLine, endColumn, text] (fixes carry offsets). */
+  const fix = (text: string, edits: [number, number, number, number, string][]): Fix => {
+    const at = (line: number, column: number) => lineStarts(text)[line - 1]! + column - 1;
+    return { applicability: 'safe', strategy: 'type-guard', reason: 'r', edits: edits.map(([line, column, endLine, endColumn, t]) => ({ start: at(line, column), end: at(endLine, endColumn), text: t })) };
+  };
 
   it('applies identical edits once and defers a fix that overlaps another', () => {
     const text = 'import a\nx()\ny()\n';
     const imp: [number, number, number, number, string] = [2, 1, 2, 1, 'import b\n'];
-    const f1 = fix([imp, [2, 1, 2, 4, 'X()']]);
-    const f2 = fix([imp, [3, 1, 3, 4, 'Y()']]);
-    const f3 = fix([[2, 2, 3, 2, 'zz']]);
+    const f1 = fix(text, [imp, [2, 1, 2, 4, 'X()']]);
+    const f2 = fix(text, [imp, [3, 1, 3, 4, 'Y()']]);
+    const f3 = fix(text, [[2, 2, 3, 2, 'zz']]);
     const sel = selectEdits(text, [f1, f2, f3]);
     expect(sel.applied).toEqual([f1, f2]);
     expect(sel.deferred).toEqual([f3]);
@@ -329,7 +329,7 @@ describe('applying edits', () => {
 
   it('two different insertions at one point wait for the next round', () => {
     const text = 'a\n';
-    const sel = selectEdits(text, [fix([[1, 1, 1, 1, 'x\n']]), fix([[1, 1, 1, 1, 'y\n']])]);
+    const sel = selectEdits(text, [fix(text, [[1, 1, 1, 1, 'x\n']]), fix(text, [[1, 1, 1, 1, 'y\n']])]);
     expect(sel.applied).toHaveLength(1);
     expect(sel.deferred).toHaveLength(1);
   });

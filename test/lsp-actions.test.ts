@@ -10,6 +10,7 @@ import type { RuleSet } from '../src/rules/ruleset.js';
 import { codeActions, type ActionRequest } from '../src/lsp/actions.js';
 import { rangeOf } from '../src/lsp/convert.js';
 import { fixesOf, replaceEdit } from '../src/lsp/fixes.js';
+import { lineStarts } from '../src/diagnostics/positions.js';
 import { ignoreEdits, offsetConverter } from '../src/lsp/ignore.js';
 import { Workspace } from '../src/lsp/workspace.js';
 
@@ -33,7 +34,7 @@ function find(text: string): Diagnostic[] {
  */
 function request(text: string, diagnostics: Diagnostic[], over: Partial<ActionRequest> = {}): ActionRequest {
   const first = diagnostics[0] ? rangeOf(diagnostics[0]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const safe = diagnostics.map((d) => fixesOf(d).find((f) => f.applicability === 'safe' && f.edits.length)).filter((f) => f !== undefined);
+  const safe = diagnostics.map((d) => fixesOf(d, text).find((f) => f.applicability === 'safe' && f.edits.length)).filter((f) => f !== undefined);
   const fixAll = () => ({ edits: safe[0]?.edits ?? [], fixed: safe.length });
   return { uri: URI, version: 3, text, diagnostics, range: first, context: { diagnostics: [] }, documentChanges: true, disabledSupport: true, ignore: (d) => ignoreEdits(text, [d]), fixAll, ...over };
 }
@@ -54,17 +55,24 @@ function parses(text: string): void {
   execFileSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: text });
 }
 
-/** A try/except wrap of the finding's line, shaped as findings carry fixes (1-based, UTF-16). */
+/** The offset of a 1-based line and UTF-16 column (findings carry fix edits as offsets). */
+function offsetOf(text: string, line: number, column: number): number {
+  return lineStarts(text)[line - 1]! + column - 1;
+}
+
+/** A try/except wrap of the finding's line, shaped as findings carry fixes (offsets, UTF-16). */
 function wrapFix(text: string, d: Diagnostic, applicability = 'safe', strategy = 'try-except') {
   const line = text.split('\n')[d.line - 1]!;
   const indent = /^\s*/.exec(line)![0];
+  const start = offsetOf(text, d.line, 1);
+  const end = offsetOf(text, d.line, line.length + 1);
   return {
     applicability,
     strategy,
     reason: applicability === 'safe' ? undefined : 'the alternative calls SaveStateRequest, which this file does not define',
     edits: [
-      { line: d.line, column: 1, endLine: d.line, endColumn: 1, text: `${indent}try:\n    ` },
-      { line: d.line, column: line.length + 1, endLine: d.line, endColumn: line.length + 1, text: `\n${indent}except NotImplementedError:\n${indent}    pass` },
+      { start, end: start, text: `${indent}try:\n    ` },
+      { start: end, end, text: `\n${indent}except NotImplementedError:\n${indent}    pass` },
     ],
   };
 }
@@ -107,7 +115,7 @@ describe('lsp code actions: fixes', () => {
 
   it('each fix strategy a finding carries is its own quick fix; unsafe ones say so and are never preferred', () => {
     const [d] = find(TWO);
-    const guard = { ...wrapFix(TWO, d!, 'unsafe', 'type-guard'), edits: [{ line: d!.line, column: 5, endLine: d!.line, endColumn: 5, text: 'pass  # ' }] };
+    const guard = { ...wrapFix(TWO, d!, 'unsafe', 'type-guard'), edits: [{ start: offsetOf(TWO, d!.line, 5), end: offsetOf(TWO, d!.line, 5), text: 'pass  # ' }] };
     Object.assign(d!, { fix: wrapFix(TWO, d!), fixes: [wrapFix(TWO, d!), guard, { applicability: 'display-only', strategy: 'replace', reason: 'needs a SaveStateRequest handler', edits: [] }] });
     const acts = codeActions(request(TWO, [d!]));
     expect(acts.map((a) => [a.title, a.isPreferred ?? null, a.disabled?.reason ?? null])).toEqual([
@@ -123,12 +131,14 @@ describe('lsp code actions: fixes', () => {
 
   it('a malformed fix is left out, never half-applied', () => {
     const [d] = find(TWO);
-    Object.assign(d!, { fix: { applicability: 'safe', edits: [{ line: d!.line, column: 0, endLine: d!.line, endColumn: 1, text: 'x' }] } });
-    expect(fixesOf(d!)).toEqual([]);
+    Object.assign(d!, { fix: { applicability: 'safe', edits: [{ start: -1, end: 1, text: 'x' }] } });
+    expect(fixesOf(d!, TWO)).toEqual([]);
+    Object.assign(d!, { fix: { applicability: 'safe', edits: [{ start: 0, end: TWO.length + 1, text: 'x' }] } });
+    expect(fixesOf(d!, TWO)).toEqual([]);
     Object.assign(d!, { fix: { applicability: 'safe', edits: 'nope' } });
-    expect(fixesOf(d!)).toEqual([]);
-    Object.assign(d!, { fix: { edits: [{ line: d!.line, column: 1, endLine: d!.line, endColumn: 1, text: '' }] } });
-    expect(fixesOf(d!)[0]!.applicability).toBe('unsafe');
+    expect(fixesOf(d!, TWO)).toEqual([]);
+    Object.assign(d!, { fix: { edits: [{ start: offsetOf(TWO, d!.line, 1), end: offsetOf(TWO, d!.line, 1), text: '' }] } });
+    expect(fixesOf(d!, TWO)[0]!.applicability).toBe('unsafe');
     // No edits: it can only say why (the `none` strategy), as a disabled action.
     Object.assign(d!, { fix: { applicability: 'safe', strategy: 'none', reason: 'no automatic fix: the call is in a lambda', edits: [] } });
     const acts = codeActions(request(TWO, [d!]));

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, FileError } from '../src/diagnostics/types.js';
+import { lineStarts } from '../src/diagnostics/positions.js';
 import { checkSource } from '../src/engine/check.js';
 import { loadRules } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
@@ -222,6 +223,7 @@ async def main(agents):
     expect((sarifLog(planned) as J).runs[0].results[0].fixes[0].description.text).toMatch(/^Apply the replace fix \(unsafe\)/);
     const base = { ...planned, diagnostics: planned.diagnostics.map((d) => ({ ...d, fix: undefined })) };
     expect((sarifLog(base) as J).runs[0].results[0].fixes).toBeUndefined();
+    const line6 = lineStarts(SAMPLE)[5]!;
     const withFix = (applicability: string): Diagnostic[] =>
       base.diagnostics.map((d) => ({
         ...d,
@@ -229,9 +231,10 @@ async def main(agents):
           applicability,
           strategy: 'try-except',
           reason: 'wraps the statement',
+          // Offsets of SAMPLE's 6:1 and 6:5-6:53 (fixes carry offsets; SARIF gives lines and columns).
           edits: [
-            { line: 6, column: 1, endLine: 6, endColumn: 1, text: '    try:\n' },
-            { line: 6, column: 5, endLine: 6, endColumn: 53, text: '    state = await runtime.agent_save_state(agent_id)\n    except NotImplementedError:\n        state = None' },
+            { start: line6, end: line6, text: '    try:\n' },
+            { start: line6 + 4, end: line6 + 52, text: '    state = await runtime.agent_save_state(agent_id)\n    except NotImplementedError:\n        state = None' },
           ],
         },
       })) as Diagnostic[];

@@ -18,8 +18,8 @@ let ctx;
 /** Loads the pipeline once per process. */
 export async function setup(workDir) {
   if (ctx) return ctx;
-  const [parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source] = await Promise.all(
-    ['parse/parser.js', 'engine/check.js', 'engine/fix.js', 'records/load.js', 'config/schema.js', 'lsp/framing.js', 'engine/project.js', 'engine/rules.js', 'rules/lookup.js', 'parse/syntax.js', 'parse/source.js'].map(load),
+  const [parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions] = await Promise.all(
+    ['parse/parser.js', 'engine/check.js', 'engine/fix.js', 'records/load.js', 'config/schema.js', 'lsp/framing.js', 'engine/project.js', 'engine/rules.js', 'rules/lookup.js', 'parse/syntax.js', 'parse/source.js', 'diagnostics/positions.js'].map(load),
   );
   await parser.initParser();
   const ruleSet = await rules.loadRules({});
@@ -27,7 +27,7 @@ export async function setup(workDir) {
   const { readFileSync } = await import('node:fs');
   const baseRecords = bundled.map((f) => readFileSync(f, 'utf8')).join('\n');
   const dir = workDir ?? mkdtempSync(join(tmpdir(), 'raiselint-fuzz-'));
-  ctx = { parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, ruleSet, baseRecords, dir, cacheDir: join(dir, 'cache') };
+  ctx = { parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions, ruleSet, baseRecords, dir, cacheDir: join(dir, 'cache') };
   return ctx;
 }
 
@@ -97,7 +97,12 @@ function pythonCase(c, r, bytes) {
   const again = c.fix.fixBytes(ff.bytes, 'fuzz.py', c.ruleSet, { unsafe, fixStrategy });
   if (again.bytes && !again.bytes.equals(ff.bytes)) return { ...out, badFix: 'not idempotent: fixing the fixed file changes it again' };
   // No lost bytes: only the lines the applied fixes' edits span may change.
-  const allowed = res.diagnostics.filter((d) => d.fix && d.fix.edits.length).map((d) => [Math.min(...d.fix.edits.map((e) => e.line)), Math.max(...d.fix.edits.map((e) => e.endLine))]);
+  // Fix edits are offsets into the checked text: their lines, as reporters position them.
+  const allowed = res.diagnostics.filter((d) => d.fix && d.fix.edits.length).map((d) => {
+    const es = c.positions.positionEdits(res.text, d.fix.edits);
+    if (!es) throw new Error(`fix edits outside the text: ${JSON.stringify(d.fix.edits)}`);
+    return [Math.min(...es.map((e) => e.line)), Math.max(...es.map((e) => e.endLine))];
+  });
   const lost = lostLines(before, after, allowed);
   if (lost.length) return { ...out, lostBytes: `input lines ${lost.slice(0, 5).join(', ')} lost outside the fixes' edits` };
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && !(ff.bytes[0] === 0xef && ff.bytes[1] === 0xbb)) return { ...out, lostBytes: 'the BOM was lost' };

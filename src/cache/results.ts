@@ -17,7 +17,8 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { Directive } from '../suppress/directives.js';
 import type { StatSig } from './fingerprint.js';
 
-const FORMAT = 2;
+/** 3: fix edits are offsets (`{start, end, text}`), no longer lines and columns. */
+const FORMAT = 3;
 /** Entries kept per bucket; the least recently used go first. */
 const MAX_ENTRIES = 200_000;
 /** Bucket files kept per cache directory (one per rule set / options / version); the oldest go first. */

@@ -1,4 +1,4 @@
-/** The diagnostic model every reporter reads. JSON output mirrors it (version 1: keep stable). */
+/** The diagnostic model every reporter reads. JSON output mirrors it (version 1: keep stable), fix edits written as lines and columns (report/fixinfo.ts). */
 import type { Confidence, Severity } from '../rules/types.js';
 
 export interface Diagnostic {
@@ -44,8 +44,19 @@ export type Applicability = 'safe' | 'unsafe' | 'display-only';
 /** `remove-ignore`: removes unused ids from a suppression comment (the built-in raiselint/unused-ignore). */
 export type FixStrategy = 'try-except' | 'type-guard' | 'replace' | 'remove-ignore' | 'none';
 
-/** A replacement of [line:column, endLine:endColumn) (1-based, UTF-16 columns as in Diagnostic) by `text`. */
+/**
+ * A replacement of `text[start, end)` by `text`, in UTF-16 code-unit offsets of the file's decoded
+ * text (see positions.ts): fixes and suppression edits keep this one shape until a reporter writes
+ * them as lines and columns (`PositionedEdit`).
+ */
 export interface FixEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A `FixEdit` as reporters write it: [line:column, endLine:endColumn), 1-based, UTF-16 columns as in Diagnostic. */
+export interface PositionedEdit {
   line: number;
   column: number;
   endLine: number;

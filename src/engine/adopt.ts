@@ -53,7 +53,7 @@ function withPyIgnores(bytes: Buffer, src: { text: string; bom: boolean }, list:
   const eol = loneCrEol(src.text);
   const edits = withTree(text, (tree) => addIgnoreEdits(tree.rootNode, text, list, collectDirectives(tree.rootNode, text)));
   if (applyEdits(text, edits) === text) return undefined;
-  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end).map((e) => ({ start: e.start, end: e.end, text: withEol(e.newText, eol) }));
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end).map((e) => ({ ...e, text: withEol(e.text, eol) }));
   return applyBytes(bytes, text, src.bom, sorted);
 }
 

@@ -4,7 +4,6 @@ import { parsePython } from '../parse/parser.js';
 import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
 import { isStackOverflow, mayBeDeeper, shallowSource } from '../parse/depth.js';
-import { lineStarts } from '../fix/apply.js';
 import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
 import { prefilterFor } from '../rules/prefilter.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -79,10 +78,7 @@ function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOption
     }
     if (!shallow.regions.length) return r;
     const blanked = (s: number, e: number) => shallow.regions.some((g) => s < g.end && g.start < e);
-    const starts = lineStarts(text);
-    for (const d of r.diagnostics) {
-      if (d.fix?.edits.some((x) => blanked(offsetOf(starts, x.line, x.column), offsetOf(starts, x.endLine, x.endColumn)))) d.fix = undefined;
-    }
+    for (const d of r.diagnostics) if (d.fix?.edits.some((x) => blanked(x.start, x.end))) d.fix = undefined;
     const notes = shallow.regions.map((g) => builtinDiagnostic(TOO_DEEP, file, g.row + 1, g.column + 1, g.column + 1, `nested more than ${limit} levels deep: this code (lines ${g.row + 1}-${g.endRow + 1}) is not analysed; the rest of the file is`));
     const errors = r.errors.filter((e) => e.kind !== 'syntax');
     const err = shallow.syntax;
@@ -94,10 +90,6 @@ function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOption
 
 /** Depth limits tried in turn (the second for a thread with a smaller stack). */
 const DEPTH_LIMITS = [100, 40];
-
-function offsetOf(starts: number[], line: number, column: number): number {
-  return (starts[line - 1] ?? starts[starts.length - 1]!) + column - 1;
-}
 
 function checkText(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
   const errors: FileError[] = [];

@@ -7,8 +7,8 @@
 import type { RuleSet } from '../rules/ruleset.js';
 import { TOO_DEEP } from '../suppress/builtin.js';
 import { decodeSource, DecodeError, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
-import type { Diagnostic, Fix, FileError } from '../diagnostics/types.js';
-import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, fixKey, fixOffsets, selectEdits, writeAtomic, type TextEdit } from '../fix/apply.js';
+import type { Diagnostic, Fix, FixEdit, FileError } from '../diagnostics/types.js';
+import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, fixKey, fixOffsets, selectEdits, writeAtomic } from '../fix/apply.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
 import type { RunResult } from './run.js';
@@ -104,13 +104,13 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
 }
 
 /** Edits for a lone-CR file insert lone CRs (see loneCrEol). */
-function eolEdits(edits: TextEdit[], eol: '\r' | undefined): TextEdit[] {
+function eolEdits(edits: FixEdit[], eol: '\r' | undefined): FixEdit[] {
   return eol ? edits.map((e) => ({ ...e, text: withEol(e.text, eol) })) : edits;
 }
 
 type Attempt = { ok: true; bytes: Buffer; text: string; res: FileResult } | { ok: false; why: string };
 
-function tryApply(bytes: Buffer, text: string, bom: boolean, edits: TextEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: FileResult, file: string, rules: RuleSet, opts: FixOptions): Attempt {
+function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: FileResult, file: string, rules: RuleSet, opts: FixOptions): Attempt {
   const next = applyBytes(bytes, text, bom, edits);
   const nextText = normalizeLoneCR(decodeSource(next).text);
   const res = recheck(nextText, file, rules, opts);

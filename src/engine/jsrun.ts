@@ -13,7 +13,6 @@ import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Rule } from '../rules/types.js';
 import { collectJsDirectives } from '../suppress/jsdirectives.js';
-import { lineStarts } from '../suppress/directives.js';
 import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
 import type { RawResult } from './batch.js';
 import { buildPrograms } from './jsprogram.js';
@@ -75,19 +74,13 @@ function read(f: JsFile, errors: FileError[], maxBytes: number): string | undefi
   }
 }
 
-function toFix(s: LinterType.LintSuggestion, text: string, starts: number[]): Fix {
-  const pos = (o: number) => {
-    let line = starts.findIndex((st) => st > o);
-    line = line < 0 ? starts.length : line;
-    return { line, column: o - starts[line - 1]! + 1 };
-  };
-  const a = pos(s.fix.range[0]);
-  const b = pos(s.fix.range[1]);
+/** The first ESLint suggestion as a display-only fix: its `fix.range` is already an offset edit of `text`. */
+function toFix(s: LinterType.LintSuggestion): Fix {
   const guard = /only when/.test(s.desc);
-  return { applicability: 'display-only', strategy: guard ? 'type-guard' : 'try-except', reason: `${s.desc} (an editor quick fix: it changes what happens when the call throws)`, edits: [{ line: a.line, column: a.column, endLine: b.line, endColumn: b.column, text: s.fix.text }] };
+  return { applicability: 'display-only', strategy: guard ? 'type-guard' : 'try-except', reason: `${s.desc} (an editor quick fix: it changes what happens when the call throws)`, edits: [{ start: s.fix.range[0], end: s.fix.range[1], text: s.fix.text }] };
 }
 
-function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string, text: string, starts: number[]): Diagnostic {
+function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string): Diagnostic {
   const certain = m.messageId === 'certain';
   return {
     ruleId: rule.id,
@@ -105,7 +98,7 @@ function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string, text:
     docsUrl: rule.docsUrl,
     sourceUrl: rule.raiser.url,
     via: [],
-    fix: m.suggestions?.length ? toFix(m.suggestions[0]!, text, starts) : undefined,
+    fix: m.suggestions?.length ? toFix(m.suggestions[0]!) : undefined,
   };
 }
 
@@ -164,14 +157,13 @@ function lintOne(f: JsFile, text: string, out: RawResult, config: LinterType.Con
     out.errors.push({ file: f.display, kind: 'internal', message: `internal error while checking: ${(e as Error).message.split('\n')[0]}` });
     return;
   }
-  const starts = lineStarts(text);
   for (const m of messages) {
     if (m.fatal) {
       out.errors.push({ file: f.display, line: m.line, column: Math.max(1, m.column), kind: 'syntax', message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)` });
       continue;
     }
     const rule = m.ruleId ? byId.get(m.ruleId) : undefined;
-    if (rule) out.diagnostics.push(toDiagnostic(m, rule, f.display, text, starts));
+    if (rule) out.diagnostics.push(toDiagnostic(m, rule, f.display));
   }
   out.diagnostics.sort(compareDiagnostics);
   assignFingerprints(out.diagnostics, (d) => `${d.ruleId}\0${d.message}`);

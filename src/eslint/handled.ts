@@ -6,6 +6,7 @@
  */
 import ts from 'typescript';
 import type { JsGuard, JsTarget } from '../rules/js/types.js';
+import { unNegate } from '../rules/js/syntax.js';
 
 export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarget, classes: string[]): boolean {
   return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t.guards);
@@ -35,14 +36,8 @@ function exits(s: ts.Statement): boolean {
 }
 
 /** `e instanceof X` (or `!(e instanceof X)`): X's name, and whether it is negated. */
-function instanceofTest(e: ts.Expression, param: string): { cls: string; negated: boolean } | undefined {
-  let negated = false;
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
-  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
-    negated = true;
-    e = e.operand;
-    while (ts.isParenthesizedExpression(e)) e = e.expression;
-  }
+function instanceofTest(cond: ts.Expression, param: string): { cls: string; negated: boolean } | undefined {
+  const { e, negated } = unNegate(cond);
   if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && ts.isIdentifier(e.left) && e.left.text === param) {
     const cls = e.right.getText().split('.').pop()!;
     return { cls, negated };
@@ -83,14 +78,8 @@ function promiseCaught(call: ts.Node): boolean {
   }
 }
 
-function guardCall(e: ts.Expression): { callee: string; args: string[]; negated: boolean } | undefined {
-  let negated = false;
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
-  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
-    negated = true;
-    e = e.operand;
-  }
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
+function guardCall(cond: ts.Expression): { callee: string; args: string[]; negated: boolean } | undefined {
+  const { e, negated } = unNegate(cond);
   return ts.isCallExpression(e) ? { callee: e.expression.getText(), args: e.arguments.map((a) => a.getText()), negated } : undefined;
 }
 

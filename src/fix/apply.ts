@@ -7,43 +7,12 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic.js';
-import type { Applicability, Diagnostic, Fix } from '../diagnostics/types.js';
+import type { Applicability, Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
 
-export interface TextEdit {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Offsets of line starts ('\n' ends a line, as tree-sitter counts rows). */
-export function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-  return out;
-}
-
-/** The 0-based row and UTF-16 column of an offset, given the text's line starts (the inverse of `fixOffsets`' lookup). */
-export function positionAt(starts: number[], offset: number): { row: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { row: lo, column: offset - starts[lo]! };
-}
-
-/** A fix's edits as offsets into `text` (the text the fix was planned on). */
-export function fixOffsets(text: string, fix: Fix, starts = lineStarts(text)): TextEdit[] {
-  const at = (line: number, column: number) => {
-    const base = starts[line - 1];
-    if (base === undefined) throw new Error(`fix edit at line ${line} is outside the file`);
-    const off = base + column - 1;
-    if (off > text.length) throw new Error(`fix edit at ${line}:${column} is outside the file`);
-    return off;
-  };
-  return fix.edits.map((e) => ({ start: at(e.line, e.column), end: at(e.endLine, e.endColumn), text: e.text })).sort((a, b) => a.start - b.start || a.end - b.end);
+/** A fix's edits in file order; `text` is the text the fix was planned on (an edit outside it is an error). */
+export function fixOffsets(text: string, fix: Fix): FixEdit[] {
+  for (const e of fix.edits) if (!(e.start >= 0 && e.start <= e.end && e.end <= text.length)) throw new Error(`fix edit at offset ${e.start}-${e.end} is outside the file`);
+  return [...fix.edits].sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** Which fixes a run applies: `safe` ones, and `unsafe` ones too when asked. */
@@ -61,26 +30,25 @@ export function distinctFixes(diags: Diagnostic[], accept: (f: Fix) => boolean):
     e.diagnostics.push(d);
     byKey.set(k, e);
   }
-  return [...byKey.values()].sort((a, b) => a.fix.edits[0]!.line - b.fix.edits[0]!.line || a.fix.edits[0]!.column - b.fix.edits[0]!.column);
+  return [...byKey.values()].sort((a, b) => a.fix.edits[0]!.start - b.fix.edits[0]!.start);
 }
 
 /** Identity of a fix: its edits (with positions), or only what it writes (stable across rounds). */
 export function fixKey(fix: Fix, withPositions: boolean): string {
-  return JSON.stringify(fix.edits.map((e) => (withPositions ? [e.line, e.column, e.endLine, e.endColumn, e.text] : [e.text])));
+  return JSON.stringify(fix.edits.map((e) => (withPositions ? [e.start, e.end, e.text] : [e.text])));
 }
 
 /**
  * Picks the fixes one round applies, in order: a fix whose edit overlaps an edit already taken
  * waits (unless the edits are identical: those apply once).
  */
-export function selectEdits(text: string, fixes: Fix[]): { edits: TextEdit[]; applied: Fix[]; deferred: Fix[] } {
-  const starts = lineStarts(text);
-  const taken: TextEdit[] = [];
+export function selectEdits(text: string, fixes: Fix[]): { edits: FixEdit[]; applied: Fix[]; deferred: Fix[] } {
+  const taken: FixEdit[] = [];
   const applied: Fix[] = [];
   const deferred: Fix[] = [];
   for (const fix of fixes) {
-    const es = fixOffsets(text, fix, starts);
-    const fresh: TextEdit[] = [];
+    const es = fixOffsets(text, fix);
+    const fresh: FixEdit[] = [];
     let clash = false;
     for (const e of es) {
       if (taken.some((t) => t.start === e.start && t.end === e.end && t.text === e.text)) continue;
@@ -100,14 +68,14 @@ export function selectEdits(text: string, fixes: Fix[]): { edits: TextEdit[]; ap
   return { edits: taken.sort((a, b) => a.start - b.start || a.end - b.end), applied, deferred };
 }
 
-function overlaps(a: TextEdit, b: TextEdit): boolean {
+function overlaps(a: FixEdit, b: FixEdit): boolean {
   // Two insertions at one point clash (their order would be a guess); an insertion at a replacement's edge does not.
   if (a.start === a.end && b.start === b.end) return a.start === b.start;
   return a.start < b.end && b.start < a.end;
 }
 
 /** Applies sorted, non-overlapping edits to a string. */
-export function applyText(text: string, edits: TextEdit[]): string {
+export function applyText(text: string, edits: FixEdit[]): string {
   let out = '';
   let at = 0;
   for (const e of edits) {
@@ -121,7 +89,7 @@ export function applyText(text: string, edits: TextEdit[]): string {
  * Applies edits planned on `text` (the UTF-8 decoding of `bytes`, after a BOM when `bom`) to
  * the bytes themselves: every byte outside the edits is copied from the original.
  */
-export function applyBytes(bytes: Uint8Array, text: string, bom: boolean, edits: TextEdit[]): Buffer {
+export function applyBytes(bytes: Uint8Array, text: string, bom: boolean, edits: FixEdit[]): Buffer {
   const parts: Buffer[] = [];
   let byteAt = bom ? 3 : 0;
   let charAt = 0;

@@ -3,13 +3,14 @@
  * the user's expressions, clashing names are renamed, free names are imported; the value forms
  * (`x = <alternative value>`) and inline replacements.
  */
+import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
 import { BUILTINS } from '../python/builtins.js';
-import { abbrev, NoFix, TIGHT, unparenUp, type Edit, type FixSite } from './site.js';
+import { abbrev, NoFix, TIGHT, unparenUp, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
   /** The user's expressions for the pattern's placeholders (receiver, arguments, assignment target), and the arguments the call does not pass. */
@@ -91,7 +92,7 @@ export abstract class PlanBind extends PlanRender {
   }
 
   /** Binds the pattern's alternative to the user's call: edits of the alternative's text (placeholders, renames, spellings). */
-  protected bindEdits(s: FixSite, alt: Alternative, span: Span, extra: string, handler: boolean, sink?: { kind: SinkKind; name?: string }): Edit[] {
+  protected bindEdits(s: FixSite, alt: Alternative, span: Span, extra: string, handler: boolean, sink?: { kind: SinkKind; name?: string }): FixEdit[] {
     const p = s.pattern!;
     const { subs, unbound, hasSplat } = this.substitutions(s, alt, sink);
     const used = new Set(alt.ids.filter((i) => !i.scoped && i.start >= span.start && i.end <= span.end).map((i) => i.name));
@@ -108,7 +109,7 @@ export abstract class PlanBind extends PlanRender {
         }
       }
     }
-    const edits: Edit[] = [];
+    const edits: FixEdit[] = [];
     for (const id of alt.ids) {
       if (id.scoped) {
         const r = renames.get(id.name);
@@ -132,7 +133,7 @@ export abstract class PlanBind extends PlanRender {
 
 
   /** Replaces one call in place by the alternative's value (for embedded calls and in-place replacement). */
-  protected inline(s: FixSite, extra: string, contIndent: string, kind?: 'try' | 'guard'): Edit {
+  protected inline(s: FixSite, extra: string, contIndent: string, kind?: 'try' | 'guard'): FixEdit {
     const p = s.pattern!;
     const sink = p.alt.sink;
     if (!sink) throw new NoFix("the record's alternative is a block of statements and this call is part of a larger expression");
@@ -236,7 +237,7 @@ export abstract class PlanBind extends PlanRender {
       return { text, renames: this.lastRenames };
     }
     // Embedded: the statement again, each protected call replaced by the alternative's value.
-    const repl: Edit[] = [];
+    const repl: FixEdit[] = [];
     for (const s of sites) repl.push(this.inline(s, this.unit, indent + this.unit, kind));
     if (kind === 'try') this.reevaluated(sites);
     const s0 = sites[0]!;

@@ -3,13 +3,14 @@
  * and how the fix names things: the record's imports, the file's own spelling of a class, the
  * imports a fix adds.
  */
+import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
 import { namedChildren } from '../parse/syntax.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
 import { BUILTINS } from '../python/builtins.js';
 import type { UserFile } from './scope.js';
-import type { Edit, FixSite, StrategyOption } from './site.js';
+import type { FixSite, StrategyOption } from './site.js';
 
 export abstract class PlanNames {
   protected readonly indent: string;
@@ -122,10 +123,10 @@ export abstract class PlanNames {
     return name;
   }
 
-  protected importEdits(): Edit[] {
+  protected importEdits(): FixEdit[] {
     if (!this.imports.size) return [];
     const stmts = [...this.imports].sort();
-    const out: Edit[] = [];
+    const out: FixEdit[] = [];
     // Each import goes to its own spot (sections differ by package); equal spots are merged.
     const bySpot = new Map<number, { spot: ReturnType<UserFile['importSpot']>; stmts: string[] }>();
     for (const s of stmts) {

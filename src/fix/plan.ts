@@ -16,7 +16,7 @@ import type { RuleSet } from '../rules/ruleset.js';
 import type { Applicability, Fix, FixEdit, FixStrategy } from '../diagnostics/types.js';
 import { PlanBind } from './bind.js';
 import { UserFile } from './scope.js';
-import { abbrev, classKeyOf, locate, none, NoFix, type Edit, type FixOptions, type FixSite } from './site.js';
+import { abbrev, classKeyOf, locate, none, NoFix, type FixOptions, type FixSite } from './site.js';
 
 export type { FixOptions, StrategyOption } from './site.js';
 
@@ -57,7 +57,7 @@ class GroupPlanner extends PlanBind {
     const sites = [...byCall.values()].sort((a, b) => a.call.startIndex - b.call.startIndex);
     const wrap = this.chooseActions(sites);
     let strategy: FixStrategy;
-    let edits: Edit[];
+    let edits: FixEdit[];
     let what: string;
     if (!wrap) {
       strategy = 'replace';
@@ -88,13 +88,7 @@ class GroupPlanner extends PlanBind {
       applicability = 'unsafe';
       reason = `${what}; unsafe: ${[...new Set(this.unsafe)].join('; ')}`;
     }
-    return { applicability, strategy, reason, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map((e) => this.toFixEdit(e)) };
-  }
-
-  private toFixEdit(e: Edit): FixEdit {
-    const a = this.user.position(e.start);
-    const b = this.user.position(e.end);
-    return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column, text: e.text };
+    return { applicability, strategy, reason, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })) };
   }
 
   /** Sets each site's action and pattern; returns the wrap kind, or undefined when every site is replaced in place. */
@@ -145,7 +139,7 @@ class GroupPlanner extends PlanBind {
     return kind;
   }
 
-  private replaceAll(sites: FixSite[]): Edit[] {
+  private replaceAll(sites: FixSite[]): FixEdit[] {
     const s = sites[0]!;
     const comments = (span: Span) => this.stmt.descendantsOfType('comment').some((c) => !!c && c.startIndex >= span.start && c.endIndex <= span.end);
     if (sites.length === 1 && !s.hoist && this.valueForm(s) && this.user.aloneOnLines(this.stmt)) {
@@ -155,7 +149,7 @@ class GroupPlanner extends PlanBind {
       const text = this.renderValueForm(s, this.indent, '', trailing);
       return [{ start: this.stmt.startIndex, end: this.stmt.endIndex, text }];
     }
-    const edits: Edit[] = [];
+    const edits: FixEdit[] = [];
     for (const site of sites) {
       const r = this.inline(site, '', this.indent + this.unit);
       if (comments(r)) this.unsafe.push('removes comments inside the call');
@@ -164,7 +158,7 @@ class GroupPlanner extends PlanBind {
     return edits;
   }
 
-  private tryExcept(sites: FixSite[]): { edits: Edit[]; what: string } {
+  private tryExcept(sites: FixSite[]): { edits: FixEdit[]; what: string } {
     const rule = sites[0]!.finding.rule;
     for (const s of sites) {
       if (s.action !== 'try') continue;
@@ -181,7 +175,7 @@ class GroupPlanner extends PlanBind {
     return { edits: this.wrapEdits(sites, text, orig), what: `wraps the statement in try/except ${err} with the record's alternative` };
   }
 
-  private typeGuard(sites: FixSite[]): { edits: Edit[]; what: string } {
+  private typeGuard(sites: FixSite[]): { edits: FixEdit[]; what: string } {
     const s = sites.find((x) => x.action === 'guard')!;
     const recvNode = this.receiverOf(s)!;
     const cls = this.className(classKeyOf(s), s.pats);
@@ -210,7 +204,7 @@ class GroupPlanner extends PlanBind {
     return { text: this.userCopy(this.stmt.startIndex, end, this.unit, repl), indent: this.indent };
   }
 
-  private wrapEdits(sites: FixSite[], text: string, orig: { hoistName?: string }): Edit[] {
+  private wrapEdits(sites: FixSite[], text: string, orig: { hoistName?: string }): FixEdit[] {
     const s = sites[0]!;
     if (s.hoist) {
       return [

@@ -1,80 +1,65 @@
 /** Fix planning: text. The user's code and the record's alternative, re-indented for where they go. */
+import type { FixEdit } from '../diagnostics/types.js';
 import type { Alternative } from '../rules/types.js';
 import { PlanNames } from './names.js';
-import type { Edit } from './site.js';
+
+/**
+ * The one loop under both re-indentations: `text[start, end)` with `edits` spliced in (an edit
+ * that covers others wins over those inside it); at each line break of the text itself,
+ * `lineBreak(at)` (`at`: the offset after the `\n`) gives what to write for the break and where
+ * to go on. `dropCr`: the `\r` of a `\r\n` is not copied (the break writes the line ending).
+ */
+function splice(text: string, start: number, end: number, edits: readonly FixEdit[], dropCr: boolean, lineBreak: (at: number) => { text: string; at: number }): string {
+  const es = edits.filter((e) => e.start >= start && e.end <= end).sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let i = start;
+  let k = 0;
+  while (i < end) {
+    while (es[k] && es[k]!.start < i) k++;
+    const e = es[k];
+    if (e && i === e.start) {
+      out += e.text;
+      i = e.end;
+      k++;
+      continue;
+    }
+    const stop = e ? e.start : end;
+    const j = text.indexOf('\n', i);
+    const cut = j < 0 || j >= stop ? stop : j;
+    out += text.slice(i, dropCr && text[cut - 1] === '\r' && text[cut] === '\n' ? cut - 1 : cut);
+    if (cut === stop) {
+      i = stop;
+      continue;
+    }
+    const r = lineBreak(j + 1);
+    out += r.text;
+    i = r.at;
+  }
+  return out;
+}
 
 export abstract class PlanRender extends PlanNames {
   /** User text, with `extra` indentation after each line break outside strings, and replacements. */
-  protected userCopy(start: number, end: number, extra: string, repl: Edit[]): string {
+  protected userCopy(start: number, end: number, extra: string, repl: FixEdit[]): string {
     const text = this.user.text;
-    const rs = [...repl].sort((a, b) => a.start - b.start);
-    let out = '';
-    let i = start;
-    let k = 0;
-    while (i < end) {
-      const r = rs[k];
-      if (r && i === r.start) {
-        out += r.text;
-        i = r.end;
-        k++;
-        continue;
-      }
-      const stop = Math.min(end, r ? r.start : end);
-      const j = text.indexOf('\n', i);
-      if (j < 0 || j >= stop) {
-        out += text.slice(i, stop);
-        i = stop;
-        continue;
-      }
-      out += text.slice(i, j + 1);
-      i = j + 1;
-      const lineEmpty = text.slice(i, this.user.lineEnd(i)).trim() === '';
-      if (extra && !this.inString.has(i) && !lineEmpty && i < end) out += extra;
-    }
-    return out;
+    return splice(text, start, end, repl, false, (at) => {
+      const lineEmpty = text.slice(at, this.user.lineEnd(at)).trim() === '';
+      return { text: extra && !this.inString.has(at) && !lineEmpty && at < end ? `\n${extra}` : '\n', at };
+    });
   }
 
   /** Pattern text from `start` to `end`, edits applied, re-indented to `indent` with the file's unit and line endings. */
-  protected render(alt: Alternative, start: number, end: number, edits: Edit[], indent: string): string {
+  protected render(alt: Alternative, start: number, end: number, edits: FixEdit[], indent: string): string {
     const text = alt.text;
-    // An edit that covers others (the statement's sink) wins over those inside it.
-    const es = edits.filter((e) => e.start >= start && e.end <= end).sort((a, b) => a.start - b.start || b.end - a.end);
-    let out = '';
-    let i = start;
-    let k = 0;
     const inString = new Set(alt.inString);
-    while (i < end) {
-      const e = es[k];
-      if (e && i === e.start) {
-        out += e.text;
-        i = e.end;
-        k++;
-        while (es[k] && es[k]!.start < i) k++;
-        continue;
-      }
-      const ch = text[i]!;
-      if (ch === '\r' && text[i + 1] === '\n') {
-        i++;
-        continue;
-      }
-      if (ch !== '\n') {
-        out += ch;
-        i++;
-        continue;
-      }
-      out += this.eol;
-      i++;
-      if (inString.has(i)) continue;
-      let j = i;
+    return splice(text, start, end, edits, true, (at) => {
+      if (inString.has(at)) return { text: this.eol, at };
+      let j = at;
       while (j < end && (text[j] === ' ' || text[j] === '\t')) j++;
-      if (j >= end || text[j] === '\n' || text[j] === '\r') {
-        i = j;
-        continue;
-      }
-      out += indent + this.convertIndent(text.slice(i, j), alt);
-      i = j;
-    }
-    return out;
+      // A blank line loses its whitespace.
+      if (j >= end || text[j] === '\n' || text[j] === '\r') return { text: this.eol, at: j };
+      return { text: this.eol + indent + this.convertIndent(text.slice(at, j), alt), at: j };
+    });
   }
 
   protected convertIndent(ws: string, alt: Alternative): string {

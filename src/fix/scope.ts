@@ -5,7 +5,6 @@
  */
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
-import { lineStarts, positionAt } from './apply.js';
 import { Scopes } from '../semantic/scopes.js';
 
 export interface ImportSpot {
@@ -20,7 +19,6 @@ export interface ImportSpot {
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
-  private readonly lineStarts: number[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -33,13 +31,6 @@ export class UserFile {
     this.scopes = scopes ?? new Scopes(root);
     const m = /\r?\n/.exec(text);
     this.eol = m ? m[0] : '\n';
-    this.lineStarts = lineStarts(text);
-  }
-
-  /** 1-based line and UTF-16 column of an offset. */
-  position(offset: number): { line: number; column: number } {
-    const p = positionAt(this.lineStarts, offset);
-    return { line: p.row + 1, column: p.column + 1 };
   }
 
   lineStart(offset: number): number {

@@ -36,12 +36,6 @@ export interface FixSite {
   pattern?: Pattern;
 }
 
-export interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
 /** A fix is refused, with the reason. */
 export class NoFix extends Error {}
 

@@ -3,6 +3,7 @@ import { CodeActionKind, type CodeAction, type CodeActionContext, type Range, ty
 import type { Diagnostic, Fix } from '../diagnostics/types.js';
 import { intersects, rangeOf, sameRange, SOURCE, toLspDiagnostic } from './convert.js';
 import { fixesOf } from './fixes.js';
+import { cellSource } from './cells.js';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.${SOURCE}`;
 
@@ -43,13 +44,17 @@ export function codeActions(req: ActionRequest): CodeAction[] {
   const only = req.context.only;
   const out: CodeAction[] = [];
   const sent = req.context.diagnostics.filter((c) => c.source === SOURCE);
+  // The text the findings (and their fixes' offsets) were made on: a notebook cell's magics masked (same lines, other offsets).
+  const checked = cellSource(req.uri, req.text).text;
   const relevant = req.diagnostics.filter((d) => intersects(rangeOf(d), req.range) || sent.some((c) => c.code === d.ruleId && sameRange(c.range, rangeOf(d))));
   if (wanted(CodeActionKind.QuickFix, only)) {
     const offered = new Set<string>(); // findings that share one fix (one wrapped statement) offer it once
     for (const d of relevant) {
       const lsp = toLspDiagnostic(d);
+      // The other strategies' fixes are planned on the buffer as it stands (see the server's `alternatives`).
       const alternatives = req.alternatives?.(d) ?? [];
-      fixesOf(alternatives.length ? { ...d, fixes: alternatives } as Diagnostic : d).forEach((f, i) => {
+      const fixes = alternatives.length ? [...fixesOf({ ...d, fixes: [] } as Diagnostic, checked), ...fixesOf({ ...d, fix: undefined, fixes: alternatives } as Diagnostic, req.text)] : fixesOf(d, checked);
+      fixes.forEach((f, i) => {
         const key = JSON.stringify(f.edits);
         if (offered.has(key)) return;
         offered.add(key);
@@ -71,7 +76,7 @@ export function codeActions(req: ActionRequest): CodeAction[] {
       out.push({ title: `Ignore ${d.ruleId} on this line`, kind: CodeActionKind.QuickFix, diagnostics: req.diagnostics.filter((o) => o.line === d.line && o.ruleId === d.ruleId).map(toLspDiagnostic), edit: workspaceEdit(req, edits) });
     }
   }
-  if (wanted(FIX_ALL_KIND, only) && req.diagnostics.some((d) => fixesOf(d).some((f) => f.applicability === 'safe' && f.edits.length))) {
+  if (wanted(FIX_ALL_KIND, only) && req.diagnostics.some((d) => fixesOf(d, checked).some((f) => f.applicability === 'safe' && f.edits.length))) {
     const all = req.fixAll();
     if (all.edits.length) out.push({ title: `Fix all raiselint findings in this file (${all.fixed})`, kind: FIX_ALL_KIND, edit: workspaceEdit(req, all.edits) });
   }

@@ -1,11 +1,13 @@
 /**
  * Autofixes carried by findings, read for the editor. A finding may carry `fix` (and alternative
- * strategies in `fixes`) shaped as `{applicability, strategy, reason, edits: [{line, column,
- * endLine, endColumn, text}]}` with 1-based positions in UTF-16 units. A finding without one
- * simply offers no fix; a malformed one is ignored, never half-applied.
+ * strategies in `fixes`) shaped as `{applicability, strategy, reason, edits: [{start, end, text}]}`
+ * with offsets into the document's text (../diagnostics/types.ts FixEdit), which become LSP
+ * ranges here. A finding without one simply offers no fix; a malformed one (or one whose edits do
+ * not fit the text) is ignored, never half-applied.
  */
 import type { Range, TextEdit } from 'vscode-languageserver';
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
+import { lineStarts, positionEdits } from '../diagnostics/positions.js';
 
 export type Applicability = 'safe' | 'unsafe' | 'display-only';
 
@@ -36,16 +38,12 @@ function strategyLabel(strategy: string | undefined, reason: string | undefined,
   return (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
 }
 
-function num(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 1;
-}
-
-function readEdit(e: unknown): TextEdit | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
-  const o = e as Record<string, unknown>;
-  const text = typeof o.text === 'string' ? o.text : typeof o.newText === 'string' ? o.newText : undefined;
-  if (text === undefined || !num(o.line) || !num(o.column) || !num(o.endLine) || !num(o.endColumn)) return undefined;
-  return { range: { start: { line: o.line - 1, character: o.column - 1 }, end: { line: o.endLine - 1, character: o.endColumn - 1 } }, newText: text };
+/** LSP edits of raw offset edits, or undefined when one is malformed or outside the text. */
+function readEdits(raw: unknown[], text: string, starts: () => number[]): TextEdit[] | undefined {
+  if (!raw.length) return [];
+  if (!raw.every((e) => typeof e === 'object' && e !== null)) return undefined;
+  const edits = positionEdits(text, raw as FixEdit[], starts());
+  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: e.text }));
 }
 
 function readApplicability(v: unknown): Applicability {
@@ -54,12 +52,12 @@ function readApplicability(v: unknown): Applicability {
   return 'unsafe'; // unknown: never applied without the user choosing it
 }
 
-function readFix(f: unknown, d: Diagnostic): EditorFix | undefined {
+function readFix(f: unknown, d: Diagnostic, text: string, starts: () => number[]): EditorFix | undefined {
   if (typeof f !== 'object' || f === null) return undefined;
   const o = f as Record<string, unknown>;
   if (!Array.isArray(o.edits)) return undefined;
-  const edits = o.edits.map(readEdit);
-  if (edits.some((e) => !e)) return undefined;
+  const edits = readEdits(o.edits, text, starts);
+  if (!edits) return undefined;
   const strategy = typeof o.strategy === 'string' ? o.strategy : undefined;
   const reason = typeof o.reason === 'string' ? o.reason : undefined;
   const label = typeof o.title === 'string' ? o.title : strategyLabel(strategy, reason, d);
@@ -67,17 +65,25 @@ function readFix(f: unknown, d: Diagnostic): EditorFix | undefined {
   const applicability = edits.length ? readApplicability(o.applicability) : 'display-only';
   // Its safety in the title, as Ruff's editor integration says it.
   const title = `${label} (${d.ruleId})${edits.length ? ` [${applicability}]` : ''}`;
-  return { title, strategy, applicability, reason, edits: edits as TextEdit[] };
+  return { title, strategy, applicability, reason, edits };
 }
 
-/** The fixes a finding carries, the preferred (`fix`) first; identical alternatives once. */
-export function fixesOf(d: Diagnostic): EditorFix[] {
+/** The line index of the last document asked about (code actions ask for every finding of one document in turn). */
+let lastIndex: { text: string; starts: number[] } | undefined;
+function startsOf(text: string): number[] {
+  if (lastIndex?.text !== text) lastIndex = { text, starts: lineStarts(text) };
+  return lastIndex.starts;
+}
+
+/** The fixes a finding of the document `text` carries, the preferred (`fix`) first; identical alternatives once. */
+export function fixesOf(d: Diagnostic, text: string): EditorFix[] {
   const carrier = d as Diagnostic & { fix?: unknown; fixes?: unknown };
   const raw = [carrier.fix, ...(Array.isArray(carrier.fixes) ? carrier.fixes : [])];
   const out: EditorFix[] = [];
   const seen = new Set<string>();
+  const starts = () => startsOf(text);
   for (const r of raw) {
-    const f = readFix(r, d);
+    const f = readFix(r, d, text, starts);
     if (!f) continue;
     const key = JSON.stringify(f.edits);
     if (seen.has(key)) continue;

@@ -8,9 +8,10 @@
 import type { TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
-import { positionAt } from '../fix/apply.js';
-import { collectDirectives, lineStarts } from '../suppress/directives.js';
-import { addIgnoreEdits, type TextEdit as OffsetEdit } from '../suppress/edits.js';
+import type { FixEdit } from '../diagnostics/types.js';
+import { lineStarts, positionAt } from '../diagnostics/positions.js';
+import { collectDirectives } from '../suppress/directives.js';
+import { addIgnoreEdits } from '../suppress/edits.js';
 
 /** LSP positions (0-based line, UTF-16 character) of UTF-16 offsets in `text`; lines end at \r, \n or \r\n, as LSP counts them. */
 export function offsetConverter(text: string): (offset: number) => { line: number; character: number } {
@@ -21,9 +22,9 @@ export function offsetConverter(text: string): (offset: number) => { line: numbe
   };
 }
 
-export function toLspEdits(text: string, edits: OffsetEdit[]): TextEdit[] {
+export function toLspEdits(text: string, edits: readonly FixEdit[]): TextEdit[] {
   const at = offsetConverter(text);
-  return edits.map((e) => ({ range: { start: at(e.start), end: at(e.end) }, newText: e.newText }));
+  return edits.map((e) => ({ range: { start: at(e.start), end: at(e.end) }, newText: e.text }));
 }
 
 /** The edits that suppress these findings (empty for the built-in raiselint/* rules, which cannot be suppressed). */

@@ -49,9 +49,9 @@ export function renderReport(format: Format, report: ReportInput, opts: RenderOp
     case 'concise':
       return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
     case 'json':
-      return formatJson(diags, errors);
+      return formatJson(diags, errors, input.sources);
     case 'json-lines':
-      return formatJsonLines(diags);
+      return formatJsonLines(diags, input.sources);
     case 'sarif':
       return formatSarif(input);
     case 'github':

@@ -1,9 +1,12 @@
 /** `--format json`: a stable, versioned document other tools read. */
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
+import { FixPositions } from './fixinfo.js';
 
 export const JSON_FORMAT_VERSION = 1;
 
-export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
+/** `sources`: the files' texts, by display path, that fix edits are positioned in (a fix whose file's text is not given is left out). */
+export function formatJson(diags: Diagnostic[], errors: FileError[], sources?: ReadonlyMap<string, string>): string {
+  const at = new FixPositions(sources);
   const doc = {
     version: JSON_FORMAT_VERSION,
     diagnostics: diags.map((d) => ({
@@ -28,9 +31,16 @@ export function formatJson(diags: Diagnostic[], errors: FileError[]): string {
       condition: d.condition ?? null,
       fingerprint: d.fingerprint ?? null,
       // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
-      fix: d.fix ? { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: d.fix.edits.map((e) => ({ ...(e.cell ? { cell: e.cell } : {}), line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) } : null,
+      fix: fixJson(d, at),
     })),
     errors: errors.map((e) => ({ file: e.file, line: e.line ?? null, column: e.column ?? null, kind: e.kind, message: e.message })),
   };
   return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive). */
+function fixJson(d: Diagnostic, at: FixPositions): object | null {
+  const edits = d.fix && at.edits(d);
+  if (!d.fix || !edits) return null;
+  return { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: edits.map((e) => ({ ...(e.cell ? { cell: e.cell } : {}), line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) };
 }

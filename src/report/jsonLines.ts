@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import { formatJson } from './json.js';
 
-export function formatJsonLines(diags: Diagnostic[]): string {
-  const doc = JSON.parse(formatJson(diags, [])) as { diagnostics: unknown[] };
+export function formatJsonLines(diags: Diagnostic[], sources?: ReadonlyMap<string, string>): string {
+  const doc = JSON.parse(formatJson(diags, [], sources)) as { diagnostics: unknown[] };
   return doc.diagnostics.map((d) => JSON.stringify(d) + '\n').join('');
 }

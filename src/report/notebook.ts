@@ -1,12 +1,13 @@
 /**
  * Positions in notebooks, for reports: a finding in a `.ipynb` file is found in the module of its
  * code cells (../parse/notebook.ts); reports give its cell and the line within that cell, as Ruff
- * does (`nb.ipynb:cell 3:2:5`, `"cell": 3` in JSON and SARIF). Fix edits get the same treatment.
+ * does (`nb.ipynb:cell 3:2:5`, `"cell": 3` in JSON and SARIF). Fix edits get the same treatment
+ * (editInCell, when ./fixinfo.ts positions them).
  */
-import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
+import type { Diagnostic, PositionedEdit } from '../diagnostics/types.js';
 import { cellOf } from '../parse/notebook.js';
 
-const isNotebook = (file: string) => file.endsWith('.ipynb');
+export const isNotebook = (file: string) => file.endsWith('.ipynb');
 
 /** The cell and line of a module line; a cell's marker line counts as the start of that cell. */
 function position(text: string, line: number): { cell: number; line: number } | undefined {
@@ -21,13 +22,12 @@ export function withCells(diags: Diagnostic[], sources: ReadonlyMap<string, stri
     const at = text === undefined ? undefined : position(text, d.line);
     if (!at || text === undefined) return d;
     const offset = d.line - at.line;
-    const out: Diagnostic = { ...d, line: at.line, endLine: d.endLine - offset, cell: { index: at.cell, offset } };
-    if (d.fix) out.fix = { ...d.fix, edits: d.fix.edits.map((e) => editInCell(text, e)) };
-    return out;
+    return { ...d, line: at.line, endLine: d.endLine - offset, cell: { index: at.cell, offset } };
   });
 }
 
-function editInCell(text: string, e: FixEdit): FixEdit {
+/** A positioned edit of the notebook's module (`text`), relative to its cell. */
+export function editInCell(text: string, e: PositionedEdit): PositionedEdit {
   const at = position(text, e.line);
   if (!at) return e;
   const offset = e.line - at.line;

@@ -15,7 +15,7 @@ import { BUILTIN_RULES } from '../suppress/builtin.js';
 import type { Rule } from '../rules/types.js';
 import type { ReportInput } from './context.js';
 import { fingerprints, regionText, type Span } from './fingerprint.js';
-import { applicableFix, describeFix, type FixInfo } from './fixinfo.js';
+import { describeFix, FixPositions, type FixInfo } from './fixinfo.js';
 import { docMarkdown, docText, ruleDoc, shortDescription } from './ruledoc.js';
 import { TOOL_NAME, TOOL_URI, TOOL_VERSION } from './tool.js';
 
@@ -178,6 +178,7 @@ export function sarifLog(input: ReportInput): Json {
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
   const descriptors = ruleIds.map((id) => ruleDescriptor(id, input.rules?.get(id), diags.find((d) => d.ruleId === id)!));
   const prints = fingerprints(diags, input.sources);
+  const fixAt = new FixPositions(input.sources);
   const linesByFile = new Map<string, string[] | undefined>();
   const linesOf = (file: string) => {
     if (!linesByFile.has(file)) {
@@ -200,7 +201,7 @@ export function sarifLog(input: ReportInput): Json {
     };
     const related = relatedLocations(d, lines);
     if (related.length) r.relatedLocations = related;
-    const fx = fixes(d, applicableFix(d));
+    const fx = fixes(d, fixAt.applicable(d));
     if (fx) r.fixes = fx;
     return r;
   });

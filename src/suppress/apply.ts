@@ -1,8 +1,7 @@
 /** Applies suppression directives to a file's findings and reports blanket, invalid and unused ones. */
-import type { Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
+import type { Diagnostic, Fix } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { BLANKET_IGNORE, INVALID_IGNORE, UNUSED_IGNORE, builtinDiagnostic, isBuiltinRule } from './builtin.js';
-import { lineStarts, positionAt } from '../fix/apply.js';
 import type { Directive, DirectiveId } from './directives.js';
 import { unusedSuppressionEdits } from './edits.js';
 
@@ -91,20 +90,10 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
  * comment carries the same fix (all its unused ids go at once), so `--fix` applies it once.
  */
 function attachRemovalFixes(text: string, unused: UnusedSuppression[], problems: Diagnostic[]): void {
-  // Rows as the fix stage counts them (fixOffsets maps the edits back with the same line starts).
-  const starts = lineStarts(text);
-  const position = (offset: number) => {
-    const p = positionAt(starts, offset);
-    return { line: p.row + 1, column: p.column + 1 };
-  };
   const byLine = new Map<number, UnusedSuppression[]>();
   for (const u of unused) byLine.set(u.directive.line, [...(byLine.get(u.directive.line) ?? []), u]);
   for (const [line, list] of byLine) {
-    const edits: FixEdit[] = unusedSuppressionEdits(text, list).map((e) => {
-      const a = position(e.start);
-      const b = position(e.end);
-      return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column, text: e.newText };
-    });
+    const edits = unusedSuppressionEdits(text, list);
     if (!edits.length) continue;
     const ids = list.flatMap((u) => u.ids.map((i) => i.id));
     const whole = list.every((u) => u.all);

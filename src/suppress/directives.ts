@@ -6,6 +6,7 @@
  * The result is plain data (no tree nodes), so it outlives the tree and crosses worker boundaries.
  */
 import type { Node } from '../parse/parser.js';
+import { lineStarts } from '../diagnostics/positions.js';
 
 export interface DirectiveId {
   id: string;
@@ -45,20 +46,6 @@ const COMPOUND = new Set(['if_statement', 'for_statement', 'while_statement', 't
 
 function isStatement(type: string): boolean {
   return type.endsWith('_statement') || type === 'function_definition' || type === 'class_definition' || type === 'decorated_definition';
-}
-
-/** Line start offsets of a text (UTF-16), for offset ↔ position. */
-export function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10) out.push(i + 1);
-    else if (ch === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      out.push(i + 1);
-    }
-  }
-  return out;
 }
 
 export function collectDirectives(root: Node, text: string): Directive[] {

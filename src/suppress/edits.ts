@@ -1,27 +1,23 @@
 /**
  * Text edits over suppression comments: removing unused ones (what `--fix` applies) and adding
- * new ones (`--add-ignore`). Offsets are UTF-16 code units of the decoded text.
+ * new ones (`--add-ignore`). Edits are the fixes' offset edits (`FixEdit`: UTF-16 code units of
+ * the decoded text, ../diagnostics/positions.ts).
  */
 import type { Node } from '../parse/parser.js';
+import { lineStarts } from '../diagnostics/positions.js';
 import { isBuiltinRule } from './builtin.js';
-import { lineStarts, type Directive } from './directives.js';
+import type { Directive } from './directives.js';
 import type { UnusedSuppression } from './apply.js';
-import type { Diagnostic } from '../diagnostics/types.js';
-
-export interface TextEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
+import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
 
 /** Applies non-overlapping edits. */
-export function applyEdits(text: string, edits: TextEdit[]): string {
+export function applyEdits(text: string, edits: FixEdit[]): string {
   const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
   let out = text;
   let limit = Infinity;
   for (const e of sorted) {
     if (e.end > limit) throw new Error(`overlapping edits at offset ${e.start}`);
-    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
     limit = e.start;
   }
   return out;
@@ -35,24 +31,24 @@ export function rewriteDirective(text: string, d: Directive, ids: string[]): str
 }
 
 /** One edit per comment: `newComment` replaces the comment (empty: the comment goes, and its line if it stood alone). */
-function commentEdit(text: string, starts: number[], d: Directive, newComment: string): TextEdit {
-  if (newComment) return { start: d.commentStart, end: d.commentEnd, newText: newComment };
+function commentEdit(text: string, starts: number[], d: Directive, newComment: string): FixEdit {
+  if (newComment) return { start: d.commentStart, end: d.commentEnd, text: newComment };
   const row = d.line - 1;
-  if (d.ownLine) return { start: starts[row]!, end: starts[row + 1] ?? text.length, newText: '' };
+  if (d.ownLine) return { start: starts[row]!, end: starts[row + 1] ?? text.length, text: '' };
   let s = d.commentStart;
   while (s > starts[row]! && (text[s - 1] === ' ' || text[s - 1] === '\t')) s--;
-  return { start: s, end: d.commentEnd, newText: '' };
+  return { start: s, end: d.commentEnd, text: '' };
 }
 
 /**
  * The edits that remove unused suppressions: an unused id leaves its brackets, a directive with
  * no id left goes, and a comment with nothing left goes with its line when it stood alone.
  */
-export function unusedSuppressionEdits(text: string, unused: UnusedSuppression[]): TextEdit[] {
+export function unusedSuppressionEdits(text: string, unused: UnusedSuppression[]): FixEdit[] {
   const starts = lineStarts(text);
   const byComment = new Map<number, UnusedSuppression[]>();
   for (const u of unused) byComment.set(u.directive.commentStart, [...(byComment.get(u.directive.commentStart) ?? []), u]);
-  const edits: TextEdit[] = [];
+  const edits: FixEdit[] = [];
   for (const list of byComment.values()) {
     const d0 = list[0]!.directive;
     const comment = text.slice(d0.commentStart, d0.commentEnd);
@@ -72,6 +68,61 @@ export function unusedSuppressionEdits(text: string, unused: UnusedSuppression[]
   return edits;
 }
 
+/** A new `raiselint: ignore[...]` comment: trailing (`at` to `end` becomes the comment), or alone on its line above (inserted at `at`). */
+interface IgnoreInsert {
+  at: number;
+  end: number;
+  ownLine: boolean;
+  indent: string;
+  ids: Set<string>;
+}
+
+/**
+ * What `--add-ignore` writes (Python and JS/TS alike), gathered finding by finding: rule ids that
+ * join an existing directive, and new comments keyed by where they go.
+ */
+export class IgnoreEdits {
+  readonly starts: number[];
+  private readonly joins = new Map<Directive, Set<string>>();
+  private readonly inserts = new Map<string, IgnoreInsert>();
+
+  constructor(readonly text: string) {
+    this.starts = lineStarts(text);
+  }
+
+  /** End of the 0-based `row`, before its line break. */
+  lineEnd(row: number): number {
+    const starts = this.starts;
+    let e = starts[row + 1] ?? this.text.length;
+    while (e > starts[row]! && (this.text[e - 1] === '\n' || this.text[e - 1] === '\r')) e--;
+    return e;
+  }
+
+  join(d: Directive, ruleId: string): void {
+    this.joins.set(d, (this.joins.get(d) ?? new Set(d.ids.map((i) => i.id))).add(ruleId));
+  }
+
+  /** Adds the rule to the comment at `key`, made from `spot` when it is the first. */
+  insert(key: string, spot: Omit<IgnoreInsert, 'ids'>, ruleId: string): void {
+    const ins = this.inserts.get(key) ?? { ...spot, ids: new Set<string>() };
+    ins.ids.add(ruleId);
+    this.inserts.set(key, ins);
+  }
+
+  /** The edits; `lead` starts a comment (`#`, `//`). */
+  edits(lead: string): FixEdit[] {
+    const text = this.text;
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const edits: FixEdit[] = [];
+    for (const [d, ids] of this.joins) edits.push({ start: d.directiveStart, end: d.directiveEnd, text: rewriteDirective(text, d, [...ids].sort()) });
+    for (const ins of this.inserts.values()) {
+      const comment = `${lead} raiselint: ignore[${[...ins.ids].sort().join(', ')}]`;
+      edits.push(ins.ownLine ? { start: ins.at, end: ins.at, text: `${ins.indent}${comment}${eol}` } : { start: ins.at, end: ins.end, text: `  ${comment}` });
+    }
+    return edits;
+  }
+}
+
 const STRINGY = new Set(['string', 'string_content', 'concatenated_string', 'string_start', 'string_end']);
 
 function statementAt(node: Node | null): Node | null {
@@ -89,32 +140,22 @@ function statementAt(node: Node | null): Node | null {
  * on the line (or above the statement), else a trailing `# raiselint: ignore[...]` is added; where
  * the line ends inside a string or continues with `\`, the comment goes alone above the statement.
  */
-export function addIgnoreEdits(root: Node, text: string, diags: Diagnostic[], directives: Directive[]): TextEdit[] {
-  const starts = lineStarts(text);
-  const lineEnd = (row: number) => {
-    const e = starts[row + 1] ?? text.length;
-    let s = e;
-    while (s > starts[row]! && (text[s - 1] === '\n' || text[s - 1] === '\r')) s--;
-    return s;
-  };
-  // Target: an existing directive (merge ids), or an insertion point.
-  const toDirective = new Map<Directive, Set<string>>();
-  const inserts = new Map<string, { at: number; row: number; ownLine: boolean; indent: string; ids: Set<string> }>();
+export function addIgnoreEdits(root: Node, text: string, diags: Diagnostic[], directives: Directive[]): FixEdit[] {
+  const out = new IgnoreEdits(text);
+  const starts = out.starts;
   for (const diag of diags) {
     if (isBuiltinRule(diag.ruleId)) continue;
     const row = diag.line - 1;
+    // An existing directive takes the id: the line's own, else one above the statement.
     const existing =
       directives.find((d) => d.kind === 'line' && !d.invalid && !d.ownLine && d.line === diag.line) ??
       directives.find((d) => d.kind === 'line' && !d.invalid && d.ownLine && diag.line >= d.from && diag.line <= d.to);
     if (existing) {
-      const set = toDirective.get(existing) ?? new Set(existing.ids.map((i) => i.id));
-      set.add(diag.ruleId);
-      toDirective.set(existing, set);
+      out.join(existing, diag.ruleId);
       continue;
     }
-    const end = lineEnd(row);
-    const content = text.slice(starts[row]!, end);
-    const trimmed = content.trimEnd();
+    const end = out.lineEnd(row);
+    const trimmed = text.slice(starts[row]!, end).trimEnd();
     let safe = !trimmed.endsWith('\\');
     if (safe && trimmed.length) {
       let n: Node | null = root.descendantForPosition({ row, column: trimmed.length - 1 });
@@ -127,26 +168,13 @@ export function addIgnoreEdits(root: Node, text: string, diags: Diagnostic[], di
       }
     }
     if (safe) {
-      const key = `t${row}`;
-      const ins = inserts.get(key) ?? { at: starts[row]! + trimmed.length, row, ownLine: false, indent: '', ids: new Set<string>() };
-      ins.ids.add(diag.ruleId);
-      inserts.set(key, ins);
+      out.insert(`t${row}`, { at: starts[row]! + trimmed.length, end, ownLine: false, indent: '' }, diag.ruleId);
       continue;
     }
     const stmt = statementAt(root.descendantForPosition({ row, column: Math.max(0, diag.column - 1) }));
     const srow = stmt ? stmt.startPosition.row : row;
-    const sline = text.slice(starts[srow]!, lineEnd(srow));
-    const key = `o${srow}`;
-    const ins = inserts.get(key) ?? { at: starts[srow]!, row: srow, ownLine: true, indent: sline.slice(0, sline.length - sline.trimStart().length), ids: new Set<string>() };
-    ins.ids.add(diag.ruleId);
-    inserts.set(key, ins);
+    const sline = text.slice(starts[srow]!, out.lineEnd(srow));
+    out.insert(`o${srow}`, { at: starts[srow]!, end: starts[srow]!, ownLine: true, indent: sline.slice(0, sline.length - sline.trimStart().length) }, diag.ruleId);
   }
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const edits: TextEdit[] = [];
-  for (const [d, ids] of toDirective) edits.push({ start: d.directiveStart, end: d.directiveEnd, newText: rewriteDirective(text, d, [...ids].sort()) });
-  for (const ins of inserts.values()) {
-    const comment = `# raiselint: ignore[${[...ins.ids].sort().join(', ')}]`;
-    edits.push(ins.ownLine ? { start: ins.at, end: ins.at, newText: `${ins.indent}${comment}${eol}` } : { start: ins.at, end: lineEnd(ins.row), newText: `  ${comment}` });
-  }
-  return edits;
+  return out.edits('#');
 }

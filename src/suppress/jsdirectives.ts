@@ -7,20 +7,10 @@
  */
 import type * as TS from 'typescript';
 import { typescript } from '../rules/js/source.js';
-import { directiveIds, lineStarts, type Directive } from './directives.js';
+import { lineStarts, positionAt } from '../diagnostics/positions.js';
+import { directiveIds, type Directive } from './directives.js';
 
 const DIRECTIVE = /^raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?)(?=\s*(?:\/\/|\*\/)|\s*$)|\s*(?=\/\/|\*\/|$))/;
-
-function positionOf(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
-}
 
 /** Comment ranges, from the syntax tree (so never inside strings, templates or regular expressions). */
 function comments(sf: TS.SourceFile): [number, number][] {
@@ -74,7 +64,7 @@ export function collectJsDirectives(text: string, fileName: string): Directive[]
     const ctext = text.slice(cs, ce);
     const at = ctext.search(/raiselint\s*:/);
     if (at < 0) continue;
-    const { line, column } = positionOf(starts, cs);
+    const line = positionAt(starts, cs).row + 1;
     const ownLine = text.slice(starts[line - 1]!, cs).trim() === '';
     const dStart = cs + at;
     const base = { line, column: dStart - starts[line - 1]! + 1, commentStart: cs, commentEnd: ce, directiveStart: dStart, ownLine, from: line, to: line };
@@ -90,7 +80,7 @@ export function collectJsDirectives(text: string, fileName: string): Directive[]
     const dkind = d[1] === 'ignore-file' ? 'file' : 'line';
     const dir: Directive = { ...base, kind: dkind, ids, reason: d[3] || undefined, directiveEnd: cs + at + len, endColumn: cs + at + len - starts[line - 1]! + 1, invalid };
     if (dkind === 'line' && ownLine) {
-      const next = nextCodeLine(text, starts, positionOf(starts, ce).line);
+      const next = nextCodeLine(text, starts, positionAt(starts, ce).row + 1);
       if (next) [dir.from, dir.to] = statementLines(sf, next);
     }
     out.push(dir);

@@ -4,11 +4,11 @@
  * a string or JSX text, the comment goes alone on the line above.
  */
 import type * as TS from 'typescript';
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
 import { typescript } from '../rules/js/source.js';
 import { isBuiltinRule } from './builtin.js';
-import { lineStarts, type Directive } from './directives.js';
-import { rewriteDirective, type TextEdit } from './edits.js';
+import type { Directive } from './directives.js';
+import { IgnoreEdits } from './edits.js';
 import { collectJsDirectives, jsSourceFile } from './jsdirectives.js';
 
 /** The innermost node around `pos` spans several lines and is text (a template, a string, JSX): a comment there would be part of it. */
@@ -32,40 +32,24 @@ function endsInText(sf: TS.SourceFile, pos: number, row: number): boolean {
   return textual;
 }
 
-export function addJsIgnoreEdits(text: string, fileName: string, diags: Diagnostic[]): TextEdit[] {
+export function addJsIgnoreEdits(text: string, fileName: string, diags: Diagnostic[]): FixEdit[] {
   const directives: Directive[] = collectJsDirectives(text, fileName);
   const sf = jsSourceFile(text, fileName);
-  const starts = lineStarts(text);
-  const lineEnd = (row: number) => {
-    let e = starts[row + 1] ?? text.length;
-    while (e > starts[row]! && (text[e - 1] === '\n' || text[e - 1] === '\r')) e--;
-    return e;
-  };
-  const toDirective = new Map<Directive, Set<string>>();
-  const inserts = new Map<string, { at: number; end: number; ownLine: boolean; indent: string; ids: Set<string> }>();
+  const out = new IgnoreEdits(text);
+  const starts = out.starts;
   for (const diag of diags) {
     if (isBuiltinRule(diag.ruleId)) continue;
     const existing = directives.find((d) => d.kind === 'line' && !d.invalid && (d.ownLine ? diag.line >= d.from && diag.line <= d.to : d.line === diag.line));
     if (existing) {
-      toDirective.set(existing, (toDirective.get(existing) ?? new Set(existing.ids.map((i) => i.id))).add(diag.ruleId));
+      out.join(existing, diag.ruleId);
       continue;
     }
     const row = diag.line - 1;
-    const end = lineEnd(row);
+    const end = out.lineEnd(row);
     const trimmed = text.slice(starts[row]!, end).trimEnd();
     const own = endsInText(sf, starts[row]! + Math.max(0, trimmed.length - 1), row);
-    const key = `${own ? 'o' : 't'}${row}`;
     const indent = /^[ \t]*/.exec(trimmed)![0];
-    const ins = inserts.get(key) ?? { at: own ? starts[row]! : starts[row]! + trimmed.length, end: own ? starts[row]! : end, ownLine: own, indent, ids: new Set<string>() };
-    ins.ids.add(diag.ruleId);
-    inserts.set(key, ins);
+    out.insert(`${own ? 'o' : 't'}${row}`, { at: own ? starts[row]! : starts[row]! + trimmed.length, end: own ? starts[row]! : end, ownLine: own, indent }, diag.ruleId);
   }
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const edits: TextEdit[] = [];
-  for (const [d, ids] of toDirective) edits.push({ start: d.directiveStart, end: d.directiveEnd, newText: rewriteDirective(text, d, [...ids].sort()) });
-  for (const ins of inserts.values()) {
-    const comment = `// raiselint: ignore[${[...ins.ids].sort().join(', ')}]`;
-    edits.push(ins.ownLine ? { start: ins.at, end: ins.at, newText: `${ins.indent}${comment}${eol}` } : { start: ins.at, end: ins.end, newText: `  ${comment}` });
-  }
-  return edits;
+  return out.edits('//');
 }

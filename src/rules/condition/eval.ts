@@ -141,6 +141,17 @@ function isInstance(v: PyVal, types: string[]): Tri {
   return out;
 }
 
+/** Three-valued `and` (`decisive` false) or `or` (`decisive` true): one decisive part decides; an unknown part leaves the rest unknown. */
+function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
+  let out: Tri = !decisive;
+  for (const e of es) {
+    const v = evaluate(e, b);
+    if (v === decisive) return decisive;
+    if (v === undefined) out = undefined;
+  }
+  return out;
+}
+
 export function evaluate(c: Cond, b: Binding): Tri {
   switch (c.k) {
     case 'true':
@@ -153,24 +164,10 @@ export function evaluate(c: Cond, b: Binding): Tri {
       const e = evaluate(c.e, b);
       return e === undefined ? undefined : !e;
     }
-    case 'and': {
-      let out: Tri = true;
-      for (const e of c.es) {
-        const v = evaluate(e, b);
-        if (v === false) return false;
-        if (v === undefined) out = undefined;
-      }
-      return out;
-    }
-    case 'or': {
-      let out: Tri = false;
-      for (const e of c.es) {
-        const v = evaluate(e, b);
-        if (v === true) return true;
-        if (v === undefined) out = undefined;
-      }
-      return out;
-    }
+    case 'and':
+      return junction(c.es, b, false);
+    case 'or':
+      return junction(c.es, b, true);
     case 'given': {
       if (c.key === undefined) return b.params.get(c.param)?.given;
       if (b.keywords.has(c.key)) return true;

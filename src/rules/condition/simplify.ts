@@ -2,25 +2,24 @@
 import type { Cond } from './types.js';
 
 export function and(cs: Cond[]): Cond {
-  const out: Cond[] = [];
-  for (const c of cs) {
-    if (c.k === 'true') continue;
-    if (c.k === 'false') return c;
-    if (c.k === 'and') out.push(...c.es);
-    else out.push(c);
-  }
-  return out.length === 0 ? { k: 'true' } : out.length === 1 ? out[0]! : { k: 'and', es: out };
+  return junction('and', cs);
 }
 
 export function or(cs: Cond[]): Cond {
+  return junction('or', cs);
+}
+
+/** `and`/`or` of `cs`, flattened: the neutral constant drops out, the absorbing one is the result. */
+function junction(k: 'and' | 'or', cs: Cond[]): Cond {
+  const neutral = k === 'and' ? 'true' : 'false';
   const out: Cond[] = [];
   for (const c of cs) {
-    if (c.k === 'false') continue;
-    if (c.k === 'true') return c;
-    if (c.k === 'or') out.push(...c.es);
+    if (c.k === neutral) continue;
+    if (c.k === 'true' || c.k === 'false') return c;
+    if (c.k === k) out.push(...c.es);
     else out.push(c);
   }
-  return out.length === 0 ? { k: 'false' } : out.length === 1 ? out[0]! : { k: 'or', es: out };
+  return out.length === 0 ? { k: neutral } : out.length === 1 ? out[0]! : { k, es: out };
 }
 
 export function not(c: Cond): Cond {

@@ -5,6 +5,7 @@
  */
 import type * as TS from 'typescript';
 import { typescript } from './source.js';
+import { unNegate } from './syntax.js';
 import type { JsGuard } from './types.js';
 
 export interface JsSnippetFacts {
@@ -73,16 +74,8 @@ interface Cond {
 }
 
 function guardCall(c: TS.Expression): { call: TS.CallExpression; negated: boolean } | undefined {
-  const ts = typescript();
-  let negated = false;
-  let e = c;
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
-  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
-    negated = true;
-    e = e.operand;
-    while (ts.isParenthesizedExpression(e)) e = e.expression;
-  }
-  return ts.isCallExpression(e) ? { call: e, negated } : undefined;
+  const { e, negated } = unNegate(c);
+  return typescript().isCallExpression(e) ? { call: e, negated } : undefined;
 }
 
 /** A condition's call is a guard when one of its arguments is written as an argument of a call to the raising function. */
