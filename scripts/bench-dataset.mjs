@@ -42,7 +42,8 @@ function insideGit(dir) {
 function copyPy(from, to) {
   cpSync(from, to, { recursive: true, filter: (src) => {
     const name = src.split(/[\\/]/).pop();
-    if (SKIP.has(name)) return false;
+    // The folder copied may itself be named site-packages: only what is below it is skipped.
+    if (src !== from && SKIP.has(name)) return false;
     try {
       return statSync(src).isDirectory() || name.endsWith('.py');
     } catch {
