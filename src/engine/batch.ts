@@ -42,7 +42,7 @@ import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
-import { boundHeapGrowth } from './heap.js';
+import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -271,7 +271,14 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
   const now = Date.now();
   const { tasks, taskFile, entries } = pendingFiles(files, cache, optionsOf, results, stats, now);
-  const outs = tasks.length ? await runTasks(tasks, prepared, work, opts, stats) : [];
+  let outs: WorkResult[] = [];
+  if (tasks.length) {
+    try {
+      outs = await runTasks(tasks, prepared, work, opts, stats);
+    } finally {
+      restoreHeapGrowth();
+    }
+  }
   for (let k = 0; k < tasks.length; k++) {
     const o = outs[k]!;
     const i = taskFile[k]!;

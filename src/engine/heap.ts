@@ -16,7 +16,19 @@ let set = false;
 
 export function boundHeapGrowth(): void {
   if (set) return;
-  set = true;
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => /heap[-_]growing[-_]percent/.test(a));
-  if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (given) return;
+  set = true;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * Back to V8's default (0: its own heuristics) once the batch is done. V8 rejects a code cache
+ * made under other flags, and bin/codecache.cjs writes the CLI's at exit: made under this flag,
+ * the next run would reject it and compile the CLI again (~0.1-0.2 s).
+ */
+export function restoreHeapGrowth(): void {
+  if (!set) return;
+  set = false;
+  setFlagsFromString('--heap-growing-percent=0');
 }
