@@ -16,7 +16,7 @@
 // call: ~50 ms, not a rebuild); `--force` rebuilds. `tsc` (npm test, npm run build) only checks
 // types and writes dist/<stage>/ for development; bin/raiselint.js prefers the bundle.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,8 +45,12 @@ const hash = inputsHash();
 if (!process.argv.includes('--force') && existsSync(join(out, 'main.cjs')) && existsSync(stampPath) && readFileSync(stampPath, 'utf8').trim() === hash) {
   // Up to date; made newer than what `tsc` may just have written to dist/<stage>/ from the same
   // sources, since bin/raiselint.js runs the newer of the two (the bundle, with its code cache).
-  const now = new Date();
-  for (const f of ['main.cjs', 'eslint.mjs']) if (existsSync(join(out, f))) utimesSync(join(out, f), now, now);
+  // Touched only then: otherwise an unchanged bundle keeps its mtime (nothing was built).
+  const compiled = join(ROOT, 'dist', 'cli', 'main.js');
+  if (existsSync(compiled) && statSync(compiled).mtimeMs >= statSync(join(out, 'main.cjs')).mtimeMs) {
+    const now = new Date();
+    for (const f of ['main.cjs', 'eslint.mjs']) if (existsSync(join(out, f))) utimesSync(join(out, f), now, now);
+  }
   process.exit(0);
 }
 
