@@ -5,11 +5,12 @@
  * case tests something). Unrelated bodies are skipped.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
+import { pyFiles, stdlibDir } from './helpers/stdlib.js';
 import { loadRules } from '../src/engine/rules.js';
 import { matchCalls } from '../src/match/match.js';
 import { withTree } from '../src/parse/parser.js';
@@ -78,22 +79,7 @@ describe('demand: bodies that cannot record are skipped', () => {
   });
 });
 
-let stdlib: string | undefined;
-try {
-  stdlib = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
-} catch {
-  stdlib = undefined;
-}
-
-function pyFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (e.name === 'site-packages' || e.name === '__pycache__' || e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) pyFiles(p, out);
-    else if (e.isFile() && e.name.endsWith('.py')) out.push(p);
-  }
-  return out;
-}
+const stdlib = stdlibDir();
 
 describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
   it('finds the same sites as interpreting every body, and skips bodies', async () => {

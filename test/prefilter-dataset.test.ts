@@ -5,28 +5,14 @@
  * the result cache, while the prefilter still skips files (its per-rule combination of names).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers.js';
+import { pyFiles, stdlibDir } from './helpers/stdlib.js';
 
-let stdlib: string | undefined;
-try {
-  stdlib = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
-} catch {
-  stdlib = undefined;
-}
-
-function pyFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (e.name === 'site-packages' || e.name === '__pycache__' || e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) pyFiles(p, out);
-    else if (e.isFile() && e.name.endsWith('.py')) out.push(p);
-  }
-  return out;
-}
+const stdlib = stdlibDir();
 
 describe.skipIf(!stdlib)('prefilter over a generated stdlib dataset', () => {
   let tmp: string;
