@@ -18,6 +18,13 @@ function keyOf(text: string, s: number, len: number): number {
   return h;
 }
 
+/** Names of some roles written after a `.` (src/rules/prefilter-context.ts decides, `before`), collected by a scan. */
+export interface Dotted {
+  roles: number;
+  before(buf: Uint8Array, s: number): boolean;
+  names: Set<string>;
+}
+
 export interface ScanResult {
   /** Union of the roles of the names found. */
   roles: number;
@@ -227,7 +234,7 @@ export class NameTable {
    * ends and looked up by its key, then compared in full. Bytes between samples outside tokens
    * are never read.
    */
-  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>): void {
+  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>, dotted?: Dotted): void {
     const L = this.minLen;
     const maxLen = this.maxLen;
     const blob = this.blob;
@@ -257,7 +264,9 @@ export class NameTable {
           while (k < len && buf[s + k] === blob[o + k]) k++;
           if (k === len) {
             const name = this.nameAt(i - 1);
-            if (!found.has(name)) found.set(name, this.roles[i - 1]!);
+            const r = this.roles[i - 1]!;
+            if (!found.has(name)) found.set(name, r);
+            if (dotted && (r & dotted.roles) !== 0 && !dotted.names.has(name) && dotted.before(buf, s)) dotted.names.add(name);
           }
         }
       }

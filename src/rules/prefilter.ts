@@ -27,10 +27,11 @@
  * Names that are not plain ASCII identifiers fall back to substring search on the decoded text.
  */
 import type { RuleSet } from './ruleset.js';
-import { ID_BYTE, NameTable, type ScanResult } from './nametable.js';
+import { ID_BYTE, NameTable, type Dotted, type ScanResult } from './nametable.js';
+import { dotBefore, importContext, type ImportContext } from './prefilter-context.js';
+import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_IMPORT, type NeedFacts, type NeedsSpec } from './prefilter-needs.js';
 
 export type { ScanResult };
-import { Needs, needsSpec, needTokens, type NeedsSpec } from './prefilter-needs.js';
 
 export const ROLE_CALL = 1;
 export const ROLE_METHOD = 2;
@@ -39,9 +40,10 @@ export const ROLE_CLASS = 4;
 export const ROLE_OTHER = 8;
 /** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
 export const ROLE_DIRECTIVE = 16;
-/** A token a call or method name needs beside it (src/rules/prefilter-needs.ts): a module's or class's first segment, a guard. */
+/** A name a call or method name needs beside it (src/rules/prefilter-needs.ts): a class's name, a guard. */
 export const ROLE_CONTEXT = 32;
 const DIRECTIVE_MARK = 'raiselint';
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Serializable: the names to look for, each with its role bits, and what each entry name needs beside it. */
 export interface PrefilterSpec {
@@ -203,21 +205,25 @@ export class Prefilter {
     return new Prefilter(NameTable.fromBytes(bytes.subarray(4, 4 + aLen)), NameTable.fromBytes(bytes.subarray(bAt + 4, bAt + 4 + bLen)), json || undefined);
   }
 
-  /** Whether the names found allow a finding: an entry name with what it needs, or a directive. */
-  private decide(found: Map<string, number>): boolean {
+  /**
+   * Whether the names found allow a finding: an entry name written as it must be, with what it
+   * needs (./prefilter-needs.ts; the file's imports are read only then), or a directive.
+   */
+  private decide(found: Map<string, number>, dotted: Set<string>, buf: Uint8Array, length: number): boolean {
     if (!this.needsJson) return rolesCanMatch(toResult(found).roles);
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
-    let anyClass: boolean | undefined;
+    let ctx: ImportContext | undefined;
+    const imports = () => (ctx ??= importContext(buf, length));
+    const facts: NeedFacts = {
+      found,
+      // A name that is no ASCII identifier is found in the decoded text only: any shape.
+      shape: (name) => (IDENT.test(name) ? SHAPE_ANY | (dotted.has(name) ? SHAPE_DOT : 0) | (imports().imported.has(name) ? SHAPE_IMPORT : 0) : SHAPE_ANY | SHAPE_DOT | SHAPE_IMPORT),
+      roots: () => imports().roots,
+    };
     for (const [name, roles] of found) {
       if (roles & ROLE_DIRECTIVE) return true;
-      if ((roles & (ROLE_CALL | ROLE_METHOD)) === 0) continue;
-      const met = needs.met(name, found);
-      if (met) return true;
-      if (met === false) continue;
-      // A name no rule files (a curated summary method that leads to no rule): as without needs.
-      if (roles & ROLE_CALL) return true;
-      anyClass ??= [...found.values()].some((r) => (r & ROLE_CLASS) !== 0);
-      if (anyClass) return true;
+      // A name no rule files (a curated summary method that leads to no rule's method) leads to no finding.
+      if ((roles & (ROLE_CALL | ROLE_METHOD)) !== 0 && needs.met(name, facts)) return true;
     }
     return false;
   }
@@ -267,19 +273,15 @@ export class Prefilter {
       if (!first.size) return null;
     }
     const found = new Map<string, number>();
-    this.all.scanBytes(buf, length, text, found);
-    return this.decide(found) ? [...found.keys()] : null;
+    const dotted: Dotted = { roles: ROLE_CALL | ROLE_METHOD, before: dotBefore, names: new Set() };
+    this.all.scanBytes(buf, length, text, found, this.needsJson ? dotted : undefined);
+    return this.decide(found, dotted.names, buf, length) ? [...found.keys()] : null;
   }
 
-  /** `candidateBytes` on decoded text. */
+  /** `candidateBytes` on decoded text (as its UTF-8 bytes: the same tokens, non-ASCII characters ending them). */
   candidateText(text: string): string[] | null {
-    if (this.needles && !this.needles.some((n) => text.includes(n.toString('latin1')))) return null;
-    const first = new Map<string, number>();
-    this.stage1.scanText(text, first);
-    if (!first.size) return null;
-    const found = new Map<string, number>();
-    this.all.scanText(text, found);
-    return this.decide(found) ? [...found.keys()] : null;
+    const bytes = Buffer.from(text, 'utf8');
+    return this.candidateBytes(bytes, bytes.length, text);
   }
 }
 

@@ -14,8 +14,7 @@ import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
 import type { SiteObserver } from './sites.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, union, type Type } from './types.js';
-
-const BUILTIN_EXCEPTIONS = /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
+import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
 export abstract class Expressions {
   readonly classes: ClassRegistry;
