@@ -141,7 +141,7 @@ function readList(b: Uint8Array, p: number, n: number, out: ImportContext, roots
       while (p < n && isWord(b[p]!)) p++;
       const word = Buffer.from(b.buffer, b.byteOffset + s, p - s).toString('latin1');
       if (word === 'import') return;
-      out.imported.add(word);
+      if (word !== 'as') out.imported.add(word);
       if (roots && first) out.roots.add(word);
       first = false;
     } else return;
