@@ -4,20 +4,22 @@
  *
  * The decision is exact in one direction: a file it rejects cannot produce a finding (the tests
  * check that findings are identical with and without it). A finding needs a call site whose name
- * is a rule's trigger, and:
- *  - for functions, constructors and class methods (`call` targets): the callee's name itself;
- *  - for instance methods and curated summaries (`obj.save_state()`, `await proxy.metadata`): a
- *    receiver whose type the semantic model resolved to a known library class, which it can only
- *    do from a name written in the file (an import, an annotation, a base class, an isinstance
- *    check, a string annotation): the simple name of a known class or of one of its aliases.
- * Per rule, the name is tested in combination with what the model needs to resolve it to the
- * rule's library (src/rules/prefilter-needs.ts): the first segment of the rule's module or of an
- * alias (`makedirs` AND `os`), or for a method one of the names
- * of a class whose instances can reach it. So a file is a candidate when it mentions an entry name
- * together with one token of one of the groups that name needs, or `raiselint` (a suppression
- * comment: its directives, and unused ones, come from the tree). The names found decide in one
- * look-up each: the cost is one pass over the bytes plus the names found, whatever the number of
- * rules. (A spec without needs, as tests build: a CALL name, or a METHOD and a CLASS name.)
+ * is a rule's entry name (its function, class or method, an alias, or a curated summary method
+ * leading to its method, such as `team.save_state()`), resolved by the semantic model to the
+ * rule's library, which it can only do from what the file writes (src/rules/prefilter-needs.ts):
+ *  - for functions, constructors and class methods (`call` targets): an import of the first
+ *    segment of the rule's module or of an alias (`makedirs` AND `import os` / `from os import`),
+ *    the name written as an attribute (`os.makedirs`, `x = os.makedirs`) or in an import list;
+ *  - for instance methods (`obj.save_state()`, `await proxy.metadata`): the name written as an
+ *    attribute, and a class whose instances can reach the method both imported (one of its roots)
+ *    and named (its name or an alias's last segment), or a record's guard narrowing to one.
+ * Bare built-in exception names need no import (`ValueError` is `builtins.ValueError`). A
+ * `raiselint` token (a suppression comment: its directives, and unused ones, come from the tree)
+ * also makes a candidate. Imports and attribute dots are read from the bytes around the names
+ * found (src/rules/prefilter-context.ts), never less than the tree has: every `import` token
+ * counts, in strings and comments too. The names found decide in one look-up each: the cost is
+ * one pass over the bytes plus the names found, whatever the number of rules. (A spec without
+ * needs, as tests build: a CALL name, or a METHOD and a CLASS name.)
  *
  * Matching is a single pass over identifier-like tokens (maximal runs of `[A-Za-z0-9_]`, in code,
  * strings and comments alike), each looked up in a hash table: O(file size), independent of the
