@@ -31,9 +31,9 @@ if (positionals.length !== 1) {
 }
 const dir = resolve(positionals[0]);
 const { loadRules } = await import(join(DIST, 'engine', 'rules.js'));
-const { prefilterSpec, Prefilter, ROLE_CALL, ROLE_METHOD, ROLE_DIRECTIVE } = await import(join(DIST, 'rules', 'prefilter.js'));
-const { importContext, dotBefore } = await import(join(DIST, 'rules', 'prefilter-context.js'));
-const { SHAPE_ANY, SHAPE_DOT, SHAPE_IMPORT } = await import(join(DIST, 'rules', 'prefilter-needs.js'));
+const { prefilterSpec, Prefilter, shapeOf, ROLE_CALL, ROLE_METHOD, ROLE_DIRECTIVE } = await import(join(DIST, 'rules', 'prefilter.js'));
+const { importContext } = await import(join(DIST, 'rules', 'prefilter-context.js'));
+const { SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE } = await import(join(DIST, 'rules', 'prefilter-needs.js'));
 
 const rules = await loadRules({ records: values.records, bundled: !values['no-bundled'] }, values['cache-dir']);
 const spec = prefilterSpec(rules);
@@ -52,7 +52,7 @@ function pyFiles(d, out = []) {
   return out;
 }
 
-const shapeName = (s) => (s & SHAPE_ANY ? 'any' : [s & SHAPE_DOT ? 'attribute' : '', s & SHAPE_IMPORT ? 'import' : ''].filter(Boolean).join('|'));
+const shapeName = (s) => (s & SHAPE_ANY ? 'any' : [s & SHAPE_DOT ? 'attribute' : '', s & SHAPE_VALUE ? 'value' : ''].filter(Boolean).join('|'));
 
 /** The alternatives met in a file that passes: [entry name, how it must be written, the roots and names that met the condition]. */
 function reasons(bytes, names) {
@@ -64,8 +64,8 @@ function reasons(bytes, names) {
     const r = roles.get(n) ?? 0;
     if (r & ROLE_DIRECTIVE) out.push(['# raiselint:', '', '']);
     if (!(r & (ROLE_CALL | ROLE_METHOD))) continue;
-    let shape = SHAPE_ANY | (ctx.imported.has(n) ? SHAPE_IMPORT : 0);
-    for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${n}(?![A-Za-z0-9_])`, 'g'))) if (dotBefore(bytes, m.index)) shape |= SHAPE_DOT;
+    const at = [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${n}(?![A-Za-z0-9_])`, 'g'))].map((m) => m.index);
+    const shape = shapeOf(n, at, bytes, bytes.length, ctx);
     for (const [want, id] of entries.get(n) ?? []) {
       const c = spec.needs.conds[id];
       const names = c.names.filter((x) => found.has(x));

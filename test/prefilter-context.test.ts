@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node } from '../src/parse/parser.js';
 import { importedNames } from '../src/python/imports.js';
-import { dotBefore, importContext } from '../src/rules/prefilter-context.js';
+import { accessAfter, dotBefore, importContext } from '../src/rules/prefilter-context.js';
 import { pyFiles, stdlibDir } from './helpers/stdlib.js';
 
 beforeAll(async () => {
@@ -70,7 +70,28 @@ describe('import statements read from the bytes', () => {
   });
 });
 
-/** What the model reads from a tree (src/python/imports.ts, attribute nodes), against what the bytes give. */
+/** An identifier's expression: the attribute it names (`x.name`), or itself. */
+const exprOf = (id: Node): Node => {
+  const p = id.parent;
+  return p?.type === 'attribute' && p.childForFieldName('attribute')?.id === id.id ? p : id;
+};
+/** The expression is subscripted or its attribute read (`e[...]`, `e.x`), or it is no expression (a dotted name). */
+const accessed = (e: Node): boolean => {
+  const p = e.parent;
+  if (!p) return false;
+  if (p.type === 'dotted_name') return true;
+  if (p.type === 'attribute') return p.childForFieldName('object')?.id === e.id;
+  if (p.type === 'subscript') return p.childForFieldName('value')?.id === e.id;
+  if (p.type === 'generic_type') return true;
+  return false;
+};
+
+/**
+ * What the model reads from a tree (src/python/imports.ts, attribute nodes), against what the
+ * bytes give: never less. Every import root and listed name is read; code read as an import
+ * list's name is one in the tree, marked aliased when the tree's is; a name read as subscripted
+ * or accessed is so in the tree.
+ */
 function checkAgainstTree(text: string, label: string): { imports: number; attributes: number } {
   const bytes = Buffer.from(text, 'utf8');
   const c = importContext(bytes, bytes.length);
@@ -79,10 +100,24 @@ function checkAgainstTree(text: string, label: string): { imports: number; attri
   const tree = parsePython(text);
   let imports = 0;
   let attributes = 0;
+  const inImports = new Map<number, boolean>();
+  const code = new Set<number>();
   try {
     const cursor = tree.walk();
     const visit = (n: Node) => {
+      if (n.type === 'identifier') {
+        code.add(byteAt(n.startIndex));
+        const e = n.endIndex;
+        if (accessAfter(bytes, byteAt(e), bytes.length)) expect(accessed(exprOf(n)), `${label}: ${n.parent?.text} accessed`).toBe(true);
+      }
+      if (n.type === 'future_import_statement') for (const id of n.descendantsOfType('identifier')) if (id) inImports.set(byteAt(id.startIndex), false);
       if (n.type === 'import_statement' || n.type === 'import_from_statement') {
+        for (const id of n.descendantsOfType('identifier')) if (id) inImports.set(byteAt(id.startIndex), false);
+        for (const a of n.descendantsOfType('aliased_import')) {
+          const ids = a?.childForFieldName('name')?.descendantsOfType('identifier') ?? [];
+          const lastId = ids[ids.length - 1];
+          if (lastId) inImports.set(byteAt(lastId.startIndex), true);
+        }
         for (const i of importedNames(n)) {
           imports++;
           const root = i.module.replace(/^\.+/, '').split('.')[0]!;
@@ -103,8 +138,16 @@ function checkAgainstTree(text: string, label: string): { imports: number; attri
     for (;;) {
       visit(cursor.currentNode);
       if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, attributes };
+      let done = false;
+      while (!done && !cursor.gotoNextSibling()) done = !cursor.gotoParent();
+      if (done) break;
     }
+    // (A name listed outside the tree's imports is in a string or a comment: no use is lost.)
+    for (const [s, aliased] of c.listed) {
+      expect(!code.has(s) || inImports.has(s), `${label}: code at ${s} (${bytes.subarray(s, s + 20).toString()}) read as an import's name`).toBe(true);
+      if (inImports.get(s)) expect(aliased, `${label}: ${bytes.subarray(s, s + 20).toString()} is aliased`).toBe(true);
+    }
+    return { imports, attributes };
   } finally {
     tree.delete();
   }

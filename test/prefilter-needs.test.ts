@@ -20,6 +20,7 @@ const J = 'cpython/json-expecting-value';
 const SEEK = 'cpython/seeking-is-only-supported-on-files-open-for-reading';
 const ISO = 'cpython/invalid-isoformat-string';
 const SAVE = 'autogen/agent-save-state-is-not-yet-implemented';
+const IP4 = 'cpython/unexpected-slash-in-ipv4-address';
 
 let rules: RuleSet;
 beforeAll(async () => {
@@ -67,6 +68,25 @@ describe('a call target: its module root imported, its name written as an attrib
 
   it('lets a file through on an import written in a comment (read from bytes, never less than the tree)', () => {
     expect(run('# import json\nobj.loads(t)\n')).toEqual({ ids: [], passes: true });
+  });
+});
+
+describe('a call target: its name written as a value a call can reach', () => {
+  it('finds a constructor however its value reaches the call', () => {
+    found('from ipaddress import IPv4Address\nIPv4Address(v)\n', [IP4]);
+    found('from ipaddress import IPv4Address as Addr\nAddr(v)\n', [IP4]);
+    // A bare use of the imported name passes the value on; so does an attribute.
+    found('from ipaddress import IPv4Address\nmake = IPv4Address\nmake(v)\n', [IP4]);
+    found('import ipaddress\nKINDS = [ipaddress.IPv4Address]\nfor k in KINDS:\n    k(v)\n', [IP4]);
+    // A subclass without its own __init__ inherits the constructor.
+    found('from ipaddress import IPv4Address\n\nclass Tagged(IPv4Address):\n    tag = 1\n\nTagged(v)\n', [IP4]);
+    found('import ipaddress\n\nclass Tagged(ipaddress.IPv4Address):\n    tag = 1\n\nTagged(v)\n', [IP4]);
+  });
+
+  it('rejects a name only subscripted or accessed, never a value (it passed on imports)', () => {
+    rejected('import ipaddress\nprint(ipaddress.IPv4Address.max_prefixlen)\n');
+    rejected('from ipaddress import IPv4Address\nBITS = IPv4Address.max_prefixlen\nx = IPv4Address [0] if False else None\n');
+    rejected('import json\nprint(json.loads.__doc__)\n');
   });
 });
 

@@ -18,11 +18,10 @@ function keyOf(text: string, s: number, len: number): number {
   return h;
 }
 
-/** Names of some roles written after a `.` (src/rules/prefilter-context.ts decides, `before`), collected by a scan. */
-export interface Dotted {
+/** Where the names of some roles occur (start offsets), collected by a scan. */
+export interface Occurrences {
   roles: number;
-  before(buf: Uint8Array, s: number): boolean;
-  names: Set<string>;
+  at: Map<string, number[]>;
 }
 
 export interface ScanResult {
@@ -234,7 +233,7 @@ export class NameTable {
    * ends and looked up by its key, then compared in full. Bytes between samples outside tokens
    * are never read.
    */
-  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>, dotted?: Dotted): void {
+  scanBytes(buf: Uint8Array, n: number, text: string | undefined, found: Map<string, number>, occurrences?: Occurrences): void {
     const L = this.minLen;
     const maxLen = this.maxLen;
     const blob = this.blob;
@@ -266,7 +265,11 @@ export class NameTable {
             const name = this.nameAt(i - 1);
             const r = this.roles[i - 1]!;
             if (!found.has(name)) found.set(name, r);
-            if (dotted && (r & dotted.roles) !== 0 && !dotted.names.has(name) && dotted.before(buf, s)) dotted.names.add(name);
+            if (occurrences && (r & occurrences.roles) !== 0) {
+              const list = occurrences.at.get(name);
+              if (list) list.push(s);
+              else occurrences.at.set(name, [s]);
+            }
           }
         }
       }

@@ -16,9 +16,12 @@
  *    `.m.x`, which a symbol of an empty module can match).
  *  - Every name in an import statement's list (after `import`: names, dotted parts, aliases) is
  *    recorded as imported, up to the end of the statement: a newline outside parentheses, `;`,
- *    the closing parenthesis, the next `import`, or a byte no import list holds.
+ *    the closing parenthesis, the next `import`, or a byte no import list holds. Where the names
+ *    are is recorded only for a list that surely is one (at the start of a statement, ending
+ *    cleanly, with no continuation or comment): those occurrences are then not read as uses.
  *  - A name is dotted when a `.` precedes it across spaces, line continuations, line ends and
- *    comments (tree-sitter keeps `x. # c` / `y` one attribute).
+ *    comments (tree-sitter keeps `x. # c` / `y` one attribute); it is accessed when `[` or `.`
+ *    follows it on its line (a subscript or an attribute of it: never the value itself).
  */
 import { ID_BYTE } from './nametable.js';
 
@@ -38,23 +41,32 @@ export interface ImportContext {
   roots: Set<string>;
   /** Every ASCII name written in an import statement's list. */
   imported: Set<string>;
+  /** Where those names start, each with whether `as` follows it (`from m import x as y`: x's value goes to another name). */
+  listed: Map<number, boolean>;
 }
 
 /** The import statements of buf[0, n), read from the bytes. */
 export function importContext(buf: Uint8Array, n: number): ImportContext {
   const b = Buffer.from(buf.buffer, buf.byteOffset, n);
-  const out: ImportContext = { roots: new Set(), imported: new Set() };
+  const out: ImportContext = { roots: new Set(), imported: new Set(), listed: new Map() };
   for (let at = b.indexOf(IMPORT); at >= 0; at = b.indexOf(IMPORT, at + IMPORT.length)) {
     const end = at + IMPORT.length;
     if ((at > 0 && isWord(b[at - 1]!)) || (end < n && isWord(b[end]!))) continue;
     const from = fromRoot(b, at);
-    if (from === null) readList(b, end, n, out, true);
-    else {
-      if (from) out.roots.add(from);
-      readList(b, end, n, out, false);
-    }
+    if (from && from.root) out.roots.add(from.root);
+    const list = readList(b, end, n, out, from === null);
+    // Where its names are (their value goes to their local names): only for a list that is surely
+    // an import statement's, at the start of a statement, on one line or in its parentheses.
+    if (list.clean && atStatementStart(b, from ? from.at : at)) for (const [s, aliased] of list.names) if (aliased || !out.listed.has(s)) out.listed.set(s, aliased);
   }
   return out;
+}
+
+/** True when only spaces lie between the start of the line (or `;`, `:`) and i. */
+function atStatementStart(b: Uint8Array, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && isBlank(b[j]!)) j--;
+  return j < 0 || b[j] === NL || b[j] === CR || b[j] === 59 || b[j] === 58;
 }
 
 /** Skips spaces and line continuations backwards from i; the index of the byte before them (-1 at the start). */
@@ -75,10 +87,10 @@ function backOverBlanks(b: Uint8Array, i: number): number {
 }
 
 /**
- * For the `import` token at `at`: the root of `from <module> import`, '' for a relative module
- * without a name (`from . import x`), or null when it is not a from-import.
+ * For the `import` token at `at`: where `from` is and the root of `from <module> import` ('' for
+ * a relative module without a name: `from . import x`), or null when it is not a from-import.
  */
-function fromRoot(b: Uint8Array, at: number): string | null {
+function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | null {
   let i = backOverBlanks(b, at - 1);
   let root = '';
   let afterName = false;
@@ -94,7 +106,7 @@ function fromRoot(b: Uint8Array, at: number): string | null {
     let s = i;
     while (s > 0 && isWord(b[s - 1]!)) s--;
     const word = Buffer.from(b.buffer, b.byteOffset + s, i + 1 - s).toString('latin1');
-    if (word === 'from') return root;
+    if (word === 'from') return { at: s, root };
     // Two names without a dot between: not a module name.
     if (afterName) return null;
     root = word;
@@ -105,47 +117,66 @@ function fromRoot(b: Uint8Array, at: number): string | null {
 
 /**
  * Reads an import list from p: every name into `imported`; with `roots`, the first name of each
- * item (at the start, after `,` or `(`) into `roots`.
+ * item (at the start, after `,` or `(`) into `roots`. Returns where its names start (each with
+ * whether `as` follows it), and whether it ended cleanly: at the end of its line or its closing
+ * parenthesis, with no line continuation (else the bytes may be a comment's or a string's that
+ * runs into code).
  */
-function readList(b: Uint8Array, p: number, n: number, out: ImportContext, roots: boolean): void {
+function readList(b: Uint8Array, p: number, n: number, out: ImportContext, roots: boolean): { names: [number, boolean][]; clean: boolean } {
+  const names: [number, boolean][] = [];
   let depth = 0;
   let first = true;
+  let clean = true;
+  let opened = false;
   while (p < n) {
     const c = b[p]!;
     if (isBlank(c)) p++;
     else if (c === 92) {
       // A line continuation (or a stray backslash: more is read, never less).
+      clean = false;
       p++;
       if (b[p] === CR) p++;
       if (b[p] === NL) p++;
     } else if (c === NL || c === CR) {
-      if (depth === 0) return;
+      if (depth === 0) return { names, clean };
       p++;
     } else if (c === HASH) {
+      // A comment (or a `#` in a string that ends on the line: then code follows).
+      if (depth > 0) clean = false;
       while (p < n && b[p] !== NL && b[p] !== CR) p++;
     } else if (c === 40) {
+      // Only a from-import's list may have parentheses, around all its names.
+      if (roots || opened || names.length) clean = false;
+      opened = true;
       depth++;
       first = true;
       p++;
     } else if (c === 41) {
-      if (--depth <= 0) return;
+      if (--depth <= 0) return { names, clean: clean && depth === 0 };
       p++;
     } else if (c === 44) {
       first = true;
       p++;
     } else if (c === DOT || c === 42) {
+      if (depth > 0) clean = false;
       first = false;
       p++;
     } else if (isWord(c)) {
       const s = p;
       while (p < n && isWord(b[p]!)) p++;
       const word = Buffer.from(b.buffer, b.byteOffset + s, p - s).toString('latin1');
-      if (word === 'import') return;
-      if (word !== 'as') out.imported.add(word);
+      if (word === 'import') return { names, clean: false };
+      if (word === 'as') {
+        if (names.length) names[names.length - 1]![1] = true;
+      } else {
+        out.imported.add(word);
+        names.push([s, false]);
+      }
       if (roots && first) out.roots.add(word);
       first = false;
-    } else return;
+    } else return { names, clean: clean && c === 59 && depth === 0 };
   }
+  return { names, clean: clean && depth === 0 };
 }
 
 /**
@@ -182,5 +213,20 @@ export function dotBefore(b: Uint8Array, s: number): boolean {
     }
     if (!further || ls < 0) return false;
     i = ls;
+  }
+}
+
+/** True when `[` or `.` follows the name ending at e, on its line (across spaces and line continuations). */
+export function accessAfter(b: Uint8Array, e: number, n: number): boolean {
+  let p = e;
+  for (;;) {
+    while (p < n && isBlank(b[p]!)) p++;
+    if (p < n && b[p] === 92) {
+      p++;
+      if (b[p] === CR) p++;
+      if (b[p] === NL) p++;
+      continue;
+    }
+    return p < n && (b[p] === 91 || b[p] === DOT);
   }
 }

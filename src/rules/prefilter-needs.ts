@@ -35,10 +35,14 @@ import { ancestorsOrSelf } from './names.js';
 import type { RuleSet } from './ruleset.js';
 import type { ClassInfo, RuleTarget } from './types.js';
 
-/** How an entry name is written, as bits: anywhere, as an attribute (after `.`), in an import statement's list. */
+/**
+ * How an entry name is written, as bits: anywhere; as an attribute (after `.`); as a value that a
+ * call can reach (an attribute not itself subscripted or accessed, a name imported under another,
+ * an imported name used bare: src/rules/prefilter.ts, shapeOf).
+ */
 export const SHAPE_ANY = 1;
 export const SHAPE_DOT = 2;
-export const SHAPE_IMPORT = 4;
+export const SHAPE_VALUE = 4;
 
 /** Met when the file imports a module whose first segment is one of `roots` (none: no import needed) and mentions one of `names` (none: no name needed). */
 export interface NeedCond {
@@ -157,7 +161,7 @@ class NeedsBuilder {
     for (const h of heads) for (const r of this.rootsByRoot.get(h) ?? []) roots.add(r);
     const name = last(sym.path);
     // An alias ending in another name: a local name equal to the rule's (`makedirs = mk`) can hold it.
-    const shape = sym.aliases.some((a) => last(a) !== name) ? SHAPE_ANY : SHAPE_DOT | SHAPE_IMPORT;
+    const shape = sym.aliases.some((a) => last(a) !== name) ? SHAPE_ANY : SHAPE_VALUE;
     const conds = [this.cond(roots, [])];
     // `builtins.ValueError`: a bare built-in exception name resolves there without an import
     // (`ValueError(...)`, or `ValueError.x` for a path `ValueError.x`).

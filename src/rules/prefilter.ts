@@ -29,9 +29,9 @@
  * Names that are not plain ASCII identifiers fall back to substring search on the decoded text.
  */
 import type { RuleSet } from './ruleset.js';
-import { ID_BYTE, NameTable, type Dotted, type ScanResult } from './nametable.js';
-import { dotBefore, importContext, type ImportContext } from './prefilter-context.js';
-import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_IMPORT, type NeedFacts, type NeedsSpec } from './prefilter-needs.js';
+import { ID_BYTE, NameTable, type Occurrences, type ScanResult } from './nametable.js';
+import { accessAfter, dotBefore, importContext, type ImportContext } from './prefilter-context.js';
+import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './prefilter-needs.js';
 
 export type { ScanResult };
 
@@ -211,7 +211,7 @@ export class Prefilter {
    * Whether the names found allow a finding: an entry name written as it must be, with what it
    * needs (./prefilter-needs.ts; the file's imports are read only then), or a directive.
    */
-  private decide(found: Map<string, number>, dotted: Set<string>, buf: Uint8Array, length: number): boolean {
+  private decide(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number): boolean {
     if (!this.needsJson) return rolesCanMatch(toResult(found).roles);
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
     let ctx: ImportContext | undefined;
@@ -219,7 +219,7 @@ export class Prefilter {
     const facts: NeedFacts = {
       found,
       // A name that is no ASCII identifier is found in the decoded text only: any shape.
-      shape: (name) => (IDENT.test(name) ? SHAPE_ANY | (dotted.has(name) ? SHAPE_DOT : 0) | (imports().imported.has(name) ? SHAPE_IMPORT : 0) : SHAPE_ANY | SHAPE_DOT | SHAPE_IMPORT),
+      shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
       roots: () => imports().roots,
     };
     for (const [name, roles] of found) {
@@ -275,9 +275,9 @@ export class Prefilter {
       if (!first.size) return null;
     }
     const found = new Map<string, number>();
-    const dotted: Dotted = { roles: ROLE_CALL | ROLE_METHOD, before: dotBefore, names: new Set() };
-    this.all.scanBytes(buf, length, text, found, this.needsJson ? dotted : undefined);
-    return this.decide(found, dotted.names, buf, length) ? [...found.keys()] : null;
+    const occurrences: Occurrences = { roles: ROLE_CALL | ROLE_METHOD, at: new Map() };
+    this.all.scanBytes(buf, length, text, found, this.needsJson ? occurrences : undefined);
+    return this.decide(found, occurrences, buf, length) ? [...found.keys()] : null;
   }
 
   /** `candidateBytes` on decoded text (as its UTF-8 bytes: the same tokens, non-ASCII characters ending them). */
@@ -285,6 +285,30 @@ export class Prefilter {
     const bytes = Buffer.from(text, 'utf8');
     return this.candidateBytes(bytes, bytes.length, text);
   }
+}
+
+/**
+ * How an entry name is written (SHAPE_* bits of ./prefilter-needs.ts), from where it occurs:
+ * after a `.` (an attribute); as a value (the callee of a call can only be one): an attribute that
+ * is not itself subscripted or accessed (`os.makedirs`, not `typing.Union[...]` nor
+ * `inspect.Parameter.KEYWORD_ONLY`), a name imported under another (`from m import f as g`), or a
+ * name the file imports (anywhere) used bare, outside an import list, as neither.
+ */
+export function shapeOf(name: string, at: number[], buf: Uint8Array, length: number, ctx: ImportContext): number {
+  let shape = SHAPE_ANY;
+  let bare = false;
+  for (const s of at) {
+    const listed = ctx.listed.get(s);
+    if (listed !== undefined) {
+      if (listed) shape |= SHAPE_VALUE;
+      continue;
+    }
+    const access = accessAfter(buf, s + name.length, length);
+    if (dotBefore(buf, s)) shape |= access ? SHAPE_DOT : SHAPE_DOT | SHAPE_VALUE;
+    else if (!access) bare = true;
+  }
+  if (bare && ctx.imported.has(name)) shape |= SHAPE_VALUE;
+  return shape;
 }
 
 function toResult(found: Map<string, number>): ScanResult {
