@@ -13,10 +13,12 @@
  *  - a `call` target (function, constructor, class method) matches a callee whose qualified name
  *    is `<module or a parent package>.<path>` or one of the symbol's aliases. Its root is the
  *    first segment of the module, of an alias, or of a class with that first segment (a class
- *    reached through an alias of it): the file must import one. The name itself is written as an
- *    attribute (`os.makedirs`, `x = os.makedirs`) or in an import list (`from os import makedirs
- *    [as md]`, `import a.f as g`), unless an alias ends in another name (then a local name equal to
- *    the rule's name can hold it: `makedirs = legacy.mk`), or it is `builtins.<X>` written bare.
+ *    reached through an alias of it): the file must import one. The name itself is written as a
+ *    value a call can reach: an attribute not itself subscripted or accessed (`os.makedirs`,
+ *    `x = os.makedirs`, not `typing.Union[...]`), a name imported under another (`from os import
+ *    makedirs as md`), or an imported name used bare outside import lists (`from os import
+ *    makedirs` ... `makedirs(p)`); unless an alias ends in another name (then a local name equal
+ *    to the rule's name can hold it: `makedirs = legacy.mk`), or it is `builtins.<X>` written bare.
  *  - a `method` target needs a receiver typed as the raising class, a subclass, a protocol it
  *    implements, or a class that keeps such a value in a field (curated attributes and
  *    constructor defaults, which summaries and attribute reads follow), or one narrowed to such a

@@ -9,7 +9,8 @@
  * rule's library, which it can only do from what the file writes (src/rules/prefilter-needs.ts):
  *  - for functions, constructors and class methods (`call` targets): an import of the first
  *    segment of the rule's module or of an alias (`makedirs` AND `import os` / `from os import`),
- *    the name written as an attribute (`os.makedirs`, `x = os.makedirs`) or in an import list;
+ *    the name written as a value a call can reach (`os.makedirs`, `x = os.makedirs`, `from os
+ *    import makedirs` ... `makedirs(p)`; not `typing.Union[...]`: see shapeOf);
  *  - for instance methods (`obj.save_state()`, `await proxy.metadata`): the name written as an
  *    attribute, and a class whose instances can reach the method both imported (one of its roots)
  *    and named (its name or an alias's last segment), or a record's guard narrowing to one.
