@@ -43,6 +43,7 @@ import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
+import { threadUrl } from './threadurl.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -147,13 +148,6 @@ export interface RawResult {
   directives: Directive[];
   /** Decoded text, when the checking thread had it (files with diagnostics or directives). */
   text?: string;
-}
-
-/** The worker-thread entry: the bundle itself (dist/bundle/main.cjs runs the thread in a worker), or thread.js next to this module. */
-function threadUrl(): URL {
-  if (import.meta.url.endsWith('.cjs')) return new URL(import.meta.url);
-  // Under the test runner this module is TypeScript source; the worker runs the compiled code.
-  return import.meta.url.endsWith('.ts') ? new URL('../../dist/engine/thread.js', import.meta.url) : new URL('./thread.js', import.meta.url);
 }
 
 /** Rules for a run (see rulesource.ts), in the cache directory of the options. */
