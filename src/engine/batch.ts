@@ -146,7 +146,7 @@ export interface RawResult {
   diagnostics: Diagnostic[];
   errors: FileError[];
   directives: Directive[];
-  /** Decoded text, when the checking thread had it (files with diagnostics or directives). */
+  /** Decoded text, when the check kept it (standard input; a batch reads files again: textOf). */
   text?: string;
 }
 
@@ -285,7 +285,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
       continue;
     }
     if (o.parsed) stats.parsed++;
-    results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives, text: o.text };
+    results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives };
     if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read')) {
       cache.set(f.abs, { h: o.hash, d: f.display, o: optionsOf(f), s: o.sig, t: now, diagnostics: o.diagnostics, errors: o.errors, directives: o.directives });
     }
