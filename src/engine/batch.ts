@@ -43,6 +43,7 @@ import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
+import { threadUrl } from './threadurl.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -145,15 +146,8 @@ export interface RawResult {
   diagnostics: Diagnostic[];
   errors: FileError[];
   directives: Directive[];
-  /** Decoded text, when the checking thread had it (files with diagnostics or directives). */
+  /** Decoded text, when the check kept it (standard input; a batch reads files again: textOf). */
   text?: string;
-}
-
-/** The worker-thread entry: the bundle itself (dist/bundle/main.cjs runs the thread in a worker), or thread.js next to this module. */
-function threadUrl(): URL {
-  if (import.meta.url.endsWith('.cjs')) return new URL(import.meta.url);
-  // Under the test runner this module is TypeScript source; the worker runs the compiled code.
-  return import.meta.url.endsWith('.ts') ? new URL('../../dist/engine/thread.js', import.meta.url) : new URL('./thread.js', import.meta.url);
 }
 
 /** Rules for a run (see rulesource.ts), in the cache directory of the options. */
@@ -291,7 +285,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
       continue;
     }
     if (o.parsed) stats.parsed++;
-    results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives, text: o.text };
+    results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives };
     if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read')) {
       cache.set(f.abs, { h: o.hash, d: f.display, o: optionsOf(f), s: o.sig, t: now, diagnostics: o.diagnostics, errors: o.errors, directives: o.directives });
     }

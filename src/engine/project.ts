@@ -53,6 +53,8 @@ export interface ProjectOptions extends RuleOptions {
   fixStrategy?: StrategyOption;
   /** Plan fixes of Python findings (default true; false when the output shows none). */
   fixes?: boolean;
+  /** Keep the bytes of the files with findings for fixRun (default true; only --fix and --diff apply fixes). */
+  originals?: boolean;
   /** Threads, content cache, cache directory, prefilter: see batch.ts. */
   jobs?: number;
   cache?: boolean;
@@ -188,7 +190,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
       // Files with findings: their text (code frames) and bytes (fixes).
       const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : textOf(f.abs, raw);
       if (text !== undefined) sources.set(f.display, text);
-      if (bytes) originals.set(f.display, { abs: f.abs, bytes });
+      if (bytes && opts.originals !== false) originals.set(f.display, { abs: f.abs, bytes });
     }
   });
   const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);

@@ -5,12 +5,13 @@ import { loadDataset } from '../records/load.js';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
 import { loadCurated } from '../rules/curated.js';
-import { buildRuleSet, type RuleSet } from '../rules/ruleset.js';
+import { buildRuleSet, MAX_RULES_WITH_PATTERNS, type RuleSet } from '../rules/ruleset.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 import { sha256 } from '../cache/fingerprint.js';
 import { RecordCacheFile } from '../cache/records.js';
 import { ensureCacheDir } from '../cache/results.js';
 import { codeId } from './codeid.js';
+import { SplitCompile, type SplitOptions } from './compilesplit.js';
 
 export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
 
@@ -18,7 +19,7 @@ export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
  * `cacheDir`: reuse and keep compiled records there (src/cache/records.ts), so that a changed
  * dataset recompiles only its changed records.
  */
-export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Promise<RuleSet> {
+export async function loadRules(opts: RuleOptions = {}, cacheDir?: string, split?: SplitOptions): Promise<RuleSet> {
   await initParser();
   const { records: files, curated } = ruleInputs(opts);
   const records: LoadedRecord[] = [];
@@ -38,7 +39,14 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
     hashInput.push(sha256(readFileSync(c)));
   }
   const cache = cacheDir ? RecordCacheFile.open(cacheDir, codeId()) : undefined;
-  const set = buildRuleSet(records, classes, hashInput, cache);
+  // Many records to compile: a worker compiles some of them (./compilesplit.ts; the same rules).
+  const shared = cache ? SplitCompile.start(records, cache, records.length <= MAX_RULES_WITH_PATTERNS, split) : undefined;
+  let set: RuleSet;
+  try {
+    set = buildRuleSet(records, classes, hashInput, shared ?? cache);
+  } finally {
+    shared?.close();
+  }
   if (cache) {
     try {
       ensureCacheDir(cacheDir!);
