@@ -20,7 +20,7 @@ import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityO
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { RuleOptions } from './rules.js';
-import { checkFiles, rulesFor, textOf, type BatchStats } from './batch.js';
+import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
@@ -97,6 +97,31 @@ export interface ProjectResult extends RunResult {
   strategyOf: (display: string) => StrategyOption | undefined;
   /** The versions each checked file's project pins. */
   pinsOf: (display: string) => Pins | undefined;
+}
+
+/** A checked file's text, read (textOf) at most once; with its bytes when fixes need them. */
+class FileText {
+  private value?: string;
+  private read = false;
+
+  constructor(
+    private readonly abs: string,
+    private readonly raw: RawResult,
+  ) {
+    if (raw.text !== undefined) [this.value, this.read] = [raw.text, true];
+  }
+
+  text(): string | undefined {
+    if (!this.read) [this.value, this.read] = [textOf(this.abs, this.raw).text, true];
+    return this.value;
+  }
+
+  withBytes(bytes: boolean): { text?: string; bytes?: Buffer } {
+    if (!bytes) return { text: this.text() };
+    const got = textOf(this.abs, this.raw);
+    if (!this.read) [this.value, this.read] = [got.text, true];
+    return { text: this.value, bytes: got.bytes };
+  }
 }
 
 /** What the per-file stage needs to know about the whole run. */
@@ -179,19 +204,22 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     // A file that cannot be read or decoded is a raiselint/io-error finding (as Ruff's E902), configured like any rule.
     const io = splitIoErrors(raw.errors);
     const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
-    const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => r.text ?? textOf(f.abs, raw).text);
+    // The check keeps no text (batch.ts): read once, when a suppression, a finding or the outcome needs it.
+    const once = new FileText(f.abs, raw);
+    const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => once.text());
     if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;
     absByDisplay.set(f.display, f.abs);
-    outcomes.set(f.display, { abs: f.abs, display: f.display, text: r.text, directives: r.directives ?? [], unused: done.unused });
     if (done.diagnostics.length) {
       // Files with findings: their text (code frames) and bytes (fixes).
-      const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : textOf(f.abs, raw);
+      const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : once.withBytes(opts.originals !== false);
       if (text !== undefined) sources.set(f.display, text);
       if (bytes && opts.originals !== false) originals.set(f.display, { abs: f.abs, bytes });
     }
+    const text = raw.diagnostics.length || raw.directives.length ? once.text() : undefined;
+    outcomes.set(f.display, { abs: f.abs, display: f.display, text, directives: r.directives ?? [], unused: done.unused });
   });
   const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
   let baselined = 0;
