@@ -41,6 +41,9 @@ describe('import statements read from the bytes', () => {
     expect(ctx('from .m import x\nfrom .. import y\nfrom . sub . mod import z\n')).toEqual({ roots: ['m', 'sub'], imported: ['x', 'y', 'z'] });
     expect(ctx('from a \\\n  import b\n')).toEqual({ roots: ['a'], imported: ['b'] });
     expect(ctx('from os import *\n')).toEqual({ roots: ['os'], imported: [] });
+    // A byte-order mark before the first statement.
+    expect(ctx('\uFEFFimport json\n').roots).toEqual(['json']);
+    expect(ctx('\uFEFFfrom json import loads\n').roots).toEqual(['json']);
   });
 
   it('every `import` token counts, even where only a broken file or a string has it; never less', () => {
@@ -164,6 +167,7 @@ describe('never less than the tree', () => {
       'if x: from q import r\nelse: import t.u as v\n',
       'from . import a\nfrom .b.c import d\nfrom ... import e as f\n',
       'import é\nfrom ü import ö\nx.é\n',
+      '\uFEFFimport os\r\nfrom a.b import c\r\nos.path\r\n',
       'class A(mod.Base):\n    def m(self) -> "pkg.Klass":\n        return self.x.y().z\n',
     ];
     for (const t of cases) checkAgainstTree(t, JSON.stringify(t));

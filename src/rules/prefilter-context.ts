@@ -33,8 +33,12 @@ const CR = 13;
 
 /** Space, tab, form feed. */
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 12;
-/** A byte of an identifier (bytes >= 0x80 too: non-ASCII identifiers). */
-const isWord = (c: number): boolean => ID_BYTE[c] !== 0 || c >= 0x80;
+/**
+ * A byte of an ASCII identifier. Other bytes end names, as in the name tables: a non-ASCII name
+ * is never a root or an entry read here (./prefilter-needs.ts takes such roots as imported), and
+ * a byte-order mark before `import` or `from` does not hide the keyword.
+ */
+const isWord = (c: number): boolean => ID_BYTE[c] !== 0;
 
 export interface ImportContext {
   /** First segments of the modules the file's import statements name. */
