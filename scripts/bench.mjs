@@ -36,6 +36,9 @@ const JS_REPS = Number(opt('js-reps', '3'));
 const NO_JS = flag('no-js');
 // Record loading at 1,000 / 10,000 / 100,000 records (scripts/bench-records.mjs): `--no-records-block` skips it.
 const NO_RECORDS_BLOCK = flag('no-records-block');
+// `--baseline DIR`: another raiselint checkout (built), whose start-up and small-corpus rows run
+// interleaved with this build's, each with its own cache directories, for "no slower" side by side.
+const BASELINE = opt('baseline', undefined);
 const corpusArg = args.find((a) => !a.startsWith('--'));
 
 function fail(msg) {
@@ -177,6 +180,18 @@ const smallScenarios = [
   { id: 'node', label: 'node -e 0 (start-up alone)', cmd: process.execPath, argv: ['-e', '0'] },
 ];
 const scenarios = DATASET_ONLY ? [] : smallScenarios;
+const baseBin = BASELINE ? join(resolve(BASELINE), 'bin', 'raiselint.js') : undefined;
+if (baseBin && !existsSync(baseBin)) fail(`--baseline ${BASELINE}: no bin/raiselint.js there (build that checkout first)`);
+const twins = [];
+if (baseBin) {
+  for (const s of [...scenarios]) {
+    if (s.cmd !== process.execPath || s.argv[0] !== bin) continue;
+    const argv = s.argv.map((a, i) => (i === 0 ? baseBin : s.argv[i - 1] === '--cache-dir' ? `${a}-baseline` : a));
+    const twin = { id: `${s.id}@base`, label: `  baseline: ${s.label}`, cmd: s.cmd, argv };
+    scenarios.splice(scenarios.indexOf(s) + 1, 0, twin);
+    twins.push([s, twin]);
+  }
+}
 
 // ---------------------------------------------------------------- dataset scale (scripts/bench-dataset.mjs)
 let sitePackages = SITE_PACKAGES_ARG === 'none' ? undefined : SITE_PACKAGES_ARG;
@@ -275,6 +290,7 @@ if (!DATASET_ONLY) {
   ratio('raiselint cold --jobs 1 / --jobs N', 'cold1', 'coldN', '(info)', null);
   ratio('parse-heavy corpus --jobs 1 / --jobs N', 'heavy1', 'heavyN', '(info)', null);
 }
+for (const [s, twin] of twins) ratio(`this build / baseline: ${s.label}`, s.id, twin.id, '<= 1 (no slower)', (v) => v <= 1);
 out(`\n${'ratio (of medians)'.padEnd(W)} ${'wall'.padStart(9)} ${'CPU'.padStart(9)}  target (on wall time)\n`);
 for (const [label, v, target, ok, c] of ratios) out(`${label.padEnd(W)} ${v.toFixed(2).padStart(9)} ${(Number.isFinite(c) ? c.toFixed(2) : 'n/a').padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
 if (!DATASET_ONLY) out(`${'20-file pre-commit run, wall (cold)'.padEnd(W)} ${fmt(med('pre20')).padStart(9)} ${''.padStart(9)}  <= 300 ms${med('pre20') <= 300 ? '  met' : '  MISSED'}\n`);

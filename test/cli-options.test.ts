@@ -6,7 +6,7 @@ import { registerExplain } from '../src/cli/explain.js';
 import { registerLsp } from '../src/cli/lsp.js';
 import { registerRules } from '../src/cli/rules.js';
 
-describe('rule-source options', () => {
+describe('shared options', () => {
   it('check, explain, rules and lsp declare --records, --no-bundled and --cache-dir alike', () => {
     const program = new Command();
     const io = { stdout: () => {}, stderr: () => {} };
@@ -21,5 +21,20 @@ describe('rule-source options', () => {
       { flags: '--cache-dir <dir>', description: "where compiled rules (and check's results) are cached", default: '.raiselint_cache' },
     ];
     expect(shown).toEqual(['check', 'explain', 'rules', 'lsp'].map((command) => ({ command, options: expected })));
+  });
+
+  it('check and lsp declare --min-confidence and --no-config alike', () => {
+    const program = new Command();
+    const io = { stdout: () => {}, stderr: () => {} };
+    for (const register of [registerCheck, registerLsp]) register(program, io, () => {});
+    const shown = program.commands.map((c) => ({
+      command: c.name(),
+      options: c.options.filter((o) => ['--min-confidence', '--no-config'].includes(o.long!)).map((o) => ({ flags: o.flags, description: o.description, choices: o.argChoices })),
+    }));
+    const expected = [
+      { flags: '--min-confidence <level>', description: "lowest confidence to report (default: each file's config, else possible)", choices: ['certain', 'possible'] },
+      { flags: '--no-config', description: 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml', choices: undefined },
+    ];
+    expect(shown).toEqual(['check', 'lsp'].map((command) => ({ command, options: expected })));
   });
 });

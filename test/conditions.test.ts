@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pinsFor } from '../src/config/pins.js';
 import { rangeState } from '../src/rules/condition/versions.js';
@@ -27,7 +27,10 @@ function project(name: string, files: Record<string, string>): string {
   spawnSync('mkdir', ['-p', dir]);
   // A `.git` marks the repository root: pins are not searched above it.
   spawnSync('mkdir', ['-p', join(dir, '.git')]);
-  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
+  for (const [f, text] of Object.entries(files)) {
+    spawnSync('mkdir', ['-p', dirname(join(dir, f))]);
+    writeFileSync(join(dir, f), text);
+  }
   return dir;
 }
 
@@ -84,6 +87,26 @@ describe('versions', () => {
     expect(pinsFor(join(c, 'x.py'))).toEqual({ python: { spec: '>=3.9,<4', from: 'python ^3.9 (pyproject.toml, Poetry)' }, packages: { numpy: { spec: '==1.26.4', from: 'numpy 1.26.4 (Pipfile.lock)' } } });
     const d = project('pins-d', { 'pyproject.toml': 'not [valid toml', 'x.py': '' });
     expect(pinsFor(join(d, 'x.py'))).toEqual({ packages: {} });
+  });
+
+  it('the nearest folder pins each kind, up to the repository root', () => {
+    const top = project('pins-nest', {
+      'requirements.txt': 'flask==3.0.0\n',
+      'repo/.git/HEAD': 'ref: refs/heads/main\n',
+      'repo/.python-version': '3.10\n',
+      'repo/requirements.txt': 'attrs==23.1.0\n',
+      'repo/pkg/pyproject.toml': '[project]\nname = "p"\nrequires-python = ">=3.12"\n',
+      'repo/pkg/a.py': '',
+      'repo/pkg/locked/uv.lock': '[[package]]\nname = "httpx"\nversion = "0.27.0"\n',
+      'repo/pkg/locked/b.py': '',
+      'repo/c.py': '',
+    });
+    const attrs = { attrs: { spec: '==23.1.0', from: 'attrs==23.1.0 (requirements.txt)' } };
+    expect(pinsFor(join(top, 'repo/pkg/a.py'))).toEqual({ python: { spec: '>=3.12', from: 'requires-python >=3.12 (pyproject.toml)' }, packages: attrs });
+    expect(pinsFor(join(top, 'repo/pkg/locked/b.py'))).toEqual({ python: { spec: '>=3.12', from: 'requires-python >=3.12 (pyproject.toml)' }, packages: { httpx: { spec: '==0.27.0', from: 'httpx 0.27.0 (uv.lock)' } } });
+    // The walk stops at the folder holding .git: the requirements above it are another project's.
+    expect(pinsFor(join(top, 'repo/c.py'))).toEqual({ python: { spec: '==3.10.*', from: 'Python 3.10 (.python-version)' }, packages: attrs });
+    expect(pinsFor(join(top, 'repo/pkg/a.py'), 'py311')).toEqual({ python: { spec: '==3.11.*', from: 'target-version py311' }, packages: attrs });
   });
 
   it('a pinned range is inside, partly inside or outside a record range', () => {

@@ -236,6 +236,34 @@ def main(exc):
     );
   });
 
+  it('a replacement that covers another in the copied statement wins (nested certain calls, a multi-line statement)', async () => {
+    const record = {
+      id: '0123456789abcdef',
+      repo: 'acme/shapes',
+      slug: 'box-bad-items',
+      errorMessage: 'bad items',
+      errorClass: 'ValueError',
+      severity: 'error',
+      filePath: 'src/shapes/box.py',
+      lineNumber: 3,
+      sourceCode: 'class Box:\n    def __init__(self, items):\n        raise ValueError("bad items")\n',
+      sourceCodeStart: 1,
+      handlingStrategy: 'try-catch',
+      tryCatchPattern: 'from shapes import Box\n\ntry:\n    box = Box(items)\nexcept ValueError:\n    box = None\n',
+      tags: ['python'],
+      schemaVersion: 2,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const user = 'from shapes import Box\n\n\ndef show(n):\n    print(str(Box([Box(n)])),\n          "end")\n';
+    expect(checkSource(user, 'user.py', rules).diagnostics.map((d) => [d.line, d.column, d.confidence])).toEqual([[5, 15, 'certain'], [5, 20, 'certain']]);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    expect(r.errors).toEqual([]);
+    // Before, the inner replacement was spliced into the outer one's text too: `str(NoneNone]))`, which does not parse.
+    expect(r.bytes?.toString()).toBe('from shapes import Box\n\n\ndef show(n):\n    try:\n        print(str(Box([Box(n)])),\n              "end")\n    except ValueError:\n        print(str(None),\n              "end")\n');
+  });
+
   it('plans no applicable fix when the alternative calls the raising function again', async () => {
     const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
     rec.record.handlingStrategy = 'try-catch';

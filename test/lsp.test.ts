@@ -236,7 +236,7 @@ describe('raiselint lsp', () => {
     await c.initialize();
     const reg = await c.until(() => c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'));
     expect(reg.registerOptions).toEqual({
-      watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }, { globPattern: '**/raiselint.toml' }, { globPattern: '**/pyproject.toml' }, { globPattern: '**/*.{jsonl,ndjson}' }],
+      watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }, { globPattern: '**/raiselint.toml' }, { globPattern: '**/pyproject.toml' }, { globPattern: '**/*.{jsonl,ndjson}' }, { globPattern: '**/{.python-version,poetry.lock,uv.lock,Pipfile.lock,requirements*.txt}' }],
     });
     const uri = uriOf('watched.py');
     await c.open(uri, SOURCE);

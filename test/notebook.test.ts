@@ -176,4 +176,21 @@ describe('raiselint lsp on notebook cells', () => {
     const p = await c.diagnosticsAt(cell, 1);
     expect(p.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character])).toEqual([[SAVE, 3, 6]]);
   });
+
+  it('offers every fix strategy in a cell with IPython lines, each planned on the masked cell', async () => {
+    const dir = tempTree({ 'nb.ipynb': FIXTURE });
+    const c = new Client([]);
+    clients.push(c);
+    await c.initialize(dir);
+    const cell = `${pathToFileURL(join(dir, 'nb.ipynb')).href.replace(/^file:/, 'vscode-notebook-cell:')}#W3sZmlsZQ%3D%3D`;
+    const text = '%load_ext autoreload\nfrom autogen_core import AgentId, AgentRuntime\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\n\nasync def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:\n    files = !ls\n    await runtime.agent_save_state(agent)\n';
+    await c.open(cell, text);
+    const [d] = (await c.diagnosticsAt(cell, 1)).diagnostics;
+    expect([d!.code, d!.range.start.line]).toEqual([SAVE, 7]);
+    const acts = await c.codeActions(cell, d!.range, { diagnostics: [d!] });
+    expect(acts.map((a) => a.title)).toEqual([`Guard with isinstance(runtime, GrpcWorkerAgentRuntime) (${SAVE}) [unsafe]`, `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`, `Ignore ${SAVE} on this line`]);
+    await c.apply(acts[1]!.edit!);
+    // The magic line is kept as written; only the statement is wrapped.
+    expect(c.text(cell)).toMatch(/^%load_ext autoreload\n[\s\S]*    try:\n        await runtime\.agent_save_state\(agent\)\n    except NotImplementedError:\n/);
+  });
 });

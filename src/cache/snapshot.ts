@@ -27,7 +27,7 @@ import { deferredFields, LazyRuleMap } from './lazymap.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
-const FORMAT = 5;
+const FORMAT = 6;
 
 export interface SnapshotMeta {
   format: number;
@@ -50,6 +50,8 @@ export interface SnapshotIndex {
   offsets: number[];
   /** Rule ids, in rule order. */
   ids: string[];
+  /** Their record ids, in the same order. */
+  recordIds: string[];
   /** Indices of the JS/TS rules (checked by the ESLint plugin, src/eslint/). */
   js?: number[];
 }
@@ -111,6 +113,7 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
     loads: ruleLoads(rules),
     offsets,
     ids: rules.rules.map((r) => r.id),
+    recordIds: rules.rules.map((r) => r.recordId),
     js: rules.rules.flatMap((r, i) => (r.js ? [i] : [])),
   };
   let m = Buffer.from(JSON.stringify(meta), 'utf8');
@@ -233,7 +236,8 @@ export class Snapshot {
   catalog(): RuleSet {
     const byId = new LazyRuleMap(() => this.index.ids, (i) => this.loadOne(i));
     const full = deferredFields(() => this.ruleSetFor(null), ['rules', 'byTrigger', 'classes', 'exceptions', 'guards', 'triggerNames', 'summaryMethods'] as const);
-    return Object.assign(full, { byId, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [] });
+    const byRecord = new Map(this.index.recordIds.map((r, i) => [r, this.index.ids[i]!]));
+    return Object.assign(full, { byId, byRecord, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [] });
   }
 
   /** The JS/TS rules (read only when there are some). */
@@ -270,6 +274,7 @@ export class Snapshot {
         rules: [],
         byTrigger: new Map(),
         byId: new Map(),
+        byRecord: new Map(),
         classes: ClassRegistry.fromSnapshot(h.classes),
         exceptions: ExceptionHierarchy.fromSnapshot(h.exceptions),
         guards: new Map(),

@@ -12,7 +12,7 @@ import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, showsFixes, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
-import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
+import { addReportingOptions, addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 import { writeReport } from './output.js';
 import { PathReport, addRuffOptions, ruffExitCode, ruffProjectOptions, showFiles, type RuffFlags } from './check-flags.js';
 
@@ -83,10 +83,9 @@ function stdinSource(paths: string[], flags: CheckFlags): StdinSource | undefine
 }
 
 export function registerCheck(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
-  const cmd = addRuleSourceOptions(program.command('check').description('check Python files and directories').argument('[paths...]', 'files or directories to check', ['.']))
+  const cmd = addReportingOptions(addRuleSourceOptions(program.command('check').description('check Python files and directories').argument('[paths...]', 'files or directories to check', ['.'])))
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
-    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: config, else possible)').choices(['certain', 'possible']))
     .option('--select <rules>', 'report only these rules: ids, prefixes or globs, comma-separated (repeatable; replaces the config\'s select)', ruleList)
     .option('--ignore <rules>', 'never report these rules: ids, prefixes or globs, comma-separated (repeatable; added to the config\'s ignore)', ruleList, [])
     .option('-o, --output-file <file>', 'write the report to a file')
@@ -94,7 +93,6 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--no-color', 'no colours')
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--exclude <glob>', 'exclude paths matching a gitignore-style glob instead of the built-in and configured exclusions (repeatable; as Ruff: --extend-exclude adds to them)', collect, [])
-    .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] files')
     .option('--show-config <file>', 'print the configuration that applies to a file and exit')
     .option('--baseline <file>', 'report only findings that are not in this baseline file')
     .addOption(new Option('--update-baseline', `write the current findings to the baseline file (--baseline, default ${baselineTarget(undefined)}) and exit`).conflicts(['addIgnore', 'fix', 'diff']))

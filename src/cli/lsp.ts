@@ -5,7 +5,7 @@ import { catalogRules } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
 import { describeProblem } from '../records/load.js';
 import type { IO } from './io.js';
-import { addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
+import { addReportingOptions, addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
 
 interface LspFlags extends RuleSourceFlags {
   minConfidence?: 'certain' | 'possible';
@@ -25,7 +25,7 @@ function pid(value: string): number {
 }
 
 export function registerLsp(program: Command, { stderr }: IO, setCode: (code: number) => void): void {
-  addRuleSourceOptions(
+  addReportingOptions(addRuleSourceOptions(
     program
       .command('lsp')
       .description('run the language server (LSP over stdio) for editors; records and config files are reloaded when they change')
@@ -33,9 +33,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
       // vscode-languageserver reads it from the process arguments and exits when that process is gone.
       .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp()),
-  )
-    .addOption(new Option('--min-confidence <level>', 'lowest confidence to report (default: each file\'s config, else possible)').choices(['certain', 'possible']))
-    .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml')
+  ))
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
     .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
     .action(async (flags: LspFlags) => {

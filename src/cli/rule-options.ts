@@ -1,7 +1,8 @@
 /**
  * What the commands that read rules share: which records (`--records`, `--no-bundled`), where
  * compiled rules are cached (`--cache-dir`), and for the commands that print rules (explain,
- * rules) `--format text|json` and reading the catalog with its warnings said on stderr.
+ * rules) `--format text|json` and reading the catalog with its warnings said on stderr; for the
+ * commands that check files (check, lsp), `--min-confidence` and `--no-config`.
  */
 import { Option, type Command } from 'commander';
 import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
@@ -25,6 +26,13 @@ export function addRuleSourceOptions(cmd: Command): Command {
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
     .option('--cache-dir <dir>', "where compiled rules (and check's results) are cached", DEFAULT_CACHE_DIR);
+}
+
+/** `--min-confidence <level>` and `--no-config`, as check and lsp take them. */
+export function addReportingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--min-confidence <level>', "lowest confidence to report (default: each file's config, else possible)").choices(['certain', 'possible']))
+    .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml');
 }
 
 /** The rule-source options and `--format text|json`. */

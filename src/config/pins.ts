@@ -49,9 +49,24 @@ function requirement(line: string): [string, string] | undefined {
   return [normaliseName(m[1]!), m[2].replace(/[()\s]/g, '')];
 }
 
-function lockPins(dir: string, out: Record<string, Pin>): boolean {
+/** A folder's listing, read once: which of the files this module looks for are there. */
+type Has = (name: string) => boolean;
+
+function listing(dir: string): { has: Has; requirements: string[] } {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // Not listable (no read permission) but maybe searchable: test each name.
+    return { has: (n) => existsSync(join(dir, n)), requirements: [] };
+  }
+  const set = new Set(names);
+  return { has: (n) => set.has(n), requirements: names.filter((n) => /^requirements.*\.txt$/.test(n)).sort() };
+}
+
+function lockPins(dir: string, has: Has, out: Record<string, Pin>): boolean {
   for (const lock of ['poetry.lock', 'uv.lock']) {
-    const doc = existsSync(join(dir, lock)) ? readToml(join(dir, lock)) : undefined;
+    const doc = has(lock) ? readToml(join(dir, lock)) : undefined;
     const pkgs = get(doc, 'package');
     if (!Array.isArray(pkgs)) continue;
     for (const p of pkgs) {
@@ -61,7 +76,7 @@ function lockPins(dir: string, out: Record<string, Pin>): boolean {
     }
     return true;
   }
-  if (!existsSync(join(dir, 'Pipfile.lock'))) return false;
+  if (!has('Pipfile.lock')) return false;
   try {
     const doc = JSON.parse(readFileSync(join(dir, 'Pipfile.lock'), 'utf8')) as Record<string, Record<string, { version?: string }>>;
     for (const section of ['default', 'develop']) {
@@ -73,13 +88,7 @@ function lockPins(dir: string, out: Record<string, Pin>): boolean {
   return true;
 }
 
-function requirementPins(dir: string, out: Record<string, Pin>): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).filter((n) => /^requirements.*\.txt$/.test(n)).sort();
-  } catch {
-    return;
-  }
+function requirementPins(dir: string, names: string[], out: Record<string, Pin>): void {
   for (const n of names) {
     let text = '';
     try {
@@ -94,56 +103,79 @@ function requirementPins(dir: string, out: Record<string, Pin>): void {
   }
 }
 
-/** What one directory pins (each kind only if not pinned by a nearer directory). */
-function readDir(dir: string, pins: Pins, have: { python: boolean; libs: boolean }): void {
-  const pyproject = existsSync(join(dir, 'pyproject.toml')) ? readToml(join(dir, 'pyproject.toml')) : undefined;
-  if (!have.python) {
-    let pv: string | undefined;
-    try {
-      pv = existsSync(join(dir, '.python-version')) ? readFileSync(join(dir, '.python-version'), 'utf8').split(/\r?\n/)[0]!.trim() : undefined;
-    } catch {
-      pv = undefined;
-    }
-    const req = get(pyproject, 'project', 'requires-python');
-    const poetry = get(pyproject, 'tool', 'poetry', 'dependencies', 'python');
-    if (pv && /^\d+\.\d+(\.\d+)?$/.test(pv)) pins.python = { spec: pv.split('.').length === 2 ? `==${pv}.*` : `==${pv}`, from: `Python ${pv} (.python-version)` };
-    else if (typeof req === 'string') pins.python = { spec: req.replace(/\s+/g, ''), from: `requires-python ${req} (pyproject.toml)` };
-    else if (typeof poetry === 'string') pins.python = { spec: poetrySpec(poetry), from: `python ${poetry} (pyproject.toml, Poetry)` };
-    have.python = !!pins.python;
+/** What one folder pins by itself, and whether the walk stops there (a repository root). */
+interface FolderPins {
+  python?: Pin;
+  /** Set when the folder pins libraries (a lock file, or at least one requirement): farther folders then pin none. */
+  packages?: Record<string, Pin>;
+  root: boolean;
+}
+
+function pythonPin(dir: string, has: Has, pyproject: unknown): Pin | undefined {
+  let pv: string | undefined;
+  try {
+    pv = has('.python-version') ? readFileSync(join(dir, '.python-version'), 'utf8').split(/\r?\n/)[0]!.trim() : undefined;
+  } catch {
+    pv = undefined;
   }
-  if (!have.libs) {
-    const before = Object.keys(pins.packages).length;
-    const locked = lockPins(dir, pins.packages);
-    requirementPins(dir, pins.packages);
-    const deps = get(pyproject, 'project', 'dependencies');
-    if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') {
-      const r = requirement(d);
-      if (r) pins.packages[r[0]] ??= { spec: r[1], from: `${d} (pyproject.toml)` };
-    }
-    have.libs = locked || Object.keys(pins.packages).length > before;
+  const req = get(pyproject, 'project', 'requires-python');
+  const poetry = get(pyproject, 'tool', 'poetry', 'dependencies', 'python');
+  if (pv && /^\d+\.\d+(\.\d+)?$/.test(pv)) return { spec: pv.split('.').length === 2 ? `==${pv}.*` : `==${pv}`, from: `Python ${pv} (.python-version)` };
+  if (typeof req === 'string') return { spec: req.replace(/\s+/g, ''), from: `requires-python ${req} (pyproject.toml)` };
+  if (typeof poetry === 'string') return { spec: poetrySpec(poetry), from: `python ${poetry} (pyproject.toml, Poetry)` };
+  return undefined;
+}
+
+function readFolder(dir: string): FolderPins {
+  const { has, requirements } = listing(dir);
+  const pyproject = has('pyproject.toml') ? readToml(join(dir, 'pyproject.toml')) : undefined;
+  const packages: Record<string, Pin> = {};
+  const locked = lockPins(dir, has, packages);
+  requirementPins(dir, requirements, packages);
+  const deps = get(pyproject, 'project', 'dependencies');
+  if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') {
+    const r = requirement(d);
+    if (r) packages[r[0]] ??= { spec: r[1], from: `${d} (pyproject.toml)` };
   }
+  const libs = locked || Object.keys(packages).length > 0;
+  return { python: pythonPin(dir, has, pyproject), packages: libs ? packages : undefined, root: has('.git') || dirname(dir) === dir };
+}
+
+/** Per folder: what the folder pins with everything above it (up to the repository root), the nearest of each kind winning. */
+const folders = new Map<string, Pins>();
+const MAX_DEPTH = 64;
+
+function folderPins(dir: string, depth = 0): Pins {
+  const hit = folders.get(dir);
+  if (hit) return hit;
+  const own = readFolder(dir);
+  const above: Pins = own.root || depth + 1 >= MAX_DEPTH ? { packages: {} } : folderPins(dirname(dir), depth + 1);
+  const pins: Pins = { packages: own.packages ?? above.packages };
+  const python = own.python ?? above.python;
+  if (python) pins.python = python;
+  folders.set(dir, pins);
+  return pins;
 }
 
 const memo = new Map<string, Pins>();
 
 /** The pins that apply to a file (absolute path); `targetVersion` (`--target-version` or the config's) wins over the files. */
 export function pinsFor(fileAbs: string, targetVersion?: string): Pins {
-  const start = dirname(fileAbs);
-  const key = `${start}\0${targetVersion ?? ''}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const pins: Pins = { packages: {} };
-  const have = { python: false, libs: false };
+  const found = folderPins(dirname(fileAbs));
   const spec = targetVersion ? targetVersionSpec(targetVersion) : undefined;
-  if (spec) {
-    pins.python = { spec, from: `target-version ${targetVersion}` };
-    have.python = true;
-  }
-  for (let dir = start, i = 0; i < 64; i++) {
-    readDir(dir, pins, have);
-    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) break;
-    dir = dirname(dir);
-  }
-  memo.set(key, pins);
+  if (!spec) return found;
+  const key = `${dirname(fileAbs)}\0${targetVersion}`;
+  let pins = memo.get(key);
+  if (!pins) memo.set(key, (pins = { packages: found.packages, python: { spec, from: `target-version ${targetVersion}` } }));
   return pins;
+}
+
+/** The files besides pyproject.toml (a config file) whose change changes the pins. */
+export const PIN_FILES_GLOB = '**/{.python-version,poetry.lock,uv.lock,Pipfile.lock,requirements*.txt}';
+export const isPinFile = (name: string): boolean => /^(\.python-version|poetry\.lock|uv\.lock|Pipfile\.lock|requirements.*\.txt|pyproject\.toml)$/.test(name);
+
+/** Forget what was read (a long-running server, after a pin file changed). */
+export function forgetPins(): void {
+  folders.clear();
+  memo.clear();
 }

@@ -117,10 +117,10 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
     const src = resolve(rule.source.file);
     return !ctx.configOnly.has(src) || cfg.records.includes(src);
   };
-  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.rules.find((r) => r.recordId === id)?.id ?? id);
+  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.byRecord.get(id) ?? id);
   const active = (id: string) => loaded(ruleOf(id)) && ruleEnabled(cfg, ruleOf(id), abs);
   const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
-  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.rules.some((r) => r.recordId === id), text });
+  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id), text });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
   const diagnostics = [...sup.kept, ...sup.problems]
     .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))

@@ -51,9 +51,9 @@ export function codeActions(req: ActionRequest): CodeAction[] {
     const offered = new Set<string>(); // findings that share one fix (one wrapped statement) offer it once
     for (const d of relevant) {
       const lsp = toLspDiagnostic(d);
-      // The other strategies' fixes are planned on the buffer as it stands (see the server's `alternatives`).
+      // The other strategies' fixes are planned on the same text (see the server's `alternatives`).
       const alternatives = req.alternatives?.(d) ?? [];
-      const fixes = alternatives.length ? [...fixesOf({ ...d, fixes: [] } as Diagnostic, checked), ...fixesOf({ ...d, fix: undefined, fixes: alternatives } as Diagnostic, req.text)] : fixesOf(d, checked);
+      const fixes = alternatives.length ? [...fixesOf({ ...d, fixes: [] } as Diagnostic, checked), ...fixesOf({ ...d, fix: undefined, fixes: alternatives } as Diagnostic, checked)] : fixesOf(d, checked);
       fixes.forEach((f, i) => {
         const key = JSON.stringify(f.edits);
         if (offered.has(key)) return;

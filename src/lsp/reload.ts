@@ -14,6 +14,7 @@ import { DatasetError, describeProblem } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
 import type { ServerContext, ServerOptions } from './context.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
+import { forgetPins, isPinFile, PIN_FILES_GLOB } from '../config/pins.js';
 
 /** What the client watches for the server (dynamic registration): the `--records` paths, config files, datasets configs may name. */
 export function fileWatchers(opts: ServerOptions, relativeOk: boolean): FileSystemWatcher[] {
@@ -26,6 +27,8 @@ export function fileWatchers(opts: ServerOptions, relativeOk: boolean): FileSyst
   if (opts.config !== false) for (const name of CONFIG_FILE_NAMES) watchers.push({ globPattern: `**/${name}` });
   // Datasets named by configs: any JSON Lines file may be one.
   if (opts.config !== false) watchers.push({ globPattern: '**/*.{jsonl,ndjson}' });
+  // Version pins (rules that apply to some versions only).
+  watchers.push({ globPattern: PIN_FILES_GLOB });
   return watchers;
 }
 
@@ -79,6 +82,7 @@ export class RuleReloader {
   configChanged(why: string): void {
     const { ws, opts } = this.ctx;
     ws.resetConfig();
+    forgetPins();
     this.ctx.forgetShown();
     this.requested.clear();
     this.ctx.connection.console.info(`raiselint: configuration reloaded (${why})`);
@@ -92,7 +96,11 @@ export class RuleReloader {
   filesChanged(params: DidChangeWatchedFilesParams): void {
     const files = params.changes.filter((c) => c.uri.startsWith('file:')).map((c) => fileURLToPath(c.uri));
     if (this.ctx.opts.config !== false && files.some((f) => CONFIG_FILE_NAMES.includes(basename(f)))) this.configChanged('a config file changed in the workspace');
-    else if (files.some((f) => isUnder(f, this.ctx.ws.datasets()))) void this.reload('records changed in the workspace');
+    else if (files.some((f) => isPinFile(basename(f)))) {
+      forgetPins();
+      this.ctx.connection.console.info('raiselint: version pins read again (a pin file changed)');
+      this.recheckAll();
+    } else if (files.some((f) => isUnder(f, this.ctx.ws.datasets()))) void this.reload('records changed in the workspace');
   }
 
   /** Asks the client to watch the files the server depends on, when it can register watchers. */

@@ -25,10 +25,11 @@ export function serveHover(ctx: ServerContext, publisher: DiagnosticsPublisher):
 
 export function serveCodeActions(ctx: ServerContext, publisher: DiagnosticsPublisher): void {
   const { connection, documents, ws } = ctx;
-  // Every fix strategy as a quick fix: the buffer checked again with each other strategy, when asked.
+  // Every fix strategy as a quick fix: the buffer checked again with each other strategy, when asked
+  // (a notebook cell as it was checked: its IPython lines masked).
   const alternatives = new AlternativeFixes((uri, strategy) => {
     const doc = documents.get(uri);
-    return doc ? ws.check(ctx.fileOf(uri), ctx.displayPath(uri), doc.getText(), strategy).diagnostics : [];
+    return doc ? ws.check(ctx.fileOf(uri), ctx.displayPath(uri), cellSource(uri, doc.getText()).text, strategy).diagnostics : [];
   });
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);

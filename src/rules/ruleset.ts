@@ -16,6 +16,8 @@ export interface RuleSet {
   /** Rules by trigger name (method / function / class name): matching cost does not grow with the rule count. */
   byTrigger: Map<string, Rule[]>;
   byId: Map<string, Rule>;
+  /** Record id → rule id (a suppression comment may name either). */
+  byRecord: Map<string, string>;
   classes: ClassRegistry;
   exceptions: ExceptionHierarchy;
   guards: Map<string, GuardSpec[]>;
@@ -30,7 +32,7 @@ export interface RuleSet {
 }
 
 /** The indexes of a rule set that `indexRule` fills. */
-export type RuleIndex = Pick<RuleSet, 'byTrigger' | 'byId' | 'guards' | 'triggerNames'>;
+export type RuleIndex = Pick<RuleSet, 'byTrigger' | 'byId' | 'byRecord' | 'guards' | 'triggerNames'>;
 
 /**
  * Files a rule in every index: by id, once under each trigger key (a rule with two targets of one
@@ -40,6 +42,7 @@ export type RuleIndex = Pick<RuleSet, 'byTrigger' | 'byId' | 'guards' | 'trigger
  */
 export function indexRule(index: RuleIndex, rule: Rule): void {
   index.byId.set(rule.id, rule);
+  index.byRecord.set(rule.recordId, rule.id);
   for (const key of new Set(rule.targets.map(triggerKey))) {
     const list = index.byTrigger.get(key);
     if (list) list.push(rule);
@@ -97,7 +100,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   // them parses the record's snippets again, which tripled the first run on 10,000 records (~9 s
   // to ~27 s); beyond it, a run reads them only for the rules with findings (fixPatterns).
   if (!eager && rules.length <= MAX_RULES_WITH_PATTERNS) for (const r of rules) readPatternsInto(r);
-  const index: RuleIndex = { byTrigger: new Map(), byId: new Map(), guards: new Map(), triggerNames: new Set() };
+  const index: RuleIndex = { byTrigger: new Map(), byId: new Map(), byRecord: new Map(), guards: new Map(), triggerNames: new Set() };
   for (const rule of rules) indexRule(index, rule);
   const { byTrigger, triggerNames, guards } = index;
   const summaryMethods = new Set<string>();
@@ -111,5 +114,5 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   }
   const h = createHash('sha256');
   for (const s of hashInput) h.update(s).update('\0');
-  return { rules, byTrigger, byId: index.byId, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
+  return { rules, byTrigger, byId: index.byId, byRecord: index.byRecord, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
 }
