@@ -49,17 +49,11 @@ export function typeKey(t: Type, depth = 0): string {
   return t.map((a) => atomKey(a, depth)).sort().join('|');
 }
 
-/** The results of `union` (not cut to MAX_UNION): deduplicated, so that a union of one of them with itself is itself. */
-const NORMAL = new WeakSet<Type>();
-
 export function union(...types: Type[]): Type {
-  const first = types[0];
-  if (first && NORMAL.has(first) && types.every((t) => t === first)) return first;
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
   const out = [...seen.values()];
   if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), { kind: 'unknown' }];
-  NORMAL.add(out);
   return out;
 }
 
