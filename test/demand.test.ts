@@ -53,6 +53,9 @@ describe('demand: a body that reaches a trigger through a name is interpreted', 
     { name: 'an enclosing function\'s variable', code: 'import json\ndef outer():\n    p = json.loads\n    def inner(s):\n        return p(s)\n    return inner\n', line: 5 },
     { name: 'a subclass constructed by name', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    pass\ndef g(k):\n    return Z(k)\n', line: 5 },
     { name: 'a classmethod constructing `cls`', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    @classmethod\n    def make(cls, k):\n        return cls(k)\n', line: 5 },
+    { name: 'a variable of a function two levels out', code: 'import json\ndef outer():\n    p = json.loads\n    def mid():\n        def inner(s):\n            return p(s)\n        return inner\n    return mid\n', line: 6 },
+    { name: 'a factory local to the enclosing function', code: 'import json\ndef outer():\n    def mk():\n        return json.loads\n    def inner(s):\n        f = mk()\n        return f(s)\n    return inner\n', line: 7 },
+    { name: 'a method returning a field', code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def get(self):\n        return self.p\ndef g(a: A, s):\n    h = a.get()\n    return h(s)\n', line: 9 },
     { name: 'a name followed by a call on its definition line', code: 'import zoneinfo\ndef g(k):\n    return Z(k)\nclass Z(zoneinfo.ZoneInfo): pass\n', line: 3 },
   ];
   for (const c of cases) {
@@ -73,6 +76,17 @@ describe('demand: bodies that cannot record are skipped', () => {
   });
   it('counts a trigger inside an f-string (code)', () => {
     expect(live('import json\ndef a(s):\n    return f"{json.loads(s)}"\n')).toEqual([true]);
+  });
+  it('a function\'s own variable carries only inside that function', () => {
+    expect(live('import json\ndef a(s):\n    value = json.loads\n    return value(s)\ndef b(value):\n    return value + 1\n')).toEqual([true, false]);
+    // A nested function reads it (the case above); a module-level name of the same spelling is another variable.
+    expect(live('import json\ndef a():\n    f = json.loads\n    def inner(s):\n        return f(s)\n    return inner\ndef b(f):\n    return f\n')).toEqual([true, false]);
+  });
+  it('an attribute bound in a function carries file-wide (it travels with its object)', () => {
+    expect(live('import json\ndef a(o):\n    o.p = json.loads\ndef b(o):\n    return o.p\n')).toEqual([true, true]);
+  });
+  it('a module-level or class-level name carries file-wide', () => {
+    expect(live('import json\nf = json.loads\nclass A:\n    g = json.loads\ndef b(x):\n    return x.g\ndef c(f):\n    return f\n')).toEqual([true, true]);
   });
   it('a trigger\'s call result does not make carriers of what it binds', () => {
     expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);

@@ -65,8 +65,13 @@ export function field(node: Node, name: string): Node | null {
   return c;
 }
 
-/** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each). */
+/** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each); a copy, the caller's to change. */
 export function namedChildren(node: Node): Node[] {
+  return kids(node).slice();
+}
+
+/** `namedChildren` without the copy: the one array kept for the node, read-only (the hot paths of the semantic model). */
+export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
   const e = entry(memo, node);
   let out = e.named;
@@ -75,7 +80,7 @@ export function namedChildren(node: Node): Node[] {
     for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(canonical(memo, c)!);
     e.named = out;
   }
-  return out.slice();
+  return out;
 }
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */

@@ -27,8 +27,22 @@ export interface CompoundTarget {
   text: string;
 }
 
+/**
+ * Where a `def` or a class body binds names of its own: a `def` from its parameters to its end
+ * (its name and decorators are bound and read in the scope around it), a class from its body on.
+ * `parent` is the index of the innermost region around it (-1: the module).
+ */
+export interface ScopeRegion {
+  kind: 'def' | 'class';
+  start: number;
+  end: number;
+  parent: number;
+}
+
 export interface FileFlows {
   flows: ValueFlow[];
+  /** Every `def` and class body, in source order (outer before inner). */
+  scopes: ScopeRegion[];
   targets: CompoundTarget[];
   /** Comments and string literals other than f-strings (nested ones inside f-strings included), in source order, possibly overlapping. */
   inert: [number, number][];
@@ -55,13 +69,28 @@ const TYPES = [...Object.keys(FLOWS), 'function_definition', 'return_statement',
 type Range = [number, number];
 
 export function readFlows(root: Node, source: string): FileFlows {
-  const out: FileFlows = { flows: [], targets: [], inert: [] };
+  const out: FileFlows = { flows: [], scopes: [], targets: [], inert: [] };
   const nodes = root.descendantsOfType(TYPES).filter((n): n is Node => !!n);
   nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   // The enclosing `def`s and `class`es of the node at hand (the nodes come outermost first).
   const open: Node[] = [];
+  // The scope region of each open node (-1: none, for a `def` or class without its part).
+  const regions: number[] = [];
+  const innermost = () => {
+    for (let i = regions.length - 1; i >= 0; i--) if (regions[i]! >= 0) return regions[i]!;
+    return -1;
+  };
+  const enter = (n: Node, kind: ScopeRegion['kind']) => {
+    const from = field(n, kind === 'def' ? 'parameters' : 'body');
+    const parent = innermost();
+    regions.push(from ? out.scopes.push({ kind, start: from.startIndex, end: n.endIndex, parent }) - 1 : -1);
+    open.push(n);
+  };
   for (const n of nodes) {
-    while (open.length && open[open.length - 1]!.endIndex <= n.startIndex) open.pop();
+    while (open.length && open[open.length - 1]!.endIndex <= n.startIndex) {
+      open.pop();
+      regions.pop();
+    }
     switch (n.type) {
       case 'string':
         if (!/^[A-Za-z]*[fF]/.test(source.slice(n.startIndex, n.startIndex + 3))) out.inert.push([n.startIndex, n.endIndex]);
@@ -70,7 +99,7 @@ export function readFlows(root: Node, source: string): FileFlows {
         out.inert.push([n.startIndex, n.endIndex]);
         continue;
       case 'function_definition':
-        open.push(n);
+        enter(n, 'def');
         continue;
       case 'return_statement': {
         const fn = [...open].reverse().find((o) => o.type === 'function_definition');
@@ -82,7 +111,7 @@ export function readFlows(root: Node, source: string): FileFlows {
         classMethodFlow(n, open[open.length - 1], out.flows);
         continue;
       case 'class_definition':
-        open.push(n);
+        enter(n, 'class');
     }
     const spec = FLOWS[n.type];
     if (!spec) continue;

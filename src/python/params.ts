@@ -1,6 +1,6 @@
 /** A function's parameters → names, annotations and defaults. The one reader of `parameters` nodes. */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, kids } from '../parse/syntax.js';
 
 export interface Parameter {
   name: string;
@@ -19,22 +19,22 @@ export function parameters(fn: Node): Parameter[] {
   const ps = field(fn, 'parameters');
   const out: Parameter[] = [];
   let keywordOnly = false;
-  for (const p of ps ? namedChildren(ps) : []) {
+  for (const p of ps ? kids(ps) : []) {
     const type = p.type; // read once: each read is a call into the parser
     const before = out.length;
     if (type === 'positional_separator') for (const q of out) q.only ??= 'positional';
     else if (type === 'keyword_separator') keywordOnly = true;
     else if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
     else if (type === 'typed_parameter') {
-      const inner = namedChildren(p)[0];
+      const inner = kids(p)[0];
       const innerType = inner?.type;
       const kind = innerType === 'list_splat_pattern' ? 'star' : innerType === 'dictionary_splat_pattern' ? 'kw' : 'plain';
-      const name = innerType === 'identifier' ? inner!.text : inner ? (namedChildren(inner)[0]?.text ?? '') : '';
+      const name = innerType === 'identifier' ? inner!.text : inner ? (kids(inner)[0]?.text ?? '') : '';
       out.push({ name, node: p, annotation: field(p, 'type') ?? undefined, kind });
     } else if (type === 'default_parameter' || type === 'typed_default_parameter') {
       out.push({ name: field(p, 'name')?.text ?? '', node: p, annotation: field(p, 'type') ?? undefined, value: field(p, 'value') ?? undefined, kind: 'plain' });
-    } else if (type === 'list_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'star' });
-    else if (type === 'dictionary_splat_pattern') out.push({ name: namedChildren(p)[0]?.text ?? '', node: p, kind: 'kw' });
+    } else if (type === 'list_splat_pattern') out.push({ name: kids(p)[0]?.text ?? '', node: p, kind: 'star' });
+    else if (type === 'dictionary_splat_pattern') out.push({ name: kids(p)[0]?.text ?? '', node: p, kind: 'kw' });
     const added = out[before];
     if (added && keywordOnly && added.kind === 'plain') added.only = 'keyword';
     if (added?.kind === 'star') keywordOnly = true;

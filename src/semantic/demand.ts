@@ -8,8 +8,9 @@
  * is written somewhere in the file and reaches the call through bindings. So the names that may
  * carry a trigger are closed over the file's value flows (src/python/flows.ts):
  * a flow whose source text names a trigger or a carrier makes carriers of the names it binds.
- * Names are compared as tokens, whatever their scope: a superset, so a body that is skipped could
- * not have recorded anything. Comments and plain string literals hold no names (a string is a
+ * Names are compared as tokens; a function's own variable carries only inside that function
+ * (closeCarriers). Each step is a superset of what the model can do, so a body that is skipped
+ * could not have recorded anything. Comments and plain string literals hold no names (a string is a
  * `str`, and annotations, string or not, only give instances); f-strings hold code, so they count.
  */
 import type { Node } from '../parse/parser.js';
@@ -23,7 +24,10 @@ const KEYWORDS = new Set('False None True and as assert async await break class 
 export class Demand {
   private readonly names: string[] = [];
   private readonly starts: number[] = [];
-  private carriers: Set<string> | undefined;
+  private carriers: { values: Carriers; makers: Carriers } | undefined;
+  private tokenScopes: Int32Array | undefined;
+  private comments: [number, number][] | undefined;
+  private flowsRead: FileFlows | undefined;
 
   /** Whether any trigger is written in the file at all (code, strings or comments); read on first use. */
   private anyTrigger: boolean | undefined;
@@ -36,6 +40,11 @@ export class Demand {
     private readonly facts: () => FileFlows,
   ) {}
 
+  /** The file's flows, asked of `facts` once. */
+  private fileFlows(): FileFlows {
+    return (this.flowsRead ??= this.facts());
+  }
+
   /** The names of the file outside comments and plain strings, read once (on the first body asked of). */
   private tokens(): void {
     if (this.scanned) return;
@@ -44,7 +53,7 @@ export class Demand {
     // eslint-disable-next-line no-control-regex
     const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
     let from = 0;
-    for (const [start, end] of this.facts().inert) {
+    for (const [start, end] of this.fileFlows().inert) {
       this.scan(re, from, start);
       from = Math.max(from, end);
     }
@@ -73,13 +82,15 @@ export class Demand {
     }
   }
 
-  /** Whether the function (or any text in [start, end)) can record a call site. */
+  /** Whether the function can record a call site. */
   live(fn: Node): boolean {
     if (!this.namesATrigger()) return false;
     this.tokens();
     const [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
     if (this.anyIn(a, b, this.triggers)) return true;
-    return this.anyIn(a, b, (this.carriers ??= this.closeCarriers()));
+    const { values, makers } = (this.carriers ??= this.closeCarriers());
+    for (let i = a; i < b; i++) if (this.carries(values, i) || this.carries(makers, i)) return true;
+    return false;
   }
 
   /** Token indexes [first, last) of the names starting in [start, end). */
@@ -92,60 +103,133 @@ export class Demand {
     return false;
   }
 
+  /** Whether token `i` may name a carrier of `c`: one bound file-wide, or in a `def` around it. */
+  private carries(c: Carriers, i: number): boolean {
+    const n = this.names[i]!;
+    if (c.global.has(n)) return true;
+    const defs = c.local.get(n);
+    if (!defs) return false;
+    const scopes = this.fileFlows().scopes;
+    for (let r = this.scopeOf(i); r >= 0; r = scopes[r]!.parent) if (defs.has(r)) return true;
+    return false;
+  }
+
+  /** The innermost scope region around token `i` (an index in FileFlows.scopes; -1: the module), all found in one sweep. */
+  private scopeOf(i: number): number {
+    if (!this.tokenScopes) {
+      const scopes = this.fileFlows().scopes;
+      const out = (this.tokenScopes = new Int32Array(this.starts.length));
+      let r = -1;
+      let next = 0;
+      for (let t = 0; t < this.starts.length; t++) {
+        const p = this.starts[t]!;
+        while (r >= 0 && p >= scopes[r]!.end) r = scopes[r]!.parent;
+        while (next < scopes.length && scopes[next]!.start <= p) {
+          // Regions come outer first: the next one is inside r (or after it, then r's parent's).
+          const g = scopes[next]!;
+          while (r >= 0 && g.start >= scopes[r]!.end) r = scopes[r]!.parent;
+          r = next++;
+          while (r >= 0 && p >= scopes[r]!.end) r = scopes[r]!.parent;
+        }
+        out[t] = r;
+      }
+    }
+    return this.tokenScopes[i]!;
+  }
+
   /**
-   * The triggers and every name a flow from them may bind, to a fixpoint. Two kinds of names
-   * carry: `values` may hold a class or a qualified name (`loads` in `f = json.loads`), `makers`
-   * are functions of the file whose call may return one (their `return` is a flow). In a flow's
-   * source, a trigger or value that is called (`d.get(k)`) passes on its result, an instance or
-   * nothing known, not itself; a maker that is called passes on what it returns.
+   * The names a flow from a trigger may bind, to a fixpoint. Two kinds of names carry: `values`
+   * may hold a class or a qualified name (`loads` in `f = json.loads`), `makers` are functions of
+   * the file whose call may return one (their `return` is a flow). In a flow's source, a trigger
+   * or value that is called (`d.get(k)`) passes on its result, an instance or nothing known, not
+   * itself; a maker that is called passes on what it returns.
+   *
+   * A name bound in a `def` (its own variable: not after a `.`, nor in a class body or at module
+   * level) carries only where that `def`'s variables can be read: inside it. The model reads a
+   * name of the scopes around (never of another function), so elsewhere the same name is another
+   * variable. Anything else carries file-wide: module and class-body names, and attributes, whose
+   * values travel with the objects that hold them.
    */
-  private closeCarriers(): Set<string> {
-    const values = new Set<string>();
-    const makers = new Set<string>();
+  private closeCarriers(): { values: Carriers; makers: Carriers } {
+    const values: Carriers = { global: new Set(), local: new Map() };
+    const makers: Carriers = { global: new Set(), local: new Map() };
     const scan = (a: number, b: number): { value: boolean; maker: boolean } => {
       let value = false;
       let maker = false;
       for (let i = a; i < b && !(value && maker); i++) {
-        const n = this.names[i]!;
         const called = this.nextChar(i) === '(';
-        if (makers.has(n)) {
+        if (this.carries(makers, i)) {
           maker = true;
           if (called) value = true;
         }
-        if (!called && (values.has(n) || this.triggers.has(n))) value = true;
+        if (!called && (this.triggers.has(this.names[i]!) || this.carries(values, i))) value = true;
       }
       return { value, maker };
     };
-    const bind = (flow: ValueFlow, into: Set<string>): boolean => {
-      let grew = false;
-      for (const [s, e] of flow.lhs) {
-        const [a, b] = this.tokenSpan(s, e);
-        // A lone name (a `def`'s or `class`'s, a plain target) is bound whatever follows it.
-        const lone = b === a + 1 && this.starts[a] === s && s + this.names[a]!.length === e;
-        for (let i = a; i < b; i++) {
-          const n = this.names[i]!;
-          if (!into.has(n) && !KEYWORDS.has(n) && (lone || this.mayBeBound(i))) {
-            into.add(n);
-            grew = true;
-          }
-        }
-      }
-      return grew;
-    };
-    const flows = this.facts().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
+    const flows = this.fileFlows().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
     for (let grew = true; grew; ) {
       grew = false;
       for (const { flow, rhs } of flows) {
         const { value, maker } = scan(rhs[0], rhs[1]);
         if (flow.returns) {
-          if ((value || maker) && bind(flow, makers)) grew = true;
+          if ((value || maker) && this.bind(flow, makers)) grew = true;
           continue;
         }
-        if (value && bind(flow, values)) grew = true;
-        if (maker && bind(flow, makers)) grew = true;
+        if (value && this.bind(flow, values)) grew = true;
+        if (maker && this.bind(flow, makers)) grew = true;
       }
     }
-    return new Set([...this.triggers, ...values, ...makers]);
+    return { values, makers };
+  }
+
+  /** Adds the names `flow` may bind to `into`; whether it grew. */
+  private bind(flow: ValueFlow, into: Carriers): boolean {
+    let grew = false;
+    for (const [s, e] of flow.lhs) {
+      const [a, b] = this.tokenSpan(s, e);
+      // A lone name (a `def`'s or `class`'s, a plain target) is bound whatever follows it.
+      const lone = b === a + 1 && this.starts[a] === s && s + this.names[a]!.length === e;
+      for (let i = a; i < b; i++) {
+        const n = this.names[i]!;
+        if (KEYWORDS.has(n) || !(lone || this.mayBeBound(i))) continue;
+        const def = this.ownDef(i);
+        if (def < 0) {
+          if (!into.global.has(n)) (into.global.add(n), (grew = true));
+          continue;
+        }
+        const defs = into.local.get(n);
+        if (!defs) (into.local.set(n, new Set([def])), (grew = true));
+        else if (!defs.has(def)) (defs.add(def), (grew = true));
+      }
+    }
+    return grew;
+  }
+
+  /**
+   * The `def` whose own variable token `i` binds, or -1 when it binds file-wide: at module level,
+   * in a class body, or as an attribute (after a `.`: spaces, line breaks, continuations and
+   * comments between do not count).
+   */
+  private ownDef(i: number): number {
+    if (this.before(this.starts[i]!) === '.') return -1;
+    const scopes = this.fileFlows().scopes;
+    const r = this.scopeOf(i);
+    return r >= 0 && scopes[r]!.kind === 'def' ? r : -1;
+  }
+
+  /** The code character before `p`, past spaces, line breaks, continuations and comments. */
+  private before(p: number): string | undefined {
+    const s = this.source;
+    const comments = (this.comments ??= this.fileFlows().inert.filter(([a]) => s[a] === '#'));
+    let j = p - 1;
+    for (;;) {
+      for (let c = s[j]; c === ' ' || c === '\t' || c === '\f' || c === '\n' || c === '\r' || c === '\\'; c = s[--j]);
+      if (j < 0) return undefined;
+      // Inside a comment (it runs to the end of its line): go on before it.
+      const k = lowerBound(comments, j + 1, (r) => r[0]) - 1;
+      if (k < 0 || j >= comments[k]![1]) return s[j];
+      j = comments[k]![0] - 1;
+    }
   }
 
   /** False only for a name followed on its line by `.`, `(` or `[` (`self` in `self.x = v`): an object, callee or container, not what is bound. */
@@ -163,13 +247,19 @@ export class Demand {
   }
 }
 
+/** Names that carry: file-wide, or by name the `def`s (indexes in FileFlows.scopes) inside which they do. */
+interface Carriers {
+  global: Set<string>;
+  local: Map<string, Set<number>>;
+}
+
 /** The first index whose value is >= x in a sorted array. */
-function lowerBound(xs: number[], x: number): number {
+function lowerBound<T = number>(xs: readonly T[], x: number, key: (t: T) => number = (t) => t as number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
+    if (key(xs[mid]!) < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -12,8 +12,9 @@ export class Env {
   }
   set(name: string, t: Type): void {
     this.vars.set(name, t);
-    // Rebinding `x` forgets what was known of `x.attr`.
-    for (const k of [...this.vars.keys()]) if (k.startsWith(`${name}.`)) this.vars.delete(k);
+    // Rebinding `x` forgets what was known of `x.attr` (deleting while iterating a Map visits every other key).
+    const n = name.length;
+    for (const k of this.vars.keys()) if (k.length > n && k.charCodeAt(n) === 46 && k.startsWith(name)) this.vars.delete(k);
   }
   clone(): Env {
     return new Env(new Map(this.vars), this.outer);

@@ -5,7 +5,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import type { FileFlows } from '../python/flows.js';
-import { dottedName, field, namedChildren } from '../parse/syntax.js';
+import { dottedName, field, kids } from '../parse/syntax.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { Annotations } from './annotations.js';
@@ -68,7 +68,7 @@ export abstract class Expressions {
         return this.call(n, env, ctx);
       case 'await':
       case 'parenthesized_expression': {
-        const inner = namedChildren(n)[0];
+        const inner = kids(n)[0];
         return inner ? this.expr(inner, env, ctx) : UNKNOWN;
       }
       case 'assignment': {
@@ -86,7 +86,7 @@ export abstract class Expressions {
         return t;
       }
       case 'augmented_assignment': {
-        for (const c of namedChildren(n)) this.expr(c, env, ctx);
+        for (const c of kids(n)) this.expr(c, env, ctx);
         return UNKNOWN;
       }
       case 'named_expression': {
@@ -97,7 +97,7 @@ export abstract class Expressions {
         return t;
       }
       case 'conditional_expression': {
-        const [a, cond, b] = namedChildren(n);
+        const [a, cond, b] = kids(n);
         const nn = cond ? this.narrow(cond, env, ctx) : { t: env, f: env };
         return union(a ? this.expr(a, nn.t, ctx) : UNKNOWN, b ? this.expr(b, nn.f, ctx) : UNKNOWN);
       }
@@ -120,14 +120,14 @@ export abstract class Expressions {
     switch (type) {
       case 'tuple':
       case 'expression_list':
-        return [{ kind: 'tuple', items: namedChildren(n).map((c) => this.expr(c, env, ctx)) }];
+        return [{ kind: 'tuple', items: kids(n).map((c) => this.expr(c, env, ctx)) }];
       case 'list': {
-        const items = namedChildren(n);
+        const items = kids(n);
         if (!items.some((c) => c.type === 'list_splat')) return [{ kind: 'tuple', items: items.map((c) => this.expr(c, env, ctx)) }];
-        return [{ kind: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        return [{ kind: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
       }
       case 'set':
-        return [{ kind: 'seq', elem: union(...namedChildren(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(namedChildren(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        return [{ kind: 'seq', elem: union(...kids(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
       case 'list_comprehension':
       case 'set_comprehension':
       case 'generator_expression':
@@ -147,12 +147,12 @@ export abstract class Expressions {
       }
       case 'string':
       case 'concatenated_string':
-        for (const c of namedChildren(n)) if (c.type === 'interpolation') for (const x of namedChildren(c)) this.expr(x, env, ctx);
+        for (const c of kids(n)) if (c.type === 'interpolation') for (const x of kids(c)) this.expr(x, env, ctx);
         return UNKNOWN;
       case 'comment':
         return UNKNOWN;
       default:
-        for (const c of namedChildren(n)) this.expr(c, env, ctx);
+        for (const c of kids(n)) this.expr(c, env, ctx);
         return UNKNOWN;
     }
   }
@@ -166,14 +166,14 @@ export abstract class Expressions {
     const e = new Env(new Map(), env);
     const body = field(n, 'body');
     let cur = e;
-    for (const c of namedChildren(n)) {
+    for (const c of kids(n)) {
       if (c.type === 'for_in_clause') {
         const right = field(c, 'right');
         const left = field(c, 'left');
         const t = right ? elementOf(this.expr(right, cur, ctx)) : UNKNOWN;
         if (left) this.bind(left, t, cur, ctx);
       } else if (c.type === 'if_clause') {
-        const cond = namedChildren(c)[0];
+        const cond = kids(c)[0];
         if (cond) cur = this.narrow(cond, cur, ctx).t;
       }
     }
@@ -223,14 +223,14 @@ export abstract class Expressions {
       name = fn.type === 'identifier' ? fn.text : '';
     }
     const args: { pos: Type[]; kw: Map<string, Type> } = { pos: [], kw: new Map() };
-    for (const a of argsNode ? namedChildren(argsNode) : []) {
+    for (const a of argsNode ? kids(argsNode) : []) {
       if (a.type === 'keyword_argument') {
         const k = field(a, 'name')?.text;
         const v = field(a, 'value');
         const t = v ? this.expr(v, env, ctx) : UNKNOWN;
         if (k) args.kw.set(k, t);
       } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
-        for (const c of namedChildren(a)) this.expr(c, env, ctx);
+        for (const c of kids(a)) this.expr(c, env, ctx);
         args.pos.push(UNKNOWN);
       } else args.pos.push(this.expr(a, env, ctx));
     }
@@ -244,7 +244,7 @@ export abstract class Expressions {
     }
     // Result type.
     if (name === 'cast' && args.pos.length === 2 && argsNode) {
-      const first = namedChildren(argsNode)[0];
+      const first = kids(argsNode)[0];
       if (first && calleeT.some((a) => a.kind === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.qualname))) return this.annotation(first, env);
     }
     const out: Type[] = [];
@@ -270,7 +270,7 @@ export abstract class Expressions {
       case 'list_pattern':
       case 'tuple':
       case 'list': {
-        const items = namedChildren(target);
+        const items = kids(target);
         items.forEach((it, i) => {
           const parts: Type[] = [];
           for (const a of t) {
@@ -283,12 +283,12 @@ export abstract class Expressions {
         return;
       }
       case 'list_splat_pattern': {
-        const inner = namedChildren(target)[0];
+        const inner = kids(target)[0];
         if (inner) this.bind(inner, t, env, ctx);
         return;
       }
       case 'parenthesized_expression': {
-        const inner = namedChildren(target)[0];
+        const inner = kids(target)[0];
         if (inner) this.bind(inner, t, env, ctx);
         return;
       }
@@ -308,7 +308,7 @@ export abstract class Expressions {
         return;
       }
       case 'subscript':
-        for (const c of namedChildren(target)) this.expr(c, env, ctx);
+        for (const c of kids(target)) this.expr(c, env, ctx);
         return;
       default:
         return;

@@ -1,6 +1,6 @@
 /** Members and construction: `x.attr` for every kind of value, fields of classes defined in the file, constructors that keep their arguments. */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, kids } from '../parse/syntax.js';
 import { mayAssignAttributeOf, type FileFlows } from '../python/flows.js';
 import { definitionOf } from '../python/defs.js';
 import { firstParameterName } from '../python/params.js';
@@ -93,9 +93,9 @@ export class Members {
     const acc = new Map<string, Type[]>();
     const add = (n: string, t: Type) => acc.set(n, [...(acc.get(n) ?? []), t]);
     const body = field(lc.node, 'body');
-    for (const st of body ? namedChildren(body) : []) {
+    for (const st of body ? kids(body) : []) {
       if (st.type !== 'expression_statement') continue;
-      const a = namedChildren(st)[0];
+      const a = kids(st)[0];
       if (a?.type !== 'assignment') continue;
       const left = field(a, 'left');
       if (left?.type !== 'identifier') continue;
@@ -177,7 +177,7 @@ function methodDefs(lc: LocalClass): Node[] {
   if (lc.defs) return lc.defs;
   const body = field(lc.node, 'body');
   const out: Node[] = (lc.defs = []);
-  for (const st of body ? namedChildren(body) : []) {
+  for (const st of body ? kids(body) : []) {
     const def = definitionOf(st);
     if (def?.type === 'function_definition') out.push(def);
   }

@@ -3,7 +3,7 @@
  * file or shipped by a record), `is None` / `is not None`, truthiness, `not`, `and` / `or`.
  */
 import type { Node } from '../parse/parser.js';
-import { dottedName, field, namedChildren } from '../parse/syntax.js';
+import { dottedName, field, kids } from '../parse/syntax.js';
 import { guardFunction } from '../python/guards.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { GuardSpec } from '../rules/types.js';
@@ -29,7 +29,7 @@ export class Narrowing {
   narrow(cond: Node, env: Env, ctx: FnCtx): { t: Env; f: Env } {
     switch (cond.type) {
       case 'parenthesized_expression': {
-        const inner = namedChildren(cond)[0];
+        const inner = kids(cond)[0];
         return inner ? this.narrow(inner, env, ctx) : { t: env, f: env };
       }
       case 'not_operator': {
@@ -50,7 +50,7 @@ export class Narrowing {
         return { t: Env.merge([ln.t, rn.t])!, f: rn.f };
       }
       case 'comparison_operator': {
-        const [l, r] = namedChildren(cond);
+        const [l, r] = kids(cond);
         const ops = cond.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join(' ');
         this.host.expr(cond, env, ctx);
         if (l && r?.type === 'none' && (ops === 'is' || ops === 'is not')) {
@@ -99,7 +99,7 @@ export class Narrowing {
   private isinstanceTest(call: Node, env: Env): { subject: Node; path: string; classes: string[]; positive: boolean } | undefined {
     const fn = field(call, 'function');
     const argsNode = field(call, 'arguments');
-    const args = argsNode ? namedChildren(argsNode) : [];
+    const args = argsNode ? kids(argsNode) : [];
     if (!fn) return undefined;
     if (fn.text === 'isinstance' && args.length === 2) {
       const path = pathOf(args[0]!);
@@ -137,7 +137,7 @@ export class Narrowing {
   }
 
   private classKeys(n: Node, env: Env): string[] {
-    const list = n.type === 'tuple' || n.type === 'parenthesized_expression' ? namedChildren(n) : [n];
+    const list = n.type === 'tuple' || n.type === 'parenthesized_expression' ? kids(n) : [n];
     const out: string[] = [];
     for (const c of list) {
       for (const a of this.host.expr(c, env, { fn: null, record: false, returns: [] })) {

@@ -1,6 +1,6 @@
 /** Statements: the flow through a body, branch by branch; definitions and imports bind names. */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, kids } from '../parse/syntax.js';
 import { decoratorNodes, definitionOf } from '../python/defs.js';
 import { exceptAlias, handlerBody } from '../python/excepts.js';
 import { importedNames } from '../python/imports.js';
@@ -25,7 +25,7 @@ export abstract class Statements extends Expressions {
   protected abstract defer(fn: Node, outer: Env | 'module', cls?: string): void;
 
   /** Runs statements; returns the environment after them, or null when every path left (return/raise). */
-  protected block(stmts: Node[], env: Env | null, ctx: FnCtx): Env | null {
+  protected block(stmts: readonly Node[], env: Env | null, ctx: FnCtx): Env | null {
     let cur = env;
     for (const s of stmts) {
       if (!cur) return null;
@@ -36,21 +36,21 @@ export abstract class Statements extends Expressions {
 
   protected body(node: Node | null, env: Env, ctx: FnCtx): Env | null {
     if (!node) return env;
-    return this.block(node.type === 'block' ? namedChildren(node) : [node], env, ctx);
+    return this.block(node.type === 'block' ? kids(node) : [node], env, ctx);
   }
 
   protected stmt(s: Node, env: Env, ctx: FnCtx): Env | null {
     switch (s.type) {
       case 'expression_statement':
-        for (const c of namedChildren(s)) this.expr(c, env, ctx);
+        for (const c of kids(s)) this.expr(c, env, ctx);
         return env;
       case 'return_statement': {
-        const v = namedChildren(s)[0];
+        const v = kids(s)[0];
         ctx.returns.push(v ? this.expr(v, env, ctx) : NONE);
         return null;
       }
       case 'raise_statement':
-        for (const c of namedChildren(s)) this.expr(c, env, ctx);
+        for (const c of kids(s)) this.expr(c, env, ctx);
         return null;
       case 'break_statement':
       case 'continue_statement':
@@ -76,14 +76,14 @@ export abstract class Statements extends Expressions {
       case 'decorated_definition': {
         const def = field(s, 'definition');
         if (!def) return env;
-        for (const d of decoratorNodes(def)) this.expr(namedChildren(d)[0] ?? d, env, ctx);
+        for (const d of decoratorNodes(def)) this.expr(kids(d)[0] ?? d, env, ctx);
         return this.stmt(def, env, ctx);
       }
       case 'class_definition':
         this.defineClass(s, env, ctx);
         return env;
       case 'assert_statement': {
-        const [cond, ...rest] = namedChildren(s);
+        const [cond, ...rest] = kids(s);
         for (const r of rest) this.expr(r, env, ctx);
         return cond ? this.narrow(cond, env, ctx).t : env;
       }
@@ -91,14 +91,14 @@ export abstract class Statements extends Expressions {
         return this.matchStmt(s, env, ctx);
       case 'global_statement':
       case 'nonlocal_statement':
-        for (const n of namedChildren(s)) env.vars.delete(n.text);
+        for (const n of kids(s)) env.vars.delete(n.text);
         return env;
       case 'delete_statement':
       case 'pass_statement':
       case 'comment':
         return env;
       default:
-        for (const c of namedChildren(s)) this.expr(c, env, ctx);
+        for (const c of kids(s)) this.expr(c, env, ctx);
         return env;
     }
   }
@@ -127,16 +127,16 @@ export abstract class Statements extends Expressions {
 
   /** `with`: an `as` target is the context manager itself when it is an instance, else unknown. */
   private withStmt(s: Node, env: Env, ctx: FnCtx): Env | null {
-    for (const clause of namedChildren(s)) {
+    for (const clause of kids(s)) {
       if (clause.type !== 'with_clause') continue;
-      for (const item of namedChildren(clause)) {
+      for (const item of kids(clause)) {
         const v = field(item, 'value');
         if (!v) continue;
         if (v.type === 'as_pattern') {
-          const [inner] = namedChildren(v);
+          const [inner] = kids(v);
           const t = inner ? this.expr(inner, env, ctx) : UNKNOWN;
           const alias = field(v, 'alias');
-          const target = alias ? namedChildren(alias)[0] : undefined;
+          const target = alias ? kids(alias)[0] : undefined;
           // A context manager returns itself in most library APIs we model; otherwise unknown.
           if (target) this.bind(target, t.some((a) => a.kind === 'inst') ? t : UNKNOWN, env, ctx);
         } else this.expr(v, env, ctx);
@@ -151,7 +151,7 @@ export abstract class Statements extends Expressions {
     if (subject) this.expr(subject, env, ctx);
     const outs: Env[] = [env];
     const blk = field(s, 'body');
-    for (const c of blk ? namedChildren(blk) : []) {
+    for (const c of blk ? kids(blk) : []) {
       if (c.type !== 'case_clause') continue;
       const r = this.body(field(c, 'consequence'), env.clone(), ctx);
       if (r) outs.push(r);
@@ -176,7 +176,7 @@ export abstract class Statements extends Expressions {
         if (r) outs.push(r);
         rest = nn.f;
       } else {
-        const r = this.body(field(alt, 'body') ?? namedChildren(alt).find((c) => c.type === 'block') ?? null, rest.clone(), ctx);
+        const r = this.body(field(alt, 'body') ?? kids(alt).find((c) => c.type === 'block') ?? null, rest.clone(), ctx);
         if (r) outs.push(r);
         rest = null;
       }
@@ -210,7 +210,7 @@ export abstract class Statements extends Expressions {
     const handlerStart = Env.merge([env, ...(bodyEnd ? [bodyEnd] : [])])!;
     let elseEnd: Env | null = bodyEnd;
     let fin: Node | null = null;
-    for (const c of namedChildren(s)) {
+    for (const c of kids(s)) {
       if (c.type === 'except_clause' || c.type === 'except_group_clause') {
         const e = handlerStart.clone();
         const alias = exceptAlias(c);
@@ -218,13 +218,13 @@ export abstract class Statements extends Expressions {
         const r = this.body(handlerBody(c), e, ctx);
         if (r) outs.push(r);
       } else if (c.type === 'else_clause') {
-        elseEnd = bodyEnd ? this.body(field(c, 'body') ?? namedChildren(c).find((x) => x.type === 'block') ?? null, bodyEnd, ctx) : null;
+        elseEnd = bodyEnd ? this.body(field(c, 'body') ?? kids(c).find((x) => x.type === 'block') ?? null, bodyEnd, ctx) : null;
       } else if (c.type === 'finally_clause') fin = c;
     }
     if (elseEnd) outs.push(elseEnd);
     const merged = Env.merge(outs);
     if (fin) {
-      const f = this.body(namedChildren(fin).find((x) => x.type === 'block') ?? null, (merged ?? handlerStart).clone(), ctx);
+      const f = this.body(kids(fin).find((x) => x.type === 'block') ?? null, (merged ?? handlerStart).clone(), ctx);
       return merged && f ? f : null;
     }
     return merged;
@@ -244,7 +244,7 @@ export abstract class Statements extends Expressions {
     const key = `<local>${this.file}#${name}@${s.startPosition.row + 1}`;
     const sup = field(s, 'superclasses');
     const bases: string[] = [];
-    for (const b of sup ? namedChildren(sup) : []) {
+    for (const b of sup ? kids(sup) : []) {
       if (b.type === 'keyword_argument') continue;
       for (const a of this.expr(b, env, ctx)) {
         if (a.kind === 'class') bases.push(a.key);
@@ -253,7 +253,7 @@ export abstract class Statements extends Expressions {
     }
     const body = field(s, 'body');
     const own = new Set<string>();
-    for (const st of body ? namedChildren(body) : []) {
+    for (const st of body ? kids(body) : []) {
       const def = definitionOf(st);
       if (def?.type === 'function_definition') {
         const n = field(def, 'name')?.text;
@@ -265,10 +265,10 @@ export abstract class Statements extends Expressions {
     env.set(name, [{ kind: 'class', key }]);
     // The class body is its own scope; methods see the module (not the class body).
     const clsEnv = new Env(new Map(), env);
-    for (const st of body ? namedChildren(body) : []) {
+    for (const st of body ? kids(body) : []) {
       const def = definitionOf(st);
       if (def?.type === 'function_definition') {
-        for (const d of decoratorNodes(def)) this.expr(namedChildren(d)[0] ?? d, clsEnv, ctx);
+        for (const d of decoratorNodes(def)) this.expr(kids(d)[0] ?? d, clsEnv, ctx);
         this.defineFunction(def, clsEnv, ctx, key);
       } else this.stmt(st, clsEnv, { ...ctx, fn: null });
     }
