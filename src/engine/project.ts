@@ -99,28 +99,21 @@ export interface ProjectResult extends RunResult {
   pinsOf: (display: string) => Pins | undefined;
 }
 
-/** A checked file's text, read (textOf) at most once; with its bytes when fixes need them. */
+/** A checked file's text and bytes, read again (textOf) at most once, and only when asked for. */
 class FileText {
-  private value?: string;
-  private read = false;
+  private got?: { text?: string; bytes?: Buffer };
 
   constructor(
     private readonly abs: string,
     private readonly raw: RawResult,
-  ) {
-    if (raw.text !== undefined) [this.value, this.read] = [raw.text, true];
-  }
+  ) {}
 
   text(): string | undefined {
-    if (!this.read) [this.value, this.read] = [textOf(this.abs, this.raw).text, true];
-    return this.value;
+    return this.raw.text ?? this.read().text;
   }
 
-  withBytes(bytes: boolean): { text?: string; bytes?: Buffer } {
-    if (!bytes) return { text: this.text() };
-    const got = textOf(this.abs, this.raw);
-    if (!this.read) [this.value, this.read] = [got.text, true];
-    return { text: this.value, bytes: got.bytes };
+  read(): { text?: string; bytes?: Buffer } {
+    return (this.got ??= textOf(this.abs, this.raw));
   }
 }
 
@@ -214,7 +207,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     absByDisplay.set(f.display, f.abs);
     if (done.diagnostics.length) {
       // Files with findings: their text (code frames) and bytes (fixes).
-      const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : once.withBytes(opts.originals !== false);
+      const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : once.read();
       if (text !== undefined) sources.set(f.display, text);
       if (bytes && opts.originals !== false) originals.set(f.display, { abs: f.abs, bytes });
     }
