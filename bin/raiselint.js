@@ -55,12 +55,25 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * Ends the process once the command is done and its output handed to the system, instead of
+ * waiting for the event loop to drain: what is left then is the engine's clean-up (a garbage
+ * collection scheduled as a task: 15-30 ms of a 20-file run), nothing the user can see. When
+ * output is still queued in a stream (a pipe on POSIX is written asynchronously), the process
+ * ends as before, when the loop has written it. `exit` listeners (the code cache,
+ * ./codecache.cjs) run either way.
+ */
+function exitWhenFlushed(code) {
+  process.exitCode = code;
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+}
+
 const argv = process.argv.slice(2);
 load(argv)
   .then(({ main }) => main(argv))
   .then(
     (code) => {
-      process.exitCode = code;
+      exitWhenFlushed(code);
     },
     (err) => {
       process.stderr.write(`raiselint: internal error: ${err && err.message ? err.message : String(err)}\n`);

@@ -55,6 +55,15 @@ function undecodable(dir: string, entries: Dirent[]): Set<string> {
   return out;
 }
 
+/**
+ * What `join(dir, name)` puts before `name`, for any entry name a directory listing gives (never
+ * `.` nor `..`, no separator): `src/` for `./src`, nothing for `.`. One `join` per folder instead
+ * of two per entry (on a few thousand files they cost ~10 ms: `join` normalizes the whole path).
+ */
+function prefixOf(dir: string): string {
+  return join(dir, 'x').slice(0, -1);
+}
+
 interface Frame<S> {
   abs: string;
   display: string;
@@ -81,9 +90,12 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
     const bad = undecodable(dir.abs, entries);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const children: Frame<S>[] = [];
+    // `join(dir, name)` for every entry, normalizing the folder's path once (see prefixOf).
+    const absAt = prefixOf(dir.abs);
+    const shownAt = prefixOf(dir.display);
     for (const e of entries) {
-      const abs = join(dir.abs, e.name);
-      const shown = dir.display === '.' ? e.name : join(dir.display, e.name);
+      const abs = absAt + e.name;
+      const shown = shownAt + e.name;
       if (bad.has(e.name)) {
         visitor.badName(abs, shown, dir.state);
         continue;
