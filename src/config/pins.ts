@@ -52,16 +52,22 @@ function requirement(line: string): [string, string] | undefined {
 /** A folder's listing, read once: which of the files this module looks for are there. */
 type Has = (name: string) => boolean;
 
-function listing(dir: string): { has: Has; requirements: string[] } {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    // Not listable (no read permission) but maybe searchable: test each name.
-    return { has: (n) => existsSync(join(dir, n)), requirements: [] };
+/** A folder's entry names, when the caller has them already (the run's walk read the folder). */
+export type Listed = (dir: string) => Set<string> | undefined;
+
+function listing(dir: string, listed?: Listed): { has: Has; requirements: string[] } {
+  let set = listed?.(dir);
+  if (!set) {
+    try {
+      set = new Set(readdirSync(dir));
+    } catch {
+      // Not listable (no read permission) but maybe searchable: test each name.
+      return { has: (n) => existsSync(join(dir, n)), requirements: [] };
+    }
   }
-  const set = new Set(names);
-  return { has: (n) => set.has(n), requirements: names.filter((n) => /^requirements.*\.txt$/.test(n)).sort() };
+  const requirements: string[] = [];
+  for (const n of set) if (/^requirements.*\.txt$/.test(n)) requirements.push(n);
+  return { has: (n) => set.has(n), requirements: requirements.sort() };
 }
 
 function lockPins(dir: string, has: Has, out: Record<string, Pin>): boolean {
@@ -126,8 +132,8 @@ function pythonPin(dir: string, has: Has, pyproject: unknown): Pin | undefined {
   return undefined;
 }
 
-function readFolder(dir: string): FolderPins {
-  const { has, requirements } = listing(dir);
+function readFolder(dir: string, listed?: Listed): FolderPins {
+  const { has, requirements } = listing(dir, listed);
   const pyproject = has('pyproject.toml') ? readToml(join(dir, 'pyproject.toml')) : undefined;
   const packages: Record<string, Pin> = {};
   const locked = lockPins(dir, has, packages);
@@ -145,11 +151,11 @@ function readFolder(dir: string): FolderPins {
 const folders = new Map<string, Pins>();
 const MAX_DEPTH = 64;
 
-function folderPins(dir: string, depth = 0): Pins {
+function folderPins(dir: string, listed: Listed | undefined, depth = 0): Pins {
   const hit = folders.get(dir);
   if (hit) return hit;
-  const own = readFolder(dir);
-  const above: Pins = own.root || depth + 1 >= MAX_DEPTH ? { packages: {} } : folderPins(dirname(dir), depth + 1);
+  const own = readFolder(dir, listed);
+  const above: Pins = own.root || depth + 1 >= MAX_DEPTH ? { packages: {} } : folderPins(dirname(dir), listed, depth + 1);
   const pins: Pins = { packages: own.packages ?? above.packages };
   const python = own.python ?? above.python;
   if (python) pins.python = python;
@@ -159,9 +165,13 @@ function folderPins(dir: string, depth = 0): Pins {
 
 const memo = new Map<string, Pins>();
 
-/** The pins that apply to a file (absolute path); `targetVersion` (`--target-version` or the config's) wins over the files. */
-export function pinsFor(fileAbs: string, targetVersion?: string): Pins {
-  const found = folderPins(dirname(fileAbs));
+/**
+ * The pins that apply to a file (absolute path); `targetVersion` (`--target-version` or the
+ * config's) wins over the files. `listed` gives the entry names of folders the caller has just
+ * read (a run's walk), so that they are not listed again.
+ */
+export function pinsFor(fileAbs: string, targetVersion?: string, listed?: Listed): Pins {
+  const found = folderPins(dirname(fileAbs), listed);
   const spec = targetVersion ? targetVersionSpec(targetVersion) : undefined;
   if (!spec) return found;
   const key = `${dirname(fileAbs)}\0${targetVersion}`;

@@ -89,6 +89,8 @@ export class ConfigResolver {
   private readonly fileCache = new Map<string, ConfigFile | undefined>();
   private readonly dirCache = new Map<string, ResolvedConfig>();
   private readonly overridden = new Map<ResolvedConfig, ResolvedConfig>();
+  /** Folder listings this run's walk read (see `knowListing`). */
+  private readonly listings = new Map<string, Set<string>>();
 
   /**
    * `use: false` ignores every config file (the built-in behaviour); `overrides` (the command
@@ -96,11 +98,26 @@ export class ConfigResolver {
    */
   constructor(private readonly opts: { use?: boolean; overrides?: RuleOverrides; file?: string } = {}) {}
 
+  /**
+   * The entry names of folder `dir` as the run's walk read them: a config file they do not name
+   * is not looked up (a resolver lives for one run; the language server makes a new one on reload).
+   */
+  knowListing(dir: string, names: string[]): void {
+    this.listings.set(dir, new Set(names));
+  }
+
+  /** The names of the folder's listing, when the walk read it. */
+  listed(dir: string): Set<string> | undefined {
+    return this.listings.get(dir);
+  }
+
   /** The config file in `dir` itself, if any (raiselint.toml first, then pyproject.toml with [tool.raiselint]). */
   configIn(dir: string): ConfigFile | undefined {
     if (this.fileCache.has(dir)) return this.fileCache.get(dir);
     let found: ConfigFile | undefined;
+    const names = this.listings.get(dir);
     for (const name of CONFIG_FILE_NAMES) {
+      if (names && !names.has(name)) continue;
       const f = join(dir, name);
       if (!existsSync(f)) continue;
       found = readConfigFile(f);

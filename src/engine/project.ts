@@ -159,7 +159,8 @@ export function projectResolver(opts: ProjectOptions): ConfigResolver {
 
 /** The files a run checks (`--show-files` lists them). */
 export function discoverProject(paths: string[], opts: ProjectOptions, resolver: ConfigResolver): DiscoveredFile[] {
-  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs) });
+  // Each folder is listed once: the resolver (and pins, through it) look config files up in the walk's listings.
+  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs), onListing: (dir, names) => resolver.knowListing(dir, names) });
 }
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
@@ -168,6 +169,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const found: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, { ...opts, discovery: { ...opts.discovery, alsoFind: JS_FILES } }, resolver);
   const files = opts.stdin ? found : pythonFiles(found);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
+  const listed = (dir: string) => resolver.listed(dir);
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
@@ -179,8 +181,8 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion) }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion) })),
+  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion, listed) }) : await checkFiles(
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion, listed) })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize, fixes: opts.fixes },
   );
@@ -233,6 +235,6 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
   };
   const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
-  const pinsOf = (display: string) => (index.has(display) ? pinsFor(files[index.get(display)!]!.abs, opts.targetVersion ?? cfgs[index.get(display)!]?.targetVersion) : undefined);
+  const pinsOf = (display: string) => (index.has(display) ? pinsFor(files[index.get(display)!]!.abs, opts.targetVersion ?? cfgs[index.get(display)!]?.targetVersion, listed) : undefined);
   return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf, pinsOf };
 }

@@ -40,6 +40,8 @@ export interface DiscoverOptions {
   onPath?: (given: string, found: number) => void;
   /** Other files to find in directories and to accept when named (JS/TS files: checked when JS/TS rules are loaded). */
   alsoFind?: RegExp;
+  /** Told of each folder's entry names as the walk reads them (before its entries are visited), so later lookups in it need no listing of their own. */
+  onListing?: (dir: string, names: string[]) => void;
 }
 
 /** Not normalized: `//`, a `.` or `..` segment, or a trailing `/` (string searches: a regular expression was slower). */
@@ -204,8 +206,9 @@ function walkExclusion(childAbs: string, name: string, isDir: boolean, layers: I
 function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<string, DiscoveredFile>, ctx: WalkContext): number {
   const { opts } = ctx;
   const gitignore = opts.respectGitignore !== false;
-  const withOwn = (dir: string, here: IgnoreLayer[]) => {
-    const own = gitignore ? readGitignore(dir) : undefined;
+  // A folder's own .gitignore, read when its listing names one (no lookup per folder).
+  const withOwn = (dir: string, names: string[], here: IgnoreLayer[]) => {
+    const own = gitignore && names.includes('.gitignore') ? readGitignore(dir) : undefined;
     return own ? [...here, own] : here;
   };
   let found = 0;
@@ -213,9 +216,13 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     if (why) opts.onSkip?.(shown, why);
     return !!why;
   };
-  walkTree<IgnoreLayer[]>(abs, display, withOwn(abs, layers), {
-    listing: (_dir, shown, names) => !names.includes('pyvenv.cfg') || (opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)'), false),
-    enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : withOwn(childAbs, here)),
+  walkTree<IgnoreLayer[]>(abs, display, layers, {
+    listing: (dir, shown, names, here) => {
+      if (names.includes('pyvenv.cfg')) return void opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)');
+      opts.onListing?.(dir, names);
+      return withOwn(dir, names, here);
+    },
+    enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : here),
     file: (childAbs, shown, name, here) => {
       if (!PY.test(name) && opts.included?.(childAbs) !== true && opts.alsoFind?.test(name) !== true) return;
       if (skip(shown, walkExclusion(childAbs, name, false, here, ctx))) return;

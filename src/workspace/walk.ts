@@ -17,8 +17,12 @@ export interface WalkVisitor<S> {
   file(abs: string, display: string, name: string, here: S): void;
   /** A file name that is not valid UTF-8 (its display uses U+FFFD). */
   badName(abs: string, display: string, here: S): void;
-  /** Called with each directory's entries before they are visited; false: skip the directory's contents (a virtualenv). */
-  listing?(abs: string, display: string, names: string[]): boolean;
+  /**
+   * Called with each directory's entry names (read once) before they are visited, with the state
+   * `enter` gave it; returns the state its entries see (a folder's own .gitignore applies to
+   * them), or undefined to skip its contents (a virtualenv).
+   */
+  listing?(abs: string, display: string, names: string[], here: S): S | undefined;
   /** A symbolic link to a directory, not followed (without `followLinks`). */
   skippedLink?(display: string): void;
 }
@@ -70,7 +74,7 @@ interface Frame<S> {
   state: S;
 }
 
-/** Walks `root` (a directory) depth-first; `state` is threaded from parent to child by `visitor.enter`. */
+/** Walks `root` (a directory) depth-first; `state` is threaded from parent to child by `visitor.enter` and `visitor.listing`. */
 export function walkTree<S>(root: string, display: string, state: S, visitor: WalkVisitor<S>, opts: WalkOptions = {}): void {
   const seen = new Set<string>();
   if (opts.followLinks) {
@@ -86,7 +90,8 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
     } catch {
       continue; // vanished or unreadable folder: nothing in it to check
     }
-    if (visitor.listing && !visitor.listing(dir.abs, dir.display, entries.map((e) => e.name))) continue;
+    const state = visitor.listing ? visitor.listing(dir.abs, dir.display, entries.map((e) => e.name), dir.state) : dir.state;
+    if (state === undefined) continue;
     const bad = undecodable(dir.abs, entries);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const children: Frame<S>[] = [];
@@ -97,7 +102,7 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
       const abs = absAt + e.name;
       const shown = shownAt + e.name;
       if (bad.has(e.name)) {
-        visitor.badName(abs, shown, dir.state);
+        visitor.badName(abs, shown, state);
         continue;
       }
       let isDir = e.isDirectory();
@@ -113,7 +118,7 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
         } else if (st && !st.isFile()) continue; // a link to a FIFO, device or socket
         else {
           // A link to a file, or a dangling one (reported as unreadable when checked).
-          visitor.file(abs, shown, e.name, dir.state);
+          visitor.file(abs, shown, e.name, state);
           continue;
         }
       }
@@ -123,9 +128,9 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
           if (!st || seen.has(devIno(st))) continue;
           seen.add(devIno(st));
         }
-        const next = visitor.enter(abs, shown, e.name, dir.state);
+        const next = visitor.enter(abs, shown, e.name, state);
         if (next !== undefined) children.push({ abs, display: shown, state: next });
-      } else if (e.isFile()) visitor.file(abs, shown, e.name, dir.state);
+      } else if (e.isFile()) visitor.file(abs, shown, e.name, state);
       // FIFOs, devices, sockets: not source files.
     }
     // Children in reverse so that the first in name order is walked first.
