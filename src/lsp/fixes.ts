@@ -8,6 +8,7 @@
 import type { Range, TextEdit } from 'vscode-languageserver';
 import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
 import { lineStarts, positionEdits } from '../diagnostics/positions.js';
+import { loneCrEol, withEol } from '../parse/source.js';
 
 export type Applicability = 'safe' | 'unsafe' | 'display-only';
 
@@ -43,7 +44,9 @@ function readEdits(raw: unknown[], text: string, starts: () => number[]): TextEd
   if (!raw.length) return [];
   if (!raw.every((e) => typeof e === 'object' && e !== null)) return undefined;
   const edits = positionEdits(text, raw as FixEdit[], starts());
-  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: e.text }));
+  // A lone-CR document gets lone CRs (the check read its CRs as line breaks, as CPython does; see parse/source.ts).
+  const eol = loneCrEol(text);
+  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: withEol(e.text, eol) }));
 }
 
 function readApplicability(v: unknown): Applicability {
