@@ -35,6 +35,9 @@ function strategyLabel(strategy: string | undefined, reason: string | undefined,
     const guard = reason && /isinstance\([^()]*\)/.exec(reason);
     if (guard) return `Guard with ${guard[0]}`;
   }
+  // One call that may raise several errors gets a handler for each (fix/plan.ts): the title names them all.
+  const several = strategy === 'try-except' && reason ? /a handler for each error it may raise \(([^)]*)\)/.exec(reason) : null;
+  if (several) return `Wrap in try/except ${several[1]!.split(', ').map((e) => e.split('.').pop()).join(', ')}`;
   if (strategy === 'try-except' && d.errorClass) return `Wrap in try/except ${d.errorClass.split('.').pop()}`;
   return (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
 }
