@@ -193,7 +193,8 @@ describe('prefilter', () => {
       ['AgentProxy', ROLE_CLASS],
     ];
     const q = Prefilter.build({ names });
-    const words = ['agent_save_state', 'agent_load_state', 'save_state', 'load_state_json', 'load_state', 'metadata', 'run', 'raiselint', 'GrpcWorkerAgentRuntime', 'AgentProxy', '_state', 'state', 'meta', 'data', 'ru', 'n', 'x', '_', 'é'];
+    // Parts of names too: the needles are substrings chosen to search cheaply (`metada`, `iselin`).
+    const words = ['agent_save_state', 'agent_load_state', 'save_state', 'load_state_json', 'load_state', 'metadata', 'run', 'raiselint', 'GrpcWorkerAgentRuntime', 'AgentProxy', '_state', 'state', 'meta', 'data', 'metada', 'iselin', 'raiseli', 'ru', 'n', 'x', '_', 'é'];
     const seps = [' ', '.', '(', '\n', '#', '', '', '_', '9'];
     const candidates = fuzzPrefilter(q, words, seps, { seed: 7, texts: 600, checkText: true });
     expect(candidates).toBeGreaterThan(50);

@@ -89,6 +89,25 @@ const MAX_COVER_NAMES = 64;
 /** Shortest substring used as a needle: shorter ones occur everywhere and search slower. */
 const MIN_NEEDLE = 5;
 
+/**
+ * Percent of the bytes of Python source that are each identifier character (measured on the
+ * standard library: `e` 6.7%, `_` 1.6%, `m` 1.2%, `j` 0.08%); any other byte counts as rare.
+ */
+const SOURCE_FREQUENCY: Record<string, number> = {
+  e: 6.74, s: 4.57, t: 4.48, a: 3.53, r: 3.46, o: 2.89, n: 2.88, i: 2.86, l: 2.82, f: 1.96, c: 1.83, d: 1.78, _: 1.58, p: 1.43, u: 1.42, m: 1.19,
+  h: 0.97, g: 0.78, b: 0.7, '0': 0.63, E: 0.61, x: 0.61, y: 0.58, T: 0.54, w: 0.44, k: 0.39, '1': 0.39, I: 0.35, v: 0.33, A: 0.32, N: 0.32,
+};
+
+/**
+ * Estimated cost (milliseconds per 31.5 MB, measured on the standard library) of one native
+ * search (Buffer#indexOf: Node's StringSearch) for a needle: below 7 bytes it is a memchr for the
+ * first byte, each stop compared, so a needle starting with a rarer byte is cheaper (`metada`
+ * ~11 ms); from 7 bytes on it is a Boyer-Moore-Horspool search (`metadata` ~21 ms).
+ */
+export function searchCost(needle: string): number {
+  return needle.length >= 7 ? 21 : 6 + 3.5 * (SOURCE_FREQUENCY[needle[0]!] ?? 0.2);
+}
+
 /** Needles that are whole names: the shortest names, each kept unless it contains one kept already. */
 function coverByNames(names: string[]): string[] | undefined {
   const kept: string[] = [];
@@ -102,8 +121,9 @@ function coverByNames(names: string[]): string[] | undefined {
 
 /**
  * Fewer needles: substrings shared by several names (`_state` is in `save_state` and
- * `agent_load_state`), chosen greedily: the one in most names not yet covered, the longest among
- * those. Each search is one pass over the file, so one needle fewer is one pass fewer.
+ * `agent_load_state`), chosen greedily: the one in most names not yet covered, the cheapest to
+ * search among those (searchCost: `metada` rather than `metadata`), then the longest. Each search
+ * is one pass over the file, so one needle fewer is one pass fewer.
  */
 function coverBySubstrings(names: string[]): string[] | undefined {
   const holders = new Map<string, Set<number>>();
@@ -123,13 +143,18 @@ function coverBySubstrings(names: string[]): string[] | undefined {
   });
   const open = new Set(names.map((_, i) => i));
   const kept: string[] = [];
+  const better = (sub: string, best: string) => {
+    const a = searchCost(sub);
+    const b = searchCost(best);
+    return a < b || (a === b && (sub.length > best.length || (sub.length === best.length && sub < best)));
+  };
   while (open.size) {
     let best: string | undefined;
     let bestCount = 0;
     for (const [sub, set] of holders) {
       let c = 0;
       for (const i of set) if (open.has(i)) c++;
-      if (c > bestCount || (c === bestCount && c > 0 && (sub.length > best!.length || (sub.length === best!.length && sub < best!)))) {
+      if (c > bestCount || (c === bestCount && c > 0 && better(sub, best!))) {
         best = sub;
         bestCount = c;
       }
