@@ -71,6 +71,20 @@ else require('./src/engine/thread.ts');
 // jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
 const JSONC = join(ROOT, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
 
+// commander loads node:child_process at start-up for the executable subcommands raiselint has
+// none of (~3 ms of every run: child_process, dgram and their bindings): it is loaded on first use.
+const LAZY_CHILD_PROCESS = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`bundle: ${args.path} no longer has ${eager} (update LAZY_CHILD_PROCESS)`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
+
 const JS_EXTERNAL = ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument', 'typescript', 'eslint', '@typescript-eslint/*'];
 rmSync(out, { recursive: true, force: true });
 const result = await esbuild.build({
@@ -88,6 +102,7 @@ const result = await esbuild.build({
   alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
   // The JS/TS checker's libraries (loaded only when JS/TS rules are) stay outside too: runtime dependencies.
   external: JS_EXTERNAL,
+  plugins: [LAZY_CHILD_PROCESS],
   define: { 'import.meta.url': '__raiselintUrl' },
   banner: { js: "var __raiselintUrl = require('node:url').pathToFileURL(__filename).href;" },
   metafile: true,
