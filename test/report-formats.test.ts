@@ -251,6 +251,20 @@ describe('statistics', () => {
   });
 });
 
+describe('text and concise', () => {
+  it('a record message, tip or condition with line breaks or control characters stays on its line, escaped', () => {
+    const d = diag({ message: 'file could not be opened successfully:\n{error_msgs_summary}\x1b[2J', tips: ['first\r\nsecond'], condition: 'raises when x\ty' });
+    const concise = renderReport('concise', { diagnostics: [d], errors: [] });
+    expect(concise.split('\n')[0]).toBe('a.py:1:1: lib/some-rule file could not be opened successfully:\\n{error_msgs_summary}\\x1b[2J');
+    const text = renderReport('text', { diagnostics: [d], errors: [], sources: new Map([['a.py', 'x = 1\n']]) });
+    expect(text).toContain('= help: first\\r\\nsecond\n');
+    expect(text).toContain('= when: raises when x\\ty\n');
+    expect(text).not.toContain('\x1b');
+    // JSON keeps the message as the record has it.
+    expect(JSON.parse(renderReport('json', { diagnostics: [d], errors: [] })).diagnostics[0].message).toBe(d.message);
+  });
+});
+
 describe('format dispatch', () => {
   it('every format renders, and --statistics replaces the findings', () => {
     for (const f of FORMATS) {
