@@ -14,6 +14,8 @@ import type { Node } from 'web-tree-sitter';
 const TYPE = Symbol('raiselint.nodeType');
 const END = Symbol('raiselint.nodeEnd');
 type Cached = Node & { [TYPE]?: string; [END]?: number };
+/** The keys this file keeps answers under (fastnodes.ts makes nodes with them in place). */
+export { TYPE as TYPE_SLOT, END as END_SLOT };
 
 /** Wraps the getter `name` of `proto` so that each object computes it once, kept under `key`. */
 function once(proto: Cached, name: 'type' | 'endIndex', key: typeof TYPE | typeof END): void {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Language, Node, Parser, Tree } from 'web-tree-sitter';
 import { speedUpTransfers } from './transfer.js';
 import { cacheNodeFacts } from './nodecache.js';
+import { installFastNodes } from './fastnodes.js';
 
 export type { Node, Tree };
 
@@ -40,6 +41,7 @@ export function initParser(): Promise<void> {
     const module = { locateFile: (name: string) => wasmFile('web-tree-sitter', name) };
     await Parser.init(module);
     speedUpTransfers(module);
+    installFastNodes(module, Node);
     language = await Language.load(wasmFile('tree-sitter-python', 'tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);

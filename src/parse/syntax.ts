@@ -1,24 +1,21 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
+import { FIELDS, NAMED, fastNodes, rawFieldChild, rawNamedChildren } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
  * new node objects, and the semantic model and the fix planner ask the same ones of the same nodes
  * many times (on the fixtures, ~4 field lookups and ~2 child lists per node). Node ids are unique
- * within a tree; trees are never edited, so an answer never changes. Kept on the tree object, so
- * a new tree (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
+ * within a tree; trees are never edited, so an answer never changes. The answers are kept on the
+ * node objects, and the one object for each id in a map kept on the tree object, so a new tree
+ * (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
  *
  * Each node the helpers return is the one object for its id (the first made): a node reached as
- * a field and again as a child is one object, so what web-tree-sitter caches on it (its child
- * lists) and what nodecache.ts caches (its type) is computed once.
+ * a field and again as a child is one object, so what is cached on it (its child lists, its type)
+ * is computed once. Child lists and fields are read through fastnodes.ts when it is on.
  */
-interface NodeMemo {
-  node: Node;
-  /** The child for each field id (null: none; undefined: not asked yet). */
-  fields?: (Node | null | undefined)[];
-  named?: Node[];
-}
-type TreeMemo = Map<number, NodeMemo>;
+type Memo = Node & { [FIELDS]?: (Node | null | undefined)[]; [NAMED]?: Node[] };
+type TreeMemo = Map<number, Node>;
 const MEMO = Symbol('raiselint.syntaxMemo');
 type MemoTree = Node['tree'] & { [MEMO]?: TreeMemo };
 
@@ -26,16 +23,12 @@ function memoOf(tree: MemoTree): TreeMemo {
   return (tree[MEMO] ??= new Map());
 }
 
-/** The memo of `node` in `memo`, made (with `node` as its object) on first sight. */
-function entry(memo: TreeMemo, node: Node): NodeMemo {
-  let e = memo.get(node.id);
-  if (!e) memo.set(node.id, (e = { node }));
-  return e;
-}
-
-/** The one object for `node`'s id (see NodeMemo). */
-function canonical(memo: TreeMemo, node: Node | null): Node | null {
-  return node && entry(memo, node).node;
+/** The one object for `node`'s id (see above), `node` itself on first sight. */
+function canonical(memo: TreeMemo, node: Node): Memo {
+  const n = memo.get(node.id);
+  if (n) return n;
+  memo.set(node.id, node);
+  return node;
 }
 
 // Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
@@ -58,10 +51,17 @@ export function field(node: Node, name: string): Node | null {
   const id = fieldId(tree.language, name);
   if (id < 0) return null;
   const memo = memoOf(tree);
-  const e = entry(memo, node);
-  const fields = (e.fields ??= []);
+  const e = canonical(memo, node);
+  const fields = (e[FIELDS] ??= []);
   let c = fields[id];
-  if (c === undefined) fields[id] = c = canonical(memo, node.childForFieldId(id));
+  if (c === undefined) {
+    if (fastNodes()) c = rawFieldChild(e, id, memo);
+    else {
+      const k = e.childForFieldId(id);
+      c = k && canonical(memo, k);
+    }
+    fields[id] = c;
+  }
   return c;
 }
 
@@ -73,12 +73,14 @@ export function namedChildren(node: Node): Node[] {
 /** `namedChildren` without the copy: the one array kept for the node, read-only (the hot paths of the semantic model). */
 export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
-  const e = entry(memo, node);
-  let out = e.named;
+  const e = canonical(memo, node);
+  let out = e[NAMED];
   if (!out) {
+    const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));
     out = [];
-    for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(canonical(memo, c)!);
-    e.named = out;
+    // The type is read of the one object for the child, where it stays cached.
+    for (const k of all) if (k && k.type !== 'comment') out.push(k);
+    e[NAMED] = out;
   }
   return out;
 }
