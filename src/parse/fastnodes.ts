@@ -24,6 +24,8 @@ interface Module {
   _ts_init?: () => number;
   _ts_node_named_children_wasm?: (tree: number) => void;
   _ts_node_child_by_field_id_wasm?: (tree: number, field: number) => void;
+  _ts_node_descendants_of_type_wasm?: (tree: number, symbols: number, count: number, r0: number, c0: number, r1: number, c1: number) => void;
+  _malloc?: (size: number) => number;
   _free?: (ptr: number) => void;
 }
 
@@ -45,6 +47,7 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
   if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
   if (typeof m._ts_init !== 'function' || typeof m._free !== 'function') return false;
   if (typeof m._ts_node_named_children_wasm !== 'function' || typeof m._ts_node_child_by_field_id_wasm !== 'function') return false;
+  if (typeof m._ts_node_descendants_of_type_wasm !== 'function' || typeof m._malloc !== 'function') return false;
   // `ts_init` only writes two version numbers into the buffer and returns its address.
   buffer = m._ts_init() >> 2;
   mod = m as Required<Module>;
@@ -119,4 +122,27 @@ export function rawFieldChild(node: Node, fieldId: number, memo: Map<number, Nod
   marshal(raw);
   mod!._ts_node_child_by_field_id_wasm(raw.tree[0], fieldId);
   return nodeAt(heap(), buffer, node.tree, memo);
+}
+
+/** A list of symbols in the parser's memory, for rawDescendants (kept for the process: one per list of types asked for). */
+export function symbolList(symbols: readonly number[]): number {
+  const at = mod!._malloc(4 * Math.max(1, symbols.length));
+  const h = heap();
+  symbols.forEach((s, i) => (h[(at >> 2) + i] = s));
+  return at;
+}
+
+/** `node.descendantsOfType(types)` for the symbols at `list` (symbolList), in document order, each the one object for its id in `memo`. */
+export function rawDescendants(node: Node, list: number, count: number, memo: Map<number, Node>): Node[] {
+  const raw = node as Raw;
+  marshal(raw);
+  // No range: the zero points mean the whole node, as web-tree-sitter's defaults.
+  mod!._ts_node_descendants_of_type_wasm(raw.tree[0], list, count, 0, 0, 0, 0);
+  const h = heap();
+  const n = h[buffer]!;
+  const at = h[buffer + 1]!;
+  const out = new Array<Node>(n);
+  for (let i = 0, p = at >> 2; i < n; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
+  mod!._free(at);
+  return out;
 }

@@ -1,6 +1,6 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
-import { FIELDS, NAMED, fastNodes, rawFieldChild, rawNamedChildren } from './fastnodes.js';
+import { FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
@@ -83,6 +83,47 @@ export function kids(node: Node): readonly Node[] {
     e[NAMED] = out;
   }
   return out;
+}
+
+/**
+ * The node types that later stages look for anywhere in a file (src/python/flows.ts for the
+ * model's analysis on demand, src/rules/condition/literal.ts for module constants): all are found
+ * in one walk of the tree. A walk costs about a seventh of the parse, whatever it looks for.
+ */
+const FILE_TYPES = [
+  ...['assignment', 'augmented_assignment', 'named_expression', 'for_statement', 'for_in_clause', 'as_pattern', 'import_statement'],
+  ...['import_from_statement', 'match_statement', 'class_definition', 'function_definition', 'return_statement', 'decorated_definition'],
+  ...['string', 'comment', 'global_statement'],
+];
+const FILE_TYPE_SET = new Set(FILE_TYPES);
+const FILE_NODES = Symbol('raiselint.fileNodes');
+type WalkTree = MemoTree & { [FILE_NODES]?: Map<number, Node[]> };
+/** The symbols of FILE_TYPES (every symbol a type's name stands for, as descendantsOfType finds them), per grammar. */
+const fileSymbols = new WeakMap<object, { list: number; count: number }>();
+
+/** The descendants of `node` whose type is in `types`, in document order: from one walk per node when all are FILE_TYPES. */
+export function descendantsIn(node: Node, types: ReadonlySet<string>): Node[] {
+  for (const t of types) if (!FILE_TYPE_SET.has(t)) return node.descendantsOfType([...types]).map((n) => canonical(memoOf(node.tree as MemoTree), n!));
+  const tree = node.tree as WalkTree;
+  const walks = (tree[FILE_NODES] ??= new Map<number, Node[]>());
+  let all: Node[] | undefined = walks.get(node.id);
+  if (!all) {
+    all = walkFileTypes(node, memoOf(tree));
+    walks.set(node.id, all);
+  }
+  return all.filter((n) => types.has(n.type));
+}
+
+function walkFileTypes(node: Node, memo: TreeMemo): Node[] {
+  if (!fastNodes()) return node.descendantsOfType(FILE_TYPES).map((n) => canonical(memo, n!));
+  const lang = node.tree.language;
+  let syms = fileSymbols.get(lang);
+  if (!syms) {
+    const ids: number[] = [];
+    lang.types.forEach((t, i) => FILE_TYPES.includes(t) && ids.push(i));
+    fileSymbols.set(lang, (syms = { list: symbolList(ids), count: ids.length }));
+  }
+  return rawDescendants(node, syms.list, syms.count, memo);
 }
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */
