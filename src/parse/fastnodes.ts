@@ -17,7 +17,7 @@
  */
 import { endianness } from 'node:os';
 import type { Node } from 'web-tree-sitter';
-import { END_SLOT, TYPE_SLOT } from './nodecache.js';
+import { END_SLOT, TEXT_SLOT, TYPE_SLOT } from './nodecache.js';
 
 interface Module {
   HEAP32?: Int32Array;
@@ -63,6 +63,7 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
     // The answers' slots, so that a node keeps one shape as they are filled.
     this[TYPE_SLOT] = undefined;
     this[END_SLOT] = undefined;
+    this[TEXT_SLOT] = undefined;
     this[FIELDS] = undefined;
     this[NAMED] = undefined;
   };
