@@ -14,7 +14,8 @@ import { FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildr
  * a field and again as a child is one object, so what is cached on it (its child lists, its type)
  * is computed once. Child lists and fields are read through fastnodes.ts when it is on.
  */
-type Memo = Node & { [FIELDS]?: (Node | null | undefined)[]; [NAMED]?: Node[] };
+/** FIELDS: the fields asked of the node, as pairs (field id, child or null), a node being asked one to four. */
+type Memo = Node & { [FIELDS]?: (number | Node | null)[]; [NAMED]?: Node[] };
 type TreeMemo = Map<number, Node>;
 const MEMO = Symbol('raiselint.syntaxMemo');
 type MemoTree = Node['tree'] & { [MEMO]?: TreeMemo };
@@ -53,15 +54,14 @@ export function field(node: Node, name: string): Node | null {
   const memo = memoOf(tree);
   const e = canonical(memo, node);
   const fields = (e[FIELDS] ??= []);
-  let c = fields[id];
-  if (c === undefined) {
-    if (fastNodes()) c = rawFieldChild(e, id, memo);
-    else {
-      const k = e.childForFieldId(id);
-      c = k && canonical(memo, k);
-    }
-    fields[id] = c;
+  for (let i = 0; i < fields.length; i += 2) if (fields[i] === id) return fields[i + 1] as Node | null;
+  let c: Node | null;
+  if (fastNodes()) c = rawFieldChild(e, id, memo);
+  else {
+    const k = e.childForFieldId(id);
+    c = k && canonical(memo, k);
   }
+  fields.push(id, c);
   return c;
 }
 
