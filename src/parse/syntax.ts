@@ -70,11 +70,16 @@ export function namedChildren(node: Node): Node[] {
   return kids(node).slice();
 }
 
+/** The named node types that are tokens, never with children (tree-sitter-python's node-types.json): not asked of the parser. */
+const TOKENS = new Set(['comment', 'ellipsis', 'escape_interpolation', 'escape_sequence', 'false', 'float', 'identifier', 'integer', 'line_continuation', 'none', 'string_end', 'string_start', 'true', 'type_conversion']);
+const NO_NODES: Node[] = [];
+
 /** `namedChildren` without the copy: the one array kept for the node, read-only (the hot paths of the semantic model). */
 export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
   const e = canonical(memo, node);
   let out = e[NAMED];
+  if (!out && TOKENS.has(e.type)) out = e[NAMED] = NO_NODES;
   if (!out) {
     const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));
     out = [];
