@@ -8,7 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { initParser } from '../parse/parser.js';
 import type { LoadedRecord } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
-import { compileOne, type RecordCache } from '../rules/compile/cached.js';
+import { compileFresh, type RecordCache } from '../rules/compile/cached.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Claims, WORKER_DONE, WORKER_FAILED } from './compileclaim.js';
 
@@ -32,7 +32,7 @@ export interface CompiledEntry {
 export function entryOf(lr: LoadedRecord, patterns: boolean, salt: string): string | undefined {
   let entry: string | undefined;
   const sink: RecordCache = { salt, get: () => undefined, put: (_k, v) => void (entry = v) };
-  compileOne(lr, new ExceptionHierarchy(), new ClassRegistry(), patterns, sink);
+  compileFresh(lr, new ExceptionHierarchy(), new ClassRegistry(), patterns, sink);
   return entry;
 }
 
