@@ -17,6 +17,7 @@ import { recordKey, type RecordCache } from '../rules/compile/cached.js';
 import { Claims, WORKER_RUNNING } from './compileclaim.js';
 import type { CompileThreadData, CompiledEntry } from './compilethread.js';
 import { threadUrl } from './threadurl.js';
+import { CompileWorker } from './compileworker.js';
 
 /**
  * Records to compile (cache misses) from which a worker is started. A record compiles in ~2-3 ms
@@ -51,6 +52,7 @@ export class SplitCompile implements RecordCache {
     keys: string[],
     patterns: boolean,
     private readonly waitFirst: boolean,
+    early?: CompileWorker,
   ) {
     this.salt = inner.salt;
     keys.forEach((k, i) => this.pos.set(k, i));
@@ -58,17 +60,28 @@ export class SplitCompile implements RecordCache {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: CompileThreadData = { kind: 'compile', records: todo, patterns, salt: this.salt, claims: this.claims.buffer, port: port2 };
-    this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
+    // A worker started before the datasets were read (./compileworker.ts) is given its records now.
+    if (early?.give(data, port2)) this.worker = early.worker;
+    else {
+      early?.stop();
+      this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
+      this.worker.unref();
+    }
     // A worker's error is its records left to the main thread (see await), never the run's.
     this.worker.on('error', () => (this.dead = true));
-    this.worker.unref();
   }
 
   /**
    * A split compile of `records` through `inner`, when enough of them miss it and there are cores
    * to share (`min`: see MIN_SPLIT_RECORDS); undefined otherwise (compile through `inner` alone).
    */
-  static start(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions = {}): SplitCompile | undefined {
+  static start(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions = {}, early?: CompileWorker): SplitCompile | undefined {
+    const split = SplitCompile.begin(records, inner, patterns, opts, early);
+    if (!split) early?.stop();
+    return split;
+  }
+
+  private static begin(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions, early?: CompileWorker): SplitCompile | undefined {
     const min = opts.minRecords ?? MIN_SPLIT_RECORDS;
     if (availableParallelism() < 2 && min > 0) return undefined;
     const todo: LoadedRecord[] = [];
@@ -82,7 +95,7 @@ export class SplitCompile implements RecordCache {
       keys.push(k);
     }
     if (!todo.length || todo.length < min) return undefined;
-    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst);
+    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early);
   }
 
   get(key: string): string | undefined {

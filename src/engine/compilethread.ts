@@ -4,7 +4,7 @@
  * registry), as the per-record cache would have it (../rules/compile/cached.ts). Each entry is
  * posted as it is made; the main thread replays it only where every answer it read still holds.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { initParser } from '../parse/parser.js';
 import type { LoadedRecord } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
@@ -50,4 +50,20 @@ export async function runCompile(data: CompileThreadData): Promise<void> {
   } finally {
     data.port.close();
   }
+}
+
+/**
+ * An early worker (./compileworker.ts): the parser loads while it waits for its records; a
+ * parser that fails to load is the worker's failure, reported through the claims before it takes
+ * any record.
+ */
+export async function waitCompile(): Promise<void> {
+  const ready = initParser().then(
+    () => true,
+    () => false,
+  );
+  const data = await new Promise<CompileThreadData>((resolve) => parentPort!.once('message', resolve));
+  if (await ready) return runCompile(data);
+  new Claims(data.claims).finish(WORKER_FAILED);
+  data.port.close();
 }
