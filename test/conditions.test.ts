@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pinsFor } from '../src/config/pins.js';
+import picomatch from 'picomatch';
+import { isPinFile, PIN_FILES_GLOB, pinsFor } from '../src/config/pins.js';
 import { rangeState } from '../src/rules/condition/versions.js';
 import { BIN } from './helpers/project.js';
 
@@ -107,6 +108,25 @@ describe('versions', () => {
     // The walk stops at the folder holding .git: the requirements above it are another project's.
     expect(pinsFor(join(top, 'repo/c.py'))).toEqual({ python: { spec: '==3.10.*', from: 'Python 3.10 (.python-version)' }, packages: attrs });
     expect(pinsFor(join(top, 'repo/pkg/a.py'), 'py311')).toEqual({ python: { spec: '==3.11.*', from: 'target-version py311' }, packages: attrs });
+  });
+
+  it('the files that pin are one list: what the folder reading counts, the watchers watch and a change reloads', () => {
+    const pinning = ['.python-version', 'poetry.lock', 'uv.lock', 'Pipfile.lock', 'requirements.txt', 'requirements-dev.txt'];
+    const not = ['requirements.in', 'dev-requirements.txt', 'setup.py', 'a.python-version', 'requirements.txt.bak'];
+    const watched = picomatch(PIN_FILES_GLOB, { dot: true });
+    for (const name of pinning) {
+      expect(isPinFile(name), name).toBe(true);
+      expect(watched(`some/folder/${name}`), name).toBe(true);
+    }
+    for (const name of not) {
+      expect(isPinFile(name), name).toBe(false);
+      expect(watched(`some/folder/${name}`), name).toBe(false);
+    }
+    // pyproject.toml pins too, but is watched as a config file.
+    expect(isPinFile('pyproject.toml')).toBe(true);
+    // Every requirements file of a folder counts, in name order.
+    const top = project('pins-reqs', { 'requirements-dev.txt': 'attrs==23.1.0\n', 'requirements.in': 'flask==3.0.0\n', 'a.py': '' });
+    expect(pinsFor(join(top, 'a.py')).packages).toEqual({ attrs: { spec: '==23.1.0', from: 'attrs==23.1.0 (requirements-dev.txt)' } });
   });
 
   it('a pinned range is inside, partly inside or outside a record range', () => {

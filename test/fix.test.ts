@@ -17,6 +17,7 @@ import { UserFile } from '../src/fix/scope.js';
 import { lineStarts } from '../src/diagnostics/positions.js';
 import { initParser, withTree } from '../src/parse/parser.js';
 import type { Fix } from '../src/diagnostics/types.js';
+import { fixesOf } from '../src/lsp/fixes.js';
 import { BIN } from './helpers/project.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'fixes');
@@ -207,6 +208,37 @@ def main(exc):
           '    try:\n        settings = load_config("app.toml")\n    except ConfigError as exc_1:\n        log.warning("using defaults: %s", exc_1)\n        settings = dict(DEFAULTS)\n',
         ),
     );
+  });
+
+  it('one call that may raise several errors gets one try with a handler for each, a subclass before its base', async () => {
+    const source = 'import os\n\n\ndef open_port(name, mode="r"):\n    if not isinstance(name, str):\n        raise TypeError("name must be a str")\n    if mode not in "rw":\n        raise ValueError(f"bad mode {mode}")\n    if not os.path.exists(name):\n        raise FileNotFoundError(name)\n    if os.path.isdir(name):\n        raise OSError("is a directory")\n    return name\n';
+    const rec = (slug: string, errorClass: string, lineNumber: number, handler: string) => ({
+      record: { id: `${slug.replace(/[^a-f0-9]/g, '').padEnd(16, '0').slice(0, 12)}${String(lineNumber).padStart(4, '0')}`, repo: 'acme/ports', slug, errorMessage: slug, errorClass, severity: 'error', filePath: 'src/ports/core.py', lineNumber, sourceCode: source, sourceCodeStart: 1, handlingStrategy: 'try-catch', tryCatchPattern: `from ports.core import open_port\n\ntry:\n    port = open_port(name)\nexcept ${errorClass}:\n    ${handler}\n`, tags: ['python'], schemaVersion: 2 },
+      datasetVersion: 'x',
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    // By rule id the OSError record comes first: its handler must still follow FileNotFoundError's.
+    const records = [rec('a-is-a-directory', 'OSError', 12, 'port = None'), rec('b-bad-mode', 'ValueError', 8, 'port = ""'), rec('c-missing', 'FileNotFoundError', 10, 'port = "/dev/null"'), rec('d-not-a-str', 'TypeError', 6, 'port = None')];
+    writeFileSync(join(dir, 'r.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const user = 'from ports.core import open_port\n\n\ndef main(path, mode):\n    port = open_port(path, mode)\n    return port\n';
+    const ds = checkSource(user, 'user.py', rules).diagnostics;
+    expect(ds.map((d) => d.errorClass).sort()).toEqual(['FileNotFoundError', 'OSError', 'TypeError', 'ValueError']);
+    // Every finding carries the one fix of the statement, and it handles each of their errors (the editor's title says which).
+    expect(new Set(ds.map((d) => JSON.stringify(d.fix))).size).toBe(1);
+    expect(fixesOf(ds[0]!, user)[0]!.title).toBe(`Wrap in try/except FileNotFoundError, OSError, ValueError, TypeError (${ds[0]!.ruleId}) [safe]`);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    expect(r.errors).toEqual([]);
+    expect(r.fixed).toBe(4);
+    const out = r.bytes!.toString();
+    const heads = out.split('\n').filter((l) => l.trim().startsWith('except'));
+    expect(heads.map((l) => l.trim())).toEqual(['except FileNotFoundError:', 'except OSError:', 'except ValueError:', 'except TypeError:']);
+    expect(out).toBe('from ports.core import open_port\n\n\ndef main(path, mode):\n    try:\n        port = open_port(path, mode)\n    except FileNotFoundError:\n        port = "/dev/null"\n    except OSError:\n        port = None\n    except ValueError:\n        port = ""\n    except TypeError:\n        port = None\n    return port\n');
+    const dirOut = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
+    writeFileSync(join(dirOut, 'user.py'), out);
+    pyParses(join(dirOut, 'user.py'));
+    // Each error reaches its own handler: nothing is left to report.
+    expect(checkSource(out, 'user.py', rules).diagnostics).toEqual([]);
   });
 
   it('binds a dotted receiver of the pattern (`self.client`) and re-indents a pattern written inside a method', async () => {

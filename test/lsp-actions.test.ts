@@ -225,6 +225,28 @@ describe('lsp ignore comments', () => {
     expect(out.replace(/\r\n/g, '')).not.toContain('\n');
   });
 
+  it('a lone-CR buffer gets lone CRs in every edit: the fix and the ignore comment, each on the right line', () => {
+    const lf = `${HEADER}async def f(g: GrpcWorkerAgentRuntime):\n    x = 1\n    await g.save_state()\n`;
+    const text = lf.replace(/\n/g, '\r');
+    const [d] = find(text);
+    expect(d?.line).toBe(5);
+    for (const fixStrategy of ['try-except', 'type-guard'] as const) {
+      const fixes = fixesOf(checkSource(text, 'a.py', rules, { fixStrategy }).diagnostics[0]!, text).filter((f) => f.edits.length);
+      const lfFixes = fixesOf(checkSource(lf, 'a.py', rules, { fixStrategy }).diagnostics[0]!, lf);
+      // The try/except wrap inserts lines: with lone CRs, as the buffer's own.
+      if (fixStrategy === 'try-except') expect(fixes.some((f) => f.edits.some((e) => e.newText.includes('\r'))), fixStrategy).toBe(true);
+      for (const f of fixes) {
+        const out = TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, text), f.edits);
+        expect(out, f.title).not.toContain('\n');
+        expect(out.replace(/\r/g, '\n'), f.title).toBe(TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, lf), lfFixes.find((g) => g.title === f.title)!.edits));
+        parses(out);
+      }
+    }
+    const out = TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, text), [ignoreEdit(text, d!)]);
+    expect(out).toBe(text.replace('await g.save_state()', `await g.save_state()  # raiselint: ignore[${SAVING}]`));
+    expect(silenced(out)).toEqual([]);
+  });
+
   it('silences by rule id or record id, with a reason, on the line or alone above the statement; never from a string', () => {
     const base = `${HEADER}async def f(g: GrpcWorkerAgentRuntime):\n`;
     const recordId = rules.byId.get(SAVING)!.recordId;

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import picomatch from 'picomatch';
 import { parse as parseToml } from 'smol-toml';
 import { normaliseName, type Pin, type Pins } from '../rules/condition/versions.js';
 
@@ -49,6 +50,10 @@ function requirement(line: string): [string, string] | undefined {
   return [normaliseName(m[1]!), m[2].replace(/[()\s]/g, '')];
 }
 
+/** The files besides pyproject.toml (a config file) whose content pins something, as globs of a file name: the one list the folder reading, the language server's watchers and isPinFile use. */
+const PIN_FILES = ['.python-version', 'poetry.lock', 'uv.lock', 'Pipfile.lock', 'requirements*.txt'] as const;
+const isRequirements = picomatch('requirements*.txt', { dot: true });
+
 /** A folder's listing, read once: which of the files this module looks for are there. */
 type Has = (name: string) => boolean;
 
@@ -61,7 +66,7 @@ function listing(dir: string): { has: Has; requirements: string[] } {
     return { has: (n) => existsSync(join(dir, n)), requirements: [] };
   }
   const set = new Set(names);
-  return { has: (n) => set.has(n), requirements: names.filter((n) => /^requirements.*\.txt$/.test(n)).sort() };
+  return { has: (n) => set.has(n), requirements: names.filter((n) => isRequirements(n)).sort() };
 }
 
 function lockPins(dir: string, has: Has, out: Record<string, Pin>): boolean {
@@ -170,9 +175,10 @@ export function pinsFor(fileAbs: string, targetVersion?: string): Pins {
   return pins;
 }
 
-/** The files besides pyproject.toml (a config file) whose change changes the pins. */
-export const PIN_FILES_GLOB = '**/{.python-version,poetry.lock,uv.lock,Pipfile.lock,requirements*.txt}';
-export const isPinFile = (name: string): boolean => /^(\.python-version|poetry\.lock|uv\.lock|Pipfile\.lock|requirements.*\.txt|pyproject\.toml)$/.test(name);
+/** The files besides pyproject.toml (a config file) whose change changes the pins, for a file watcher. */
+export const PIN_FILES_GLOB = `**/{${PIN_FILES.join(',')}}`;
+/** A file name whose change changes the pins (pyproject.toml too). */
+export const isPinFile: (name: string) => boolean = picomatch([...PIN_FILES, 'pyproject.toml'], { dot: true });
 
 /** Forget what was read (a long-running server, after a pin file changed). */
 export function forgetPins(): void {

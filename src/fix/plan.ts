@@ -50,10 +50,16 @@ export function planFixes(root: Node, text: string, findings: Finding[], rules: 
 
 /** The fix of one statement's findings. */
 class GroupPlanner extends PlanBind {
+  /** The sites of the rules that are not the first to match their call (by rule id). */
+  private readonly others: FixSite[] = [];
+
   plan(): Fix {
-    // One site per call node (two rules may match one call: the first decides).
+    // One site per call node (several rules may match one call: the first decides the action; the others' errors are handled too, see handlerSites).
     const byCall = new Map<number, FixSite>();
-    for (const s of [...this.sites].sort((a, b) => (a.finding.rule.id < b.finding.rule.id ? -1 : 1))) if (!byCall.has(s.call.id)) byCall.set(s.call.id, s);
+    for (const s of [...this.sites].sort((a, b) => (a.finding.rule.id < b.finding.rule.id ? -1 : 1))) {
+      if (!byCall.has(s.call.id)) byCall.set(s.call.id, s);
+      else this.others.push(s);
+    }
     const sites = [...byCall.values()].sort((a, b) => a.call.startIndex - b.call.startIndex);
     const wrap = this.chooseActions(sites);
     let strategy: FixStrategy;
@@ -119,9 +125,12 @@ class GroupPlanner extends PlanBind {
     // One wrap per statement: a try/except when any site wants one (and all can), else one guard.
     const kinds = new Set(wrapped.map((s) => s.action));
     let kind: 'try' | 'guard' = kinds.has('try') ? 'try' : 'guard';
+    const wrappedCalls = new Set(wrapped.map((s) => s.call.id));
+    const others = this.others.filter((o) => wrappedCalls.has(o.call.id));
     if (kind === 'guard') {
       const recv = new Set(wrapped.map((s) => this.receiverOf(s)!.text));
-      const cls = new Set(wrapped.map((s) => classKeyOf(s)));
+      // The guard keeps the raising class away from every rule of the guarded call: they must all be that class's.
+      const cls = new Set([...wrapped, ...others].map((s) => classKeyOf(s)));
       if (recv.size > 1 || cls.size > 1) {
         if (this.mode === 'type-guard' || !wrapped.every((s) => s.pats.tryExcept)) throw new NoFix('the findings in this statement have different receivers: one type guard cannot cover them');
         kind = 'try';
@@ -134,9 +143,31 @@ class GroupPlanner extends PlanBind {
         s.pattern = s.pats.tryExcept;
       }
       const errs = new Set(wrapped.map((s) => this.rules.exceptions.canonical(s.finding.rule.errorClass)));
-      if (errs.size > 1) throw new NoFix(`the findings in this statement raise different errors (${[...errs].join(', ')})`);
+      const all = new Set([...errs, ...others.map((s) => this.rules.exceptions.canonical(s.finding.rule.errorClass))]);
+      // One call may raise several errors (one handler each); several calls with different errors: which one raised is not known.
+      if (errs.size > 1 || (all.size > 1 && wrapped.length > 1)) throw new NoFix(`the findings in this statement raise different errors (${[...all].join(', ')})`);
+      for (const o of others) {
+        if (!o.pats.tryExcept) throw new NoFix(`${o.pats.missing.tryExcept ?? 'no try/except pattern'} (needed to handle every finding of this statement in one try)`);
+        o.action = 'try';
+        o.pattern = o.pats.tryExcept;
+      }
     }
     return kind;
+  }
+
+  /**
+   * The handlers of a try/except: one per error the statement's findings raise, each with the
+   * sites whose alternative it runs (the first rule of each error, by rule id, stands for the
+   * call). A subclass's handler comes before its base's, so each error reaches its own.
+   */
+  private handlerSites(sites: FixSite[]): { errorClass: string; sites: FixSite[] }[] {
+    const exc = this.rules.exceptions;
+    const first = sites.find((s) => s.action === 'try')!;
+    const byError = new Map<string, FixSite>([[exc.canonical(first.finding.rule.errorClass), first]]);
+    for (const o of this.others) if (o.call.id === first.call.id && o.action === 'try' && !byError.has(exc.canonical(o.finding.rule.errorClass))) byError.set(exc.canonical(o.finding.rule.errorClass), o);
+    const handlers = [...byError.values()].map((site) => ({ errorClass: site.finding.rule.errorClass, sites: sites.map((s) => (s === first ? site : s)) }));
+    // Stable: a subclass's MRO is longer than each of its bases'.
+    return handlers.sort((a, b) => exc.mro(exc.canonical(b.errorClass)).length - exc.mro(exc.canonical(a.errorClass)).length);
   }
 
   private replaceAll(sites: FixSite[]): FixEdit[] {
@@ -159,20 +190,23 @@ class GroupPlanner extends PlanBind {
   }
 
   private tryExcept(sites: FixSite[]): { edits: FixEdit[]; what: string } {
-    const rule = sites[0]!.finding.rule;
     for (const s of sites) {
       if (s.action !== 'try') continue;
       if (s.pats.isAsync && !s.awaitedHere) throw new NoFix('the coroutine is not awaited in this statement: the error is raised where it is awaited');
     }
-    const err = this.errorName(rule.errorClass, sites);
-    const p = sites.find((s) => s.action === 'try')!.pattern!;
-    const asName = p.exceptAs;
     const inner = this.indent + this.unit;
-    const body = this.buildAlternative(sites, inner, 'try');
-    const head = `except ${err}${asName ? ` as ${body.renames.get(asName) ?? asName}` : ''}:`;
     const orig = this.originalCopy(sites);
-    const text = `try:${this.eol}${inner}${orig.text}${this.eol}${orig.indent}${head}${this.eol}${inner}${body.text}`;
-    return { edits: this.wrapEdits(sites, text, orig), what: `wraps the statement in try/except ${err} with the record's alternative` };
+    const names: string[] = [];
+    let text = `try:${this.eol}${inner}${orig.text}`;
+    for (const h of this.handlerSites(sites)) {
+      const err = this.errorName(h.errorClass, h.sites);
+      const asName = h.sites.find((s) => s.action === 'try')!.pattern!.exceptAs;
+      const body = this.buildAlternative(h.sites, inner, 'try');
+      text += `${this.eol}${orig.indent}except ${err}${asName ? ` as ${body.renames.get(asName) ?? asName}` : ''}:${this.eol}${inner}${body.text}`;
+      names.push(err);
+    }
+    const what = names.length === 1 ? `wraps the statement in try/except ${names[0]} with the record's alternative` : `wraps the statement in try with a handler for each error it may raise (${names.join(', ')}), each with its record's alternative`;
+    return { edits: this.wrapEdits(sites, text, orig), what };
   }
 
   private typeGuard(sites: FixSite[]): { edits: FixEdit[]; what: string } {

@@ -8,6 +8,7 @@
 import type { Range, TextEdit } from 'vscode-languageserver';
 import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
 import { lineStarts, positionEdits } from '../diagnostics/positions.js';
+import { loneCrEol, withEol } from '../parse/source.js';
 
 export type Applicability = 'safe' | 'unsafe' | 'display-only';
 
@@ -34,6 +35,9 @@ function strategyLabel(strategy: string | undefined, reason: string | undefined,
     const guard = reason && /isinstance\([^()]*\)/.exec(reason);
     if (guard) return `Guard with ${guard[0]}`;
   }
+  // One call that may raise several errors gets a handler for each (fix/plan.ts): the title names them all.
+  const several = strategy === 'try-except' && reason ? /a handler for each error it may raise \(([^)]*)\)/.exec(reason) : null;
+  if (several) return `Wrap in try/except ${several[1]!.split(', ').map((e) => e.split('.').pop()).join(', ')}`;
   if (strategy === 'try-except' && d.errorClass) return `Wrap in try/except ${d.errorClass.split('.').pop()}`;
   return (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
 }
@@ -43,7 +47,9 @@ function readEdits(raw: unknown[], text: string, starts: () => number[]): TextEd
   if (!raw.length) return [];
   if (!raw.every((e) => typeof e === 'object' && e !== null)) return undefined;
   const edits = positionEdits(text, raw as FixEdit[], starts());
-  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: e.text }));
+  // A lone-CR document gets lone CRs (the check read its CRs as line breaks, as CPython does; see parse/source.ts).
+  const eol = loneCrEol(text);
+  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: withEol(e.text, eol) }));
 }
 
 function readApplicability(v: unknown): Applicability {

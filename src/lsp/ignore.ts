@@ -8,6 +8,7 @@
 import type { TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
+import { loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
 import type { FixEdit } from '../diagnostics/types.js';
 import { lineStarts, positionAt } from '../diagnostics/positions.js';
 import { collectDirectives } from '../suppress/directives.js';
@@ -24,10 +25,13 @@ export function offsetConverter(text: string): (offset: number) => { line: numbe
 
 export function toLspEdits(text: string, edits: readonly FixEdit[]): TextEdit[] {
   const at = offsetConverter(text);
-  return edits.map((e) => ({ range: { start: at(e.start), end: at(e.end) }, newText: e.text }));
+  const eol = loneCrEol(text);
+  return edits.map((e) => ({ range: { start: at(e.start), end: at(e.end) }, newText: withEol(e.text, eol) }));
 }
 
 /** The edits that suppress these findings (empty for the built-in raiselint/* rules, which cannot be suppressed). */
 export function ignoreEdits(text: string, diags: Diagnostic[]): TextEdit[] {
-  return withTree(text, (tree) => toLspEdits(text, addIgnoreEdits(tree.rootNode, text, diags, collectDirectives(tree.rootNode, text))));
+  // Read as the check read it: lone CRs are line breaks (same offsets).
+  const lf = normalizeLoneCR(text);
+  return withTree(lf, (tree) => toLspEdits(text, addIgnoreEdits(tree.rootNode, lf, diags, collectDirectives(tree.rootNode, lf))));
 }
