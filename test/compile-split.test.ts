@@ -112,29 +112,34 @@ describe('a worker started before the datasets are read', () => {
     const small = join(dir, 'early-small.jsonl');
     writeFileSync(small, `${generateRecords(20, 21).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
     // A small dataset, or a per-record cache that holds enough records: no worker.
-    expect(CompileWorker.maybe([small], 0, 200)).toBeUndefined();
-    expect(CompileWorker.maybe([file], 500, 200)).toBeUndefined();
+    expect(CompileWorker.maybe([small], 0, 200, 'salt')).toBeUndefined();
+    expect(CompileWorker.maybe([file], 500, 200, 'salt')).toBeUndefined();
     const records = loadDataset(file).records;
     const single = dump(buildRuleSet(records, new ClassRegistry(), []));
-    const early = CompileWorker.maybe([file], 0, 200)!;
-    expect(early).toBeDefined();
-    // The worker takes every record first: every rule the main thread uses comes from the early worker.
-    const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, 'early-cache'), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
-    let set: RuleSet;
-    try {
-      set = buildRuleSet(records, new ClassRegistry(), [], split);
-    } finally {
-      split.close();
+    // The worker takes every record first (from its own copy of the dataset): every rule the main
+    // thread uses comes from the early worker. Started with another compiler's identity, its keys
+    // are not the main thread's: none of its entries is used, every record is compiled again.
+    for (const [salt, redone] of [['salt', false], ['another-compiler', true]] as const) {
+      const early = CompileWorker.maybe([file], 0, 200, salt)!;
+      expect(early).toBeDefined();
+      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
+      let set: RuleSet;
+      try {
+        set = buildRuleSet(records, new ClassRegistry(), [], split);
+      } finally {
+        split.close();
+      }
+      expect(early.state).toBe('given');
+      expect(split.posted).toBe(records.length);
+      expect(split.used).toBe(redone ? 0 : records.length);
+      expect(dump(set)).toBe(single);
     }
-    expect(early.state).toBe('given');
-    expect(split.posted).toBe(records.length);
-    expect(dump(set)).toBe(single);
   });
 
   it('is ended unused when the compile is not split', async () => {
     const file = join(dir, 'early-unused.jsonl');
     writeFileSync(file, `${generateRecords(180, 22).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
-    const early = CompileWorker.maybe([file], 0, 200)!;
+    const early = CompileWorker.maybe([file], 0, 200, 'salt')!;
     expect(early).toBeDefined();
     const exited = new Promise<number>((resolve) => early.worker.once('exit', resolve));
     // 180 records to compile: fewer than the split threshold.

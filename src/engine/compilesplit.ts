@@ -43,8 +43,12 @@ export class SplitCompile implements RecordCache {
   private readonly port: MessagePort;
   private readonly worker: Worker;
   private dead = false;
+  /** The key of each record to compile (an entry posted with another key is not used). */
+  private readonly keys: string[];
   /** Worker entries that did not hold (compiled again on the main thread). */
   redone = 0;
+  /** Worker entries the main thread was given (null entries aside). */
+  used = 0;
 
   private constructor(
     private readonly inner: RecordCache,
@@ -53,15 +57,17 @@ export class SplitCompile implements RecordCache {
     patterns: boolean,
     private readonly waitFirst: boolean,
     early?: CompileWorker,
+    own = false,
   ) {
     this.salt = inner.salt;
+    this.keys = keys;
     keys.forEach((k, i) => this.pos.set(k, i));
     this.claims = Claims.create(todo.length);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: CompileThreadData = { kind: 'compile', records: todo, patterns, salt: this.salt, claims: this.claims.buffer, port: port2 };
     // A worker started before the datasets were read (./compileworker.ts) is given its records now.
-    if (early?.give(data, port2)) this.worker = early.worker;
+    if (early?.give(data, port2, own)) this.worker = early.worker;
     else {
       early?.stop();
       this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
@@ -95,7 +101,8 @@ export class SplitCompile implements RecordCache {
       keys.push(k);
     }
     if (!todo.length || todo.length < min) return undefined;
-    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early);
+    // Every record, in order: an early worker compiles its own copy of the datasets.
+    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early, todo.length === records.length);
   }
 
   get(key: string): string | undefined {
@@ -103,11 +110,16 @@ export class SplitCompile implements RecordCache {
     if (known !== undefined) return known;
     const j = this.pos.get(key);
     if (j === undefined) return undefined;
-    if (this.got.has(j)) return this.got.get(j) ?? undefined;
+    if (this.got.has(j)) return this.counted(this.got.get(j));
     if (this.waitFirst) this.await(-1);
     // The main thread's record: compiled here (fresh, through compileOne).
     if (this.claims.takeFront(j)) return undefined;
-    return this.await(j);
+    return this.counted(this.await(j));
+  }
+
+  private counted(entry: string | null | undefined): string | undefined {
+    if (entry) this.used++;
+    return entry ?? undefined;
   }
 
   put(key: string, value: string): void {
@@ -120,7 +132,8 @@ export class SplitCompile implements RecordCache {
   private drain(): void {
     for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
       const e = m.message as CompiledEntry;
-      this.got.set(e.i, e.v);
+      // An entry of the worker's own copy stands only for the same record (the datasets may have changed in between).
+      this.got.set(e.i, e.k === undefined || e.k === this.keys[e.i] ? e.v : null);
     }
   }
 

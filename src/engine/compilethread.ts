@@ -8,7 +8,8 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { initParser } from '../parse/parser.js';
 import type { LoadedRecord } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
-import { compileFresh, type RecordCache } from '../rules/compile/cached.js';
+import { compileFresh, recordKey, type RecordCache } from '../rules/compile/cached.js';
+import { loadDataset } from '../records/load.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { Claims, WORKER_DONE, WORKER_FAILED } from './compileclaim.js';
 
@@ -22,10 +23,29 @@ export interface CompileThreadData {
   port: MessagePort;
 }
 
-/** What the worker posts per record: its index and cache entry (null: none, the main thread compiles it). */
+/** An early worker's records: those of the dataset files it was started with (./compileworker.ts). */
+export interface CompileOwnData {
+  kind: 'compile-own';
+  patterns: boolean;
+  claims: SharedArrayBuffer;
+  port: MessagePort;
+}
+
+/** What an early worker is started with: the dataset files and the compiler's identity. */
+export interface CompileWaitData {
+  kind: 'compile-wait';
+  files: string[];
+  salt: string;
+}
+
+/**
+ * What the worker posts per record: its index and cache entry (null: none, the main thread
+ * compiles it); from its own records, their key too.
+ */
 export interface CompiledEntry {
   i: number;
   v: string | null;
+  k?: string;
 }
 
 /** The cache entry a fresh compile of `lr` writes (undefined when the compile cannot be replayed). */
@@ -36,12 +56,14 @@ export function entryOf(lr: LoadedRecord, patterns: boolean, salt: string): stri
   return entry;
 }
 
-export async function runCompile(data: CompileThreadData): Promise<void> {
+export async function runCompile(data: CompileThreadData, keys?: string[]): Promise<void> {
   const claims = new Claims(data.claims);
   try {
     await initParser();
     for (let i = claims.takeBack(); i !== undefined; i = claims.takeBack()) {
-      data.port.postMessage({ i, v: entryOf(data.records[i]!, data.patterns, data.salt) ?? null } satisfies CompiledEntry);
+      const lr = data.records[i];
+      const v = lr ? (entryOf(lr, data.patterns, data.salt) ?? null) : null;
+      data.port.postMessage({ i, v, ...(keys ? { k: keys[i] ?? '' } : {}) } satisfies CompiledEntry);
       claims.posted();
     }
     claims.finish(WORKER_DONE);
@@ -52,18 +74,31 @@ export async function runCompile(data: CompileThreadData): Promise<void> {
   }
 }
 
+/** The early worker's own copy of the records (read from the dataset files as the main thread reads them) and their keys. */
+async function ownRecords(wait: CompileWaitData): Promise<{ records: LoadedRecord[]; keys: string[] } | undefined> {
+  try {
+    await initParser();
+    const records: LoadedRecord[] = [];
+    for (const f of wait.files) for (const lr of loadDataset(f).records) records.push(lr);
+    return { records, keys: records.map((lr) => recordKey(wait.salt, lr)) };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * An early worker (./compileworker.ts): the parser loads while it waits for its records; a
- * parser that fails to load is the worker's failure, reported through the claims before it takes
- * any record.
+ * An early worker (./compileworker.ts): the parser loads, and the datasets are read, while it
+ * waits to be told what to compile: the records it is sent, or (`compile-own`, every record of
+ * the datasets to compile) its own copy of them, each entry posted with its record's key so that
+ * the main thread uses it only for the same record. A worker that cannot get ready reports its
+ * failure through the claims before it takes any record.
  */
-export async function waitCompile(): Promise<void> {
-  const ready = initParser().then(
-    () => true,
-    () => false,
-  );
-  const data = await new Promise<CompileThreadData>((resolve) => parentPort!.once('message', resolve));
-  if (await ready) return runCompile(data);
+export async function waitCompile(wait: CompileWaitData): Promise<void> {
+  const ready = ownRecords(wait);
+  const data = await new Promise<CompileThreadData | CompileOwnData>((resolve) => parentPort!.once('message', resolve));
+  const own = await ready;
+  if (data.kind === 'compile') return runCompile(data);
+  if (own) return runCompile({ kind: 'compile', records: own.records, patterns: data.patterns, salt: wait.salt, claims: data.claims, port: data.port }, own.keys);
   new Claims(data.claims).finish(WORKER_FAILED);
   data.port.close();
 }

@@ -1,9 +1,10 @@
 /**
  * The worker of a split compile (./compilesplit.ts), started before the datasets are read: a
  * worker takes ~0.2-0.3 s to start (the code, the parser), which then overlaps reading,
- * validating and hashing the records instead of delaying the worker's first record. It waits for
- * its records (./compilethread.ts, waitCompile); when the compile is not split after all, it is
- * ended unused.
+ * validating and hashing the records instead of delaying the worker's first record. It reads the
+ * datasets too while it waits (./compilethread.ts, waitCompile): when every record is to be
+ * compiled, it compiles its own copy and the records are not copied to it. When the compile is
+ * not split after all, it is ended unused.
  *
  * Started only where a split is likely: no per-record cache to speak of (a first compile) and
  * datasets big enough to hold MIN_SPLIT_RECORDS records.
@@ -11,16 +12,11 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
-import type { CompileThreadData } from './compilethread.js';
+import type { CompileOwnData, CompileThreadData, CompileWaitData } from './compilethread.js';
 import { threadUrl } from './threadurl.js';
 
 /** Dataset bytes from which a worker is started early (records are ~2-5 KB: ~150 records and more). */
 export const EARLY_WORKER_BYTES = 512 * 1024;
-
-/** What the early worker is started with: it waits for a CompileThreadData message. */
-export interface CompileWaitData {
-  kind: 'compile-wait';
-}
 
 export class CompileWorker {
   /** Waiting for its records, given them, or ended unused. */
@@ -32,7 +28,7 @@ export class CompileWorker {
    * A worker started now, when a split compile of `files` is likely: fewer than `min` records in
    * the per-record cache (`cached`), at least EARLY_WORKER_BYTES of datasets, two cores.
    */
-  static maybe(files: string[], cached: number, min: number): CompileWorker | undefined {
+  static maybe(files: string[], cached: number, min: number, salt: string): CompileWorker | undefined {
     if (cached >= min || availableParallelism() < 2) return undefined;
     let bytes = 0;
     for (const f of files) {
@@ -43,18 +39,22 @@ export class CompileWorker {
       }
     }
     if (bytes < EARLY_WORKER_BYTES) return undefined;
-    const worker = new Worker(threadUrl(), { workerData: { kind: 'compile-wait' } satisfies CompileWaitData });
+    const worker = new Worker(threadUrl(), { workerData: { kind: 'compile-wait', files, salt } satisfies CompileWaitData });
     // Its failures are its records left to the main thread (./compilesplit.ts), never the run's.
     worker.on('error', () => undefined);
     worker.unref();
     return new CompileWorker(worker);
   }
 
-  /** Hands the worker its records (once); false when it was already given some or stopped. */
-  give(data: CompileThreadData, port: MessagePort): boolean {
+  /**
+   * Hands the worker its records (once): those of `data`, or with `own`, its own copy of every
+   * record of the datasets. False when it was already given some or stopped.
+   */
+  give(data: CompileThreadData, port: MessagePort, own = false): boolean {
     if (this.status !== 'waiting') return false;
     this.status = 'given';
-    this.worker.postMessage(data, [port]);
+    if (own) this.worker.postMessage({ kind: 'compile-own', patterns: data.patterns, claims: data.claims, port } satisfies CompileOwnData, [port]);
+    else this.worker.postMessage(data, [port]);
     return true;
   }
 

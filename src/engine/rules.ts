@@ -24,7 +24,7 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string, split
   const { records: files, curated } = ruleInputs(opts);
   const cache = cacheDir ? RecordCacheFile.open(cacheDir, codeId()) : undefined;
   // A first compile of many records: the worker that will share it starts now (./compileworker.ts).
-  const early = cache ? CompileWorker.maybe(files, split?.minRecords === 0 ? -1 : cache.size, split?.minRecords ?? MIN_SPLIT_RECORDS) : undefined;
+  const early = cache ? CompileWorker.maybe(files, split?.minRecords === 0 ? -1 : cache.size, split?.minRecords ?? MIN_SPLIT_RECORDS, cache.salt) : undefined;
   const records: LoadedRecord[] = [];
   const problems: RecordProblem[] = [];
   const hashInput: string[] = [];
