@@ -116,13 +116,15 @@ describe('a worker started before the datasets are read', () => {
     expect(CompileWorker.maybe([file], 500, 200, 'salt')).toBeUndefined();
     const records = loadDataset(file).records;
     const single = dump(buildRuleSet(records, new ClassRegistry(), []));
-    // The worker takes every record first (from its own copy of the dataset): every rule the main
-    // thread uses comes from the early worker. Started with another compiler's identity, its keys
-    // are not the main thread's: none of its entries is used, every record is compiled again.
-    for (const [salt, redone] of [['salt', false], ['another-compiler', true]] as const) {
-      const early = CompileWorker.maybe([file], 0, 200, salt)!;
+    // The worker takes every record first (from its own copy of the dataset for a first compile,
+    // else the records it is sent): every rule the main thread uses comes from the early worker.
+    // Started with another compiler's identity, its keys are not the main thread's: none of its
+    // entries is used, every record is compiled again.
+    for (const [salt, redone, cached] of [['salt', false, 0], ['another-compiler', true, 0], ['salt', false, 5]] as const) {
+      const early = CompileWorker.maybe([file], cached, 200, salt)!;
       expect(early).toBeDefined();
-      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
+      expect(early.fresh).toBe(cached === 0);
+      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}-${cached}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
       let set: RuleSet;
       try {
         set = buildRuleSet(records, new ClassRegistry(), [], split);

@@ -50,24 +50,25 @@ export class SplitCompile implements RecordCache {
   /** Worker entries the main thread was given (null entries aside). */
   used = 0;
 
+  /**
+   * `keys`: of `todo`, computed here when not given (after the worker is started: `todo` is then
+   * every record of the datasets, which an early worker compiles from its own copy).
+   */
   private constructor(
     private readonly inner: RecordCache,
     todo: LoadedRecord[],
-    keys: string[],
+    keys: string[] | undefined,
     patterns: boolean,
     private readonly waitFirst: boolean,
     early?: CompileWorker,
-    own = false,
   ) {
     this.salt = inner.salt;
-    this.keys = keys;
-    keys.forEach((k, i) => this.pos.set(k, i));
     this.claims = Claims.create(todo.length);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: CompileThreadData = { kind: 'compile', records: todo, patterns, salt: this.salt, claims: this.claims.buffer, port: port2 };
     // A worker started before the datasets were read (./compileworker.ts) is given its records now.
-    if (early?.give(data, port2, own)) this.worker = early.worker;
+    if (early?.give(data, port2, !keys)) this.worker = early.worker;
     else {
       early?.stop();
       this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
@@ -75,6 +76,9 @@ export class SplitCompile implements RecordCache {
     }
     // A worker's error is its records left to the main thread (see await), never the run's.
     this.worker.on('error', () => (this.dead = true));
+    this.keys = keys ?? todo.map((lr) => recordKey(this.salt, lr));
+    // A record met twice is looked up at its first place.
+    this.keys.forEach((k, i) => this.pos.has(k) || this.pos.set(k, i));
   }
 
   /**
@@ -90,6 +94,8 @@ export class SplitCompile implements RecordCache {
   private static begin(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions, early?: CompileWorker): SplitCompile | undefined {
     const min = opts.minRecords ?? MIN_SPLIT_RECORDS;
     if (availableParallelism() < 2 && min > 0) return undefined;
+    // A first compile (an empty cache): every record is to be compiled; the early worker starts on its own copy at once.
+    if (early?.fresh && records.length && records.length >= min) return new SplitCompile(inner, records, undefined, patterns, !!opts.workerFirst, early);
     const todo: LoadedRecord[] = [];
     const keys: string[] = [];
     const seen = new Set<string>();
@@ -101,8 +107,7 @@ export class SplitCompile implements RecordCache {
       keys.push(k);
     }
     if (!todo.length || todo.length < min) return undefined;
-    // Every record, in order: an early worker compiles its own copy of the datasets.
-    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early, todo.length === records.length);
+    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early);
   }
 
   get(key: string): string | undefined {

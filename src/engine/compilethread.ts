@@ -56,14 +56,14 @@ export function entryOf(lr: LoadedRecord, patterns: boolean, salt: string): stri
   return entry;
 }
 
-export async function runCompile(data: CompileThreadData, keys?: string[]): Promise<void> {
+export async function runCompile(data: CompileThreadData, keyOf?: (lr: LoadedRecord) => string): Promise<void> {
   const claims = new Claims(data.claims);
   try {
     await initParser();
     for (let i = claims.takeBack(); i !== undefined; i = claims.takeBack()) {
       const lr = data.records[i];
       const v = lr ? (entryOf(lr, data.patterns, data.salt) ?? null) : null;
-      data.port.postMessage({ i, v, ...(keys ? { k: keys[i] ?? '' } : {}) } satisfies CompiledEntry);
+      data.port.postMessage({ i, v, ...(keyOf ? { k: lr ? keyOf(lr) : '' } : {}) } satisfies CompiledEntry);
       claims.posted();
     }
     claims.finish(WORKER_DONE);
@@ -74,13 +74,13 @@ export async function runCompile(data: CompileThreadData, keys?: string[]): Prom
   }
 }
 
-/** The early worker's own copy of the records (read from the dataset files as the main thread reads them) and their keys. */
-async function ownRecords(wait: CompileWaitData): Promise<{ records: LoadedRecord[]; keys: string[] } | undefined> {
+/** The early worker's own copy of the records, read from the dataset files as the main thread reads them. */
+async function ownRecords(wait: CompileWaitData): Promise<LoadedRecord[] | undefined> {
   try {
     await initParser();
     const records: LoadedRecord[] = [];
     for (const f of wait.files) for (const lr of loadDataset(f).records) records.push(lr);
-    return { records, keys: records.map((lr) => recordKey(wait.salt, lr)) };
+    return records;
   } catch {
     return undefined;
   }
@@ -98,7 +98,7 @@ export async function waitCompile(wait: CompileWaitData): Promise<void> {
   const data = await new Promise<CompileThreadData | CompileOwnData>((resolve) => parentPort!.once('message', resolve));
   const own = await ready;
   if (data.kind === 'compile') return runCompile(data);
-  if (own) return runCompile({ kind: 'compile', records: own.records, patterns: data.patterns, salt: wait.salt, claims: data.claims, port: data.port }, own.keys);
+  if (own) return runCompile({ kind: 'compile', records: own, patterns: data.patterns, salt: wait.salt, claims: data.claims, port: data.port }, (lr) => recordKey(wait.salt, lr));
   new Claims(data.claims).finish(WORKER_FAILED);
   data.port.close();
 }

@@ -22,7 +22,14 @@ export class CompileWorker {
   /** Waiting for its records, given them, or ended unused. */
   private status: 'waiting' | 'given' | 'stopped' = 'waiting';
 
-  private constructor(readonly worker: Worker) {}
+  /**
+   * @param fresh the per-record cache is empty: every record will be compiled, and the worker
+   *   compiles from its own copy of the datasets.
+   */
+  private constructor(
+    readonly worker: Worker,
+    readonly fresh: boolean,
+  ) {}
 
   /**
    * A worker started now, when a split compile of `files` is likely: fewer than `min` records in
@@ -43,7 +50,7 @@ export class CompileWorker {
     // Its failures are its records left to the main thread (./compilesplit.ts), never the run's.
     worker.on('error', () => undefined);
     worker.unref();
-    return new CompileWorker(worker);
+    return new CompileWorker(worker, cached <= 0);
   }
 
   /**
