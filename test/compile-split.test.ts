@@ -120,11 +120,18 @@ describe('a worker started before the datasets are read', () => {
     // else the records it is sent): every rule the main thread uses comes from the early worker.
     // Started with another compiler's identity, its keys are not the main thread's: none of its
     // entries is used, every record is compiled again.
-    for (const [salt, redone, cached] of [['salt', false, 0], ['another-compiler', true, 0], ['salt', false, 5]] as const) {
-      const early = CompileWorker.maybe([file], cached, 200, salt)!;
+    const cases = [
+      ['salt', false, 0, 0],
+      ['another-compiler', true, 0, 0],
+      ['salt', false, 5, 0],
+      ['salt', false, 0, undefined],
+    ] as const;
+    for (const [salt, redone, cached, ownBytes] of cases) {
+      const early = CompileWorker.maybe([file], cached, 200, salt, ownBytes)!;
       expect(early).toBeDefined();
-      expect(early.fresh).toBe(cached === 0);
-      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}-${cached}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
+      // Its own copy for a first compile of datasets big enough (all of them here with ownBytes 0).
+      expect(early.own).toBe(cached === 0 && ownBytes === 0);
+      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}-${cached}-${ownBytes}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
       let set: RuleSet;
       try {
         set = buildRuleSet(records, new ClassRegistry(), [], split);

@@ -94,8 +94,8 @@ export class SplitCompile implements RecordCache {
   private static begin(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions, early?: CompileWorker): SplitCompile | undefined {
     const min = opts.minRecords ?? MIN_SPLIT_RECORDS;
     if (availableParallelism() < 2 && min > 0) return undefined;
-    // A first compile (an empty cache): every record is to be compiled; the early worker starts on its own copy at once.
-    if (early?.fresh && records.length && records.length >= min) return new SplitCompile(inner, records, undefined, patterns, !!opts.workerFirst, early);
+    // A first compile of big datasets: every record is to be compiled; the early worker starts on its own copy at once.
+    if (early?.own && records.length && records.length >= min) return new SplitCompile(inner, records, undefined, patterns, !!opts.workerFirst, early);
     const todo: LoadedRecord[] = [];
     const keys: string[] = [];
     const seen = new Set<string>();

@@ -31,10 +31,10 @@ export interface CompileOwnData {
   port: MessagePort;
 }
 
-/** What an early worker is started with: the dataset files and the compiler's identity. */
+/** What an early worker is started with: the compiler's identity, and the dataset files when it is to read its own copy. */
 export interface CompileWaitData {
   kind: 'compile-wait';
-  files: string[];
+  files?: string[];
   salt: string;
 }
 
@@ -74,13 +74,15 @@ export async function runCompile(data: CompileThreadData, keyOf?: (lr: LoadedRec
   }
 }
 
-/** The early worker's own copy of the records, read from the dataset files as the main thread reads them. */
+/** The early worker's own copy of the records, read from the dataset files as the main thread reads them (none without files). */
 async function ownRecords(wait: CompileWaitData): Promise<LoadedRecord[] | undefined> {
   try {
-    await initParser();
+    // The grammar compiles in the background while the datasets are read.
+    const parser = initParser();
     const records: LoadedRecord[] = [];
-    for (const f of wait.files) for (const lr of loadDataset(f).records) records.push(lr);
-    return records;
+    for (const f of wait.files ?? []) for (const lr of loadDataset(f).records) records.push(lr);
+    await parser;
+    return wait.files ? records : undefined;
   } catch {
     return undefined;
   }
@@ -97,6 +99,7 @@ export async function waitCompile(wait: CompileWaitData): Promise<void> {
   const ready = ownRecords(wait);
   const data = await new Promise<CompileThreadData | CompileOwnData>((resolve) => parentPort!.once('message', resolve));
   const own = await ready;
+  // Sent its records: runCompile loads the parser (again, if it failed to: then it reports the failure).
   if (data.kind === 'compile') return runCompile(data);
   if (own) return runCompile({ kind: 'compile', records: own, patterns: data.patterns, salt: wait.salt, claims: data.claims, port: data.port }, (lr) => recordKey(wait.salt, lr));
   new Claims(data.claims).finish(WORKER_FAILED);
