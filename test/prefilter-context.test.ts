@@ -50,6 +50,12 @@ describe('import statements read from the bytes', () => {
     // tree-sitter makes these import statements (a missing newline, an ERROR before).
     expect(ctx('x = 1 import os\n').roots).toEqual(['os']);
     expect(ctx('a b import os\n').roots).toEqual(['os']);
+    // A number before the keyword ends where the keyword starts, as tree-sitter reads it.
+    expect(ctx('1import subprocess\n').roots).toEqual(['subprocess']);
+    expect(ctx('1from subprocess import Popen\n')).toEqual({ roots: ['subprocess'], imported: ['Popen'] });
+    expect(ctx('0x1Ffrom json import loads\n').roots).toEqual(['json']);
+    // A name that ends in the keyword is one name.
+    expect(ctx('x1import os\n').roots).toEqual([]);
     expect(ctx('"""\n>>> import json\n"""\n').roots).toEqual(['json']);
     // Not keywords: no import.
     expect(ctx('importlib.import_module("os")\nreimport = 1\n')).toEqual({ roots: [], imported: [] });
@@ -169,6 +175,7 @@ describe('never less than the tree', () => {
       'import é\nfrom ü import ö\nx.é\n',
       '\uFEFFimport os\r\nfrom a.b import c\r\nos.path\r\n',
       'class A(mod.Base):\n    def m(self) -> "pkg.Klass":\n        return self.x.y().z\n',
+      '1import subprocess\nsubprocess.Popen(a)\n1from os import path\n2 import sys\n',
     ];
     for (const t of cases) checkAgainstTree(t, JSON.stringify(t));
   });

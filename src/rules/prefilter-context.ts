@@ -55,7 +55,7 @@ export function importContext(buf: Uint8Array, n: number): ImportContext {
   const out: ImportContext = { roots: new Set(), imported: new Set(), listed: new Map() };
   for (let at = b.indexOf(IMPORT); at >= 0; at = b.indexOf(IMPORT, at + IMPORT.length)) {
     const end = at + IMPORT.length;
-    if ((at > 0 && isWord(b[at - 1]!)) || (end < n && isWord(b[end]!))) continue;
+    if (!startsToken(b, at) || (end < n && isWord(b[end]!))) continue;
     const from = fromRoot(b, at);
     if (from && from.root) out.roots.add(from.root);
     const list = readList(b, end, n, out, from === null);
@@ -64,6 +64,16 @@ export function importContext(buf: Uint8Array, n: number): ImportContext {
     if (list.clean && atStatementStart(b, from ? from.at : at)) for (const [s, aliased] of list.names) if (aliased || !out.listed.has(s)) out.listed.set(s, aliased);
   }
   return out;
+}
+
+/**
+ * A keyword at i starts a token: no word byte before it, or the word bytes before it start with a
+ * digit (a number: `1import os` is `1` then `import`, as tree-sitter reads it).
+ */
+function startsToken(b: Uint8Array, i: number): boolean {
+  let s = i;
+  while (s > 0 && isWord(b[s - 1]!)) s--;
+  return s === i || (b[s]! >= 48 && b[s]! <= 57);
 }
 
 /** True when only spaces lie between the start of the line (or `;`, `:`) and i. */
@@ -110,7 +120,7 @@ function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | nul
     let s = i;
     while (s > 0 && isWord(b[s - 1]!)) s--;
     const word = Buffer.from(b.buffer, b.byteOffset + s, i + 1 - s).toString('latin1');
-    if (word === 'from') return { at: s, root };
+    if (word === 'from' || (word.endsWith('from') && startsToken(b, i - 3))) return { at: i - 3, root };
     // Two names without a dot between: not a module name.
     if (afterName) return null;
     root = word;
