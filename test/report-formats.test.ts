@@ -1,5 +1,8 @@
 /** The CI formats other than SARIF, and `--statistics`, on real findings and on hand-made edge cases. */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, FileError } from '../src/diagnostics/types.js';
 import { checkSource } from '../src/engine/check.js';
@@ -12,6 +15,7 @@ import { formatJson } from '../src/report/json.js';
 import { formatJsonLines } from '../src/report/jsonLines.js';
 import { formatJunit, xmlEscape } from '../src/report/junit.js';
 import { formatStatisticsJson, formatStatisticsText, statistics } from '../src/report/statistics.js';
+import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 
 const SAMPLE = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
@@ -248,6 +252,31 @@ describe('statistics', () => {
     expect(formatStatisticsText(unsafe)).toContain('1\tautogen/agent-load-state-is-not-yet-implemented\t[-] NotImplementedError');
     expect(formatStatisticsText(unsafe)).not.toContain('[*]');
     expect(formatStatisticsText(unsafe, { unsafeFixes: true })).toContain('\t[*] NotImplementedError');
+  });
+});
+
+describe('text and concise', () => {
+  it('a record message, tip or condition with line breaks or control characters stays on its line, escaped', () => {
+    const d = diag({ message: 'file could not be opened successfully:\n{error_msgs_summary}\x1b[2J', tips: ['first\r\nsecond'], condition: 'raises when x\ty' });
+    const concise = renderReport('concise', { diagnostics: [d], errors: [] });
+    expect(concise.split('\n')[0]).toBe('a.py:1:1: lib/some-rule file could not be opened successfully:\\n{error_msgs_summary}\\x1b[2J');
+    const text = renderReport('text', { diagnostics: [d], errors: [], sources: new Map([['a.py', 'x = 1\n']]) });
+    expect(text).toContain('= help: first\\r\\nsecond\n');
+    expect(text).toContain('= when: raises when x\\ty\n');
+    expect(text).not.toContain('\x1b');
+    // JSON keeps the message as the record has it.
+    expect(JSON.parse(renderReport('json', { diagnostics: [d], errors: [] })).diagnostics[0].message).toBe(d.message);
+  });
+
+  it('a rule title is one line (`raiselint rules`, explain, docs): a line break of the message is shown escaped', async () => {
+    const source = 'def open_it(name):\n    raise OSError("could not open:\\n" + name)\n';
+    const record = { id: 'feedfeedfeed0001', repo: 'acme/lib', slug: 'could-not-open', errorMessage: 'could not open:\n{summary}', errorClass: 'OSError', severity: 'error', filePath: 'lib/core.py', lineNumber: 2, sourceCode: source, sourceCodeStart: 1, tags: ['python'], schemaVersion: 2 };
+    const dir = mkdtempSync(join(tmpdir(), 'raiselint-title-'));
+    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
+    const set = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const out = formatRulesText(set.rules, set);
+    expect(out).toContain('  raises    OSError: could not open:\\n{summary}\n');
+    expect(JSON.parse(formatRulesJson(set.rules, set))[0].errorMessage).toBe('could not open:\n{summary}');
   });
 });
 

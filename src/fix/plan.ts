@@ -2,7 +2,8 @@
  * The fix stage: planning fixes. For each finding, while the tree is alive, the rule's fix pattern (`rule.patterns`, read by ../rules/compile/patterns.ts)
  * is bound to the user's code: the pattern's receiver, arguments and assignment target become
  * the user's expressions, and the result is one of
- *   - try/except: the enclosing simple statement wrapped in `try:` / `except <errorClass>:` + alternative;
+ *   - try/except: the enclosing simple statement wrapped in `try:` / `except <errorClass>:` + alternative
+ *     (one `except` per error when several rules with different errors match one call);
  *   - type guard: `if isinstance(<receiver>, <Class>): <alternative> else: <statement>`;
  *   - direct replacement: the record's "after" code instead of the call, when the receiver is certainly the raising class.
  * Findings in one statement share one fix. Every fix says how safe it is and why; a finding

@@ -3,6 +3,7 @@ import type { ClassRegistry } from '../rules/classes.js';
 import { splitQualified } from '../rules/names.js';
 import { ruleReach } from '../rules/reach.js';
 import type { Rule } from '../rules/types.js';
+import { oneLine } from '../parse/files.js';
 
 export interface RuleDoc {
   id: string;
@@ -29,7 +30,8 @@ export function ruleDoc(rule: Rule): RuleDoc {
   const r = rule.record;
   return {
     id: rule.id,
-    title: `${rule.errorClass}: ${r.errorMessage}`,
+    // A title is one line (a heading, a list entry, a SARIF short description): a message's line breaks are shown escaped.
+    title: `${rule.errorClass}: ${oneLine(r.errorMessage, Infinity)}`,
     errorClass: rule.errorClass,
     errorMessage: r.errorMessage,
     messagePattern: text(r.messagePattern),

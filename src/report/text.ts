@@ -27,7 +27,8 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     const sev = d.severity === 'error' ? c.red(c.bold(d.ruleId)) : c.yellow(c.bold(d.ruleId));
     const conf = d.confidence === 'possible' ? c.yellow(' (possible)') : '';
     const star = fixable(d, opts) ? ` ${c.cyan('[*]')}` : '';
-    out.push(`${c.bold(`${locationOf({ ...d, file: oneLine(d.file, Infinity) })}:`)} ${sev}${conf}${star} ${d.message}`);
+    // One line each: a record's message, tip or condition may hold line breaks or control characters (shown escaped).
+    out.push(`${c.bold(`${locationOf({ ...d, file: oneLine(d.file, Infinity) })}:`)} ${sev}${conf}${star} ${oneLine(d.message, Infinity)}`);
     if (opts.concise) continue;
     const src = opts.sources?.get(d.file);
     if (src !== undefined) {
@@ -42,13 +43,13 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
       out.push(`${c.blue(String(d.line))} ${c.blue('|')} ${text.replace(/\t/g, '    ')}`);
       out.push(`${pad} ${c.blue('|')} ${(d.severity === 'error' ? c.red : c.yellow)(caret.replace(/\t/g, '    '))}`);
       out.push(`${pad} ${c.blue('|')}`);
-      if (d.condition) out.push(`${pad} ${c.blue('=')} ${c.bold('when')}: ${d.condition}`);
-      for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${t}`);
+      if (d.condition) out.push(`${pad} ${c.blue('=')} ${c.bold('when')}: ${oneLine(d.condition, Infinity)}`);
+      for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${oneLine(t, Infinity)}`);
       if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
-      if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${d.fix.reason}`);
+      if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${oneLine(d.fix.reason, Infinity)}`);
     } else {
-      if (d.condition) out.push(`  = when: ${d.condition}`);
-      for (const t of d.tips) out.push(`  = help: ${t}`);
+      if (d.condition) out.push(`  = when: ${oneLine(d.condition, Infinity)}`);
+      for (const t of d.tips) out.push(`  = help: ${oneLine(t, Infinity)}`);
       if (d.sourceUrl) out.push(`  = raised at: ${d.sourceUrl}`);
     }
     out.push('');
