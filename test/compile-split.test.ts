@@ -4,7 +4,7 @@
  * only where they still hold. The rule set and the snapshot are those of a compile on one thread.
  * (The worker runs the compiled code: dist/ must be built, as for the other worker tests.)
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { RecordCacheFile } from '../src/cache/records.js';
 import { Snapshot } from '../src/cache/snapshot.js';
 import { Claims } from '../src/engine/compileclaim.js';
 import { SplitCompile } from '../src/engine/compilesplit.js';
+import { CompileWorker, EARLY_WORKER_BYTES } from '../src/engine/compileworker.js';
 import { loadRules } from '../src/engine/rules.js';
 import { initParser } from '../src/parse/parser.js';
 import { loadDataset } from '../src/records/load.js';
@@ -100,5 +101,61 @@ describe('split compile', () => {
     expect(JSON.stringify(snap.ruleSetFor(null).rules)).toBe(JSON.stringify(inProcess.rules));
     expect(snap.meta.ruleCount).toBe(260);
     snap.close();
+  });
+});
+
+describe('a worker started before the datasets are read', () => {
+  it('is started for a first compile of a big dataset only, and compiles what it is given', () => {
+    const file = join(dir, 'early.jsonl');
+    writeFileSync(file, `${generateRecords(220, 21).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
+    expect(statSync(file).size).toBeGreaterThan(EARLY_WORKER_BYTES);
+    const small = join(dir, 'early-small.jsonl');
+    writeFileSync(small, `${generateRecords(20, 21).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
+    // A small dataset, or a per-record cache that holds enough records: no worker.
+    expect(CompileWorker.maybe([small], 0, 200, 'salt')).toBeUndefined();
+    expect(CompileWorker.maybe([file], 500, 200, 'salt')).toBeUndefined();
+    const records = loadDataset(file).records;
+    const single = dump(buildRuleSet(records, new ClassRegistry(), []));
+    // The worker takes every record first (from its own copy of the dataset for a first compile,
+    // else the records it is sent): every rule the main thread uses comes from the early worker.
+    // Started with another compiler's identity, its keys are not the main thread's: none of its
+    // entries is used, every record is compiled again.
+    const cases = [
+      ['salt', false, 0, 0],
+      ['another-compiler', true, 0, 0],
+      ['salt', false, 5, 0],
+      ['salt', false, 0, undefined],
+    ] as const;
+    for (const [salt, redone, cached, ownBytes] of cases) {
+      const early = CompileWorker.maybe([file], cached, 200, salt, ownBytes)!;
+      expect(early).toBeDefined();
+      // Its own copy for a first compile of datasets big enough (all of them here with ownBytes 0).
+      expect(early.own).toBe(cached === 0 && ownBytes === 0);
+      const split = SplitCompile.start(records, RecordCacheFile.open(join(dir, `early-${salt}-${cached}-${ownBytes}`), 'salt'), true, { minRecords: 0, workerFirst: true }, early)!;
+      let set: RuleSet;
+      try {
+        set = buildRuleSet(records, new ClassRegistry(), [], split);
+      } finally {
+        split.close();
+      }
+      expect(early.state).toBe('given');
+      expect(split.posted).toBe(records.length);
+      expect(split.used).toBe(redone ? 0 : records.length);
+      expect(dump(set)).toBe(single);
+    }
+  });
+
+  it('is ended unused when the compile is not split', async () => {
+    const file = join(dir, 'early-unused.jsonl');
+    writeFileSync(file, `${generateRecords(180, 22).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
+    const early = CompileWorker.maybe([file], 0, 200, 'salt')!;
+    expect(early).toBeDefined();
+    const exited = new Promise<number>((resolve) => early.worker.once('exit', resolve));
+    // 180 records to compile: fewer than the split threshold.
+    expect(SplitCompile.start(loadDataset(file).records, RecordCacheFile.open(join(dir, 'early-unused'), 'salt'), true, {}, early)).toBeUndefined();
+    expect(early.state).toBe('stopped');
+    await exited;
+    // And loadRules through the same path gives the rules of a compile without a cache directory.
+    expect(dump(await loadRules({ records: [file], bundled: false }, join(dir, 'early-unused-2')))).toBe(dump(await loadRules({ records: [file], bundled: false })));
   });
 });

@@ -2,12 +2,14 @@
  * The parser's fast paths (src/parse/transfer.ts, nodecache.ts, the memo of syntax.ts) give the
  * answers web-tree-sitter gives without them: every node's type, end and text are checked against
  * a TreeCursor walk (other WebAssembly entry points, untouched by the fast paths), and the fields
- * and child lists against the Node API, also after the WebAssembly memory has grown.
+ * and child lists against the Node API, also after the WebAssembly memory has grown. The nodes
+ * fastnodes.ts makes answer every Node getter and method as web-tree-sitter's own nodes do.
  */
 import { describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node, type Tree } from '../src/parse/parser.js';
 import { field, namedChildren } from '../src/parse/syntax.js';
 import { speedUpTransfers } from '../src/parse/transfer.js';
+import { fastNodes } from '../src/parse/fastnodes.js';
 
 const SAMPLE = `
 import os, json as j  # comment
@@ -100,6 +102,36 @@ describe('parser fast paths', () => {
       expect(asked).toBeGreaterThan(20);
     } finally {
       tree.delete();
+    }
+  });
+
+  it('nodes read through the transfer buffer answer as web-tree-sitter\'s own', async () => {
+    await initParser();
+    expect(fastNodes()).toBe(true);
+    const big = Array.from({ length: 3000 }, (_, i) => `class C${i}(B):\n    def m(self, a=${i}):\n        return self.x[a].y("é ${i}")\n`).join('');
+    for (const src of [SAMPLE, big]) {
+      const tree = parsePython(src);
+      try {
+        const facts = (n: Node) => [n.id, n.type, n.typeId, n.startIndex, n.endIndex, n.startPosition.row, n.startPosition.column, n.endPosition.row, n.text, n.isNamed, n.childCount, n.parent?.id ?? 0, n.nextSibling?.id ?? 0, n.hasError, n.grammarType].join('|');
+        let compared = 0;
+        const stack: Node[] = [tree.rootNode];
+        while (stack.length) {
+          const n = stack.pop()!;
+          const own = n.namedChildren.filter((k): k is Node => !!k && k.type !== 'comment');
+          const mine = namedChildren(n);
+          expect(mine.map(facts)).toEqual(own.map(facts));
+          for (const name of ['name', 'body', 'function', 'arguments', 'object', 'attribute', 'left', 'right', 'value']) {
+            const f = field(n, name);
+            const want = n.childForFieldName(name);
+            expect(f && facts(f)).toEqual(want && facts(want));
+          }
+          compared += mine.length;
+          stack.push(...mine);
+        }
+        expect(compared).toBeGreaterThan(100);
+      } finally {
+        tree.delete();
+      }
     }
   });
 

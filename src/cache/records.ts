@@ -53,6 +53,11 @@ export class RecordCacheFile implements RecordCache {
     this.used.set(key, value);
   }
 
+  /** Entries the file held when it was opened. */
+  get size(): number {
+    return this.known.size;
+  }
+
   /** Records compiled (not reused) since the cache was opened. */
   get misses(): number {
     return this.added;

@@ -17,6 +17,7 @@ import { recordKey, type RecordCache } from '../rules/compile/cached.js';
 import { Claims, WORKER_RUNNING } from './compileclaim.js';
 import type { CompileThreadData, CompiledEntry } from './compilethread.js';
 import { threadUrl } from './threadurl.js';
+import { CompileWorker } from './compileworker.js';
 
 /**
  * Records to compile (cache misses) from which a worker is started. A record compiles in ~2-3 ms
@@ -42,35 +43,59 @@ export class SplitCompile implements RecordCache {
   private readonly port: MessagePort;
   private readonly worker: Worker;
   private dead = false;
+  /** The key of each record to compile (an entry posted with another key is not used). */
+  private readonly keys: string[];
   /** Worker entries that did not hold (compiled again on the main thread). */
   redone = 0;
+  /** Worker entries the main thread was given (null entries aside). */
+  used = 0;
 
+  /**
+   * `keys`: of `todo`, computed here when not given (after the worker is started: `todo` is then
+   * every record of the datasets, which an early worker compiles from its own copy).
+   */
   private constructor(
     private readonly inner: RecordCache,
     todo: LoadedRecord[],
-    keys: string[],
+    keys: string[] | undefined,
     patterns: boolean,
     private readonly waitFirst: boolean,
+    early?: CompileWorker,
   ) {
     this.salt = inner.salt;
-    keys.forEach((k, i) => this.pos.set(k, i));
     this.claims = Claims.create(todo.length);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: CompileThreadData = { kind: 'compile', records: todo, patterns, salt: this.salt, claims: this.claims.buffer, port: port2 };
-    this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
+    // A worker started before the datasets were read (./compileworker.ts) is given its records now.
+    if (early?.give(data, port2, !keys)) this.worker = early.worker;
+    else {
+      early?.stop();
+      this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
+      this.worker.unref();
+    }
     // A worker's error is its records left to the main thread (see await), never the run's.
     this.worker.on('error', () => (this.dead = true));
-    this.worker.unref();
+    this.keys = keys ?? todo.map((lr) => recordKey(this.salt, lr));
+    // A record met twice is looked up at its first place.
+    this.keys.forEach((k, i) => this.pos.has(k) || this.pos.set(k, i));
   }
 
   /**
    * A split compile of `records` through `inner`, when enough of them miss it and there are cores
    * to share (`min`: see MIN_SPLIT_RECORDS); undefined otherwise (compile through `inner` alone).
    */
-  static start(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions = {}): SplitCompile | undefined {
+  static start(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions = {}, early?: CompileWorker): SplitCompile | undefined {
+    const split = SplitCompile.begin(records, inner, patterns, opts, early);
+    if (!split) early?.stop();
+    return split;
+  }
+
+  private static begin(records: LoadedRecord[], inner: RecordCache, patterns: boolean, opts: SplitOptions, early?: CompileWorker): SplitCompile | undefined {
     const min = opts.minRecords ?? MIN_SPLIT_RECORDS;
     if (availableParallelism() < 2 && min > 0) return undefined;
+    // A first compile of big datasets: every record is to be compiled; the early worker starts on its own copy at once.
+    if (early?.own && records.length && records.length >= min) return new SplitCompile(inner, records, undefined, patterns, !!opts.workerFirst, early);
     const todo: LoadedRecord[] = [];
     const keys: string[] = [];
     const seen = new Set<string>();
@@ -82,7 +107,7 @@ export class SplitCompile implements RecordCache {
       keys.push(k);
     }
     if (!todo.length || todo.length < min) return undefined;
-    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst);
+    return new SplitCompile(inner, todo, keys, patterns, !!opts.workerFirst, early);
   }
 
   get(key: string): string | undefined {
@@ -90,11 +115,16 @@ export class SplitCompile implements RecordCache {
     if (known !== undefined) return known;
     const j = this.pos.get(key);
     if (j === undefined) return undefined;
-    if (this.got.has(j)) return this.got.get(j) ?? undefined;
+    if (this.got.has(j)) return this.counted(this.got.get(j));
     if (this.waitFirst) this.await(-1);
     // The main thread's record: compiled here (fresh, through compileOne).
     if (this.claims.takeFront(j)) return undefined;
-    return this.await(j);
+    return this.counted(this.await(j));
+  }
+
+  private counted(entry: string | null | undefined): string | undefined {
+    if (entry) this.used++;
+    return entry ?? undefined;
   }
 
   put(key: string, value: string): void {
@@ -107,7 +137,8 @@ export class SplitCompile implements RecordCache {
   private drain(): void {
     for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
       const e = m.message as CompiledEntry;
-      this.got.set(e.i, e.v);
+      // An entry of the worker's own copy stands only for the same record (the datasets may have changed in between).
+      this.got.set(e.i, e.k === undefined || e.k === this.keys[e.i] ? e.v : null);
     }
   }
 

@@ -13,7 +13,11 @@ import type { Node } from 'web-tree-sitter';
 
 const TYPE = Symbol('raiselint.nodeType');
 const END = Symbol('raiselint.nodeEnd');
-type Cached = Node & { [TYPE]?: string; [END]?: number };
+const TEXT = Symbol('raiselint.nodeText');
+const SOURCE = Symbol('raiselint.source');
+type Cached = Node & { [TYPE]?: string; [END]?: number; [TEXT]?: string; tree: { [SOURCE]?: string } };
+/** The keys this file keeps answers under (fastnodes.ts makes nodes with them in place). */
+export { TYPE as TYPE_SLOT, END as END_SLOT, TEXT as TEXT_SLOT };
 
 /** Wraps the getter `name` of `proto` so that each object computes it once, kept under `key`. */
 function once(proto: Cached, name: 'type' | 'endIndex', key: typeof TYPE | typeof END): void {
@@ -34,9 +38,68 @@ function once(proto: Cached, name: 'type' | 'endIndex', key: typeof TYPE | typeo
   });
 }
 
-/** Wraps `Node.prototype.type` and `endIndex` (once per process or worker). */
+/**
+ * Wraps `text`: kept on the node too (the model reads a name's text 2.5 times on average), and a
+ * name's text is read from the source when the tree kept it (keepSource): the longest run of
+ * name characters from its start, as the parser's lexer takes it, without asking the parser for
+ * the end. A name with a character outside ASCII is asked of the parser.
+ */
+function cacheText(proto: Cached): void {
+  const desc = Object.getOwnPropertyDescriptor(proto, 'text');
+  const get = desc?.get;
+  if (!desc || !get || !desc.configurable || Object.prototype.hasOwnProperty.call(proto, TEXT)) return;
+  Object.defineProperty(proto, TEXT, { value: undefined, writable: true, configurable: false, enumerable: false });
+  Object.defineProperty(proto, 'text', {
+    configurable: true,
+    enumerable: desc.enumerable,
+    get(this: Cached) {
+      let v = this[TEXT];
+      if (v !== undefined) return v;
+      const src = this.tree[SOURCE];
+      if (src !== undefined && this.type === 'identifier') v = asciiName(src, this.startIndex);
+      if (v === undefined) v = get.call(this) as string;
+      this[TEXT] = v;
+      return v;
+    },
+  });
+}
+
+/** The ASCII name starting at `at`, or undefined when it has another character (or none). */
+function asciiName(s: string, at: number): string | undefined {
+  let j = at;
+  for (;;) {
+    const c = s.charCodeAt(j);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57)) j++;
+    else if (c >= 128) return undefined;
+    else break;
+  }
+  return j > at ? s.slice(at, j) : undefined;
+}
+
+/**
+ * Keeps the text a tree was parsed from on the tree, when the tree has no error (a syntax error
+ * can leave a name the parser inserted, with no text): names are then read from it (above), and
+ * a string's prefix too (plainString).
+ */
+export function keepSource(tree: Node['tree'], source: string): void {
+  if (!tree.rootNode.hasError) (tree as Cached['tree'])[SOURCE] = source;
+}
+
+/** False only for a string literal that cannot hold an interpolation: its prefix has no `f` nor `t` (read when the tree kept its source). */
+export function mayInterpolate(node: Node): boolean {
+  const src = (node as Cached).tree[SOURCE];
+  if (src === undefined) return true;
+  for (let i = node.startIndex; ; i++) {
+    const c = src[i];
+    if (c === 'f' || c === 'F' || c === 't' || c === 'T') return true;
+    if (c !== 'r' && c !== 'R' && c !== 'b' && c !== 'B' && c !== 'u' && c !== 'U') return false;
+  }
+}
+
+/** Wraps `Node.prototype.type`, `endIndex` and `text` (once per process or worker). */
 export function cacheNodeFacts(NodeClass: { prototype: Node }): void {
   const proto = NodeClass.prototype as Cached;
   once(proto, 'type', TYPE);
   once(proto, 'endIndex', END);
+  cacheText(proto);
 }

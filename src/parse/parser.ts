@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Language, Node, Parser, Tree } from 'web-tree-sitter';
 import { speedUpTransfers } from './transfer.js';
-import { cacheNodeFacts } from './nodecache.js';
+import { cacheNodeFacts, keepSource } from './nodecache.js';
+import { installFastNodes } from './fastnodes.js';
 
 export type { Node, Tree };
 
@@ -40,6 +41,7 @@ export function initParser(): Promise<void> {
     const module = { locateFile: (name: string) => wasmFile('web-tree-sitter', name) };
     await Parser.init(module);
     speedUpTransfers(module);
+    installFastNodes(module, Node);
     language = await Language.load(wasmFile('tree-sitter-python', 'tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);
@@ -52,6 +54,7 @@ export function parsePython(source: string): Tree {
   if (!parser) throw new Error('parser not initialised: await initParser() first');
   const tree = parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');
+  keepSource(tree, source);
   return tree;
 }
 

@@ -1,24 +1,22 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
+import { FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
  * new node objects, and the semantic model and the fix planner ask the same ones of the same nodes
  * many times (on the fixtures, ~4 field lookups and ~2 child lists per node). Node ids are unique
- * within a tree; trees are never edited, so an answer never changes. Kept on the tree object, so
- * a new tree (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
+ * within a tree; trees are never edited, so an answer never changes. The answers are kept on the
+ * node objects, and the one object for each id in a map kept on the tree object, so a new tree
+ * (which may reuse a deleted one's ids) starts empty, and nothing outlives its tree.
  *
  * Each node the helpers return is the one object for its id (the first made): a node reached as
- * a field and again as a child is one object, so what web-tree-sitter caches on it (its child
- * lists) and what nodecache.ts caches (its type) is computed once.
+ * a field and again as a child is one object, so what is cached on it (its child lists, its type)
+ * is computed once. Child lists and fields are read through fastnodes.ts when it is on.
  */
-interface NodeMemo {
-  node: Node;
-  /** The child for each field id (null: none; undefined: not asked yet). */
-  fields?: (Node | null | undefined)[];
-  named?: Node[];
-}
-type TreeMemo = Map<number, NodeMemo>;
+/** FIELDS: the fields asked of the node, as pairs (field id, child or null), a node being asked one to four. */
+type Memo = Node & { [FIELDS]?: (number | Node | null)[]; [NAMED]?: Node[] };
+type TreeMemo = Map<number, Node>;
 const MEMO = Symbol('raiselint.syntaxMemo');
 type MemoTree = Node['tree'] & { [MEMO]?: TreeMemo };
 
@@ -26,16 +24,12 @@ function memoOf(tree: MemoTree): TreeMemo {
   return (tree[MEMO] ??= new Map());
 }
 
-/** The memo of `node` in `memo`, made (with `node` as its object) on first sight. */
-function entry(memo: TreeMemo, node: Node): NodeMemo {
-  let e = memo.get(node.id);
-  if (!e) memo.set(node.id, (e = { node }));
-  return e;
-}
-
-/** The one object for `node`'s id (see NodeMemo). */
-function canonical(memo: TreeMemo, node: Node | null): Node | null {
-  return node && entry(memo, node).node;
+/** The one object for `node`'s id (see above), `node` itself on first sight. */
+function canonical(memo: TreeMemo, node: Node): Memo {
+  const n = memo.get(node.id);
+  if (n) return n;
+  memo.set(node.id, node);
+  return node;
 }
 
 // Field ids by name, per grammar: `childForFieldName` searches the field list on every call.
@@ -58,10 +52,16 @@ export function field(node: Node, name: string): Node | null {
   const id = fieldId(tree.language, name);
   if (id < 0) return null;
   const memo = memoOf(tree);
-  const e = entry(memo, node);
-  const fields = (e.fields ??= []);
-  let c = fields[id];
-  if (c === undefined) fields[id] = c = canonical(memo, node.childForFieldId(id));
+  const e = canonical(memo, node);
+  const fields = (e[FIELDS] ??= []);
+  for (let i = 0; i < fields.length; i += 2) if (fields[i] === id) return fields[i + 1] as Node | null;
+  let c: Node | null;
+  if (fastNodes()) c = rawFieldChild(e, id, memo);
+  else {
+    const k = e.childForFieldId(id);
+    c = k && canonical(memo, k);
+  }
+  fields.push(id, c);
   return c;
 }
 
@@ -70,17 +70,65 @@ export function namedChildren(node: Node): Node[] {
   return kids(node).slice();
 }
 
+/** The named node types that are tokens, never with children (tree-sitter-python's node-types.json): not asked of the parser. */
+const TOKENS = new Set(['comment', 'ellipsis', 'escape_interpolation', 'escape_sequence', 'false', 'float', 'identifier', 'integer', 'line_continuation', 'none', 'string_end', 'string_start', 'true', 'type_conversion']);
+const NO_NODES: Node[] = [];
+
 /** `namedChildren` without the copy: the one array kept for the node, read-only (the hot paths of the semantic model). */
 export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
-  const e = entry(memo, node);
-  let out = e.named;
+  const e = canonical(memo, node);
+  let out = e[NAMED];
+  if (!out && TOKENS.has(e.type)) out = e[NAMED] = NO_NODES;
   if (!out) {
+    const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));
     out = [];
-    for (const c of node.namedChildren) if (c && c.type !== 'comment') out.push(canonical(memo, c)!);
-    e.named = out;
+    // The type is read of the one object for the child, where it stays cached.
+    for (const k of all) if (k && k.type !== 'comment') out.push(k);
+    e[NAMED] = out;
   }
   return out;
+}
+
+/**
+ * The node types that later stages look for anywhere in a file (src/python/flows.ts for the
+ * model's analysis on demand, src/rules/condition/literal.ts for module constants): all are found
+ * in one walk of the tree. A walk costs about a seventh of the parse, whatever it looks for.
+ */
+const FILE_TYPES = [
+  ...['assignment', 'augmented_assignment', 'named_expression', 'for_statement', 'for_in_clause', 'as_pattern', 'import_statement'],
+  ...['import_from_statement', 'match_statement', 'class_definition', 'function_definition', 'return_statement', 'decorated_definition'],
+  ...['string', 'comment', 'global_statement'],
+];
+const FILE_TYPE_SET = new Set(FILE_TYPES);
+const FILE_NODES = Symbol('raiselint.fileNodes');
+type WalkTree = MemoTree & { [FILE_NODES]?: Map<number, Node[]> };
+/** The symbols of FILE_TYPES (every symbol a type's name stands for, as descendantsOfType finds them), per grammar. */
+const fileSymbols = new WeakMap<object, { list: number; count: number }>();
+
+/** The descendants of `node` whose type is in `types`, in document order: from one walk per node when all are FILE_TYPES. */
+export function descendantsIn(node: Node, types: ReadonlySet<string>): Node[] {
+  for (const t of types) if (!FILE_TYPE_SET.has(t)) return node.descendantsOfType([...types]).map((n) => canonical(memoOf(node.tree as MemoTree), n!));
+  const tree = node.tree as WalkTree;
+  const walks = (tree[FILE_NODES] ??= new Map<number, Node[]>());
+  let all: Node[] | undefined = walks.get(node.id);
+  if (!all) {
+    all = walkFileTypes(node, memoOf(tree));
+    walks.set(node.id, all);
+  }
+  return all.filter((n) => types.has(n.type));
+}
+
+function walkFileTypes(node: Node, memo: TreeMemo): Node[] {
+  if (!fastNodes()) return node.descendantsOfType(FILE_TYPES).map((n) => canonical(memo, n!));
+  const lang = node.tree.language;
+  let syms = fileSymbols.get(lang);
+  if (!syms) {
+    const ids: number[] = [];
+    lang.types.forEach((t, i) => FILE_TYPES.includes(t) && ids.push(i));
+    fileSymbols.set(lang, (syms = { list: symbolList(ids), count: ids.length }));
+  }
+  return rawDescendants(node, syms.list, syms.count, memo);
 }
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */

@@ -11,7 +11,7 @@
  * and the value comes from that flow's `rhs`.
  */
 import type { Node } from '../parse/parser.js';
-import { field } from '../parse/syntax.js';
+import { descendantsIn, field } from '../parse/syntax.js';
 
 /** A place where a value can reach a name: the text that may be bound (`lhs`) and the text its value comes from (`rhs`). */
 export interface ValueFlow {
@@ -64,13 +64,13 @@ const FLOWS: Record<string, { lhs: string; rhs: string[] }> = {
 };
 /** The flows whose `lhs` is a binding target (the model's `bind`). */
 const TARGETS = new Set(['assignment', 'for_statement', 'for_in_clause', 'as_pattern']);
-const TYPES = [...Object.keys(FLOWS), 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment'];
+const TYPES = new Set([...Object.keys(FLOWS), 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment']);
 
 type Range = [number, number];
 
 export function readFlows(root: Node, source: string): FileFlows {
   const out: FileFlows = { flows: [], scopes: [], targets: [], inert: [] };
-  const nodes = root.descendantsOfType(TYPES).filter((n): n is Node => !!n);
+  const nodes = descendantsIn(root, TYPES);
   nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   // The enclosing `def`s and `class`es of the node at hand (the nodes come outermost first).
   const open: Node[] = [];

@@ -6,6 +6,7 @@
 import type { Node } from '../parse/parser.js';
 import type { FileFlows } from '../python/flows.js';
 import { dottedName, field, kids } from '../parse/syntax.js';
+import { mayInterpolate } from '../parse/nodecache.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { Annotations } from './annotations.js';
@@ -146,8 +147,11 @@ export abstract class Expressions {
         return UNKNOWN;
       }
       case 'string':
+        // Only an f-string (or t-string) has interpolations: other strings are not read child by child.
+        if (mayInterpolate(n)) for (const c of kids(n)) if (c.type === 'interpolation') for (const x of kids(c)) this.expr(x, env, ctx);
+        return UNKNOWN;
       case 'concatenated_string':
-        for (const c of kids(n)) if (c.type === 'interpolation') for (const x of kids(c)) this.expr(x, env, ctx);
+        // Its children are strings, never interpolations: nothing in it is evaluated.
         return UNKNOWN;
       case 'comment':
         return UNKNOWN;

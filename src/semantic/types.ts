@@ -50,6 +50,18 @@ export function typeKey(t: Type, depth = 0): string {
 }
 
 export function union(...types: Type[]): Type {
+  // One atom in all (or the same one-atom type each time): that type, with no key made.
+  let only: Type | undefined;
+  let single = true;
+  for (const t of types) {
+    if (t.length === 0 || t === only) continue;
+    if (t.length > 1 || only) {
+      single = false;
+      break;
+    }
+    only = t;
+  }
+  if (single) return only ?? [];
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
   const out = [...seen.values()];

@@ -47,9 +47,16 @@ function wellFormed(op: CompileOp): boolean {
   return false;
 }
 
+/** Keys already computed, per record object (a split compile asks for every key before the compile does). */
+const keys = new WeakMap<LoadedRecord, { salt: string; key: string }>();
+
 /** The cache key of a record: its content and the compiler's identity. */
 export function recordKey(salt: string, lr: LoadedRecord): string {
-  return createHash('sha256').update(salt).update('\0').update(JSON.stringify(lr.record)).digest('hex');
+  const known = keys.get(lr);
+  if (known?.salt === salt) return known.key;
+  const key = createHash('sha256').update(salt).update('\0').update(JSON.stringify(lr.record)).digest('hex');
+  keys.set(lr, { salt, key });
+  return key;
 }
 
 /** Patterns of the rule, or null when they cannot be read (read again, failing the same way, only if a finding needs a fix). */
@@ -71,7 +78,7 @@ function fresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassR
   }
   const rule = outcome.rule;
   const p = patterns && rule ? readPatternsOf(rule) : undefined;
-  if (cache && key && log?.replayable) {
+  if (cache && key !== undefined && log?.replayable) {
     const o = rule ? { ...outcome, rule: { ...rule, record: 0, source: 0 } } : outcome;
     cache.put(key, JSON.stringify({ o, ops: log.ops, ...(p !== undefined ? { p } : {}) }));
   }
@@ -123,4 +130,12 @@ export function compileOne(lr: LoadedRecord, exceptions: ExceptionHierarchy, cla
     return reused;
   }
   return withRecordTrees(() => fresh(lr, exceptions, classes, patterns, cache, key));
+}
+
+/**
+ * A fresh compile of `lr` whose cache entry goes to `sink` under the key '' (a split compile's
+ * worker: ../../engine/compilethread.ts; it has no entries to look up, so it computes no key).
+ */
+export function compileFresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassRegistry, patterns: boolean, sink: RecordCache): CompileOutcome {
+  return withRecordTrees(() => fresh(lr, exceptions, classes, patterns, sink, ''));
 }

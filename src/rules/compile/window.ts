@@ -60,6 +60,18 @@ function excerpt(lines: string[], k: number): string {
 }
 
 /**
+ * Whether parsing a window can tell anything: a `def` around line `row` needs the word `def` on
+ * or before that line, and a class read from it (an exception class joins the hierarchy) the
+ * word `class`. A window with neither parses to no def and defines nothing: it is not parsed.
+ */
+function worthReading(text: string, row: number): boolean {
+  if (text.includes('class')) return true;
+  let end = -1;
+  for (let i = 0; i <= row && (end = text.indexOf('\n', end + 1)) >= 0; i++);
+  return (end < 0 ? text : text.slice(0, end)).includes('def');
+}
+
+/**
  * `read(sourceCode, row)`, or when it finds no `def` around the raise (or a method whose class error
  * recovery lost) and the parse may have lost it (`settled` is not set), the first re-parse from a window start that finds the def (with its class).
  */
@@ -71,6 +83,7 @@ export function readWindow<T extends { def?: { className?: string; inClass: bool
   if (complete(whole) || whole.settled) return { facts: whole, offset: 0 };
   let found: { facts: T; offset: number } | undefined;
   for (const start of windowStarts(source, row)) {
+    if (!worthReading(start.text, row - start.offset)) continue;
     const facts = read(start.text, row - start.offset);
     if (complete(facts)) return { facts, offset: start.offset };
     if (facts.def && !found && !whole.def) found = { facts, offset: start.offset };

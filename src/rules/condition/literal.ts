@@ -1,7 +1,10 @@
 /** Python literals read from syntax (`'r'`, `-1`, `(1, 2)`, `{'a': None}`), and how they are written back. */
 import type { Node } from '../../parse/parser.js';
-import { field, namedChildren } from '../../parse/syntax.js';
+import { descendantsIn, field, namedChildren } from '../../parse/syntax.js';
 import type { PyVal } from './types.js';
+
+/** Found in the one walk of a file's tree that the model's flows share (src/parse/syntax.ts). */
+const GLOBALS = new Set(['global_statement']);
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
 
@@ -151,7 +154,7 @@ export function moduleConstants(root: Node): Map<string, PyVal> {
   };
   walk(root);
   // Rebinding inside functions (`global X; X = ...`) also disqualifies a name.
-  for (const g of root.descendantsOfType('global_statement')) for (const id of g ? namedChildren(g) : []) bump(id.text);
+  for (const g of descendantsIn(root, GLOBALS)) for (const id of namedChildren(g)) bump(id.text);
   const out = new Map<string, PyVal>();
   for (const [k, v] of value) if (count.get(k) === 1) out.set(k, v);
   return out;

@@ -1,0 +1,149 @@
+/**
+ * Child lists and fields read straight from the WebAssembly parser's transfer buffer.
+ *
+ * web-tree-sitter makes every node it returns with `new Node(INTERNAL, { id, tree, ... })`: an
+ * options object, the class's field initialisers, a constructor call, then the object grows as
+ * nodecache.ts and syntax.ts keep answers on it (a new hidden class at each step). On a
+ * dataset-scale run that was ~560 ns per child returned by `namedChildren`, and the semantic model
+ * asks for ~3 million nodes (child lists and fields). Here the same WebAssembly functions
+ * (`ts_node_named_children_wasm`, `ts_node_child_by_field_id_wasm`) are called with the node
+ * written into the transfer buffer exactly as web-tree-sitter's `marshalNode` writes it, the
+ * answer is read back as its `unmarshalNode` reads it, and each new node is made by one
+ * constructor that gives it its final shape at once (the Node fields, then the cache slots;
+ * `_children` and `_namedChildren`, which web-tree-sitter fills on first use, are left absent). The objects have `Node.prototype`, so every Node method and getter works on them.
+ *
+ * Anything unexpected (another web-tree-sitter's module shape, a big-endian host) leaves these
+ * off, and syntax.ts uses the Node API.
+ */
+import { endianness } from 'node:os';
+import type { Node } from 'web-tree-sitter';
+import { END_SLOT, TEXT_SLOT, TYPE_SLOT } from './nodecache.js';
+
+interface Module {
+  HEAP32?: Int32Array;
+  _ts_init?: () => number;
+  _ts_node_named_children_wasm?: (tree: number) => void;
+  _ts_node_child_by_field_id_wasm?: (tree: number, field: number) => void;
+  _ts_node_descendants_of_type_wasm?: (tree: number, symbols: number, count: number, r0: number, c0: number, r1: number, c1: number) => void;
+  _malloc?: (size: number) => number;
+  _free?: (ptr: number) => void;
+}
+
+/** What syntax.ts keeps on a node: its child for each field id, its named children without comments. */
+export const FIELDS = Symbol('raiselint.fields');
+export const NAMED = Symbol('raiselint.named');
+
+type Raw = Node & { 0: number; tree: Node['tree'] & { 0: number } };
+type MakeNode = new (tree: Node['tree'], id: number, start: number, row: number, column: number, other: number) => Node;
+
+let mod: Required<Module> | undefined;
+/** The transfer buffer, as an index into HEAP32. */
+let buffer = 0;
+let Make: MakeNode | undefined;
+
+/** Turns the fast paths on for an initialised module and its Node class; returns whether it did. */
+export function installFastNodes(module: object, NodeClass: { prototype: Node }): boolean {
+  const m = module as Module;
+  if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
+  if (typeof m._ts_init !== 'function' || typeof m._free !== 'function') return false;
+  if (typeof m._ts_node_named_children_wasm !== 'function' || typeof m._ts_node_child_by_field_id_wasm !== 'function') return false;
+  if (typeof m._ts_node_descendants_of_type_wasm !== 'function' || typeof m._malloc !== 'function') return false;
+  // `ts_init` only writes two version numbers into the buffer and returns its address.
+  buffer = m._ts_init() >> 2;
+  mod = m as Required<Module>;
+  const F = function (this: Record<PropertyKey, unknown>, tree: unknown, id: number, start: number, row: number, column: number, other: number) {
+    // web-tree-sitter keeps the fifth word (an alias symbol, mostly 0) at index 0. An absent
+    // index reads as undefined, which the transfer buffer stores as 0 (ToInt32(undefined) is 0):
+    // only a non-zero one is kept, so that most nodes need no element store.
+    if (other !== 0) this[0] = other;
+    this.id = id;
+    this.startIndex = start;
+    this.startPosition = { row, column };
+    this.tree = tree;
+    // The answers' slots, so that a node keeps one shape as they are filled.
+    this[TYPE_SLOT] = undefined;
+    this[END_SLOT] = undefined;
+    this[TEXT_SLOT] = undefined;
+    this[FIELDS] = undefined;
+    this[NAMED] = undefined;
+  };
+  F.prototype = NodeClass.prototype;
+  Make = F as unknown as MakeNode;
+  return true;
+}
+
+/** Whether the fast paths are on. */
+export function fastNodes(): boolean {
+  return mod !== undefined;
+}
+
+function heap(): Int32Array {
+  return mod!.HEAP32;
+}
+
+/** Writes `node` into the transfer buffer as web-tree-sitter's marshalNode does. */
+function marshal(node: Raw): void {
+  const h = heap();
+  h[buffer] = node.id;
+  h[buffer + 1] = node.startIndex;
+  h[buffer + 2] = node.startPosition.row;
+  h[buffer + 3] = node.startPosition.column;
+  h[buffer + 4] = node[0];
+}
+
+/** The node written at HEAP32 index `at` (five words, as unmarshalNode reads them), the one object for its id in `memo`. */
+function nodeAt(h: Int32Array, at: number, tree: Node['tree'], memo: Map<number, Node>): Node | null {
+  const id = h[at]!;
+  if (id === 0) return null;
+  let n = memo.get(id);
+  if (!n) memo.set(id, (n = new Make!(tree, id, h[at + 1]!, h[at + 2]!, h[at + 3]!, h[at + 4]!)));
+  return n;
+}
+
+/** `node.namedChildren`, each child the one object for its id in `memo`. */
+export function rawNamedChildren(node: Node, memo: Map<number, Node>): Node[] {
+  const raw = node as Raw;
+  marshal(raw);
+  mod!._ts_node_named_children_wasm(raw.tree[0]);
+  // Read the view again: the call may have grown the memory.
+  const h = heap();
+  const count = h[buffer]!;
+  const out = new Array<Node>(count);
+  if (count > 0) {
+    const at = h[buffer + 1]!;
+    for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
+    mod!._free(at);
+  }
+  return out;
+}
+
+/** `node.childForFieldId(id)`, the one object for its id in `memo`. */
+export function rawFieldChild(node: Node, fieldId: number, memo: Map<number, Node>): Node | null {
+  const raw = node as Raw;
+  marshal(raw);
+  mod!._ts_node_child_by_field_id_wasm(raw.tree[0], fieldId);
+  return nodeAt(heap(), buffer, node.tree, memo);
+}
+
+/** A list of symbols in the parser's memory, for rawDescendants (kept for the process: one per list of types asked for). */
+export function symbolList(symbols: readonly number[]): number {
+  const at = mod!._malloc(4 * Math.max(1, symbols.length));
+  const h = heap();
+  symbols.forEach((s, i) => (h[(at >> 2) + i] = s));
+  return at;
+}
+
+/** `node.descendantsOfType(types)` for the symbols at `list` (symbolList), in document order, each the one object for its id in `memo`. */
+export function rawDescendants(node: Node, list: number, count: number, memo: Map<number, Node>): Node[] {
+  const raw = node as Raw;
+  marshal(raw);
+  // No range: the zero points mean the whole node, as web-tree-sitter's defaults.
+  mod!._ts_node_descendants_of_type_wasm(raw.tree[0], list, count, 0, 0, 0, 0);
+  const h = heap();
+  const n = h[buffer]!;
+  const at = h[buffer + 1]!;
+  const out = new Array<Node>(n);
+  for (let i = 0, p = at >> 2; i < n; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
+  mod!._free(at);
+  return out;
+}
