@@ -77,6 +77,13 @@ describe('demand: bodies that cannot record are skipped', () => {
   it('counts a trigger inside an f-string (code)', () => {
     expect(live('import json\ndef a(s):\n    return f"{json.loads(s)}"\n')).toEqual([true]);
   });
+  it('counts a trigger inside a t-string too (the model reads its interpolations), and finds its call', () => {
+    const code = 'import json\ndef a(s):\n    return t"{json.loads(s)}"\ndef b(s):\n    return rb"json.loads(s)"\n';
+    expect(live(code)).toEqual([true, false]);
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([3]);
+    expect(findings(code, true)).toEqual(all);
+  });
   it('a function\'s own variable carries only inside that function', () => {
     expect(live('import json\ndef a(s):\n    value = json.loads\n    return value(s)\ndef b(value):\n    return value + 1\n')).toEqual([true, false]);
     // A nested function reads it (the case above); a module-level name of the same spelling is another variable.

@@ -85,15 +85,19 @@ export function keepSource(tree: Node['tree'], source: string): void {
   if (!tree.rootNode.hasError) (tree as Cached['tree'])[SOURCE] = source;
 }
 
-/** False only for a string literal that cannot hold an interpolation: its prefix has no `f` nor `t` (read when the tree kept its source). */
-export function mayInterpolate(node: Node): boolean {
-  const src = (node as Cached).tree[SOURCE];
-  if (src === undefined) return true;
-  for (let i = node.startIndex; ; i++) {
-    const c = src[i];
+/** Whether the string literal starting at `at` in `source` has an `f` or `t` prefix: an f-string or t-string, which holds code in its interpolations. */
+export function interpolatingPrefix(source: string, at: number): boolean {
+  for (let i = at; ; i++) {
+    const c = source[i];
     if (c === 'f' || c === 'F' || c === 't' || c === 'T') return true;
     if (c !== 'r' && c !== 'R' && c !== 'b' && c !== 'B' && c !== 'u' && c !== 'U') return false;
   }
+}
+
+/** False only for a string literal that cannot hold an interpolation (see interpolatingPrefix; read when the tree kept its source). */
+export function mayInterpolate(node: Node): boolean {
+  const src = (node as Cached).tree[SOURCE];
+  return src === undefined || interpolatingPrefix(src, node.startIndex);
 }
 
 /** Wraps `Node.prototype.type`, `endIndex` and `text` (once per process or worker). */

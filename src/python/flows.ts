@@ -11,6 +11,7 @@
  * and the value comes from that flow's `rhs`.
  */
 import type { Node } from '../parse/parser.js';
+import { interpolatingPrefix } from '../parse/nodecache.js';
 import { descendantsIn, field } from '../parse/syntax.js';
 
 /** A place where a value can reach a name: the text that may be bound (`lhs`) and the text its value comes from (`rhs`). */
@@ -44,7 +45,7 @@ export interface FileFlows {
   /** Every `def` and class body, in source order (outer before inner). */
   scopes: ScopeRegion[];
   targets: CompoundTarget[];
-  /** Comments and string literals other than f-strings (nested ones inside f-strings included), in source order, possibly overlapping. */
+  /** Comments and string literals other than f- and t-strings (nested ones inside them included), in source order, possibly overlapping. */
   inert: [number, number][];
 }
 
@@ -93,7 +94,8 @@ export function readFlows(root: Node, source: string): FileFlows {
     }
     switch (n.type) {
       case 'string':
-        if (!/^[A-Za-z]*[fF]/.test(source.slice(n.startIndex, n.startIndex + 3))) out.inert.push([n.startIndex, n.endIndex]);
+        // Code only in f- and t-strings (the model reads their interpolations: src/semantic/expressions.ts).
+        if (!interpolatingPrefix(source, n.startIndex)) out.inert.push([n.startIndex, n.endIndex]);
         continue;
       case 'comment':
         out.inert.push([n.startIndex, n.endIndex]);
