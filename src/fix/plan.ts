@@ -165,7 +165,10 @@ class GroupPlanner extends PlanBind {
     const exc = this.rules.exceptions;
     const first = sites.find((s) => s.action === 'try')!;
     const byError = new Map<string, FixSite>([[exc.canonical(first.finding.rule.errorClass), first]]);
-    for (const o of this.others) if (o.call.id === first.call.id && o.action === 'try' && !byError.has(exc.canonical(o.finding.rule.errorClass))) byError.set(exc.canonical(o.finding.rule.errorClass), o);
+    for (const o of this.others) {
+      const error = exc.canonical(o.finding.rule.errorClass);
+      if (o.call.id === first.call.id && o.action === 'try' && !byError.has(error)) byError.set(error, o);
+    }
     const handlers = [...byError.values()].map((site) => ({ errorClass: site.finding.rule.errorClass, sites: sites.map((s) => (s === first ? site : s)) }));
     // Stable: a subclass's MRO is longer than each of its bases'.
     return handlers.sort((a, b) => exc.mro(exc.canonical(b.errorClass)).length - exc.mro(exc.canonical(a.errorClass)).length);

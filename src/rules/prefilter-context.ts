@@ -73,8 +73,10 @@ export function importContext(buf: Uint8Array, n: number): ImportContext {
 function startsToken(b: Uint8Array, i: number): boolean {
   let s = i;
   while (s > 0 && isWord(b[s - 1]!)) s--;
-  return s === i || (b[s]! >= 48 && b[s]! <= 57);
+  return s === i || isDigit(b[s]!);
 }
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /** True when only spaces lie between the start of the line (or `;`, `:`) and i. */
 function atStatementStart(b: Uint8Array, i: number): boolean {
@@ -120,7 +122,8 @@ function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | nul
     let s = i;
     while (s > 0 && isWord(b[s - 1]!)) s--;
     const word = Buffer.from(b.buffer, b.byteOffset + s, i + 1 - s).toString('latin1');
-    if (word === 'from' || (word.endsWith('from') && startsToken(b, i - 3))) return { at: i - 3, root };
+    // `from` itself, or after a number (`1from`: see startsToken; s is where the word bytes start).
+    if (word === 'from' || (word.endsWith('from') && isDigit(b[s]!))) return { at: i - 3, root };
     // Two names without a dot between: not a module name.
     if (afterName) return null;
     root = word;
