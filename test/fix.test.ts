@@ -17,6 +17,7 @@ import { UserFile } from '../src/fix/scope.js';
 import { lineStarts } from '../src/diagnostics/positions.js';
 import { initParser, withTree } from '../src/parse/parser.js';
 import type { Fix } from '../src/diagnostics/types.js';
+import type { RuleSet } from '../src/rules/ruleset.js';
 import { fixesOf } from '../src/lsp/fixes.js';
 import { BIN } from './helpers/project.js';
 
@@ -28,6 +29,13 @@ interface CaseOptions {
   strategy?: 'auto' | 'try-except' | 'type-guard';
   unsafe?: boolean;
   remaining?: number;
+}
+
+/** The rules of these dataset lines alone (record envelopes, or lines as a dataset file holds them), loaded as `--records FILE --no-bundled` loads them. */
+async function rulesOf(lines: (object | string)[]): Promise<RuleSet> {
+  const file = join(mkdtempSync(join(tmpdir(), 'raiselint-fix-')), 'r.jsonl');
+  writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  return loadRules({ records: [file], bundled: false });
 }
 
 function pyParses(file: string): void {
@@ -183,9 +191,7 @@ async def f(runtime: AgentRuntime, name: str):
       tags: ['python'],
       schemaVersion: 2,
     };
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
-    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = `import logging
 
 from confpkg import load_config
@@ -216,11 +222,8 @@ def main(exc):
       record: { id: `${slug.replace(/[^a-f0-9]/g, '').padEnd(16, '0').slice(0, 12)}${String(lineNumber).padStart(4, '0')}`, repo: 'acme/ports', slug, errorMessage: slug, errorClass, severity: 'error', filePath: 'src/ports/core.py', lineNumber, sourceCode: source, sourceCodeStart: 1, handlingStrategy: 'try-catch', tryCatchPattern: `from ports.core import open_port\n\ntry:\n    port = open_port(name)\nexcept ${errorClass}:\n    ${handler}\n`, tags: ['python'], schemaVersion: 2 },
       datasetVersion: 'x',
     });
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
     // By rule id the OSError record comes first: its handler must still follow FileNotFoundError's.
-    const records = [rec('a-is-a-directory', 'OSError', 12, 'port = None'), rec('b-bad-mode', 'ValueError', 8, 'port = ""'), rec('c-missing', 'FileNotFoundError', 10, 'port = "/dev/null"'), rec('d-not-a-str', 'TypeError', 6, 'port = None')];
-    writeFileSync(join(dir, 'r.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([rec('a-is-a-directory', 'OSError', 12, 'port = None'), rec('b-bad-mode', 'ValueError', 8, 'port = ""'), rec('c-missing', 'FileNotFoundError', 10, 'port = "/dev/null"'), rec('d-not-a-str', 'TypeError', 6, 'port = None')]);
     const user = 'from ports.core import open_port\n\n\ndef main(path, mode):\n    port = open_port(path, mode)\n    return port\n';
     const ds = checkSource(user, 'user.py', rules).diagnostics;
     expect(ds.map((d) => d.errorClass).sort()).toEqual(['FileNotFoundError', 'OSError', 'TypeError', 'ValueError']);
@@ -258,9 +261,7 @@ def main(exc):
       tags: ['python'],
       schemaVersion: 2,
     };
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
-    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = 'from netlib import Client\n\n\ndef load(api: Client, endpoint):\n    result = api.fetch(endpoint)\n    return result\n';
     const r = fixBytes(Buffer.from(user), 'user.py', rules);
     expect(r.bytes?.toString()).toBe(
@@ -285,9 +286,7 @@ def main(exc):
       tags: ['python'],
       schemaVersion: 2,
     };
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
-    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = 'from shapes import Box\n\n\ndef show(n):\n    print(str(Box([Box(n)])),\n          "end")\n';
     expect(checkSource(user, 'user.py', rules).diagnostics.map((d) => [d.line, d.column, d.confidence])).toEqual([[5, 15, 'certain'], [5, 20, 'certain']]);
     const r = fixBytes(Buffer.from(user), 'user.py', rules);
@@ -300,9 +299,7 @@ def main(exc):
     const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
     rec.record.handlingStrategy = 'try-catch';
     rec.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_save_state(agent_id)\n';
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
-    writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(rec) + '\n');
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([rec]);
     const src = 'from autogen_core import AgentRuntime\n\n\nasync def f(runtime: AgentRuntime, agent_id):\n    state = await runtime.agent_save_state(agent_id)\n    return state\n';
     const [d] = checkSource(src, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
     expect(d!.fix!.applicability).toBe('display-only');
@@ -317,9 +314,7 @@ def main(exc):
     save.record.exampleFix = null;
     // The handler calls another recorded raiser: the fixed code would have a new finding.
     save.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_metadata(agent_id)\n';
-    const dir = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
-    writeFileSync(join(dir, 'r.jsonl'), `${JSON.stringify(save)}\n${metadata}\n`);
-    const rules = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
+    const rules = await rulesOf([save, metadata]);
     const src = Buffer.from(`from autogen_core import AgentRuntime
 
 
