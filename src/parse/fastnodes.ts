@@ -10,7 +10,9 @@
  * written into the transfer buffer exactly as web-tree-sitter's `marshalNode` writes it, the
  * answer is read back as its `unmarshalNode` reads it, and each new node is made by one
  * constructor that gives it its final shape at once (the Node fields, then the cache slots;
- * `_children` and `_namedChildren`, which web-tree-sitter fills on first use, are left absent). The objects have `Node.prototype`, so every Node method and getter works on them.
+ * `_children` and `_namedChildren`, which web-tree-sitter fills on first use, are left absent).
+ * Their prototype is Node.prototype below a few getters (fastPrototype), so every Node method and
+ * getter works on them.
  *
  * Anything unexpected (another web-tree-sitter's module shape, a big-endian host) leaves these
  * off, and syntax.ts uses the Node API.
@@ -25,6 +27,9 @@ interface Module {
   _ts_node_named_children_wasm?: (tree: number) => void;
   _ts_node_child_by_field_id_wasm?: (tree: number, field: number) => void;
   _ts_node_descendants_of_type_wasm?: (tree: number, symbols: number, count: number, r0: number, c0: number, r1: number, c1: number) => void;
+  _ts_node_symbol_wasm?: (tree: number) => number;
+  _ts_node_end_index_wasm?: (tree: number) => number;
+  _ts_node_parent_wasm?: (tree: number) => void;
   _malloc?: (size: number) => number;
   _free?: (ptr: number) => void;
 }
@@ -32,9 +37,24 @@ interface Module {
 /** What syntax.ts keeps on a node: its child for each field id, its named children without comments. */
 export const FIELDS = Symbol('raiselint.fields');
 export const NAMED = Symbol('raiselint.named');
+/** Where a node made here starts (row, column): `startPosition` is made from them when asked. */
+const ROW = Symbol('raiselint.row');
+const COLUMN = Symbol('raiselint.column');
+/** True on the prototype of the nodes made here: each is the one object for its id (no memo lookup needed). */
+export const CANONICAL = Symbol('raiselint.canonical');
 
-type Raw = Node & { 0: number; tree: Node['tree'] & { 0: number } };
-type MakeNode = new (tree: Node['tree'], id: number, start: number, row: number, column: number, other: number) => Node;
+type Tree = Node['tree'];
+type Raw = Node & { 0?: number; [ROW]?: number; [COLUMN]?: number; tree: Tree & { 0: number } };
+type MakeNode = new (tree: Tree, id: number, start: number, row: number, column: number, other: number) => Node;
+
+/** The one object for each node id of a tree, kept on the tree (a new tree, which may reuse a deleted one's ids, starts empty). */
+export type TreeMemo = Map<number, Node>;
+const MEMO = Symbol('raiselint.syntaxMemo');
+
+export function treeMemo(tree: Tree): TreeMemo {
+  const t = tree as Tree & { [MEMO]?: TreeMemo };
+  return (t[MEMO] ??= new Map());
+}
 
 let mod: Required<Module> | undefined;
 /** The transfer buffer, as an index into HEAP32. */
@@ -45,11 +65,10 @@ let Make: MakeNode | undefined;
 export function installFastNodes(module: object, NodeClass: { prototype: Node }): boolean {
   const m = module as Module;
   if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
-  if (typeof m._ts_init !== 'function' || typeof m._free !== 'function') return false;
-  if (typeof m._ts_node_named_children_wasm !== 'function' || typeof m._ts_node_child_by_field_id_wasm !== 'function') return false;
-  if (typeof m._ts_node_descendants_of_type_wasm !== 'function' || typeof m._malloc !== 'function') return false;
+  const needed = ['_ts_init', '_free', '_malloc', '_ts_node_named_children_wasm', '_ts_node_child_by_field_id_wasm', '_ts_node_descendants_of_type_wasm', '_ts_node_symbol_wasm', '_ts_node_end_index_wasm', '_ts_node_parent_wasm'] as const;
+  if (needed.some((f) => typeof m[f] !== 'function')) return false;
   // `ts_init` only writes two version numbers into the buffer and returns its address.
-  buffer = m._ts_init() >> 2;
+  buffer = m._ts_init!() >> 2;
   mod = m as Required<Module>;
   const F = function (this: Record<PropertyKey, unknown>, tree: unknown, id: number, start: number, row: number, column: number, other: number) {
     // web-tree-sitter keeps the fifth word (an alias symbol, mostly 0) at index 0. An absent
@@ -58,7 +77,8 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
     if (other !== 0) this[0] = other;
     this.id = id;
     this.startIndex = start;
-    this.startPosition = { row, column };
+    this[ROW] = row;
+    this[COLUMN] = column;
     this.tree = tree;
     // The answers' slots, so that a node keeps one shape as they are filled.
     this[TYPE_SLOT] = undefined;
@@ -67,9 +87,51 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
     this[FIELDS] = undefined;
     this[NAMED] = undefined;
   };
-  F.prototype = NodeClass.prototype;
+  F.prototype = fastPrototype(NodeClass.prototype);
   Make = F as unknown as MakeNode;
   return true;
+}
+
+/**
+ * The prototype of the nodes made here: web-tree-sitter's Node.prototype below a few getters of
+ * its own. `startPosition` is made when asked (a node keeps two numbers, not an object); `type`
+ * and `endIndex` are asked of the parser once, through the buffer written here (not
+ * web-tree-sitter's generic transfers); `parent` is the one object for its id, as field and
+ * child lists give.
+ */
+function fastPrototype(base: Node): object {
+  const proto = Object.create(base) as Record<PropertyKey, unknown>;
+  const getters: Record<string, (this: Raw) => unknown> = {
+    startPosition() {
+      return { row: this[ROW]!, column: this[COLUMN]! };
+    },
+    type() {
+      const r = this as Raw & { [TYPE_SLOT]?: string };
+      let v = r[TYPE_SLOT];
+      if (v === undefined) {
+        marshal(r);
+        r[TYPE_SLOT] = v = r.tree.language.types[mod!._ts_node_symbol_wasm(r.tree[0])] || 'ERROR';
+      }
+      return v;
+    },
+    endIndex() {
+      const r = this as Raw & { [END_SLOT]?: number };
+      let v = r[END_SLOT];
+      if (v === undefined) {
+        marshal(r);
+        r[END_SLOT] = v = mod!._ts_node_end_index_wasm(r.tree[0]);
+      }
+      return v;
+    },
+    parent() {
+      marshal(this);
+      mod!._ts_node_parent_wasm(this.tree[0]);
+      return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
+    },
+  };
+  for (const [name, get] of Object.entries(getters)) Object.defineProperty(proto, name, { get, configurable: true, enumerable: false });
+  Object.defineProperty(proto, CANONICAL, { value: true });
+  return proto;
 }
 
 /** Whether the fast paths are on. */
@@ -86,13 +148,20 @@ function marshal(node: Raw): void {
   const h = heap();
   h[buffer] = node.id;
   h[buffer + 1] = node.startIndex;
-  h[buffer + 2] = node.startPosition.row;
-  h[buffer + 3] = node.startPosition.column;
-  h[buffer + 4] = node[0];
+  const row = node[ROW];
+  if (row !== undefined) {
+    h[buffer + 2] = row;
+    h[buffer + 3] = node[COLUMN]!;
+  } else {
+    // A node web-tree-sitter made (the root, a cursor's node).
+    h[buffer + 2] = node.startPosition.row;
+    h[buffer + 3] = node.startPosition.column;
+  }
+  h[buffer + 4] = node[0]!;
 }
 
 /** The node written at HEAP32 index `at` (five words, as unmarshalNode reads them), the one object for its id in `memo`. */
-function nodeAt(h: Int32Array, at: number, tree: Node['tree'], memo: Map<number, Node>): Node | null {
+function nodeAt(h: Int32Array, at: number, tree: Tree, memo: TreeMemo): Node | null {
   const id = h[at]!;
   if (id === 0) return null;
   let n = memo.get(id);
@@ -101,24 +170,23 @@ function nodeAt(h: Int32Array, at: number, tree: Node['tree'], memo: Map<number,
 }
 
 /** `node.namedChildren`, each child the one object for its id in `memo`. */
-export function rawNamedChildren(node: Node, memo: Map<number, Node>): Node[] {
+export function rawNamedChildren(node: Node, memo: TreeMemo): Node[] {
   const raw = node as Raw;
   marshal(raw);
   mod!._ts_node_named_children_wasm(raw.tree[0]);
   // Read the view again: the call may have grown the memory.
   const h = heap();
   const count = h[buffer]!;
+  if (count === 0) return [];
   const out = new Array<Node>(count);
-  if (count > 0) {
-    const at = h[buffer + 1]!;
-    for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
-    mod!._free(at);
-  }
+  const at = h[buffer + 1]!;
+  for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
+  mod!._free(at);
   return out;
 }
 
 /** `node.childForFieldId(id)`, the one object for its id in `memo`. */
-export function rawFieldChild(node: Node, fieldId: number, memo: Map<number, Node>): Node | null {
+export function rawFieldChild(node: Node, fieldId: number, memo: TreeMemo): Node | null {
   const raw = node as Raw;
   marshal(raw);
   mod!._ts_node_child_by_field_id_wasm(raw.tree[0], fieldId);
@@ -134,7 +202,7 @@ export function symbolList(symbols: readonly number[]): number {
 }
 
 /** `node.descendantsOfType(types)` for the symbols at `list` (symbolList), in document order, each the one object for its id in `memo`. */
-export function rawDescendants(node: Node, list: number, count: number, memo: Map<number, Node>): Node[] {
+export function rawDescendants(node: Node, list: number, count: number, memo: TreeMemo): Node[] {
   const raw = node as Raw;
   marshal(raw);
   // No range: the zero points mean the whole node, as web-tree-sitter's defaults.

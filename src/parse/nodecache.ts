@@ -39,10 +39,11 @@ function once(proto: Cached, name: 'type' | 'endIndex', key: typeof TYPE | typeo
 }
 
 /**
- * Wraps `text`: kept on the node too (the model reads a name's text 2.5 times on average), and a
- * name's text is read from the source when the tree kept it (keepSource): the longest run of
- * name characters from its start, as the parser's lexer takes it, without asking the parser for
- * the end. A name with a character outside ASCII is asked of the parser.
+ * Wraps `text`: kept on the node too (the model reads a name's text 2.5 times on average), and
+ * read from the source when the tree kept it (keepSource), as web-tree-sitter's getter reads it
+ * from the string it parsed: a name's as the longest run of name characters from its start, as
+ * the parser's lexer takes it, without asking the parser for the end (a name with a character
+ * outside ASCII is asked of the parser); any other node's as the slice from start to end.
  */
 function cacheText(proto: Cached): void {
   const desc = Object.getOwnPropertyDescriptor(proto, 'text');
@@ -56,7 +57,7 @@ function cacheText(proto: Cached): void {
       let v = this[TEXT];
       if (v !== undefined) return v;
       const src = this.tree[SOURCE];
-      if (src !== undefined && this.type === 'identifier') v = asciiName(src, this.startIndex);
+      if (src !== undefined) v = this.type === 'identifier' ? asciiName(src, this.startIndex) : src.slice(this.startIndex, this.endIndex);
       if (v === undefined) v = get.call(this) as string;
       this[TEXT] = v;
       return v;

@@ -1,6 +1,6 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
-import { FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList } from './fastnodes.js';
+import { CANONICAL, FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
@@ -14,18 +14,15 @@ import { FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildr
  * a field and again as a child is one object, so what is cached on it (its child lists, its type)
  * is computed once. Child lists and fields are read through fastnodes.ts when it is on.
  */
-/** FIELDS: the fields asked of the node, as pairs (field id, child or null), a node being asked one to four. */
-type Memo = Node & { [FIELDS]?: (number | Node | null)[]; [NAMED]?: Node[] };
-type TreeMemo = Map<number, Node>;
-const MEMO = Symbol('raiselint.syntaxMemo');
-type MemoTree = Node['tree'] & { [MEMO]?: TreeMemo };
-
-function memoOf(tree: MemoTree): TreeMemo {
-  return (tree[MEMO] ??= new Map());
-}
+/** FIELDS: the fields asked of the node, as pairs (field id, child or null), a node being asked one to four (an array of just that size). */
+type Memo = Node & { [FIELDS]?: (number | Node | null)[]; [NAMED]?: readonly Node[]; [CANONICAL]?: true };
+type MemoTree = Node['tree'];
+const memoOf = treeMemo;
 
 /** The one object for `node`'s id (see above), `node` itself on first sight. */
 function canonical(memo: TreeMemo, node: Node): Memo {
+  // A node fastnodes.ts made is the one object for its id.
+  if ((node as Memo)[CANONICAL]) return node;
   const n = memo.get(node.id);
   if (n) return n;
   memo.set(node.id, node);
@@ -53,16 +50,26 @@ export function field(node: Node, name: string): Node | null {
   if (id < 0) return null;
   const memo = memoOf(tree);
   const e = canonical(memo, node);
-  const fields = (e[FIELDS] ??= []);
-  for (let i = 0; i < fields.length; i += 2) if (fields[i] === id) return fields[i + 1] as Node | null;
+  const fields = e[FIELDS];
+  if (fields !== undefined) for (let i = 0; i < fields.length; i += 2) if (fields[i] === id) return fields[i + 1] as Node | null;
   let c: Node | null;
   if (fastNodes()) c = rawFieldChild(e, id, memo);
   else {
     const k = e.childForFieldId(id);
     c = k && canonical(memo, k);
   }
-  fields.push(id, c);
+  // A new array of the exact size (a push would give it room for 17).
+  e[FIELDS] = fields === undefined ? [id, c] : withPair(fields, id, c);
   return c;
+}
+
+function withPair(fields: (number | Node | null)[], id: number, c: Node | null): (number | Node | null)[] {
+  const n = fields.length;
+  const out = new Array<number | Node | null>(n + 2);
+  for (let i = 0; i < n; i++) out[i] = fields[i]!;
+  out[n] = id;
+  out[n + 1] = c;
+  return out;
 }
 
 /** Named children without comments. One call into the parser for all children (`namedChild(i)` costs O(i) each); a copy, the caller's to change. */
@@ -79,15 +86,13 @@ export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
   const e = canonical(memo, node);
   let out = e[NAMED];
-  if (!out && TOKENS.has(e.type)) out = e[NAMED] = NO_NODES;
-  if (!out) {
-    const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));
-    out = [];
-    // The type is read of the one object for the child, where it stays cached.
-    for (const k of all) if (k && k.type !== 'comment') out.push(k);
-    e[NAMED] = out;
-  }
-  return out;
+  if (out) return out;
+  if (TOKENS.has(e.type)) return (e[NAMED] = NO_NODES);
+  const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));
+  // The type is read of the one object for the child, where it stays cached. Comments are rare: the list itself is kept when it has none.
+  let plain = true;
+  for (const k of all) if (!k || k.type === 'comment') plain = false;
+  return (e[NAMED] = plain ? (all as Node[]) : all.filter((k): k is Node => !!k && k.type !== 'comment'));
 }
 
 /**
@@ -108,7 +113,7 @@ const fileSymbols = new WeakMap<object, { list: number; count: number }>();
 
 /** The descendants of `node` whose type is in `types`, in document order: from one walk per node when all are FILE_TYPES. */
 export function descendantsIn(node: Node, types: ReadonlySet<string>): Node[] {
-  for (const t of types) if (!FILE_TYPE_SET.has(t)) return node.descendantsOfType([...types]).map((n) => canonical(memoOf(node.tree as MemoTree), n!));
+  for (const t of types) if (!FILE_TYPE_SET.has(t)) return node.descendantsOfType([...types]).map((n) => canonical(memoOf(node.tree), n!));
   const tree = node.tree as WalkTree;
   const walks = (tree[FILE_NODES] ??= new Map<number, Node[]>());
   let all: Node[] | undefined = walks.get(node.id);

@@ -17,6 +17,14 @@ import type { SiteObserver } from './sites.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, union, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
+/** A call's argument types: positional, and by keyword. */
+export interface CallArgs {
+  pos: Type[];
+  kw: ReadonlyMap<string, Type>;
+}
+const NO_KEYWORDS: ReadonlyMap<string, Type> = new Map();
+const NO_NODES: readonly Node[] = [];
+
 export abstract class Expressions {
   readonly classes: ClassRegistry;
   readonly localClasses = new Map<string, LocalClass>();
@@ -226,13 +234,14 @@ export abstract class Expressions {
       calleeT = this.expr(fn, env, ctx);
       name = fn.type === 'identifier' ? fn.text : '';
     }
-    const args: { pos: Type[]; kw: Map<string, Type> } = { pos: [], kw: new Map() };
-    for (const a of argsNode ? kids(argsNode) : []) {
+    const args: CallArgs = { pos: [], kw: NO_KEYWORDS };
+    for (const a of argsNode ? kids(argsNode) : NO_NODES) {
       if (a.type === 'keyword_argument') {
         const k = field(a, 'name')?.text;
         const v = field(a, 'value');
         const t = v ? this.expr(v, env, ctx) : UNKNOWN;
-        if (k) args.kw.set(k, t);
+        // Most calls have no keyword argument: they share one empty map.
+        if (k) (args.kw === NO_KEYWORDS ? (args.kw = new Map()) : (args.kw as Map<string, Type>)).set(k, t);
       } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
         for (const c of kids(a)) this.expr(c, env, ctx);
         args.pos.push(UNKNOWN);
@@ -301,7 +310,7 @@ export abstract class Expressions {
         const path = dottedName(target);
         if (obj) this.expr(obj, env, ctx);
         if (path && obj?.type === 'identifier') {
-          env.vars.set(path, t);
+          env.put(path, t);
           const self = ctx.selfFields;
           if (self && obj.text === self.self) {
             const attr = field(target, 'attribute')!.text;

@@ -131,7 +131,7 @@ export class Members {
         if (lib) out.push(lib);
       }
     }
-    return [...new Set(out)];
+    return out.length < 2 ? out : [...new Set(out)];
   }
 
   /** The nearest library class (or unresolved `?qname` base) in a local class's ancestry, unless a local class on the way defines one of `names`. */
@@ -155,7 +155,7 @@ export class Members {
   }
 
   /** An instance of a class, keeping the constructor arguments its curated `init` says it keeps. */
-  construct(key: string, args: { pos: Type[]; kw: Map<string, Type> }): Atom {
+  construct(key: string, args: { pos: Type[]; kw: ReadonlyMap<string, Type> }): Atom {
     const fields: Record<string, Type> = {};
     let any = false;
     for (const c of this.host.classes.mro(key)) {

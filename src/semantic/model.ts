@@ -138,7 +138,7 @@ class Interpreter extends Statements {
       else if (p.annotation) t = this.annotation(p.annotation, outer);
       if (p.kind === 'star') t = [{ kind: 'seq', elem: t }];
       else if (p.kind === 'kw') t = UNKNOWN;
-      env.vars.set(p.name, t);
+      env.put(p.name, t);
     });
     const ctx: FnCtx = { fn, cls, record, returns: [], selfFields };
     const body = field(fn, 'body');

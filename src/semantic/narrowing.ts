@@ -60,8 +60,8 @@ export class Narrowing {
             const t = env.clone();
             const f = env.clone();
             const notNone = cur.filter((a) => a.kind !== 'none');
-            (ops === 'is' ? f : t).vars.set(path, notNone);
-            (ops === 'is' ? t : f).vars.set(path, NONE);
+            (ops === 'is' ? f : t).put(path, notNone);
+            (ops === 'is' ? t : f).put(path, NONE);
             return { t, f };
           }
         }
@@ -76,8 +76,8 @@ export class Narrowing {
         const f = env.clone();
         const pos = narrowType(cur, test.classes, true, this.host.classes);
         const neg = narrowType(cur, test.classes, false, this.host.classes);
-        t.vars.set(test.path, test.positive ? pos : neg);
-        f.vars.set(test.path, test.positive ? neg : pos);
+        t.put(test.path, test.positive ? pos : neg);
+        f.put(test.path, test.positive ? neg : pos);
         return { t, f };
       }
       default:
@@ -87,7 +87,7 @@ export class Narrowing {
           if (path) {
             const cur = this.host.expr(cond, env, { ...ctx, record: false });
             const t = env.clone();
-            t.vars.set(path, cur.filter((a) => a.kind !== 'none'));
+            t.put(path, cur.filter((a) => a.kind !== 'none'));
             return { t, f: env };
           }
         }

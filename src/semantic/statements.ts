@@ -91,7 +91,7 @@ export abstract class Statements extends Expressions {
         return this.matchStmt(s, env, ctx);
       case 'global_statement':
       case 'nonlocal_statement':
-        for (const n of kids(s)) env.vars.delete(n.text);
+        for (const n of kids(s)) env.remove(n.text);
         return env;
       case 'delete_statement':
       case 'pass_statement':
