@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node, type Tree } from '../src/parse/parser.js';
-import { field, namedChildren } from '../src/parse/syntax.js';
+import { descendantsOfType, field, namedChildren } from '../src/parse/syntax.js';
 import { speedUpTransfers } from '../src/parse/transfer.js';
 import { fastNodes } from '../src/parse/fastnodes.js';
 
@@ -132,6 +132,48 @@ describe('parser fast paths', () => {
       } finally {
         tree.delete();
       }
+    }
+  });
+
+  it('the fast nodes\' parent, child, namedChild, childrenForFieldName and descendantsOfType answer as the Node API, one object per node', async () => {
+    await initParser();
+    const tree = parsePython(SAMPLE);
+    try {
+      const api = Object.getPrototypeOf(tree.rootNode) as Node;
+      const own = <K extends keyof Node>(n: Node, k: K, ...args: unknown[]): unknown => {
+        const d = Object.getOwnPropertyDescriptor(api, k)!;
+        return d.get ? d.get.call(n) : (d.value as (...a: unknown[]) => unknown).apply(n, args);
+      };
+      const ids = (ns: unknown) => (ns as (Node | null)[]).map((x) => x?.id ?? 0);
+      const types = [['identifier'], ['call', 'attribute'], ['string', 'comment', 'ERROR'], ['nope']];
+      let compared = 0;
+      const stack = [...namedChildren(tree.rootNode)];
+      while (stack.length) {
+        const n = stack.pop()!;
+        expect(Object.getPrototypeOf(n)).not.toBe(api);
+        expect(n.parent?.id).toBe((own(n, 'parent') as Node | null)?.id);
+        expect(n.parent).toBe(n.parent);
+        for (let i = 0; i <= n.childCount; i++) {
+          expect(n.child(i)?.id ?? 0).toBe((own(n, 'child', i) as Node | null)?.id ?? 0);
+          expect(n.namedChild(i)?.id ?? 0).toBe((own(n, 'namedChild', i) as Node | null)?.id ?? 0);
+        }
+        for (const name of ['alternative', 'name', 'subscript', 'body', 'argument']) expect(ids(n.childrenForFieldName(name))).toEqual(ids(own(n, 'childrenForFieldName', name)));
+        for (const t of types) expect(ids(n.descendantsOfType(t))).toEqual(ids(own(n, 'descendantsOfType', t)));
+        // One object per node: a child reached as a child, a field, a descendant or a parent is one object.
+        for (const k of namedChildren(n)) {
+          expect(k.parent).toBe(n);
+          expect(n.child(n.children.findIndex((c) => c?.id === k.id))).toBe(k);
+        }
+        const d = n.descendantsOfType('identifier')[0];
+        if (d) expect(descendantsOfType(n, ['identifier'])[0]).toBe(d);
+        compared++;
+        stack.push(...namedChildren(n));
+      }
+      expect(compared).toBeGreaterThan(80);
+      // The root (web-tree-sitter's own node) through the helper.
+      expect(ids(descendantsOfType(tree.rootNode, 'identifier'))).toEqual(ids(tree.rootNode.descendantsOfType('identifier')));
+    } finally {
+      tree.delete();
     }
   });
 

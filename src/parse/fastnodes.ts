@@ -18,7 +18,7 @@
  * off, and syntax.ts uses the Node API.
  */
 import { endianness } from 'node:os';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Point } from 'web-tree-sitter';
 import { END_SLOT, TEXT_SLOT, TYPE_SLOT } from './nodecache.js';
 
 interface Module {
@@ -30,6 +30,9 @@ interface Module {
   _ts_node_symbol_wasm?: (tree: number) => number;
   _ts_node_end_index_wasm?: (tree: number) => number;
   _ts_node_parent_wasm?: (tree: number) => void;
+  _ts_node_child_wasm?: (tree: number, index: number) => void;
+  _ts_node_named_child_wasm?: (tree: number, index: number) => void;
+  _ts_node_children_by_field_id_wasm?: (tree: number, field: number) => void;
   _malloc?: (size: number) => number;
   _free?: (ptr: number) => void;
 }
@@ -66,7 +69,8 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
   const m = module as Module;
   if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
   const needed = ['_ts_init', '_free', '_malloc', '_ts_node_named_children_wasm', '_ts_node_child_by_field_id_wasm', '_ts_node_descendants_of_type_wasm', '_ts_node_symbol_wasm', '_ts_node_end_index_wasm', '_ts_node_parent_wasm'] as const;
-  if (needed.some((f) => typeof m[f] !== 'function')) return false;
+  const more = ['_ts_node_child_wasm', '_ts_node_named_child_wasm', '_ts_node_children_by_field_id_wasm'] as const;
+  if (needed.some((f) => typeof m[f] !== 'function') || more.some((f) => typeof m[f] !== 'function')) return false;
   // `ts_init` only writes two version numbers into the buffer and returns its address.
   buffer = m._ts_init!() >> 2;
   mod = m as Required<Module>;
@@ -93,11 +97,12 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
 }
 
 /**
- * The prototype of the nodes made here: web-tree-sitter's Node.prototype below a few getters of
- * its own. `startPosition` is made when asked (a node keeps two numbers, not an object); `type`
- * and `endIndex` are asked of the parser once, through the buffer written here (not
- * web-tree-sitter's generic transfers); `parent` is the one object for its id, as field and
- * child lists give.
+ * The prototype of the nodes made here: web-tree-sitter's Node.prototype below a few getters and
+ * methods of its own. `startPosition` is made when asked (a node keeps two numbers, not an
+ * object); `type` and `endIndex` are asked of the parser once, through the buffer written here
+ * (not web-tree-sitter's generic transfers); `parent`, `child`, `namedChild`,
+ * `childrenForFieldId` (and so `childrenForFieldName`) and `descendantsOfType` give the one object
+ * for each id, as field and child lists do.
  */
 function fastPrototype(base: Node): object {
   const proto = Object.create(base) as Record<PropertyKey, unknown>;
@@ -130,6 +135,29 @@ function fastPrototype(base: Node): object {
     },
   };
   for (const [name, get] of Object.entries(getters)) Object.defineProperty(proto, name, { get, configurable: true, enumerable: false });
+  const methods: Record<string, (this: Raw, ...args: never[]) => unknown> = {
+    child(index: number) {
+      marshal(this);
+      mod!._ts_node_child_wasm(this.tree[0], index);
+      return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
+    },
+    namedChild(index: number) {
+      marshal(this);
+      mod!._ts_node_named_child_wasm(this.tree[0], index);
+      return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
+    },
+    childrenForFieldId(fieldId: number) {
+      marshal(this);
+      mod!._ts_node_children_by_field_id_wasm(this.tree[0], fieldId);
+      return readList(this.tree, treeMemo(this.tree));
+    },
+    descendantsOfType(types: string | string[], start?: Point, end?: Point) {
+      // A range: web-tree-sitter's own.
+      if ((start && (start.row || start.column)) || (end && (end.row || end.column))) return base.descendantsOfType.call(this, types, start, end);
+      return descendantsOfTypes(this, typeof types === 'string' ? [types] : types, treeMemo(this.tree));
+    },
+  };
+  for (const [name, value] of Object.entries(methods)) Object.defineProperty(proto, name, { value, configurable: true, enumerable: false, writable: true });
   Object.defineProperty(proto, CANONICAL, { value: true });
   return proto;
 }
@@ -174,15 +202,8 @@ export function rawNamedChildren(node: Node, memo: TreeMemo): Node[] {
   const raw = node as Raw;
   marshal(raw);
   mod!._ts_node_named_children_wasm(raw.tree[0]);
-  // Read the view again: the call may have grown the memory.
-  const h = heap();
-  const count = h[buffer]!;
-  if (count === 0) return [];
-  const out = new Array<Node>(count);
-  const at = h[buffer + 1]!;
-  for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
-  mod!._free(at);
-  return out;
+  // readList reads the view again: the call may have grown the memory.
+  return readList(node.tree, memo);
 }
 
 /** `node.childForFieldId(id)`, the one object for its id in `memo`. */
@@ -191,6 +212,37 @@ export function rawFieldChild(node: Node, fieldId: number, memo: TreeMemo): Node
   marshal(raw);
   mod!._ts_node_child_by_field_id_wasm(raw.tree[0], fieldId);
   return nodeAt(heap(), buffer, node.tree, memo);
+}
+
+/** The list of nodes a call left in the transfer buffer (count, address), freed once read. */
+function readList(tree: Tree, memo: TreeMemo): Node[] {
+  const h = heap();
+  const count = h[buffer]!;
+  if (count === 0) return [];
+  const at = h[buffer + 1]!;
+  const out = new Array<Node>(count);
+  for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, tree, memo)!;
+  mod!._free(at);
+  return out;
+}
+
+/** The symbols of a list of type names, as web-tree-sitter's descendantsOfType finds them (every symbol of each name; ERROR's), kept per grammar and list. */
+const typeSymbols = new WeakMap<object, Map<string, { list: number; count: number }>>();
+
+/** `node.descendantsOfType(types)` (no range), each node the one object for its id in `memo`. */
+export function descendantsOfTypes(node: Node, types: readonly string[], memo: TreeMemo): Node[] {
+  const lang = node.tree.language;
+  let lists = typeSymbols.get(lang);
+  if (!lists) typeSymbols.set(lang, (lists = new Map()));
+  const key = types.join(' ');
+  let syms = lists.get(key);
+  if (!syms) {
+    const ids: number[] = [];
+    lang.types.forEach((t, i) => types.includes(t) && ids.push(i));
+    if (types.includes('ERROR')) ids.push(65535);
+    lists.set(key, (syms = { list: symbolList(ids), count: ids.length }));
+  }
+  return rawDescendants(node, syms.list, syms.count, memo);
 }
 
 /** A list of symbols in the parser's memory, for rawDescendants (kept for the process: one per list of types asked for). */

@@ -1,6 +1,6 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
-import { CANONICAL, FIELDS, NAMED, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
+import { CANONICAL, FIELDS, NAMED, descendantsOfTypes, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
@@ -134,6 +134,16 @@ function walkFileTypes(node: Node, memo: TreeMemo): Node[] {
     fileSymbols.set(lang, (syms = { list: symbolList(ids), count: ids.length }));
   }
   return rawDescendants(node, syms.list, syms.count, memo);
+}
+
+/** `node.descendantsOfType(types)` for any node (the root too), each the one object for its id. */
+export function descendantsOfType(node: Node, types: string | readonly string[]): Node[] {
+  const list = typeof types === 'string' ? [types] : types;
+  const memo = memoOf(node.tree);
+  if (fastNodes()) return descendantsOfTypes(node, list, memo);
+  const out: Node[] = [];
+  for (const n of node.descendantsOfType([...list])) if (n) out.push(canonical(memo, n));
+  return out;
 }
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */

@@ -5,7 +5,7 @@
  * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { descendantsOfType, field, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
 import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
@@ -38,7 +38,7 @@ export class Scopes {
   get identifiers(): Set<string> {
     if (this.allIds) return this.allIds;
     const s = new Set<string>();
-    for (const n of this.root.descendantsOfType('identifier')) if (n) s.add(n.text);
+    for (const n of descendantsOfType(this.root, 'identifier')) s.add(n.text);
     return (this.allIds = s);
   }
 
@@ -85,7 +85,7 @@ export class Scopes {
     let s = this.used.get(scope.id);
     if (s) return s;
     s = new Set<string>();
-    for (const n of scope.descendantsOfType('identifier')) if (n) s.add(n.text);
+    for (const n of descendantsOfType(scope, 'identifier')) s.add(n.text);
     this.used.set(scope.id, s);
     return s;
   }
@@ -100,7 +100,7 @@ export class Scopes {
     }
     const body = scope.type === 'module' ? scope : field(scope, 'body');
     // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
-    if (body) this.collectBindings(body, s, scope.type === 'module', !body.descendantsOfType('named_expression').some((w) => !!w));
+    if (body) this.collectBindings(body, s, scope.type === 'module', !descendantsOfType(body, 'named_expression').length);
     this.bound.set(scope.id, s);
     return s;
   }
