@@ -7,9 +7,11 @@ export class ClassRegistry {
   private readonly byName = new Map<string, ClassInfo[]>();
   private readonly aliasIndex = new Map<string, string>();
   private readonly resolved = new Map<string, string | null>();
+  /** An overlay's registry: what this one lacks is looked up there (never changed through this one). */
+  private parent?: ClassRegistry;
 
   add(info: ClassInfo): ClassInfo {
-    const existing = this.byKey.get(info.key);
+    const existing = this.get(info.key);
     if (existing) {
       merge(existing, info);
       for (const a of info.aliases) this.aliasIndex.set(a, existing.key);
@@ -17,7 +19,8 @@ export class ClassRegistry {
       return existing;
     }
     this.byKey.set(info.key, info);
-    const list = this.byName.get(info.name) ?? [];
+    // An overlay's own list of the name starts as a copy of its parent's.
+    const list = this.byName.get(info.name) ?? [...(this.parent?.named(info.name) ?? [])];
     list.push(info);
     this.byName.set(info.name, list);
     for (const a of info.aliases) this.aliasIndex.set(a, info.key);
@@ -26,21 +29,31 @@ export class ClassRegistry {
   }
 
   get(key: string): ClassInfo | undefined {
-    return this.byKey.get(key);
+    return this.byKey.get(key) ?? this.parent?.get(key);
   }
 
   all(): ClassInfo[] {
-    return [...this.byKey.values()];
+    const own = [...this.byKey.values()];
+    return this.parent ? [...this.parent.all(), ...own] : own;
+  }
+
+  /** The classes of a simple name (an overlay's own list once it added one, else its parent's). */
+  private named(name: string): readonly ClassInfo[] | undefined {
+    return this.byName.get(name) ?? this.parent?.named(name);
+  }
+
+  private alias(qname: string): string | undefined {
+    return this.aliasIndex.get(qname) ?? this.parent?.alias(qname);
   }
 
   /** Canonical key of the class a qualified name refers to, or undefined when unknown. */
   resolve(qname: string): string | undefined {
     const cached = this.resolved.get(qname);
     if (cached !== undefined) return cached ?? undefined;
-    let found: string | null = this.aliasIndex.get(qname) ?? null;
+    let found: string | null = this.alias(qname) ?? null;
     if (!found) {
       const { module, name } = splitQualified(qname);
-      for (const c of this.byName.get(name) ?? []) {
+      for (const c of this.named(name) ?? []) {
         if (c.key.startsWith('<local>')) continue;
         if (module === c.module || c.module.startsWith(`${module}.`)) {
           found = c.key;
@@ -61,7 +74,7 @@ export class ClassRegistry {
       if (c === base) return true;
       if (seen.has(c)) continue;
       seen.add(c);
-      stack.push(...(this.byKey.get(c)?.bases ?? []));
+      stack.push(...(this.get(c)?.bases ?? []));
     }
     return false;
   }
@@ -73,7 +86,7 @@ export class ClassRegistry {
     const visit = (k: string) => {
       if (seen.has(k)) return;
       seen.add(k);
-      const info = this.byKey.get(k);
+      const info = this.get(k);
       if (!info) return;
       out.push(info);
       for (const b of info.bases) visit(b);
@@ -84,6 +97,7 @@ export class ClassRegistry {
 
   /** Plain data for the rules snapshot (`fromSnapshot` restores an identical registry). */
   snapshot(): ClassRegistrySnapshot {
+    if (this.parent) throw new Error('an overlay is not snapshotted');
     const infos = [...this.byKey.values()].map((i) => {
       const { ownMethods, ...rest } = i;
       return ownMethods ? { ...rest, ownMethods: [...ownMethods] } : rest;
@@ -103,12 +117,14 @@ export class ClassRegistry {
     return r;
   }
 
-  /** A child registry for one file's local classes; lookups fall back to the parent. */
+  /**
+   * A child registry for one file's local classes; lookups fall back to the parent, which the
+   * child never changes (not copied: a run makes one per file, and the parent holds every class
+   * the rules know). The parent must not change while the child is in use.
+   */
   overlay(): ClassRegistry {
     const child = new ClassRegistry();
-    for (const info of this.byKey.values()) child.byKey.set(info.key, info);
-    for (const [n, l] of this.byName) child.byName.set(n, [...l]);
-    for (const [a, k] of this.aliasIndex) child.aliasIndex.set(a, k);
+    child.parent = this;
     return child;
   }
 }

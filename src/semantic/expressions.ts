@@ -14,7 +14,7 @@ import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
 import type { SiteObserver } from './sites.js';
-import { NONE, UNKNOWN, elementOf, isUnknown, union, type Type } from './types.js';
+import { NONE, UNKNOWN, elementOf, isUnknown, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
 /** A call's argument types: positional, and by keyword. */
@@ -234,8 +234,11 @@ export abstract class Expressions {
       calleeT = this.expr(fn, env, ctx);
       name = fn.type === 'identifier' ? fn.text : '';
     }
-    const args: CallArgs = { pos: [], kw: NO_KEYWORDS };
-    for (const a of argsNode ? kids(argsNode) : NO_NODES) {
+    const list = argsNode ? kids(argsNode) : NO_NODES;
+    // Room for every argument at once (a push would give the list room for 17), cut to the positional ones below.
+    const args: CallArgs = { pos: new Array<Type>(list.length), kw: NO_KEYWORDS };
+    let npos = 0;
+    for (const a of list) {
       if (a.type === 'keyword_argument') {
         const k = field(a, 'name')?.text;
         const v = field(a, 'value');
@@ -244,9 +247,10 @@ export abstract class Expressions {
         if (k) (args.kw === NO_KEYWORDS ? (args.kw = new Map()) : (args.kw as Map<string, Type>)).set(k, t);
       } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
         for (const c of kids(a)) this.expr(c, env, ctx);
-        args.pos.push(UNKNOWN);
-      } else args.pos.push(this.expr(a, env, ctx));
+        args.pos[npos++] = UNKNOWN;
+      } else args.pos[npos++] = this.expr(a, env, ctx);
     }
+    args.pos.length = npos;
     if (ctx.record && name) {
       const callee = this.members.calleeNames(calleeT);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
@@ -260,16 +264,22 @@ export abstract class Expressions {
       const first = kids(argsNode)[0];
       if (first && calleeT.some((a) => a.kind === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.qualname))) return this.annotation(first, env);
     }
+    // One callee type (the common case): its result, without the list.
+    if (calleeT.length === 1) return union(this.callResult(calleeT[0]!, args));
     const out: Type[] = [];
-    for (const a of calleeT) {
-      if (a.kind === 'class') out.push([this.members.construct(a.key, args)]);
-      else if (a.kind === 'ref') {
-        const key = this.classes.resolve(a.qualname);
-        out.push(key ? [this.members.construct(key, args)] : UNKNOWN);
-      } else if (a.kind === 'func') out.push(this.returnType(a.fn, a.cls));
-      else out.push(UNKNOWN);
-    }
+    for (const a of calleeT) out.push(this.callResult(a, args));
     return out.length ? union(...out) : UNKNOWN;
+  }
+
+  /** What calling a value of one atom returns. */
+  private callResult(a: Atom, args: CallArgs): Type {
+    if (a.kind === 'class') return [this.members.construct(a.key, args)];
+    if (a.kind === 'ref') {
+      const key = this.classes.resolve(a.qualname);
+      return key ? [this.members.construct(key, args)] : UNKNOWN;
+    }
+    if (a.kind === 'func') return this.returnType(a.fn, a.cls);
+    return UNKNOWN;
   }
 
   /** Binds an assignment target (name, tuple, list, attribute path, starred). */

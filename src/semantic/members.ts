@@ -31,50 +31,39 @@ export class Members {
 
   /** Type of `x.attr` for every atom of x. */
   member(t: Type, attr: string): Type {
+    // One atom (the common case): its member, without the list.
+    if (t.length === 1) return union(this.memberOf(t[0]!, attr));
     const out: Type[] = [];
-    for (const a of t) {
-      if (a.kind === 'ref') out.push(this.refType(`${a.qualname}.${attr}`));
-      else if (a.kind === 'class') {
-        const info = this.host.classes.get(a.key);
-        if (info && !a.key.startsWith('<local>')) out.push([{ kind: 'ref', qualname: `${a.key}.${attr}` }]);
-        else {
-          const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
-          // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
-          const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
-          out.push(f ?? (lib ? [{ kind: 'ref', qualname: `${lib}.${attr}` }] : UNKNOWN));
-        }
-      } else if (a.kind === 'inst') {
-        const fromFields = a.fields?.[attr];
-        if (fromFields) {
-          out.push(fromFields);
-          continue;
-        }
-        let found: Type | undefined;
-        for (const c of this.host.classes.mro(a.key)) {
-          if (c.key.startsWith('<local>')) {
-            // Fields still being computed (a method read while inferring them): unknown, not the base's.
-            if (this.host.localClasses.get(c.key)?.computing) break;
-            const f = this.classFields(c.key).get(attr);
-            if (f) {
-              found = f;
-              break;
-            }
-            const m = this.methodOf(c.key, attr);
-            if (m) {
-              found = m;
-              break;
-            }
-          }
-          const at = c.attributes[attr];
-          if (at) {
-            found = [{ kind: 'inst', key: this.host.classes.resolve(at) ?? at }];
-            break;
-          }
-        }
-        out.push(found ?? UNKNOWN);
-      } else out.push(UNKNOWN);
-    }
+    for (const a of t) out.push(this.memberOf(a, attr));
     return union(...out);
+  }
+
+  private memberOf(a: Atom, attr: string): Type {
+    if (a.kind === 'ref') return this.refType(`${a.qualname}.${attr}`);
+    if (a.kind === 'class') {
+      const info = this.host.classes.get(a.key);
+      if (info && !a.key.startsWith('<local>')) return [{ kind: 'ref', qualname: `${a.key}.${attr}` }];
+      const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
+      // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
+      const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
+      return f ?? (lib ? [{ kind: 'ref', qualname: `${lib}.${attr}` }] : UNKNOWN);
+    }
+    if (a.kind !== 'inst') return UNKNOWN;
+    const fromFields = a.fields?.[attr];
+    if (fromFields) return fromFields;
+    for (const c of this.host.classes.mro(a.key)) {
+      if (c.key.startsWith('<local>')) {
+        // Fields still being computed (a method read while inferring them): unknown, not the base's.
+        if (this.host.localClasses.get(c.key)?.computing) break;
+        const f = this.classFields(c.key).get(attr);
+        if (f) return f;
+        const m = this.methodOf(c.key, attr);
+        if (m) return m;
+      }
+      const at = c.attributes[attr];
+      if (at) return [{ kind: 'inst', key: this.host.classes.resolve(at) ?? at }];
+    }
+    return UNKNOWN;
   }
 
   methodOf(key: string, name: string): Type | undefined {
