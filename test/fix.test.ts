@@ -126,6 +126,7 @@ describe('fix planning', () => {
     expect(reasons).toEqual([
       expect.stringMatching(/^none display-only no automatic fix: the call is in a `while` condition/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in an `elif` condition/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in the header of a `with` statement, after its first context manager is entered$/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a lambda/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a generator expression/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a decorator/),

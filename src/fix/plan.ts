@@ -11,6 +11,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import { field } from '../parse/syntax.js';
+import { withItems } from '../python/withitems.js';
 import type { Span } from '../rules/types.js';
 import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -78,6 +79,8 @@ class GroupPlanner extends PlanBind {
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
+      // The alternative's value takes the call's place in the header: when it is the context expression, `with` enters it.
+      if (sites[0]!.hoist === 'with' && withItems(this.stmt)[0]?.value.id === sites[0]!.top.id) this.unsafe.push("the `with` statement enters the alternative's value as a context manager");
       strategy = wrap === 'try' ? 'try-except' : 'type-guard';
       const r = wrap === 'try' ? this.tryExcept(sites) : this.typeGuard(sites);
       edits = r.edits;
