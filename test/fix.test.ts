@@ -119,6 +119,22 @@ describe('fixes for every record shape (fixtures/shapes)', () => {
 });
 
 describe('fix planning', () => {
+  it('a value hoisted out of a `for` or `with` header is unsafe when the statement iterates or enters it', async () => {
+    const rules = await rulesP;
+    const head = 'from contextlib import nullcontext\nfrom autogen_core import AgentId, AgentRuntime\nfrom .messages import AGENT_METADATA\n\n\nasync def f(runtime: AgentRuntime, agent: AgentId) -> None:\n';
+    const cases: [string, RegExp | null][] = [
+      ['    for k in await runtime.agent_metadata(agent):\n        print(k)\n', /unsafe: the `for` statement iterates over the alternative's value$/],
+      ['    for k in sorted(await runtime.agent_metadata(agent)):\n        print(k)\n', null],
+      ['    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n', /unsafe: the `with` statement enters the alternative's value as a context manager$/],
+      ['    with nullcontext(await runtime.agent_metadata(agent)) as m:\n        print(m)\n', null],
+    ];
+    for (const [body, unsafe] of cases) {
+      const [d] = checkSource(head + body, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
+      expect(d!.fix!.strategy, body).toBe('try-except');
+      if (unsafe) expect(d!.fix!.reason, body).toMatch(unsafe);
+      else expect(d!.fix!.applicability, body).toBe('safe');
+    }
+  });
   it('says why a call has no automatic fix', async () => {
     const rules = await rulesP;
     const text = readFileSync(join(ROOT, 'none_unwrappable', 'input.py'), 'utf8');

@@ -79,8 +79,10 @@ class GroupPlanner extends PlanBind {
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
-      // The alternative's value takes the call's place in the header: when it is the context expression, `with` enters it.
-      if (sites[0]!.hoist === 'with' && withItems(this.stmt)[0]?.value.id === sites[0]!.top.id) this.unsafe.push("the `with` statement enters the alternative's value as a context manager");
+      // The alternative's value takes the call's place in the header: when it is the header's whole value, `with` enters it and `for` iterates it.
+      const h = sites[0]!;
+      if (h.hoist === 'with' && withItems(this.stmt)[0]?.value.id === h.top.id) this.unsafe.push("the `with` statement enters the alternative's value as a context manager");
+      if (h.hoist === 'for' && field(this.stmt, 'right')?.id === h.top.id) this.unsafe.push("the `for` statement iterates over the alternative's value");
       strategy = wrap === 'try' ? 'try-except' : 'type-guard';
       const r = wrap === 'try' ? this.tryExcept(sites) : this.typeGuard(sites);
       edits = r.edits;
