@@ -135,6 +135,22 @@ describe('fix planning', () => {
       else expect(d!.fix!.applicability, body).toBe('safe');
     }
   });
+  it('imports an error class under an alias when the file already uses its name (its own `class Error`)', async () => {
+    // copy.Error, whose record handles it as `except Error` after `from copy import copy, Error`.
+    const rules = await rulesOf([readFileSync(join(import.meta.dirname, 'data', 'copy-error-record.jsonl'), 'utf8').trim()]);
+    const code = 'from copy import copy\n\n\nclass Error(Exception):\n    pass\n\n\ndef f(x):\n    y = copy(x)\n    return y\n';
+    const r = fixBytes(Buffer.from(code), 'x.py', rules, { unsafe: true });
+    expect(r.errors).toEqual([]);
+    expect(r.fixed).toBe(1);
+    const out = r.bytes!.toString('utf8');
+    expect(out).toContain('from copy import Error as CopyError\n');
+    expect(out).toContain('    except CopyError:\n');
+    expect(out).toContain('class Error(Exception):');
+    // Without the clash, the record's own spelling.
+    const plain = fixBytes(Buffer.from(code.replace('class Error', 'class Failure')), 'x.py', rules, { unsafe: true }).bytes!.toString('utf8');
+    expect(plain).toContain('from copy import Error\n');
+    expect(plain).toContain('    except Error:\n');
+  });
   it('says why a call has no automatic fix', async () => {
     const rules = await rulesP;
     const text = readFileSync(join(ROOT, 'none_unwrappable', 'input.py'), 'utf8');
