@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node, type Tree } from '../src/parse/parser.js';
-import { descendantsOfType, field, namedChildren } from '../src/parse/syntax.js';
+import { descendantsOfType, field, identifierNames, namedChildren } from '../src/parse/syntax.js';
 import { speedUpTransfers } from '../src/parse/transfer.js';
 import { fastNodes } from '../src/parse/fastnodes.js';
 
@@ -174,6 +174,25 @@ describe('parser fast paths', () => {
       expect(ids(descendantsOfType(tree.rootNode, 'identifier'))).toEqual(ids(tree.rootNode.descendantsOfType('identifier')));
     } finally {
       tree.delete();
+    }
+  });
+
+  it('identifierNames reads the names a walk of the nodes reads, also with names outside ASCII and without a kept source', async () => {
+    await initParser();
+    const texts = (n: Node) => [...new Set(n.descendantsOfType('identifier').map((x) => x!.text))].sort();
+    for (const src of [SAMPLE, `${SAMPLE}\nnaïve = größe(ﬁ)\n`, 'def f(:\n    ünï = g(x\n']) {
+      const tree = parsePython(src);
+      try {
+        const want = texts(tree.rootNode);
+        expect(want.length).toBeGreaterThan(2);
+        expect([...identifierNames(tree.rootNode)].sort()).toEqual(want);
+        // Some names already made as nodes, some not: the same set.
+        const def = tree.rootNode.descendantsOfType('function_definition')[0];
+        if (def) expect([...identifierNames(def)].sort()).toEqual(texts(def));
+        expect([...identifierNames(tree.rootNode)].sort()).toEqual(want);
+      } finally {
+        tree.delete();
+      }
     }
   });
 

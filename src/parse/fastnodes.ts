@@ -231,7 +231,11 @@ const typeSymbols = new WeakMap<object, Map<string, { list: number; count: numbe
 
 /** `node.descendantsOfType(types)` (no range), each node the one object for its id in `memo`. */
 export function descendantsOfTypes(node: Node, types: readonly string[], memo: TreeMemo): Node[] {
-  const lang = node.tree.language;
+  const syms = symbolsOf(node.tree.language, types);
+  return rawDescendants(node, syms.list, syms.count, memo);
+}
+
+function symbolsOf(lang: Tree['language'], types: readonly string[]): { list: number; count: number } {
   let lists = typeSymbols.get(lang);
   if (!lists) typeSymbols.set(lang, (lists = new Map()));
   const key = types.join(' ');
@@ -242,7 +246,24 @@ export function descendantsOfTypes(node: Node, types: readonly string[], memo: T
     if (types.includes('ERROR')) ids.push(65535);
     lists.set(key, (syms = { list: symbolList(ids), count: ids.length }));
   }
-  return rawDescendants(node, syms.list, syms.count, memo);
+  return syms;
+}
+
+/** The five words (id, start, row, column, alias) of each descendant of `types` (as descendantsOfTypes), without making a node. */
+export function descendantWords(node: Node, types: readonly string[]): Int32Array {
+  const syms = symbolsOf(node.tree.language, types);
+  marshal(node as Raw);
+  mod!._ts_node_descendants_of_type_wasm((node as Raw).tree[0], syms.list, syms.count, 0, 0, 0, 0);
+  const h = heap();
+  const at = h[buffer + 1]!;
+  const words = h.slice(at >> 2, (at >> 2) + 5 * h[buffer]!);
+  mod!._free(at);
+  return words;
+}
+
+/** The node of the words at `i` (descendantWords), the one object for its id in `memo`. */
+export function nodeOfWords(words: Int32Array, i: number, tree: Tree, memo: TreeMemo): Node {
+  return nodeAt(words, i, tree, memo)!;
 }
 
 /** A list of symbols in the parser's memory, for rawDescendants (kept for the process: one per list of types asked for). */

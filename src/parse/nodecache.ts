@@ -86,6 +86,12 @@ export function keepSource(tree: Node['tree'], source: string): void {
   if (!tree.rootNode.hasError) (tree as Cached['tree'])[SOURCE] = source;
 }
 
+/** The text of the name starting at `start`, read from the source the tree kept (as the `text` getter reads it), or undefined (no source kept, or a character outside ASCII). */
+export function sourceName(tree: Node['tree'], start: number): string | undefined {
+  const src = (tree as Cached['tree'])[SOURCE];
+  return src === undefined ? undefined : asciiName(src, start);
+}
+
 /** Whether the string literal starting at `at` in `source` has an `f` or `t` prefix: an f-string or t-string, which holds code in its interpolations. */
 export function interpolatingPrefix(source: string, at: number): boolean {
   for (let i = at; ; i++) {

@@ -1,6 +1,7 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
-import { CANONICAL, FIELDS, NAMED, descendantsOfTypes, fastNodes, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
+import { sourceName } from './nodecache.js';
+import { CANONICAL, FIELDS, NAMED, descendantWords, descendantsOfTypes, fastNodes, nodeOfWords, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
@@ -145,6 +146,25 @@ export function descendantsOfType(node: Node, types: string | readonly string[])
   for (const n of node.descendantsOfType([...list])) if (n) out.push(canonical(memo, n));
   return out;
 }
+
+/** The texts of the identifiers under `node` (the root too): read from the kept source where it can, without making a node for each. */
+export function identifierNames(node: Node): Set<string> {
+  const out = new Set<string>();
+  if (!fastNodes()) {
+    for (const n of descendantsOfType(node, 'identifier')) out.add(n.text);
+    return out;
+  }
+  const tree = node.tree;
+  const memo = memoOf(tree);
+  const w = descendantWords(node, IDENTIFIER);
+  for (let i = 0; i < w.length; i += 5) {
+    // A node already made keeps its text; else the source's name, else (not ASCII, or no source kept) the node's.
+    const made = memo.get(w[i]!);
+    out.add(made ? made.text : (sourceName(tree, w[i + 1]!) ?? nodeOfWords(w, i, tree, memo).text));
+  }
+  return out;
+}
+const IDENTIFIER = ['identifier'];
 
 /** Dotted name of an `identifier` / `attribute` chain (`a.b.c`), or undefined for anything else. */
 export function dottedName(node: Node | null): string | undefined {

@@ -5,7 +5,7 @@
  * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
  */
 import type { Node } from '../parse/parser.js';
-import { descendantsOfType, field, namedChildren } from '../parse/syntax.js';
+import { descendantsOfType, field, identifierNames, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
 import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
@@ -37,9 +37,7 @@ export class Scopes {
   /** Every identifier written anywhere in the file (fresh names avoid them all). */
   get identifiers(): Set<string> {
     if (this.allIds) return this.allIds;
-    const s = new Set<string>();
-    for (const n of descendantsOfType(this.root, 'identifier')) s.add(n.text);
-    return (this.allIds = s);
+    return (this.allIds = identifierNames(this.root));
   }
 
   freshName(base: string, taken: Set<string> = new Set()): string {
@@ -84,8 +82,7 @@ export class Scopes {
   usedIn(scope: Node): Set<string> {
     let s = this.used.get(scope.id);
     if (s) return s;
-    s = new Set<string>();
-    for (const n of descendantsOfType(scope, 'identifier')) s.add(n.text);
+    s = identifierNames(scope);
     this.used.set(scope.id, s);
     return s;
   }
