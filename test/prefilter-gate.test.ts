@@ -71,6 +71,25 @@ describe('the gate of the bundled rules', () => {
     expect(checkSource(real, 'case.py', rules, { fixes: false }).diagnostics.length).toBeGreaterThan(0);
   });
 
+  it('decides the same on random texts of the names, classes, roots and their parts', () => {
+    let seed = 5;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const words = ['metadata', 'agent_metadata', 'save_state', 'load_state_json', '_state', 'metada', 'AgentRuntime', 'BaseAgent', 'GrpcWorkerAgentRuntime', 'Agent', 'Agen', 'autogen_core', 'autogen_ext', 'utogen', 'autogen', 'import', 'from', 'raiselint', 'iselin', 'x', 'é'];
+    const seps = [' ', '.', '(', ')', '\n', '# ', ': ', '', '_', ', '];
+    let candidates = 0;
+    for (let t = 0; t < 3000; t++) {
+      let text = '';
+      for (let k = 0; k < 2 + rand(12); k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
+      const want = verdict(without, text);
+      expect(verdict(withGate, text), text).toEqual(want);
+      if (want) candidates++;
+    }
+    expect(candidates).toBeGreaterThan(100);
+  });
+
   it('gives every fixture, and every fixture without its imports, class names or directives, the verdict it had', () => {
     const files: string[] = [];
     const walk = (d: string) => {
