@@ -91,9 +91,11 @@ export function rolesCanMatch(roles: number): boolean {
  * longer than class names (`Swarm`), so the first scan, for them only, samples sparser bytes.
  * When those names are few, a cheaper test comes first: none of them can be in a file that does
  * not contain, as a substring, one of the few names every other one contains (`save_state` is in
- * `agent_save_state`), found by the runtime's native substring search. Only a file that mentions
- * a call or method name is scanned again for every name (the roles decide; the names say which
- * rules to load).
+ * `agent_save_state`), found by the runtime's native substring search; and the gate
+ * (./prefilter-needles.ts) asks, with the same search, for one of the class names and one of the
+ * module roots that every rule's needs require (or the directive mark), before or after those
+ * needles, whichever its cost model says is cheaper. Only a file that mentions a call or method
+ * name is scanned again for every name (the roles decide; the names say which rules to load).
  */
 export class Prefilter {
   /** Substrings one of which every call and method name contains; undefined when there are too many. */
