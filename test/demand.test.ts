@@ -84,6 +84,13 @@ describe('demand: bodies that cannot record are skipped', () => {
     expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([3]);
     expect(findings(code, true)).toEqual(all);
   });
+  it('finds a call in an f-string part of adjacent strings, with and without analysis on demand', () => {
+    const code = 'import json\ndef a(s):\n    return "x" f"{json.loads(s)}"\ndef b(s):\n    return "json.loads(s)" "y"\n';
+    expect(live(code)).toEqual([true, false]);
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([3]);
+    expect(findings(code, true)).toEqual(all);
+  });
   it('a function\'s own variable carries only inside that function', () => {
     expect(live('import json\ndef a(s):\n    value = json.loads\n    return value(s)\ndef b(value):\n    return value + 1\n')).toEqual([true, false]);
     // A nested function reads it (the case above); a module-level name of the same spelling is another variable.

@@ -119,6 +119,38 @@ describe('fixes for every record shape (fixtures/shapes)', () => {
 });
 
 describe('fix planning', () => {
+  it('a value hoisted out of a `for` or `with` header is unsafe when the statement iterates or enters it', async () => {
+    const rules = await rulesP;
+    const head = 'from contextlib import nullcontext\nfrom autogen_core import AgentId, AgentRuntime\nfrom .messages import AGENT_METADATA\n\n\nasync def f(runtime: AgentRuntime, agent: AgentId) -> None:\n';
+    const cases: [string, RegExp | null][] = [
+      ['    for k in await runtime.agent_metadata(agent):\n        print(k)\n', /unsafe: the `for` statement iterates over the alternative's value$/],
+      ['    for k in sorted(await runtime.agent_metadata(agent)):\n        print(k)\n', null],
+      ['    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n', /unsafe: the `with` statement enters the alternative's value as a context manager$/],
+      ['    with nullcontext(await runtime.agent_metadata(agent)) as m:\n        print(m)\n', null],
+    ];
+    for (const [body, unsafe] of cases) {
+      const [d] = checkSource(head + body, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
+      expect(d!.fix!.strategy, body).toBe('try-except');
+      if (unsafe) expect(d!.fix!.reason, body).toMatch(unsafe);
+      else expect(d!.fix!.applicability, body).toBe('safe');
+    }
+  });
+  it('imports an error class under an alias when the file already uses its name (its own `class Error`)', async () => {
+    // copy.Error, whose record handles it as `except Error` after `from copy import copy, Error`.
+    const rules = await rulesOf([readFileSync(join(import.meta.dirname, 'data', 'copy-error-record.jsonl'), 'utf8').trim()]);
+    const code = 'from copy import copy\n\n\nclass Error(Exception):\n    pass\n\n\ndef f(x):\n    y = copy(x)\n    return y\n';
+    const r = fixBytes(Buffer.from(code), 'x.py', rules, { unsafe: true });
+    expect(r.errors).toEqual([]);
+    expect(r.fixed).toBe(1);
+    const out = r.bytes!.toString('utf8');
+    expect(out).toContain('from copy import Error as CopyError\n');
+    expect(out).toContain('    except CopyError:\n');
+    expect(out).toContain('class Error(Exception):');
+    // Without the clash, the record's own spelling.
+    const plain = fixBytes(Buffer.from(code.replace('class Error', 'class Failure')), 'x.py', rules, { unsafe: true }).bytes!.toString('utf8');
+    expect(plain).toContain('from copy import Error\n');
+    expect(plain).toContain('    except Error:\n');
+  });
   it('says why a call has no automatic fix', async () => {
     const rules = await rulesP;
     const text = readFileSync(join(ROOT, 'none_unwrappable', 'input.py'), 'utf8');
@@ -126,6 +158,7 @@ describe('fix planning', () => {
     expect(reasons).toEqual([
       expect.stringMatching(/^none display-only no automatic fix: the call is in a `while` condition/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in an `elif` condition/),
+      expect.stringMatching(/^none display-only no automatic fix: the call is in the header of a `with` statement, after its first context manager is entered$/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a lambda/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a generator expression/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a decorator/),

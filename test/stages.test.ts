@@ -84,6 +84,7 @@ describe('semantic: receiver types', () => {
 describe('match: rule and confidence per site', () => {
   const valid = [
     { name: 'another method of the class', code: 'import bz2\nbz2.BZ2File("p").tell()\n' },
+    { name: 'a call spelled inside adjacent plain strings', code: 'import json\nmsg = "json.loads(s)" f"{len(s)}" rb"json.loads(s)"\n' },
     { name: 'a subclass with its own seek', code: 'import gzip\ngzip.GzipFile("p").seek(0)\n' },
     { name: 'an entirely unknown receiver', code: 'def g(o):\n    o.seek(0)\n' },
     { name: 'a same-named function of another module', code: 'import ujson\nujson.loads("x")\n' },
@@ -96,6 +97,8 @@ describe('match: rule and confidence per site', () => {
     { name: 'a raising class or an unknown value', code: 'import bz2\ndef g(c, o):\n    f = bz2.BZ2File("a") if c else o\n    f.seek(0)\n', findings: [`4 possible ${SEEK}`] },
     { name: 'a module function through an alias', code: 'from json import loads as parse\nparse("x")\n', findings: [`2 possible ${JSON_RULE}`] },
     { name: 'a module function through its module', code: 'import json\njson.loads("x")\n', findings: [`2 possible ${JSON_RULE}`] },
+    { name: 'a call in an f-string part of adjacent strings', code: 'import json\nmsg = "a: " f"{json.loads(s)}" "."\n', findings: [`2 possible ${JSON_RULE}`] },
+    { name: 'a call in a t-string part of adjacent strings, in a function', code: 'import json\ndef g(s):\n    return t"{s}" "b" t"{json.loads(s)!r}"\n', findings: [`3 possible ${JSON_RULE}`] },
   ];
   for (const c of valid) it(`valid: ${c.name}`, () => expect(findings(c.code, false)).toEqual([]));
   for (const c of invalid) it(`invalid: ${c.name}`, () => expect(findings(c.code, false)).toEqual(c.findings));

@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import { contains, dottedName, field, namedChildren } from '../parse/syntax.js';
 import { caughtExpressions, exceptAlias, exceptClauses, flattenClasses, handlerBody, isBareExcept } from '../python/excepts.js';
+import { withItems } from '../python/withitems.js';
 import type { ExceptionHierarchy } from '../rules/exceptions.js';
 import type { FileModel } from '../semantic/model.js';
 import type { Finding } from '../match/match.js';
@@ -89,23 +90,18 @@ function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc:
 }
 
 function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
-  for (const clause of namedChildren(w)) {
-    if (clause.type !== 'with_clause') continue;
-    for (const item of namedChildren(clause)) {
-      let v = field(item, 'value');
-      if (v?.type === 'as_pattern') v = namedChildren(v)[0] ?? null;
-      if (v?.type !== 'call') continue;
-      const fn = field(v, 'function');
-      if (!fn) continue;
-      const q = model.qualify(fn) ?? dottedName(fn) ?? '';
-      const last = q.split('.').pop();
-      const isSuppress = q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
-      if (!isSuppress) continue;
-      const args = field(v, 'arguments');
-      const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];
-      const classes = q === 'contextlib.suppress' || q === 'suppress' ? first : first.slice(0, 1);
-      if (classes.flatMap(flattenClasses).some((n) => classMatches(n, errorClass, model, exc))) return true;
-    }
+  for (const { value: v } of withItems(w)) {
+    if (v.type !== 'call') continue;
+    const fn = field(v, 'function');
+    if (!fn) continue;
+    const q = model.qualify(fn) ?? dottedName(fn) ?? '';
+    const last = q.split('.').pop();
+    const isSuppress = q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
+    if (!isSuppress) continue;
+    const args = field(v, 'arguments');
+    const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];
+    const classes = q === 'contextlib.suppress' || q === 'suppress' ? first : first.slice(0, 1);
+    if (classes.flatMap(flattenClasses).some((n) => classMatches(n, errorClass, model, exc))) return true;
   }
   return false;
 }

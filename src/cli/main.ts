@@ -1,6 +1,6 @@
 /** The `raiselint` command line. */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { PACKAGE } from '../io/package.js';
 import { DatasetError } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
 import { ConfigError } from '../config/schema.js';
@@ -14,7 +14,7 @@ import { registerRecords } from './records.js';
 import { registerClean } from './clean.js';
 import { UsageError, type IO } from './io.js';
 
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+const VERSION: string = PACKAGE.version;
 
 export async function main(argv: string[]): Promise<number> {
   const stdout = (s: string | Uint8Array) => process.stdout.write(s);

@@ -4,26 +4,12 @@
  * Pages exist for the rules of the bundled datasets and the built-in rules; a rule from a user's
  * own dataset has none (its links stay the record's own).
  */
-import { readFileSync } from 'node:fs';
+import { PACKAGE, repositoryUrl } from '../io/package.js';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PKG_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLED_RULES = resolve(PKG_ROOT, 'rules');
-
-interface PackageJson {
-  version: string;
-  repository?: string | { url?: string };
-}
-
-const pkg = JSON.parse(readFileSync(resolve(PKG_ROOT, 'package.json'), 'utf8')) as PackageJson;
-
-/** `git+https://github.com/o/r.git` → `https://github.com/o/r`. */
-export function repositoryUrl(p: PackageJson = pkg): string | undefined {
-  const raw = typeof p.repository === 'string' ? p.repository : p.repository?.url;
-  if (!raw) return undefined;
-  return raw.replace(/^git\+/, '').replace(/\.git$/, '').replace(/^github:/, 'https://github.com/');
-}
 
 /** The page's path inside the repository, for a rule id (`autogen/x` → `docs/rules/autogen/x.md`). */
 export function rulePagePath(ruleId: string): string {
@@ -41,5 +27,5 @@ export function rulePageUrl(ruleId: string, datasetFile?: string): string | unde
   const repo = repositoryUrl();
   if (!repo) return undefined;
   if (!ruleId.startsWith('raiselint/') && !(datasetFile && isBundledDataset(datasetFile))) return undefined;
-  return `${repo}/blob/v${pkg.version}/${rulePagePath(ruleId)}`;
+  return `${repo}/blob/v${PACKAGE.version}/${rulePagePath(ruleId)}`;
 }

@@ -71,6 +71,8 @@ export interface Fix {
   strategy: FixStrategy;
   /** One line: what the fix does and, when not safe, why. */
   reason: string;
+  /** What it does in a few words, for an editor's menu (`Wrap in try/except TypeError, ValueError`); not in reports. */
+  title?: string;
   edits: FixEdit[];
 }
 

@@ -14,12 +14,13 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { PACKAGE } from '../io/package.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The code this module runs from: the bundle's folder, or the compiled (dist/) or source (src/) root. */
 const CODE_ROOT = basename(HERE) === 'bundle' ? HERE : join(HERE, '..');
 
-export const VERSION: string = (JSON.parse(readFileSync(join(HERE, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = PACKAGE.version;
 
 let cached: string | undefined;
 

@@ -4,11 +4,11 @@
  * of the datasets named by `settings.raiselint.records` (paths). Rules need type information
  * (`parserOptions.projectService` or `project`), as typescript-eslint's typed rules do.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import ts from 'typescript';
+import { PACKAGE, readmeUrl } from '../io/package.js';
 import { datasetFiles, loadDataset } from '../records/load.js';
 import { compileJsRecord, isJsRecord } from '../rules/js/compile.js';
 import type { JsTarget } from '../rules/js/types.js';
@@ -27,14 +27,6 @@ export interface PluginOptions {
   records?: string[];
   /** Use the bundled datasets (default true). */
   bundled?: boolean;
-}
-
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** The JS/TS rules of dataset files (records of other languages are left to `raiselint check`). */
@@ -209,8 +201,8 @@ function settingsRules(settings: Record<string, unknown>, cwd: string): Rule[] {
 
 export function createPlugin(opts: PluginOptions = {}) {
   const rules = opts.rules ?? jsRulesOf([...(opts.bundled === false ? [] : [join(ROOT, 'rules', 'records')]), ...(opts.records ?? [])]);
-  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? 'https://github.com/raiselint/raiselint#javascript-and-typescript']));
-  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? 'https://github.com/raiselint/raiselint#eslint-plugin-raiseliteslint');
+  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? readmeUrl('javascript-and-typescript')]));
+  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint'));
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
   for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
   const recordsRule = create<[], MessageIds>({
@@ -226,7 +218,7 @@ export function createPlugin(opts: PluginOptions = {}) {
   });
   modules.records = recordsRule;
   const plugin = {
-    meta: { name: 'raiselint', version: version() },
+    meta: { name: 'raiselint', version: PACKAGE.version },
     rules: modules,
     configs: {} as Record<string, unknown>,
   };

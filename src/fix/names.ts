@@ -110,7 +110,7 @@ export abstract class PlanNames {
     const name = canon.split('.').pop()!;
     for (const s of sites) {
       const imp = s.pats.imports.find((i) => exc.canonical(i.q) === canon);
-      if (imp) {
+      if (imp && !this.user.scopes.identifiers.has(imp.local)) {
         this.addImport(imp.stmt, imp.top);
         return imp.local;
       }
@@ -119,8 +119,28 @@ export abstract class PlanNames {
       this.unsafe.push(`the error class \`${canon}\` is not defined in this file`);
       return canon;
     }
-    this.addImport(`from ${canon.slice(0, canon.length - name.length - 1)} import ${name}`, canon.split('.')[0]!);
-    return name;
+    return this.importAs(canon);
+  }
+
+  /**
+   * `from <module> import <Name>` for a qualified class, or `... import <Name> as <ModuleName>` when
+   * the file already uses the name `<Name>` for something (its own class, a builtin it reads): the
+   * import must not change what the rest of the file means.
+   */
+  private importAs(q: string): string {
+    const dot = q.lastIndexOf('.');
+    const module = q.slice(0, dot);
+    const name = q.slice(dot + 1);
+    const top = q.split('.')[0]!;
+    if (!this.user.scopes.identifiers.has(name)) {
+      this.addImport(`from ${module} import ${name}`, top);
+      return name;
+    }
+    const last = module.split('.').pop()!.replace(/^_+/, '');
+    const base = `${last.charAt(0).toUpperCase()}${last.slice(1).replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}${name}`;
+    const alias = this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
+    this.addImport(`from ${module} import ${name} as ${alias}`, top);
+    return alias;
   }
 
   protected importEdits(): FixEdit[] {

@@ -11,6 +11,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import { field } from '../parse/syntax.js';
+import { withItems } from '../python/withitems.js';
 import type { Span } from '../rules/types.js';
 import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -66,10 +67,12 @@ class GroupPlanner extends PlanBind {
     let strategy: FixStrategy;
     let edits: FixEdit[];
     let what: string;
+    let title: string;
     if (!wrap) {
       strategy = 'replace';
       edits = this.replaceAll(sites);
       const s = sites[0]!;
+      title = 'Replace with the recorded alternative';
       what = `\`${s.call.text.length > 60 ? `${abbrev(field(s.call, 'function')?.text ?? '')}(...)` : abbrev(s.call.text)}\` always raises ${s.finding.rule.errorClass}: replaced by the record's fix`;
     } else {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
@@ -78,10 +81,15 @@ class GroupPlanner extends PlanBind {
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
+      // The alternative's value takes the call's place in the header: when it is the header's whole value, `with` enters it and `for` iterates it.
+      const h = sites[0]!;
+      if (h.hoist === 'with' && withItems(this.stmt)[0]?.value.id === h.top.id) this.unsafe.push("the `with` statement enters the alternative's value as a context manager");
+      if (h.hoist === 'for' && field(this.stmt, 'right')?.id === h.top.id) this.unsafe.push("the `for` statement iterates over the alternative's value");
       strategy = wrap === 'try' ? 'try-except' : 'type-guard';
       const r = wrap === 'try' ? this.tryExcept(sites) : this.typeGuard(sites);
       edits = r.edits;
       what = r.what;
+      title = r.title;
     }
     edits.push(...this.importEdits());
     const again = sites.find((x) => x.action !== 'replace' && x.pattern?.callsRaiser)?.pattern?.callsRaiser;
@@ -95,7 +103,7 @@ class GroupPlanner extends PlanBind {
       applicability = 'unsafe';
       reason = `${what}; unsafe: ${[...new Set(this.unsafe)].join('; ')}`;
     }
-    return { applicability, strategy, reason, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })) };
+    return { applicability, strategy, reason, title, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })) };
   }
 
   /** Sets each site's action and pattern; returns the wrap kind, or undefined when every site is replaced in place. */
@@ -193,7 +201,7 @@ class GroupPlanner extends PlanBind {
     return edits;
   }
 
-  private tryExcept(sites: FixSite[]): { edits: FixEdit[]; what: string } {
+  private tryExcept(sites: FixSite[]): { edits: FixEdit[]; what: string; title: string } {
     for (const s of sites) {
       if (s.action !== 'try') continue;
       if (s.pats.isAsync && !s.awaitedHere) throw new NoFix('the coroutine is not awaited in this statement: the error is raised where it is awaited');
@@ -201,6 +209,7 @@ class GroupPlanner extends PlanBind {
     const inner = this.indent + this.unit;
     const orig = this.originalCopy(sites);
     const names: string[] = [];
+    const classes: string[] = [];
     let text = `try:${this.eol}${inner}${orig.text}`;
     for (const h of this.handlerSites(sites)) {
       const err = this.errorName(h.errorClass, h.sites);
@@ -208,12 +217,13 @@ class GroupPlanner extends PlanBind {
       const body = this.buildAlternative(h.sites, inner, 'try');
       text += `${this.eol}${orig.indent}except ${err}${asName ? ` as ${body.renames.get(asName) ?? asName}` : ''}:${this.eol}${inner}${body.text}`;
       names.push(err);
+      classes.push(h.errorClass.split('.').pop()!);
     }
     const what = names.length === 1 ? `wraps the statement in try/except ${names[0]} with the record's alternative` : `wraps the statement in try with a handler for each error it may raise (${names.join(', ')}), each with its record's alternative`;
-    return { edits: this.wrapEdits(sites, text, orig), what };
+    return { edits: this.wrapEdits(sites, text, orig), what, title: `Wrap in try/except ${classes.join(', ')}` };
   }
 
-  private typeGuard(sites: FixSite[]): { edits: FixEdit[]; what: string } {
+  private typeGuard(sites: FixSite[]): { edits: FixEdit[]; what: string; title: string } {
     const s = sites.find((x) => x.action === 'guard')!;
     const recvNode = this.receiverOf(s)!;
     const cls = this.className(classKeyOf(s), s.pats);
@@ -225,7 +235,7 @@ class GroupPlanner extends PlanBind {
     const body = this.buildAlternative(sites, inner, 'guard');
     const orig = this.originalCopy(sites);
     const text = `if isinstance(${recv}, ${cls}):${this.eol}${inner}${body.text}${this.eol}${orig.indent}else:${this.eol}${inner}${orig.text}`;
-    return { edits: this.wrapEdits(sites, text, orig), what: `guards the statement with isinstance(${recv}, ${cls}) and runs the record's alternative for ${cls}` };
+    return { edits: this.wrapEdits(sites, text, orig), title: `Guard with isinstance(${recv}, ${cls})`, what: `guards the statement with isinstance(${recv}, ${cls}) and runs the record's alternative for ${cls}` };
   }
 
   /** The statement as it stands, one level deeper (or the hoisted `tmp = value`). */

@@ -1,6 +1,7 @@
 /** Fix planning, shared parts: the site of a finding (the statement to change), edits, and why a fix is refused. */
 import type { Node } from '../parse/parser.js';
 import { field } from '../parse/syntax.js';
+import { withItems } from '../python/withitems.js';
 import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
 import { fixPatterns } from '../rules/compile/patterns.js';
@@ -27,7 +28,7 @@ export interface FixSite {
   top: Node;
   /** The simple statement to wrap, or the compound statement before which the value is hoisted. */
   stmt: Node;
-  hoist?: 'if' | 'for';
+  hoist?: 'if' | 'for' | 'with';
   /** Why the statement cannot be wrapped around this call. */
   noWrap?: string;
   /** An `await` (or an event-loop runner) encloses the call inside the statement. */
@@ -94,17 +95,29 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
   let stmt = cur;
   let hoist: FixSite['hoist'];
   if (!SIMPLE.has(stmt.type)) {
-    const cond = stmt.type === 'if_statement' ? field(stmt, 'condition') : stmt.type === 'for_statement' ? field(stmt, 'right') : null;
+    const header = HEADERS[stmt.type];
+    const cond = header?.part(stmt);
     if (stmt.type === 'while_statement') noWrap ??= 'the call is in a `while` condition, evaluated on every iteration';
     else if (stmt.type === 'function_definition' || stmt.type === 'decorated_definition' || stmt.type === 'class_definition') noWrap ??= `the call is in the header of a ${stmt.type === 'class_definition' ? 'class' : 'function'} definition`;
-    else if (cond && cond.startIndex <= top.startIndex && top.endIndex <= cond.endIndex) {
+    else if (header && cond && cond.startIndex <= top.startIndex && top.endIndex <= cond.endIndex) {
       const why = hoistable(top, cond);
-      if (why) noWrap ??= `the call is in ${stmt.type === 'if_statement' ? 'an `if` condition' : 'a `for` header'} and ${why}`;
-      hoist = stmt.type === 'if_statement' ? 'if' : 'for';
-    } else noWrap ??= `the call is in the header of a \`${stmt.type.replace(/_statement$/, '')}\` statement`;
+      if (why) noWrap ??= `the call is in ${header.where} and ${why}`;
+      hoist = header.hoist;
+    } else noWrap ??= `the call is in the header of a \`${stmt.type.replace(/_statement$/, '')}\` statement${stmt.type === 'with_statement' ? ', after its first context manager is entered' : ''}`;
   }
   return { finding: f, pats, call: n, awaitNode, top, stmt, hoist, noWrap, awaitedHere };
 }
+
+/**
+ * The headers whose value can move into a temporary before the statement, and the part that may
+ * hold the call: it is evaluated first, once, whenever the statement runs. For `with`, only the
+ * first item's context expression: a later one is evaluated after the first manager is entered.
+ */
+const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: string; part: (stmt: Node) => Node | null | undefined }> = {
+  if_statement: { hoist: 'if', where: 'an `if` condition', part: (stmt) => field(stmt, 'condition') },
+  for_statement: { hoist: 'for', where: 'a `for` header', part: (stmt) => field(stmt, 'right') },
+  with_statement: { hoist: 'with', where: 'a `with` header', part: (stmt) => withItems(stmt)[0]?.value },
+};
 
 /** Why the value cannot move before the header (undefined when it can: it runs first and always). */
 export function hoistable(top: Node, cond: Node): string | undefined {

@@ -29,15 +29,8 @@ const STRATEGY_TITLES: Record<string, string> = {
   none: 'No automatic fix',
 };
 
-/** What the fix does, from its strategy: `Guard with isinstance(runtime, GrpcWorkerAgentRuntime)`, `Wrap in try/except NotImplementedError`. */
-function strategyLabel(strategy: string | undefined, reason: string | undefined, d: Diagnostic): string {
-  if (strategy === 'type-guard') {
-    const guard = reason && /isinstance\([^()]*\)/.exec(reason);
-    if (guard) return `Guard with ${guard[0]}`;
-  }
-  // One call that may raise several errors gets a handler for each (fix/plan.ts): the title names them all.
-  const several = strategy === 'try-except' && reason ? /a handler for each error it may raise \(([^)]*)\)/.exec(reason) : null;
-  if (several) return `Wrap in try/except ${several[1]!.split(', ').map((e) => e.split('.').pop()).join(', ')}`;
+/** A fix without its own title (the planner gives one: fix/plan.ts), named from its strategy. */
+function strategyLabel(strategy: string | undefined, d: Diagnostic): string {
   if (strategy === 'try-except' && d.errorClass) return `Wrap in try/except ${d.errorClass.split('.').pop()}`;
   return (strategy && STRATEGY_TITLES[strategy]) ?? (strategy ? `Apply the ${strategy} fix` : 'Apply the fix');
 }
@@ -66,7 +59,7 @@ function readFix(f: unknown, d: Diagnostic, text: string, starts: () => number[]
   if (!edits) return undefined;
   const strategy = typeof o.strategy === 'string' ? o.strategy : undefined;
   const reason = typeof o.reason === 'string' ? o.reason : undefined;
-  const label = typeof o.title === 'string' ? o.title : strategyLabel(strategy, reason, d);
+  const label = typeof o.title === 'string' ? o.title : strategyLabel(strategy, d);
   // A fix without edits can only explain itself (`strategy: none` says why there is no automatic fix).
   const applicability = edits.length ? readApplicability(o.applicability) : 'display-only';
   // Its safety in the title, as Ruff's editor integration says it.

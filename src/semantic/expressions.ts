@@ -151,7 +151,8 @@ export abstract class Expressions {
         if (mayInterpolate(n)) for (const c of kids(n)) if (c.type === 'interpolation') for (const x of kids(c)) this.expr(x, env, ctx);
         return UNKNOWN;
       case 'concatenated_string':
-        // Its children are strings, never interpolations: nothing in it is evaluated.
+        // Adjacent strings (`"a" f"{x()}"`): each part is a string, and an f- or t-string part is read as above.
+        for (const c of kids(n)) if (c.type === 'string') this.expr(c, env, ctx);
         return UNKNOWN;
       case 'comment':
         return UNKNOWN;

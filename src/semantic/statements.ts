@@ -5,6 +5,7 @@ import { decoratorNodes, definitionOf } from '../python/defs.js';
 import { exceptAlias, handlerBody } from '../python/excepts.js';
 import { importedNames } from '../python/imports.js';
 import { parameters } from '../python/params.js';
+import { withItems } from '../python/withitems.js';
 import { newClassInfo } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { Env, type FnCtx } from './env.js';
@@ -127,20 +128,10 @@ export abstract class Statements extends Expressions {
 
   /** `with`: an `as` target is the context manager itself when it is an instance, else unknown. */
   private withStmt(s: Node, env: Env, ctx: FnCtx): Env | null {
-    for (const clause of kids(s)) {
-      if (clause.type !== 'with_clause') continue;
-      for (const item of kids(clause)) {
-        const v = field(item, 'value');
-        if (!v) continue;
-        if (v.type === 'as_pattern') {
-          const [inner] = kids(v);
-          const t = inner ? this.expr(inner, env, ctx) : UNKNOWN;
-          const alias = field(v, 'alias');
-          const target = alias ? kids(alias)[0] : undefined;
-          // A context manager returns itself in most library APIs we model; otherwise unknown.
-          if (target) this.bind(target, t.some((a) => a.kind === 'inst') ? t : UNKNOWN, env, ctx);
-        } else this.expr(v, env, ctx);
-      }
+    for (const { value, target } of withItems(s)) {
+      const t = this.expr(value, env, ctx);
+      // A context manager returns itself in most library APIs we model; otherwise unknown.
+      if (target) this.bind(target, t.some((a) => a.kind === 'inst') ? t : UNKNOWN, env, ctx);
     }
     return this.body(field(s, 'body'), env, ctx);
   }
