@@ -64,8 +64,9 @@ try {
 
 // The entry: the CLI on the main thread; in a worker thread (src/engine/batch.ts starts this very
 // file), the thread's loop.
-const ENTRY = `const { isMainThread } = require('node:worker_threads');
-if (isMainThread) module.exports = require('./src/cli/main.ts');
+// A thread is told by the mark in its argv (src/engine/threadurl.ts, THREAD_MARK), not by
+// node:worker_threads' isMainThread: the CLI's start-up then never loads that module.
+const ENTRY = `if (!process.argv.includes('\\0raiselint-thread')) module.exports = require('./src/cli/main.ts');
 else require('./src/engine/thread.ts');
 `;
 // jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
@@ -128,8 +129,21 @@ const plugin = await esbuild.build({
   metafile: true,
   logLevel: 'warning',
 });
+asciiOnly(join(out, 'main.cjs'));
 writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses([...Object.keys(result.metafile.inputs), ...Object.keys(plugin.metafile.inputs)]));
 writeFileSync(stampPath, `${hash}\n`);
+
+/**
+ * esbuild escapes non-ASCII characters in code but keeps them in the comments it keeps (`→` in a
+ * doc comment): one such character makes V8 hold the whole 1.5 MB source as a two-byte string
+ * (3 MB; decoded from UTF-8 at every start, scanned twice as wide for each function compiled
+ * lazily). Escaped here too; in a comment `\u2192` reads as well.
+ */
+function asciiOnly(file) {
+  const src = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(src)) return;
+  writeFileSync(file, src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
 
 /** The name, version and license text of each npm package with code in the bundle, and of the grammar. */
 function thirdPartyLicenses(inputs) {

@@ -5,7 +5,6 @@
  * 1 when one was skipped, 2 when a dataset cannot be read.
  */
 import { Option, type Command } from 'commander';
-import { loadRules } from '../engine/rules.js';
 import type { ErrorRecord } from '../records/types.js';
 import type { CompileOutcome } from '../rules/compile.js';
 import type { IO } from './io.js';
@@ -65,6 +64,8 @@ export function registerRecords(program: Command, { stdout }: IO, setCode: (code
 
 /** Compiles the datasets alone (with the bundled curated data) and describes each record's outcome. */
 export async function checkRecords(paths: string[]): Promise<RecordReport[]> {
+  // Loaded here: the compiler (and node:worker_threads, for its threads) is not part of every command's start-up.
+  const { loadRules } = await import('../engine/rules.js');
   const set = await loadRules({ records: paths, bundled: false });
   const reports: RecordReport[] = [];
   const idOf = (r: ErrorRecord) => `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`;

@@ -14,7 +14,8 @@
 import { availableParallelism } from 'node:os';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker as WorkerType } from 'node:worker_threads';
+import { lazyWorker } from './lazy.js';
 import { hashParts, sameSig, statSig } from '../cache/fingerprint.js';
 import { ResultCache, type CacheEntry } from '../cache/results.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
@@ -42,8 +43,8 @@ import { prepareRules, type PreparedRules } from './rulesource.js';
 import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
-import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
-import { threadUrl } from './threadurl.js';
+import { BOUND_AFTER_BYTES, boundHeapGrowth, restoreHeapGrowth } from './heap.js';
+import { THREAD_MARK, threadUrl } from './threadurl.js';
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -206,7 +207,6 @@ function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, option
 
 /** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
 async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
-  boundHeapGrowth();
   const outs: (WorkResult | undefined)[] = new Array(tasks.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work);
@@ -214,10 +214,12 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
   const spawnAfter = opts.spawnAfterBytes ?? DEFAULT_SPAWN_AFTER_BYTES;
   const finished: Promise<void>[] = [];
   const spawn = () => {
+    boundHeapGrowth();
     const data: ThreadData = { files: tasks, counter: counter.buffer as SharedArrayBuffer, snapshotPath: prepared.path, snapshotBytes: prepared.bytes, key: prepared.key, opts: work };
     for (let w = 0; w < jobs - 1; w++) {
       stats.workers++;
-      const worker = new Worker(threadUrl(), { workerData: data });
+      const Worker: typeof WorkerType = lazyWorker();
+      const worker = new Worker(threadUrl(), { workerData: data, argv: [THREAD_MARK] });
       finished.push(
         new Promise<void>((done) => {
           worker.on('message', (m: ThreadMessage) => {
@@ -242,6 +244,7 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
     const o = await checker.process(k, tasks[k]!);
     outs[k] = o;
     if (o.parsed) parsedBytes += o.bytes;
+    if (parsedBytes >= BOUND_AFTER_BYTES) boundHeapGrowth();
     if (jobs > 1 && !stats.workers && shouldSpawn(k + 1, tasks.length, parsedBytes, spawnAfter)) spawn();
   }
   await Promise.all(finished);

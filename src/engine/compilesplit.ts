@@ -16,7 +16,7 @@ import type { LoadedRecord } from '../records/types.js';
 import { recordKey, type RecordCache } from '../rules/compile/cached.js';
 import { Claims, WORKER_RUNNING } from './compileclaim.js';
 import type { CompileThreadData, CompiledEntry } from './compilethread.js';
-import { threadUrl } from './threadurl.js';
+import { THREAD_MARK, threadUrl } from './threadurl.js';
 import { CompileWorker } from './compileworker.js';
 
 /**
@@ -71,7 +71,7 @@ export class SplitCompile implements RecordCache {
     if (early?.give(data, port2, !keys)) this.worker = early.worker;
     else {
       early?.stop();
-      this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2] });
+      this.worker = new Worker(threadUrl(), { workerData: data, transferList: [port2], argv: [THREAD_MARK] });
       this.worker.unref();
     }
     // A worker's error is its records left to the main thread (see await), never the run's.

@@ -13,7 +13,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { CompileOwnData, CompileThreadData, CompileWaitData } from './compilethread.js';
-import { threadUrl } from './threadurl.js';
+import { THREAD_MARK, threadUrl } from './threadurl.js';
 
 /** Dataset bytes from which a worker is started early (records are ~2-5 KB: ~150 records and more). */
 export const EARLY_WORKER_BYTES = 512 * 1024;
@@ -57,7 +57,7 @@ export class CompileWorker {
     }
     if (bytes < EARLY_WORKER_BYTES) return undefined;
     const own = cached <= 0 && bytes >= ownBytes;
-    const worker = new Worker(threadUrl(), { workerData: { kind: 'compile-wait', salt, ...(own ? { files } : {}) } satisfies CompileWaitData });
+    const worker = new Worker(threadUrl(), { workerData: { kind: 'compile-wait', salt, ...(own ? { files } : {}) } satisfies CompileWaitData, argv: [THREAD_MARK] });
     // Its failures are its records left to the main thread (./compilesplit.ts), never the run's.
     worker.on('error', () => undefined);
     worker.unref();

@@ -7,11 +7,15 @@
  * 311 MB for the same run (336 MB with a worker), the same findings. It costs more full
  * collections: ~5% more CPU on 180 parse-heavy files (1.15 saved ~15 MB more and cost ~15-25%).
  * The flag is V8's, process-wide (worker threads share it), read at every full collection; a
- * user's own `--heap-growing-percent` (NODE_OPTIONS or node's arguments) is left alone.
+ * user's own `--heap-growing-percent` (NODE_OPTIONS or node's arguments) is left alone. A batch
+ * sets it once it has parsed BOUND_AFTER_BYTES or starts a thread (./batch.ts): a smaller run
+ * never grows the heap much, and then does not load node:v8 (./lazy.ts).
  */
-import { setFlagsFromString } from 'node:v8';
+import { lazySetFlags as setFlagsFromString } from './lazy.js';
 
 export const HEAP_GROWING_PERCENT = 50;
+/** Parsed bytes after which a batch bounds the heap's growth (a 20-file pre-commit run parses ~0.1 MB). */
+export const BOUND_AFTER_BYTES = 1 << 20;
 let set = false;
 
 export function boundHeapGrowth(): void {

@@ -241,6 +241,29 @@ export function needTokens(spec: NeedsSpec): Set<string> {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Tokens a file must show before any entry name's needs can be met: one of `names`, when every
+ * condition an entry has needs a name; one of `roots`, when every one needs an import. Each is an
+ * ASCII identifier, so a file showing it has its bytes (a name found by the token scan, a root
+ * read from an import statement). Undefined where some condition needs none, or one is no ASCII
+ * identifier (found in decoded text only, or taken as imported: condMet below).
+ */
+export function requiredTokens(spec: NeedsSpec): { names?: string[]; roots?: string[] } {
+  const used = new Set<number>();
+  for (const [, alts] of spec.entries) for (const [, id] of alts) used.add(id);
+  if (!used.size) return {};
+  const union = (pick: (c: NeedCond) => string[]): string[] | undefined => {
+    const out = new Set<string>();
+    for (const id of used) {
+      const list = pick(spec.conds[id]!);
+      if (!list.length || !list.every((t) => IDENT.test(t))) return undefined;
+      for (const t of list) out.add(t);
+    }
+    return [...out].sort();
+  };
+  return { names: union((c) => c.names), roots: union((c) => c.roots) };
+}
+
 /** What the prefilter knows of a file when it decides: the names found, how entry names are written, what it imports. */
 export interface NeedFacts {
   found: { has(name: string): boolean };

@@ -33,6 +33,9 @@ import type { RuleSet } from './ruleset.js';
 import { ID_BYTE, NameTable, type Occurrences, type ScanResult } from './nametable.js';
 import { accessAfter, dotBefore, importContext, type ImportContext } from './prefilter-context.js';
 import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './prefilter-needs.js';
+import { Gate, MAX_NEEDLES, needlesFor } from './prefilter-needles.js';
+
+export { searchCost } from './prefilter-needles.js';
 
 export type { ScanResult };
 
@@ -81,93 +84,6 @@ export function rolesCanMatch(roles: number): boolean {
   return (roles & (ROLE_CALL | ROLE_DIRECTIVE)) !== 0 || ((roles & ROLE_METHOD) !== 0 && (roles & ROLE_CLASS) !== 0);
 }
 
-/** Above this many substrings, one native search per substring costs more than one token scan. */
-const MAX_NEEDLES = 8;
-
-/** Up to this many names, needles are chosen among their substrings (cheap for that few). */
-const MAX_COVER_NAMES = 64;
-/** Shortest substring used as a needle: shorter ones occur everywhere and search slower. */
-const MIN_NEEDLE = 5;
-
-/**
- * Percent of the bytes of Python source that are each identifier character (measured on the
- * standard library: `e` 6.7%, `_` 1.6%, `m` 1.2%, `j` 0.08%); any other byte counts as rare.
- */
-const SOURCE_FREQUENCY: Record<string, number> = {
-  e: 6.74, s: 4.57, t: 4.48, a: 3.53, r: 3.46, o: 2.89, n: 2.88, i: 2.86, l: 2.82, f: 1.96, c: 1.83, d: 1.78, _: 1.58, p: 1.43, u: 1.42, m: 1.19,
-  h: 0.97, g: 0.78, b: 0.7, '0': 0.63, E: 0.61, x: 0.61, y: 0.58, T: 0.54, w: 0.44, k: 0.39, '1': 0.39, I: 0.35, v: 0.33, A: 0.32, N: 0.32,
-};
-
-/**
- * Estimated cost (milliseconds per 31.5 MB, measured on the standard library) of one native
- * search (Buffer#indexOf: Node's StringSearch) for a needle: below 7 bytes it is a memchr for the
- * first byte, each stop compared, so a needle starting with a rarer byte is cheaper (`metada`
- * ~11 ms); from 7 bytes on it is a Boyer-Moore-Horspool search (`metadata` ~21 ms).
- */
-export function searchCost(needle: string): number {
-  return needle.length >= 7 ? 21 : 6 + 3.5 * (SOURCE_FREQUENCY[needle[0]!] ?? 0.2);
-}
-
-/** Needles that are whole names: the shortest names, each kept unless it contains one kept already. */
-function coverByNames(names: string[]): string[] | undefined {
-  const kept: string[] = [];
-  for (const n of [...names].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
-    if (kept.some((k) => n.includes(k))) continue;
-    kept.push(n);
-    if (kept.length > MAX_NEEDLES) return undefined;
-  }
-  return kept;
-}
-
-/**
- * Fewer needles: substrings shared by several names (`_state` is in `save_state` and
- * `agent_load_state`), chosen greedily: the one in most names not yet covered, the cheapest to
- * search among those (searchCost: `metada` rather than `metadata`), then the longest. Each search
- * is one pass over the file, so one needle fewer is one pass fewer.
- */
-function coverBySubstrings(names: string[]): string[] | undefined {
-  const holders = new Map<string, Set<number>>();
-  names.forEach((n, i) => {
-    if (n.length < MIN_NEEDLE) {
-      holders.set(n, (holders.get(n) ?? new Set()).add(i));
-      return;
-    }
-    for (let a = 0; a + MIN_NEEDLE <= n.length; a++) {
-      for (let b = a + MIN_NEEDLE; b <= n.length; b++) {
-        const sub = n.slice(a, b);
-        let set = holders.get(sub);
-        if (!set) holders.set(sub, (set = new Set()));
-        set.add(i);
-      }
-    }
-  });
-  const open = new Set(names.map((_, i) => i));
-  const kept: string[] = [];
-  const better = (sub: string, best: string) => {
-    const a = searchCost(sub);
-    const b = searchCost(best);
-    return a < b || (a === b && (sub.length > best.length || (sub.length === best.length && sub < best)));
-  };
-  while (open.size) {
-    let best: string | undefined;
-    let bestCount = 0;
-    for (const [sub, set] of holders) {
-      let c = 0;
-      for (const i of set) if (open.has(i)) c++;
-      if (c > bestCount || (c === bestCount && c > 0 && better(sub, best!))) {
-        best = sub;
-        bestCount = c;
-      }
-    }
-    if (!best) return undefined;
-    kept.push(best);
-    if (kept.length > MAX_NEEDLES) return undefined;
-    for (const i of holders.get(best)!) open.delete(i);
-  }
-  // Whole names are found by the substring search too (a name shorter than MIN_NEEDLE is its own needle).
-  return kept;
-}
-
 /**
  * A compiled prefilter. Build once per rule set (or load from a snapshot) and reuse.
  *
@@ -175,26 +91,32 @@ function coverBySubstrings(names: string[]): string[] | undefined {
  * longer than class names (`Swarm`), so the first scan, for them only, samples sparser bytes.
  * When those names are few, a cheaper test comes first: none of them can be in a file that does
  * not contain, as a substring, one of the few names every other one contains (`save_state` is in
- * `agent_save_state`), found by the runtime's native substring search. Only a file that mentions
- * a call or method name is scanned again for every name (the roles decide; the names say which
- * rules to load).
+ * `agent_save_state`), found by the runtime's native substring search; and the gate
+ * (./prefilter-needles.ts) asks, with the same search, for one of the class names and one of the
+ * module roots that every rule's needs require (or the directive mark), before or after those
+ * needles, whichever its cost model says is cheaper. Only a file that mentions a call or method
+ * name is scanned again for every name (the roles decide; the names say which rules to load).
  */
 export class Prefilter {
   /** Substrings one of which every call and method name contains; undefined when there are too many. */
   private readonly needles?: Buffer[];
 
   private needsCache?: Needs;
+  /** With needles: what a file must show beside an entry name (./prefilter-needles.ts). */
+  private readonly gate?: Gate;
 
   private constructor(
     private readonly stage1: NameTable,
     private readonly all: NameTable,
-    /** JSON of the NeedsSpec (parsed when a file first passes the first stage), or undefined. */
+    /** JSON of the NeedsSpec (parsed when a file first passes the first stage, or with needles), or undefined. */
     private readonly needsJson?: string,
   ) {
-    if (stage1.odd.length === 0 && stage1.count <= 64 * MAX_NEEDLES) {
-      const names = stage1.entries().map(([n]) => n);
-      const kept = names.length <= MAX_COVER_NAMES ? coverBySubstrings(names) : coverByNames(names);
-      if (kept && kept.length <= MAX_NEEDLES) this.needles = kept.map((k) => Buffer.from(k, 'latin1'));
+    if (stage1.odd.length === 0 && stage1.count <= 64 * MAX_NEEDLES) this.needles = needlesFor(stage1.entries().map(([n]) => n));
+    // Needles mean few names: their needs spec is small, read now for the gate.
+    if (this.needles && needsJson) {
+      const spec = JSON.parse(needsJson) as NeedsSpec;
+      this.needsCache = new Needs(spec);
+      this.gate = Gate.build(spec, DIRECTIVE_MARK, this.needles);
     }
   }
 
@@ -280,6 +202,7 @@ export class Prefilter {
     if (this.needles) {
       // Every call or method name contains a needle: look at the tokens around the needles only.
       const b = Buffer.from(buf.buffer, buf.byteOffset, length);
+      if (this.gate?.first && !this.gate.pass(b)) return null;
       let found = false;
       for (const needle of this.needles) {
         for (let at = b.indexOf(needle); at >= 0 && !found; ) {
@@ -292,7 +215,7 @@ export class Prefilter {
         }
         if (found) break;
       }
-      if (!found) return null;
+      if (!found || (this.gate && !this.gate.first && !this.gate.pass(b))) return null;
     } else if (this.stage1.gramsUsable) {
       if (!this.stage1.anyToken(buf, length)) return null;
     } else {
