@@ -107,7 +107,6 @@ export abstract class PlanNames {
     }
     const sp = this.user.spell(canon, (a, b) => this.same(a, b) || exc.canonical(a) === exc.canonical(b));
     if (sp) return sp;
-    const name = canon.split('.').pop()!;
     for (const s of sites) {
       const imp = s.pats.imports.find((i) => exc.canonical(i.q) === canon);
       if (imp && !this.user.scopes.identifiers.has(imp.local)) {

@@ -11,7 +11,6 @@
  */
 import type { Node } from '../parse/parser.js';
 import { field } from '../parse/syntax.js';
-import { withItems } from '../python/withitems.js';
 import type { Span } from '../rules/types.js';
 import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -81,10 +80,8 @@ class GroupPlanner extends PlanBind {
         throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
-      // The alternative's value takes the call's place in the header: when it is the header's whole value, `with` enters it and `for` iterates it.
-      const h = sites[0]!;
-      if (h.hoist === 'with' && withItems(this.stmt)[0]?.value.id === h.top.id) this.unsafe.push("the `with` statement enters the alternative's value as a context manager");
-      if (h.hoist === 'for' && field(this.stmt, 'right')?.id === h.top.id) this.unsafe.push("the `for` statement iterates over the alternative's value");
+      // The alternative's value takes the call's place in the header (fix/site.ts HEADERS says when that is unsafe).
+      if (sites[0]!.hoistUnsafe) this.unsafe.push(sites[0]!.hoistUnsafe);
       strategy = wrap === 'try' ? 'try-except' : 'type-guard';
       const r = wrap === 'try' ? this.tryExcept(sites) : this.typeGuard(sites);
       edits = r.edits;

@@ -29,6 +29,8 @@ export interface FixSite {
   /** The simple statement to wrap, or the compound statement before which the value is hoisted. */
   stmt: Node;
   hoist?: 'if' | 'for' | 'with';
+  /** Why the hoisted temporary makes the fix unsafe: it is the header's whole value, which the statement uses as it stands. */
+  hoistUnsafe?: string;
   /** Why the statement cannot be wrapped around this call. */
   noWrap?: string;
   /** An `await` (or an event-loop runner) encloses the call inside the statement. */
@@ -94,6 +96,7 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
   if (!cur) return 'the call is not inside a statement';
   let stmt = cur;
   let hoist: FixSite['hoist'];
+  let hoistUnsafe: string | undefined;
   if (!SIMPLE.has(stmt.type)) {
     const header = HEADERS[stmt.type];
     const cond = header?.part(stmt);
@@ -103,9 +106,10 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
       const why = hoistable(top, cond);
       if (why) noWrap ??= `the call is in ${header.where} and ${why}`;
       hoist = header.hoist;
+      if (header.whole && cond.id === top.id) hoistUnsafe = header.whole;
     } else noWrap ??= `the call is in the header of a \`${stmt.type.replace(/_statement$/, '')}\` statement${stmt.type === 'with_statement' ? ', after its first context manager is entered' : ''}`;
   }
-  return { finding: f, pats, call: n, awaitNode, top, stmt, hoist, noWrap, awaitedHere };
+  return { finding: f, pats, call: n, awaitNode, top, stmt, hoist, hoistUnsafe, noWrap, awaitedHere };
 }
 
 /**
@@ -113,10 +117,10 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
  * hold the call: it is evaluated first, once, whenever the statement runs. For `with`, only the
  * first item's context expression: a later one is evaluated after the first manager is entered.
  */
-const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: string; part: (stmt: Node) => Node | null | undefined }> = {
+const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: string; part: (stmt: Node) => Node | null | undefined; whole?: string }> = {
   if_statement: { hoist: 'if', where: 'an `if` condition', part: (stmt) => field(stmt, 'condition') },
-  for_statement: { hoist: 'for', where: 'a `for` header', part: (stmt) => field(stmt, 'right') },
-  with_statement: { hoist: 'with', where: 'a `with` header', part: (stmt) => withItems(stmt)[0]?.value },
+  for_statement: { hoist: 'for', where: 'a `for` header', part: (stmt) => field(stmt, 'right'), whole: "the `for` statement iterates over the alternative's value" },
+  with_statement: { hoist: 'with', where: 'a `with` header', part: (stmt) => withItems(stmt)[0]?.value, whole: "the `with` statement enters the alternative's value as a context manager" },
 };
 
 /** Why the value cannot move before the header (undefined when it can: it runs first and always). */
