@@ -66,7 +66,7 @@ try {
 // file), the thread's loop.
 // A thread is told by the mark in its argv (src/engine/threadurl.ts, THREAD_MARK), not by
 // node:worker_threads' isMainThread: the CLI's start-up then never loads that module.
-const ENTRY = `if (!process.argv.includes('\\0raiselint-thread')) module.exports = require('./src/cli/main.ts');
+const ENTRY = `if (!process.argv.includes(require('./src/engine/threadurl.ts').THREAD_MARK)) module.exports = require('./src/cli/main.ts');
 else require('./src/engine/thread.ts');
 `;
 // jsonc-parser's default (UMD) build loads its parts with a require esbuild cannot follow: its ES build goes in.
