@@ -135,11 +135,12 @@ describe('parser fast paths', () => {
     }
   });
 
-  it('the fast nodes\' parent, child, namedChild, childrenForFieldName and descendantsOfType answer as the Node API, one object per node', async () => {
+  it('the fast nodes\' parent, child, namedChild, children, siblings, fields and descendantsOfType answer as the Node API, one object per node', async () => {
     await initParser();
     const tree = parsePython(SAMPLE);
     try {
-      const api = Object.getPrototypeOf(tree.rootNode) as Node;
+      // web-tree-sitter's own getters and methods, called on the fast nodes.
+      const api = (await import('web-tree-sitter')).Node.prototype as Node;
       const own = <K extends keyof Node>(n: Node, k: K, ...args: unknown[]): unknown => {
         const d = Object.getOwnPropertyDescriptor(api, k)!;
         return d.get ? d.get.call(n) : (d.value as (...a: unknown[]) => unknown).apply(n, args);
@@ -158,10 +159,16 @@ describe('parser fast paths', () => {
           expect(n.namedChild(i)?.id ?? 0).toBe((own(n, 'namedChild', i) as Node | null)?.id ?? 0);
         }
         for (const name of ['alternative', 'name', 'subscript', 'body', 'argument']) expect(ids(n.childrenForFieldName(name))).toEqual(ids(own(n, 'childrenForFieldName', name)));
+        for (let f = 0; f <= tree.language.fields.length; f++) expect(n.childForFieldId(f)?.id ?? 0).toBe((own(n, 'childForFieldId', f) as Node | null)?.id ?? 0);
+        expect(ids(n.children)).toEqual(ids(own(n, 'children')));
+        expect(ids(n.namedChildren)).toEqual(ids(own(n, 'namedChildren')));
+        for (const k of ['nextSibling', 'previousSibling', 'nextNamedSibling', 'previousNamedSibling'] as const) expect(n[k]?.id ?? 0).toBe((own(n, k) as Node | null)?.id ?? 0);
+        if (n.nextSibling) expect(n.nextSibling.previousSibling).toBe(n);
         for (const t of types) expect(ids(n.descendantsOfType(t))).toEqual(ids(own(n, 'descendantsOfType', t)));
         // One object per node: a child reached as a child, a field, a descendant or a parent is one object.
         for (const k of namedChildren(n)) {
           expect(k.parent).toBe(n);
+          expect(n.namedChildren.find((c) => c?.id === k.id)).toBe(k);
           expect(n.child(n.children.findIndex((c) => c?.id === k.id))).toBe(k);
         }
         const d = n.descendantsOfType('identifier')[0];
@@ -170,8 +177,11 @@ describe('parser fast paths', () => {
         stack.push(...namedChildren(n));
       }
       expect(compared).toBeGreaterThan(80);
-      // The root (web-tree-sitter's own node) through the helper.
-      expect(ids(descendantsOfType(tree.rootNode, 'identifier'))).toEqual(ids(tree.rootNode.descendantsOfType('identifier')));
+      // The root is made there too, the one object of its id.
+      expect(Object.getPrototypeOf(tree.rootNode)).not.toBe(api);
+      expect(tree.rootNode).toBe(tree.rootNode);
+      expect(namedChildren(tree.rootNode)[0]!.parent).toBe(tree.rootNode);
+      expect(ids(descendantsOfType(tree.rootNode, 'identifier'))).toEqual(ids(own(tree.rootNode, 'descendantsOfType', 'identifier')));
     } finally {
       tree.delete();
     }

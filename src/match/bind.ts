@@ -20,7 +20,8 @@ interface Args {
 }
 
 function readArgs(call: Node): Args {
-  const out: Args = { positional: [], keywords: new Map(), kwSplat: false };
+  // Every field at once (one hidden class for every Args).
+  const out: Args = { positional: [], keywords: new Map(), splatAt: undefined, kwSplat: false };
   const list = call.type === 'call' ? field(call, 'arguments') : null;
   if (!list) return out;
   if (list.type === 'generator_expression') {

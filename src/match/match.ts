@@ -10,7 +10,7 @@ import type { ClassRegistry } from '../rules/classes.js';
 import { symbolMatches } from '../rules/names.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
-import type { Atom, Type } from '../semantic/types.js';
+import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { judge } from './bind.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 
@@ -136,9 +136,9 @@ class Matcher {
   private attributeType(key: string, name: string): Type | undefined {
     for (const c of this.classes.mro(key)) {
       const at = c.attributes[name];
-      if (at) return [{ kind: 'inst', key: this.classes.resolve(at) ?? at }];
+      if (at) return [instAtom(this.classes.resolve(at) ?? at)];
       const p = c.init.find((i) => i.name === name);
-      if (p?.default) return [{ kind: 'inst', key: this.classes.resolve(p.default) ?? p.default }];
+      if (p?.default) return [instAtom(this.classes.resolve(p.default) ?? p.default)];
     }
     return undefined;
   }

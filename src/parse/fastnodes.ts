@@ -12,7 +12,10 @@
  * constructor that gives it its final shape at once (the Node fields, then the cache slots;
  * `_children` and `_namedChildren`, which web-tree-sitter fills on first use, are left absent).
  * Their prototype is Node.prototype below a few getters (fastPrototype), so every Node method and
- * getter works on them.
+ * getter works on them. The root (`tree.rootNode`), child lists, siblings and fields are made here
+ * too, so the hot helpers see nodes of one hidden class only: a second class for the same role
+ * (web-tree-sitter's own nodes, growing as answers were kept on them) made V8 throw away their
+ * optimised code again and again.
  *
  * Anything unexpected (another web-tree-sitter's module shape, a big-endian host) leaves these
  * off, and syntax.ts uses the Node API.
@@ -20,6 +23,7 @@
 import { endianness } from 'node:os';
 import type { Node, Point } from 'web-tree-sitter';
 import { END_SLOT, TEXT_SLOT, TYPE_SLOT } from './nodecache.js';
+import { MEMO_SLOT as MEMO } from './treeslots.js';
 
 interface Module {
   HEAP32?: Int32Array;
@@ -33,6 +37,12 @@ interface Module {
   _ts_node_child_wasm?: (tree: number, index: number) => void;
   _ts_node_named_child_wasm?: (tree: number, index: number) => void;
   _ts_node_children_by_field_id_wasm?: (tree: number, field: number) => void;
+  _ts_node_children_wasm?: (tree: number) => void;
+  _ts_node_next_sibling_wasm?: (tree: number) => void;
+  _ts_node_prev_sibling_wasm?: (tree: number) => void;
+  _ts_node_next_named_sibling_wasm?: (tree: number) => void;
+  _ts_node_prev_named_sibling_wasm?: (tree: number) => void;
+  _ts_tree_root_node_wasm?: (tree: number) => void;
   _malloc?: (size: number) => number;
   _free?: (ptr: number) => void;
 }
@@ -52,7 +62,6 @@ type MakeNode = new (tree: Tree, id: number, start: number, row: number, column:
 
 /** The one object for each node id of a tree, kept on the tree (a new tree, which may reuse a deleted one's ids, starts empty). */
 export type TreeMemo = Map<number, Node>;
-const MEMO = Symbol('raiselint.syntaxMemo');
 
 export function treeMemo(tree: Tree): TreeMemo {
   const t = tree as Tree & { [MEMO]?: TreeMemo };
@@ -65,12 +74,14 @@ let buffer = 0;
 let Make: MakeNode | undefined;
 
 /** Turns the fast paths on for an initialised module and its Node class; returns whether it did. */
-export function installFastNodes(module: object, NodeClass: { prototype: Node }): boolean {
+export function installFastNodes(module: object, NodeClass: { prototype: Node }, TreeClass: { prototype: Tree }): boolean {
   const m = module as Module;
   if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
   const needed = ['_ts_init', '_free', '_malloc', '_ts_node_named_children_wasm', '_ts_node_child_by_field_id_wasm', '_ts_node_descendants_of_type_wasm', '_ts_node_symbol_wasm', '_ts_node_end_index_wasm', '_ts_node_parent_wasm'] as const;
-  const more = ['_ts_node_child_wasm', '_ts_node_named_child_wasm', '_ts_node_children_by_field_id_wasm'] as const;
+  const more = ['_ts_node_child_wasm', '_ts_node_named_child_wasm', '_ts_node_children_by_field_id_wasm', '_ts_node_children_wasm', ...SIBLINGS.map((s) => s[1]), '_ts_tree_root_node_wasm'] as const;
   if (needed.some((f) => typeof m[f] !== 'function') || more.some((f) => typeof m[f] !== 'function')) return false;
+  const rootDesc = Object.getOwnPropertyDescriptor(TreeClass.prototype, 'rootNode');
+  if (!rootDesc?.get || !rootDesc.configurable) return false;
   // `ts_init` only writes two version numbers into the buffer and returns its address.
   buffer = m._ts_init!() >> 2;
   mod = m as Required<Module>;
@@ -93,8 +104,25 @@ export function installFastNodes(module: object, NodeClass: { prototype: Node })
   };
   F.prototype = fastPrototype(NodeClass.prototype);
   Make = F as unknown as MakeNode;
+  // The root too is the one object of its id, made here: every node the helpers meet has one shape.
+  Object.defineProperty(TreeClass.prototype, 'rootNode', {
+    configurable: true,
+    enumerable: rootDesc.enumerable,
+    get(this: Tree & { 0: number }) {
+      mod!._ts_tree_root_node_wasm(this[0]);
+      return nodeAt(heap(), buffer, this, treeMemo(this));
+    },
+  });
   return true;
 }
+
+/** Node getters that answer one node, and the WebAssembly function each calls (made here, so that they give the one object of the id). */
+const SIBLINGS = [
+  ['nextSibling', '_ts_node_next_sibling_wasm'],
+  ['previousSibling', '_ts_node_prev_sibling_wasm'],
+  ['nextNamedSibling', '_ts_node_next_named_sibling_wasm'],
+  ['previousNamedSibling', '_ts_node_prev_named_sibling_wasm'],
+] as const;
 
 /**
  * The prototype of the nodes made here: web-tree-sitter's Node.prototype below a few getters and
@@ -134,6 +162,22 @@ function fastPrototype(base: Node): object {
       return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
     },
   };
+  // Child lists as new arrays of the one objects (web-tree-sitter's own add `_children` or `_namedChildren` to the node: a new hidden class).
+  getters.children = function (this: Raw) {
+    marshal(this);
+    mod!._ts_node_children_wasm(this.tree[0]);
+    return readList(this.tree, treeMemo(this.tree));
+  };
+  getters.namedChildren = function (this: Raw) {
+    return rawNamedChildren(this, treeMemo(this.tree));
+  };
+  for (const [name, fn] of SIBLINGS) {
+    getters[name] = function (this: Raw) {
+      marshal(this);
+      mod![fn](this.tree[0]);
+      return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
+    };
+  }
   for (const [name, get] of Object.entries(getters)) Object.defineProperty(proto, name, { get, configurable: true, enumerable: false });
   const methods: Record<string, (this: Raw, ...args: never[]) => unknown> = {
     child(index: number) {
@@ -145,6 +189,9 @@ function fastPrototype(base: Node): object {
       marshal(this);
       mod!._ts_node_named_child_wasm(this.tree[0], index);
       return nodeAt(heap(), buffer, this.tree, treeMemo(this.tree));
+    },
+    childForFieldId(fieldId: number) {
+      return rawFieldChild(this, fieldId, treeMemo(this.tree));
     },
     childrenForFieldId(fieldId: number) {
       marshal(this);

@@ -10,11 +10,11 @@
  * which hand out one object per node, most reads are property reads.
  */
 import type { Node } from 'web-tree-sitter';
+import { SOURCE_SLOT as SOURCE, shapeTree } from './treeslots.js';
 
 const TYPE = Symbol('raiselint.nodeType');
 const END = Symbol('raiselint.nodeEnd');
 const TEXT = Symbol('raiselint.nodeText');
-const SOURCE = Symbol('raiselint.source');
 type Cached = Node & { [TYPE]?: string; [END]?: number; [TEXT]?: string; tree: { [SOURCE]?: string } };
 /** The keys this file keeps answers under (fastnodes.ts makes nodes with them in place). */
 export { TYPE as TYPE_SLOT, END as END_SLOT, TEXT as TEXT_SLOT };
@@ -83,6 +83,8 @@ function asciiName(s: string, at: number): string | undefined {
  * a string's prefix too (plainString).
  */
 export function keepSource(tree: Node['tree'], source: string): void {
+  // Every slot first (treeslots.ts): the root node read below is kept in the tree's memo.
+  shapeTree(tree);
   if (!tree.rootNode.hasError) (tree as Cached['tree'])[SOURCE] = source;
 }
 

@@ -34,14 +34,14 @@ function wasmFile(pkg: string, name: string): string {
  */
 export function initParser(): Promise<void> {
   initPromise ??= (async () => {
-    const { Language, Node, Parser } = await import('web-tree-sitter');
+    const { Language, Node, Parser, Tree } = await import('web-tree-sitter');
     cacheNodeFacts(Node);
     // The runtime's .wasm (scripts/bundle.mjs copies both next to the bundle).
     // Emscripten makes these options its module object: see transfer.ts.
     const module = { locateFile: (name: string) => wasmFile('web-tree-sitter', name) };
     await Parser.init(module);
     speedUpTransfers(module);
-    installFastNodes(module, Node);
+    installFastNodes(module, Node, Tree);
     language = await Language.load(wasmFile('tree-sitter-python', 'tree-sitter-python.wasm'));
     parser = new Parser();
     parser.setLanguage(language);

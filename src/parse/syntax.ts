@@ -1,6 +1,7 @@
 /** Small helpers over tree-sitter-python nodes, shared by every stage. */
 import type { Node } from './parser.js';
 import { sourceName } from './nodecache.js';
+import { FILE_NODES_SLOT as FILE_NODES } from './treeslots.js';
 import { CANONICAL, FIELDS, NAMED, descendantWords, descendantsOfTypes, fastNodes, nodeOfWords, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
 
 /**
@@ -107,7 +108,6 @@ const FILE_TYPES = [
   ...['string', 'comment', 'global_statement'],
 ];
 const FILE_TYPE_SET = new Set(FILE_TYPES);
-const FILE_NODES = Symbol('raiselint.fileNodes');
 type WalkTree = MemoTree & { [FILE_NODES]?: Map<number, Node[]> };
 /** The symbols of FILE_TYPES (every symbol a type's name stands for, as descendantsOfType finds them), per grammar. */
 const fileSymbols = new WeakMap<object, { list: number; count: number }>();

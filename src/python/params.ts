@@ -14,6 +14,11 @@ export interface Parameter {
   only?: 'positional' | 'keyword';
 }
 
+/** A parameter with every field set, in one order: one hidden class for all (`only` is set later, in place). */
+function param(name: string, node: Node, kind: Parameter['kind'], annotation?: Node, value?: Node): Parameter {
+  return { name, node, annotation, value, kind, only: undefined };
+}
+
 /** The parameters of a `function_definition` or `lambda`, in order. */
 export function parameters(fn: Node): Parameter[] {
   const ps = field(fn, 'parameters');
@@ -24,17 +29,17 @@ export function parameters(fn: Node): Parameter[] {
     const before = out.length;
     if (type === 'positional_separator') for (const q of out) q.only ??= 'positional';
     else if (type === 'keyword_separator') keywordOnly = true;
-    else if (type === 'identifier') out.push({ name: p.text, node: p, kind: 'plain' });
+    else if (type === 'identifier') out.push(param(p.text, p, 'plain'));
     else if (type === 'typed_parameter') {
       const inner = kids(p)[0];
       const innerType = inner?.type;
       const kind = innerType === 'list_splat_pattern' ? 'star' : innerType === 'dictionary_splat_pattern' ? 'kw' : 'plain';
       const name = innerType === 'identifier' ? inner!.text : inner ? (kids(inner)[0]?.text ?? '') : '';
-      out.push({ name, node: p, annotation: field(p, 'type') ?? undefined, kind });
+      out.push(param(name, p, kind, field(p, 'type') ?? undefined));
     } else if (type === 'default_parameter' || type === 'typed_default_parameter') {
-      out.push({ name: field(p, 'name')?.text ?? '', node: p, annotation: field(p, 'type') ?? undefined, value: field(p, 'value') ?? undefined, kind: 'plain' });
-    } else if (type === 'list_splat_pattern') out.push({ name: kids(p)[0]?.text ?? '', node: p, kind: 'star' });
-    else if (type === 'dictionary_splat_pattern') out.push({ name: kids(p)[0]?.text ?? '', node: p, kind: 'kw' });
+      out.push(param(field(p, 'name')?.text ?? '', p, 'plain', field(p, 'type') ?? undefined, field(p, 'value') ?? undefined));
+    } else if (type === 'list_splat_pattern') out.push(param(kids(p)[0]?.text ?? '', p, 'star'));
+    else if (type === 'dictionary_splat_pattern') out.push(param(kids(p)[0]?.text ?? '', p, 'kw'));
     const added = out[before];
     if (added && keywordOnly && added.kind === 'plain') added.only = 'keyword';
     if (added?.kind === 'star') keywordOnly = true;

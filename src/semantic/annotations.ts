@@ -4,7 +4,7 @@ import { parsePython } from '../parse/parser.js';
 import { dottedName, field, namedChildren, stringValue } from '../parse/syntax.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { Env } from './env.js';
-import { NONE, UNKNOWN, union, type Atom, type Type } from './types.js';
+import { NONE, NONE_ATOM, UNKNOWN, UNKNOWN_ATOM, instAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 
 const CONTAINERS = new Set(['List', 'list', 'Sequence', 'Iterable', 'Iterator', 'Set', 'set', 'FrozenSet', 'frozenset', 'Collection', 'MutableSequence', 'AbstractSet', 'Deque', 'deque', 'AsyncIterator', 'AsyncIterable', 'Generator', 'AsyncGenerator']);
 const WRAPPERS = new Set(['Optional', 'Final', 'ClassVar', 'Annotated', 'Awaitable', 'Required', 'NotRequired', 'ReadOnly', 'Type', 'type']);
@@ -47,10 +47,10 @@ export class Annotations {
       const name = head ? (dottedName(head) ?? '').split('.').pop()! : '';
       if (name === 'Optional' || WRAPPERS.has(name)) return flat[0] ? (name === 'Optional' ? union(this.annotation(flat[0], env), NONE) : this.annotation(flat[0], env)) : UNKNOWN;
       if (name === 'Union') return union(...flat.map((a) => this.annotation(a, env)));
-      if (CONTAINERS.has(name)) return [{ kind: 'seq', elem: flat[0] ? this.annotation(flat[0], env) : UNKNOWN }];
+      if (CONTAINERS.has(name)) return [seqAtom(flat[0] ? this.annotation(flat[0], env) : UNKNOWN)];
       if (name === 'Tuple' || name === 'tuple') {
-        if (flat.length === 2 && flat[1]!.type === 'ellipsis') return [{ kind: 'seq', elem: this.annotation(flat[0]!, env) }];
-        return [{ kind: 'tuple', items: flat.map((a) => this.annotation(a, env)) }];
+        if (flat.length === 2 && flat[1]!.type === 'ellipsis') return [seqAtom(this.annotation(flat[0]!, env))];
+        return [tupleAtom(flat.map((a) => this.annotation(a, env)))];
       }
       if (name === 'Coroutine' && flat.length === 3) return this.annotation(flat[2]!, env);
       if (name === 'Dict' || name === 'dict' || name === 'Mapping') return UNKNOWN;
@@ -68,12 +68,12 @@ export class Annotations {
   instanceOf(t: Type): Type {
     const out: Atom[] = [];
     for (const a of t) {
-      if (a.kind === 'class') out.push({ kind: 'inst', key: a.key });
+      if (a.kind === 'class') out.push(instAtom(a.key));
       else if (a.kind === 'ref') {
-        if (a.qualname === 'None') out.push({ kind: 'none' });
-        else out.push({ kind: 'inst', key: this.classes.resolve(a.qualname) ?? `?${a.qualname}` });
+        if (a.qualname === 'None') out.push(NONE_ATOM);
+        else out.push(instAtom(this.classes.resolve(a.qualname) ?? `?${a.qualname}`));
       } else if (a.kind === 'none') out.push(a);
-      else out.push({ kind: 'unknown' });
+      else out.push(UNKNOWN_ATOM);
     }
     return out.length ? out : UNKNOWN;
   }

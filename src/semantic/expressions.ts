@@ -14,7 +14,7 @@ import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
 import type { SiteObserver } from './sites.js';
-import { NONE, UNKNOWN, elementOf, isUnknown, union, type Atom, type Type } from './types.js';
+import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
 /** A call's argument types: positional, and by keyword. */
@@ -66,7 +66,7 @@ export abstract class Expressions {
         if (t) return t;
         if (n.text === 'None') return NONE;
         // Built-in exception classes, so that `Err = NotImplementedError; except Err:` resolves.
-        if (BUILTIN_EXCEPTIONS.test(n.text)) return [{ kind: 'ref', qualname: `builtins.${n.text}` }];
+        if (BUILTIN_EXCEPTIONS.test(n.text)) return [refAtom(`builtins.${n.text}`)];
         return UNKNOWN;
       }
       case 'none':
@@ -129,14 +129,14 @@ export abstract class Expressions {
     switch (type) {
       case 'tuple':
       case 'expression_list':
-        return [{ kind: 'tuple', items: kids(n).map((c) => this.expr(c, env, ctx)) }];
+        return [tupleAtom(kids(n).map((c) => this.expr(c, env, ctx)))];
       case 'list': {
         const items = kids(n);
-        if (!items.some((c) => c.type === 'list_splat')) return [{ kind: 'tuple', items: items.map((c) => this.expr(c, env, ctx)) }];
-        return [{ kind: 'seq', elem: union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        if (!items.some((c) => c.type === 'list_splat')) return [tupleAtom(items.map((c) => this.expr(c, env, ctx)))];
+        return [seqAtom(union(...items.map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))))];
       }
       case 'set':
-        return [{ kind: 'seq', elem: union(...kids(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))) }];
+        return [seqAtom(union(...kids(n).map((c) => (c.type === 'list_splat' ? elementOf(this.expr(kids(c)[0] ?? c, env, ctx)) : this.expr(c, env, ctx)))))];
       case 'list_comprehension':
       case 'set_comprehension':
       case 'generator_expression':
@@ -191,7 +191,7 @@ export abstract class Expressions {
       }
     }
     const t = body ? this.expr(body, cur, ctx) : UNKNOWN;
-    return [{ kind: 'seq', elem: t }];
+    return [seqAtom(t)];
   }
 
   private attribute(n: Node, env: Env, ctx: FnCtx): Type {
@@ -302,7 +302,7 @@ export abstract class Expressions {
             else if (a.kind === 'seq' || a.kind === 'tuple') parts.push(elementOf([a]));
             else parts.push(UNKNOWN);
           }
-          this.bind(it, it.type === 'list_splat_pattern' ? [{ kind: 'seq', elem: union(...parts) }] : union(...parts), env, ctx);
+          this.bind(it, it.type === 'list_splat_pattern' ? [seqAtom(union(...parts))] : union(...parts), env, ctx);
         });
         return;
       }

@@ -6,7 +6,7 @@ import { definitionOf } from '../python/defs.js';
 import { firstParameterName } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { Env, inert, type FnCtx, type LocalClass } from './env.js';
-import { UNKNOWN, union, type Atom, type Type } from './types.js';
+import { UNKNOWN, classAtom, funcAtom, instAtom, refAtom, union, type Atom, type Type } from './types.js';
 
 export interface MemberHost {
   readonly classes: ClassRegistry;
@@ -26,7 +26,7 @@ export class Members {
   /** A name imported by qualified name: a known class becomes its class object. */
   refType(q: string): Type {
     const key = this.host.classes.resolve(q);
-    return key ? [{ kind: 'class', key }] : [{ kind: 'ref', qualname: q }];
+    return key ? [classAtom(key)] : [refAtom(q)];
   }
 
   /** Type of `x.attr` for every atom of x. */
@@ -42,11 +42,11 @@ export class Members {
     if (a.kind === 'ref') return this.refType(`${a.qualname}.${attr}`);
     if (a.kind === 'class') {
       const info = this.host.classes.get(a.key);
-      if (info && !a.key.startsWith('<local>')) return [{ kind: 'ref', qualname: `${a.key}.${attr}` }];
+      if (info && !a.key.startsWith('<local>')) return [refAtom(`${a.key}.${attr}`)];
       const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
       // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
       const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
-      return f ?? (lib ? [{ kind: 'ref', qualname: `${lib}.${attr}` }] : UNKNOWN);
+      return f ?? (lib ? [refAtom(`${lib}.${attr}`)] : UNKNOWN);
     }
     if (a.kind !== 'inst') return UNKNOWN;
     const fromFields = a.fields?.[attr];
@@ -61,7 +61,7 @@ export class Members {
         if (m) return m;
       }
       const at = c.attributes[attr];
-      if (at) return [{ kind: 'inst', key: this.host.classes.resolve(at) ?? at }];
+      if (at) return [instAtom(this.host.classes.resolve(at) ?? at)];
     }
     return UNKNOWN;
   }
@@ -69,7 +69,7 @@ export class Members {
   methodOf(key: string, name: string): Type | undefined {
     const lc = this.host.localClasses.get(key);
     const def = lc ? methodsOf(lc).get(name) : undefined;
-    return def ? [{ kind: 'func', fn: def, cls: key }] : undefined;
+    return def ? [funcAtom(def, key)] : undefined;
   }
 
   /** Fields of a class defined in the file: class-level annotations and assignments, and `self.x = ...` anywhere. */
@@ -152,12 +152,12 @@ export class Members {
         if (fields[p.name]) continue;
         const v = args.kw.get(p.name) ?? (p.position !== null ? args.pos[p.position] : undefined);
         if (v) fields[p.name] = v;
-        else if (p.default) fields[p.name] = [{ kind: 'inst', key: this.host.classes.resolve(p.default) ?? p.default }];
+        else if (p.default) fields[p.name] = [instAtom(this.host.classes.resolve(p.default) ?? p.default)];
         else continue;
         any = true;
       }
     }
-    return any ? { kind: 'inst', key, fields } : { kind: 'inst', key };
+    return any ? instAtom(key, fields) : instAtom(key);
   }
 }
 

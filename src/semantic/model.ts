@@ -20,11 +20,11 @@ import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { readFlows, type FileFlows } from '../python/flows.js';
 import { Demand } from './demand.js';
-import { Env, inert, type FnCtx, type SelfFields } from './env.js';
+import { Env, fnCtx, inert, type SelfFields } from './env.js';
 import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
 import { Statements } from './statements.js';
-import { NEVER, NONE, UNKNOWN, union, type Type } from './types.js';
+import { NEVER, NONE, UNKNOWN, classAtom, instAtom, seqAtom, union, type Type } from './types.js';
 
 export type { CallSite } from './sites.js';
 export { narrowType } from './narrowing.js';
@@ -90,7 +90,7 @@ class Interpreter extends Statements {
   }
 
   run(): FileModel {
-    const ctx: FnCtx = { fn: null, record: true, returns: [] };
+    const ctx = fnCtx(null, true);
     const end = this.block(namedChildren(this.root), this.env, ctx);
     if (end) this.env = end;
     // Check every function body with the final environment of its enclosing scope.
@@ -134,13 +134,13 @@ class Interpreter extends Statements {
     ps.forEach((p, i) => {
       if (!p.name) return;
       let t: Type = UNKNOWN;
-      if (i === 0 && cls && !isStatic) t = isClassMethod ? [{ kind: 'class', key: cls }] : [{ kind: 'inst', key: cls }];
+      if (i === 0 && cls && !isStatic) t = isClassMethod ? [classAtom(cls)] : [instAtom(cls)];
       else if (p.annotation) t = this.annotation(p.annotation, outer);
-      if (p.kind === 'star') t = [{ kind: 'seq', elem: t }];
+      if (p.kind === 'star') t = [seqAtom(t)];
       else if (p.kind === 'kw') t = UNKNOWN;
       env.put(p.name, t);
     });
-    const ctx: FnCtx = { fn, cls, record, returns: [], selfFields };
+    const ctx = fnCtx(fn, record, cls, selfFields);
     const body = field(fn, 'body');
     const end = this.body(body, env, ctx);
     const ret = field(fn, 'return_type');

@@ -7,8 +7,8 @@ import { dottedName, field, kids } from '../parse/syntax.js';
 import { guardFunction } from '../python/guards.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { GuardSpec } from '../rules/types.js';
-import { Env, type FnCtx } from './env.js';
-import { NONE, union, type Atom, type Type } from './types.js';
+import { Env, inert, type FnCtx } from './env.js';
+import { NONE, instAtom, union, type Atom, type Type } from './types.js';
 
 export interface NarrowHost {
   readonly classes: ClassRegistry;
@@ -109,7 +109,7 @@ export class Narrowing {
     const name = fn.type === 'identifier' ? fn.text : fn.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
     if (!name) return undefined;
     // A guard defined in this file.
-    const ft = this.host.expr(fn, env, { fn: null, record: false, returns: [] });
+    const ft = this.host.expr(fn, env, inert());
     const local = ft.find((a) => a.kind === 'func');
     if (local && local.kind === 'func') {
       const g = this.localGuard(local.fn, env);
@@ -140,7 +140,7 @@ export class Narrowing {
     const list = n.type === 'tuple' || n.type === 'parenthesized_expression' ? kids(n) : [n];
     const out: string[] = [];
     for (const c of list) {
-      for (const a of this.host.expr(c, env, { fn: null, record: false, returns: [] })) {
+      for (const a of this.host.expr(c, env, inert())) {
         if (a.kind === 'class') out.push(a.key);
         else if (a.kind === 'ref') out.push(this.host.classes.resolve(a.qualname) ?? `?${a.qualname}`);
       }
@@ -162,13 +162,13 @@ export function narrowType(t: Type, classes: string[], positive: boolean, reg: C
       const info = reg.get(a.key);
       const wider = classes.filter((c) => reg.isSubclass(c, a.key) || (info?.protocol && info.implementations.includes(c)));
       if (wider.length) {
-        if (positive) for (const c of wider) out.push({ kind: 'inst', key: c });
-        else out.push({ ...a, exclude: [...new Set([...(a.exclude ?? []), ...wider])] });
+        if (positive) for (const c of wider) out.push(instAtom(c));
+        else out.push(instAtom(a.key, a.fields, [...new Set([...(a.exclude ?? []), ...wider])]));
         continue;
       }
       if (!positive) out.push(a);
     } else if (a.kind === 'unknown') {
-      if (positive) for (const c of classes) out.push({ kind: 'inst', key: c });
+      if (positive) for (const c of classes) out.push(instAtom(c));
       else out.push(a);
     } else if (!positive) out.push(a);
   }

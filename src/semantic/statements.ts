@@ -11,7 +11,7 @@ import type { RuleSet } from '../rules/ruleset.js';
 import { Env, type FnCtx } from './env.js';
 import { Expressions } from './expressions.js';
 import type { SiteObserver } from './sites.js';
-import { NONE, UNKNOWN, elementOf } from './types.js';
+import { NONE, UNKNOWN, classAtom, elementOf, funcAtom, refAtom } from './types.js';
 
 export abstract class Statements extends Expressions {
   constructor(
@@ -223,7 +223,7 @@ export abstract class Statements extends Expressions {
 
   private defineFunction(s: Node, env: Env, ctx: FnCtx, cls?: string): void {
     const name = field(s, 'name')?.text;
-    if (name) env.set(name, [{ kind: 'func', fn: s, cls }]);
+    if (name) env.set(name, [funcAtom(s, cls)]);
     for (const p of parameters(s)) if (p.value) this.expr(p.value, env, ctx);
     // Module-level functions and methods see the module's final environment; nested ones their scope's.
     if (ctx.record) this.defer(s, ctx.fn === null || cls ? 'module' : env, cls);
@@ -252,8 +252,8 @@ export abstract class Statements extends Expressions {
       }
     }
     this.classes.add(newClassInfo(key, { name, module: this.file, bases, ownMethods: own }));
-    this.localClasses.set(key, { key, node: s });
-    env.set(name, [{ kind: 'class', key }]);
+    this.localClasses.set(key, { key, node: s, fields: undefined, computing: undefined, methods: undefined, defs: undefined });
+    env.set(name, [classAtom(key)]);
     // The class body is its own scope; methods see the module (not the class body).
     const clsEnv = new Env(new Map(), env);
     for (const st of body ? kids(body) : []) {
@@ -267,7 +267,7 @@ export abstract class Statements extends Expressions {
 
   private importStmt(s: Node, env: Env): void {
     for (const i of importedNames(s)) {
-      if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [{ kind: 'ref', qualname: i.local }]);
+      if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [refAtom(i.local)]);
       else env.set(i.local, this.members.refType(`${i.relative ? `.${i.module.replace(/^\.+/, '')}` : i.module}.${i.name}`));
     }
   }

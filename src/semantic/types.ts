@@ -18,8 +18,28 @@ export type Atom =
 
 export type Type = readonly Atom[];
 
-export const UNKNOWN: Type = [{ kind: 'unknown' }];
-export const NONE: Type = [{ kind: 'none' }];
+/**
+ * Atoms are made here only, each with every field of every kind (those of other kinds
+ * undefined), in one order. An atom of each kind its own object shape gave the model's hot sites
+ * (`a.kind`, `a.key`, `a.fields`, read of atoms of any kind) several hidden classes to tell
+ * apart, and each one met for the first time threw away the optimised code of the function
+ * (V8's "wrong map" deopt), which then compiled again. One shape keeps them monomorphic.
+ */
+function make(kind: Atom['kind'], key?: string, qualname?: string, fields?: Record<string, Type>, exclude?: string[], fn?: Node, cls?: string, items?: Type[], elem?: Type): Atom {
+  return { kind, key, qualname, fields, exclude, fn, cls, items, elem } as unknown as Atom;
+}
+type Of<K extends Atom['kind']> = Extract<Atom, { kind: K }>;
+export const refAtom = (qualname: string): Of<'ref'> => make('ref', undefined, qualname) as Of<'ref'>;
+export const classAtom = (key: string): Of<'class'> => make('class', key) as Of<'class'>;
+export const instAtom = (key: string, fields?: Record<string, Type>, exclude?: string[]): Of<'inst'> => make('inst', key, undefined, fields, exclude) as Of<'inst'>;
+export const funcAtom = (fn: Node, cls?: string): Of<'func'> => make('func', undefined, undefined, undefined, undefined, fn, cls) as Of<'func'>;
+export const tupleAtom = (items: Type[]): Of<'tuple'> => make('tuple', undefined, undefined, undefined, undefined, undefined, undefined, items) as Of<'tuple'>;
+export const seqAtom = (elem: Type): Of<'seq'> => make('seq', undefined, undefined, undefined, undefined, undefined, undefined, undefined, elem) as Of<'seq'>;
+export const NONE_ATOM = make('none');
+export const UNKNOWN_ATOM = make('unknown');
+
+export const UNKNOWN: Type = [UNKNOWN_ATOM];
+export const NONE: Type = [NONE_ATOM];
 export const NEVER: Type = [];
 const MAX_UNION = 12;
 
@@ -65,7 +85,7 @@ export function union(...types: Type[]): Type {
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
   const out = [...seen.values()];
-  if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), { kind: 'unknown' }];
+  if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), UNKNOWN_ATOM];
   return out;
 }
 
