@@ -261,16 +261,30 @@ export function rawFieldChild(node: Node, fieldId: number, memo: TreeMemo): Node
   return nodeAt(heap(), buffer, node.tree, memo);
 }
 
+/**
+ * Node lists are filled here, then copied out at their exact size. A list made with
+ * `new Array(n)` is "holey" in V8, one filtered or written as `[]` "packed": a hidden class each,
+ * and every reader of child lists (`kids(n)[0]`, `for (const c of kids(n))`) met both and lost its
+ * optimised code. A copy of this packed list is packed too, and as small as `new Array(n)`.
+ */
+const scratch: Node[] = [];
+
 /** The list of nodes a call left in the transfer buffer (count, address), freed once read. */
 function readList(tree: Tree, memo: TreeMemo): Node[] {
   const h = heap();
   const count = h[buffer]!;
-  if (count === 0) return [];
+  if (count === 0) return listOf(h, 0, 0, tree, memo);
   const at = h[buffer + 1]!;
-  const out = new Array<Node>(count);
-  for (let i = 0, p = at >> 2; i < count; i++, p += 5) out[i] = nodeAt(h, p, tree, memo)!;
+  const out = listOf(h, count, at, tree, memo);
   mod!._free(at);
   return out;
+}
+
+/** The `count` nodes of five words each at `at`, as a packed array of the one objects. */
+function listOf(h: Int32Array, count: number, at: number, tree: Tree, memo: TreeMemo): Node[] {
+  // Written from the start, never shortened (so its room is kept; what lies past `count` is left from before).
+  for (let i = 0, p = at >> 2; i < count; i++, p += 5) scratch[i] = nodeAt(h, p, tree, memo)!;
+  return scratch.slice(0, count);
 }
 
 /** The symbols of a list of type names, as web-tree-sitter's descendantsOfType finds them (every symbol of each name; ERROR's), kept per grammar and list. */
@@ -328,10 +342,8 @@ export function rawDescendants(node: Node, list: number, count: number, memo: Tr
   // No range: the zero points mean the whole node, as web-tree-sitter's defaults.
   mod!._ts_node_descendants_of_type_wasm(raw.tree[0], list, count, 0, 0, 0, 0);
   const h = heap();
-  const n = h[buffer]!;
   const at = h[buffer + 1]!;
-  const out = new Array<Node>(n);
-  for (let i = 0, p = at >> 2; i < n; i++, p += 5) out[i] = nodeAt(h, p, node.tree, memo)!;
+  const out = listOf(h, h[buffer]!, at, node.tree, memo);
   mod!._free(at);
   return out;
 }

@@ -81,7 +81,9 @@ export function namedChildren(node: Node): Node[] {
 
 /** The named node types that are tokens, never with children (tree-sitter-python's node-types.json): not asked of the parser. */
 const TOKENS = new Set(['comment', 'ellipsis', 'escape_interpolation', 'escape_sequence', 'false', 'float', 'identifier', 'integer', 'line_continuation', 'none', 'string_end', 'string_start', 'true', 'type_conversion']);
-const NO_NODES: Node[] = [];
+/** Empty, yet of the packed kind of the lists of fastnodes.ts (see there): one hidden class for every child list. */
+const NO_NODES: Node[] = [null as unknown as Node];
+NO_NODES.pop();
 
 /** `namedChildren` without the copy: the one array kept for the node, read-only (the hot paths of the semantic model). */
 export function kids(node: Node): readonly Node[] {

@@ -40,7 +40,12 @@ export const UNKNOWN_ATOM = make('unknown');
 
 export const UNKNOWN: Type = [UNKNOWN_ATOM];
 export const NONE: Type = [NONE_ATOM];
-export const NEVER: Type = [];
+/** Empty, of the kind of the other types' arrays (packed, of objects: see parse/fastnodes.ts listOf). */
+export const NEVER: Type = (() => {
+  const t: Atom[] = [UNKNOWN_ATOM];
+  t.pop();
+  return t;
+})();
 const MAX_UNION = 12;
 
 export function atomKey(a: Atom, depth = 0): string {
@@ -81,7 +86,7 @@ export function union(...types: Type[]): Type {
     }
     only = t;
   }
-  if (single) return only ?? [];
+  if (single) return only ?? NEVER;
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
   const out = [...seen.values()];
