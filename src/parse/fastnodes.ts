@@ -267,7 +267,8 @@ export function rawFieldChild(node: Node, fieldId: number, memo: TreeMemo): Node
  * and every reader of child lists (`kids(n)[0]`, `for (const c of kids(n))`) met both and lost its
  * optimised code. A copy of this packed list is packed too, and as small as `new Array(n)`.
  */
-const scratch: Node[] = [];
+const scratch: Node[] = [null as unknown as Node];
+scratch.pop();
 
 /** The list of nodes a call left in the transfer buffer (count, address), freed once read. */
 function readList(tree: Tree, memo: TreeMemo): Node[] {
@@ -282,9 +283,11 @@ function readList(tree: Tree, memo: TreeMemo): Node[] {
 
 /** The `count` nodes of five words each at `at`, as a packed array of the one objects. */
 function listOf(h: Int32Array, count: number, at: number, tree: Tree, memo: TreeMemo): Node[] {
-  // Written from the start, never shortened (so its room is kept; what lies past `count` is left from before).
+  // Written from the start, never shortened (so its room is kept), and emptied again (so it holds no tree).
   for (let i = 0, p = at >> 2; i < count; i++, p += 5) scratch[i] = nodeAt(h, p, tree, memo)!;
-  return scratch.slice(0, count);
+  const out = scratch.slice(0, count);
+  scratch.fill(null as unknown as Node, 0, count);
+  return out;
 }
 
 /** The symbols of a list of type names, as web-tree-sitter's descendantsOfType finds them (every symbol of each name; ERROR's), kept per grammar and list. */

@@ -13,7 +13,7 @@ import { Annotations } from './annotations.js';
 import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
-import type { SiteObserver } from './sites.js';
+import { callSite, type SiteObserver } from './sites.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
@@ -214,7 +214,7 @@ export abstract class Expressions {
   private recordAttribute(n: Node, attr: string, recv: Type, ctx: FnCtx): void {
     if (!ctx.record || !this.observer.wants(attr)) return;
     if (n.parent?.type === 'call' && field(n.parent, 'function')?.id === n.id) return;
-    this.observer.add({ node: n, kind: 'attribute', name: attr, receiver: recv, receiverText: field(n, 'object')?.text });
+    this.observer.add(callSite(n, 'attribute', attr, recv, undefined, field(n, 'object')?.text));
   }
 
   private call(n: Node, env: Env, ctx: FnCtx): Type {
@@ -256,8 +256,8 @@ export abstract class Expressions {
       const callee = this.members.calleeNames(calleeT);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
-        if (fn.type === 'attribute') this.observer.add({ node: n, kind: 'method', name, receiver, callee, receiverText: field(fn, 'object')?.text });
-        else this.observer.add({ node: n, kind: 'call', name, callee });
+        if (fn.type === 'attribute') this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text));
+        else this.observer.add(callSite(n, 'call', name, undefined, callee));
       }
     }
     // Result type.

@@ -56,13 +56,17 @@ export function atomKey(a: Atom, depth = 0): string {
       return `c:${a.key}`;
     case 'inst': {
       if (depth > 3) return `i:${a.key}`;
-      const f = a.fields ? Object.entries(a.fields).map(([n, t]) => `${n}=${typeKey(t, depth + 1)}`).join(',') : '';
-      return `i:${a.key}{${f}}-${(a.exclude ?? []).join(',')}`;
+      let f = '';
+      if (a.fields) for (const n in a.fields) f += `${f ? ',' : ''}${n}=${typeKey(a.fields[n]!, depth + 1)}`;
+      return `i:${a.key}{${f}}-${a.exclude ? a.exclude.join(',') : ''}`;
     }
     case 'func':
       return `f:${a.fn.id}`;
     case 'tuple':
-      return depth > 3 ? 't' : `t(${a.items.map((t) => typeKey(t, depth + 1)).join(';')})`;
+      if (depth > 3) return 't';
+      let s = '';
+      for (let i = 0; i < a.items.length; i++) s += `${i ? ';' : ''}${typeKey(a.items[i]!, depth + 1)}`;
+      return `t(${s})`;
     case 'seq':
       return depth > 3 ? 's' : `s[${typeKey(a.elem, depth + 1)}]`;
     default:
@@ -70,8 +74,12 @@ export function atomKey(a: Atom, depth = 0): string {
   }
 }
 
+// Loops, not `map` with an arrow: an arrow made on each call was compiled again for each (V8 optimises closures one by one).
 export function typeKey(t: Type, depth = 0): string {
-  return t.map((a) => atomKey(a, depth)).sort().join('|');
+  if (t.length === 1) return atomKey(t[0]!, depth);
+  const keys: string[] = [];
+  for (const a of t) keys.push(atomKey(a, depth));
+  return keys.sort().join('|');
 }
 
 export function union(...types: Type[]): Type {
