@@ -286,12 +286,14 @@ export class Snapshot {
       };
       setPrefilter(this.ruleSet, this.prefilter);
     }
-    const want = new Set<number>();
-    if (names === null) for (let i = 0; i < count; i++) want.add(i);
-    else for (const n of names) for (const i of h.loads[n] ?? []) want.add(i);
-    const fresh: number[] = [];
-    for (const i of want) if (!this.loaded.has(i)) fresh.push(i);
-    if (fresh.length) this.add(fresh);
+    // Only the rules not loaded yet are collected (after the first files, usually none: no allocation).
+    let fresh: Set<number> | undefined;
+    const want = (i: number) => {
+      if (!this.loaded.has(i)) (fresh ??= new Set()).add(i);
+    };
+    if (names === null) for (let i = 0; i < count; i++) want(i);
+    else for (const n of names) for (const i of h.loads[n] ?? []) want(i);
+    if (fresh) this.add([...fresh]);
     return this.ruleSet;
   }
 

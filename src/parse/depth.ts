@@ -60,10 +60,33 @@ export function deepRegions(root: Node, limit: number): DeepRegion[] {
   }
 }
 
-const OPERATOR_WORDS = new Set(['and', 'or', 'not', 'if', 'else', 'lambda', 'await', 'in', 'is', 'for']);
+const OPERATOR_WORDS = ['and', 'or', 'not', 'if', 'else', 'lambda', 'await', 'in', 'is', 'for'];
+/** OPERATOR_WORDS by length, so that a word of the text is compared in place (no string made per word). */
+const WORDS_BY_LENGTH: string[][] = [];
+for (const w of OPERATOR_WORDS) (WORDS_BY_LENGTH[w.length] ??= []).push(w);
+
+function isOperatorWord(text: string, i: number, len: number): boolean {
+  const words = WORDS_BY_LENGTH[len];
+  if (!words) return false;
+  next: for (const w of words) {
+    for (let k = 0; k < len; k++) if (text.charCodeAt(i + k) !== w.charCodeAt(k)) continue next;
+    return true;
+  }
+  return false;
+}
 /** Characters that chain an expression one level deeper: `+-*%/@<>=!&|^~.:`. */
 const OPERATOR_CHARS = new Uint8Array(128);
 for (const ch of '+-*/%@<>=!&|^~.:') OPERATOR_CHARS[ch.charCodeAt(0)] = 1;
+
+/** What the depth scan does at an ASCII character: nothing (spaces, `$`), skip a word, or look closer. */
+const PLAIN = 0;
+const WORD = 1;
+const SPECIAL = 2;
+const CHAR_KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) CHAR_KIND[c] = WORD;
+  else if (OPERATOR_CHARS[c] || '\n\r#"\'([{)]},;'.includes(String.fromCharCode(c))) CHAR_KIND[c] = SPECIAL;
+}
 
 function isWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
@@ -105,6 +128,16 @@ export function mayBeDeeper(text: string, limit: number): boolean {
       i--;
       continue;
     }
+    const kind = c < 128 ? CHAR_KIND[c]! : WORD;
+    if (kind === PLAIN) continue;
+    if (kind === WORD) {
+      // A whole word at once: only one that starts with a lowercase letter can be an operator word.
+      let j = i + 1;
+      while (j < n && isWord(text.charCodeAt(j))) j++;
+      if (c >= 97 && c <= 122 && isOperatorWord(text, i, j - i) && bump()) return true;
+      i = j - 1;
+      continue;
+    }
     if (c === 10 || c === 13) lineStart = true;
     else if (c === 35) {
       while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
@@ -118,13 +151,8 @@ export function mayBeDeeper(text: string, limit: number): boolean {
     } else if (c === 44 || c === 59) {
       sum -= ops[ops.length - 1]!;
       ops[ops.length - 1] = 0;
-    } else if (c < 128 && OPERATOR_CHARS[c]) {
+    } else if (OPERATOR_CHARS[c]) {
       if (bump()) return true;
-    } else if (c >= 97 && c <= 122 && (i === 0 || !isWord(text.charCodeAt(i - 1)))) {
-      let j = i + 1;
-      while (j < n && isWord(text.charCodeAt(j))) j++;
-      if (j - i <= 6 && OPERATOR_WORDS.has(text.slice(i, j)) && bump()) return true;
-      i = j - 1;
     }
   }
   return false;
