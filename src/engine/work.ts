@@ -123,6 +123,18 @@ export class FileChecker {
     this.reader = new FileReader(opts.maxFileSize);
   }
 
+  /** The check's options for a task, made once per fix strategy and pins (files of one folder share their pins object). */
+  private checkOptions(task: FileTask): CheckOptions {
+    let byStrategy = this.optionsBy.get(task.pins);
+    if (!byStrategy) this.optionsBy.set(task.pins, (byStrategy = new Map()));
+    let o = byStrategy.get(task.fixStrategy);
+    // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
+    if (!o) byStrategy.set(task.fixStrategy, (o = { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins }));
+    return o;
+  }
+
+  private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
+
   /** Keeps the text and a copy of the bytes of a file that has findings or directives, while the budget lasts (not notebooks: their text is made from cells). */
   private keep(out: WorkResult, abs: string, text: string, bytes: Buffer): void {
     if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || isNotebookPath(abs)) return;
@@ -187,8 +199,7 @@ export class FileChecker {
         this.check = checkSource;
       }
       const rules = this.rulesFor(names);
-      // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins });
+      const r = this.check(text, display, rules, this.checkOptions(task));
       out.diagnostics = r.diagnostics;
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;
