@@ -44,6 +44,14 @@ describe('mayBeDeeper', () => {
     expect(mayBeDeeper('x = ' + Array(120).fill('a').join(' Xand '), 100)).toBe(false);
     expect(mayBeDeeper('s = "' + '('.repeat(300) + '"\n# ' + '['.repeat(300) + '\n', 100)).toBe(false);
     expect(mayBeDeeper('def f():\n    return 1\n', 100)).toBe(false);
+    // Docstrings (escaped quotes inside) and comments, with `\n` or `\r\n` line ends, hide their brackets; the code after them counts.
+    const deep = 'f('.repeat(60) + ')'.repeat(60);
+    const q3 = '"'.repeat(3);
+    for (const eol of ['\n', '\r\n']) {
+      expect(mayBeDeeper(`s = ${q3} \\${q3} ${'('.repeat(300)} ${q3}${eol}# ${'['.repeat(300)}${eol}x = 1${eol}`, 100)).toBe(false);
+      expect(mayBeDeeper(`s = ''' \\''' ' '' ${'('.repeat(300)} '''${eol}# c${eol}${deep}${eol}`, 100)).toBe(true);
+      expect(mayBeDeeper(`s = ${q3} \\\\${q3} + ${deep}${eol}`, 100)).toBe(true);
+    }
   });
 });
 

@@ -88,9 +88,6 @@ for (let c = 0; c < 128; c++) {
   else if (OPERATOR_CHARS[c] || '\n\r#"\'([{)]},;'.includes(String.fromCharCode(c))) CHAR_KIND[c] = SPECIAL;
 }
 
-function isWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
-}
 
 /**
  * A cheap bound, from the text alone, of how deep its syntax tree can be: indentation levels,
@@ -105,6 +102,8 @@ export function mayBeDeeper(text: string, limit: number): boolean {
   let sum = 0; // sum of ops
   let lineStart = true;
   const n = text.length;
+  // Without a `\r`, a comment ends before the next `\n`: found by the runtime's search.
+  const noCR = text.indexOf('\r') < 0;
   const bump = () => {
     ops[ops.length - 1]!++;
     sum++;
@@ -133,15 +132,17 @@ export function mayBeDeeper(text: string, limit: number): boolean {
     if (kind === WORD) {
       // A whole word at once: only one that starts with a lowercase letter can be an operator word.
       let j = i + 1;
-      while (j < n && isWord(text.charCodeAt(j))) j++;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d < 128 && CHAR_KIND[d] !== WORD) break;
+      }
       if (c >= 97 && c <= 122 && isOperatorWord(text, i, j - i) && bump()) return true;
       i = j - 1;
       continue;
     }
     if (c === 10 || c === 13) lineStart = true;
-    else if (c === 35) {
-      while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
-    } else if (c === 34 || c === 39) i = skipString(text, i);
+    else if (c === 35) i = commentEnd(text, i, noCR);
+    else if (c === 34 || c === 39) i = skipString(text, i);
     else if (c === 40 || c === 91 || c === 123) {
       ops.push(0);
       if (3 * indents.length + 2 * ops.length + sum >= limit) return true;
@@ -158,18 +159,42 @@ export function mayBeDeeper(text: string, limit: number): boolean {
   return false;
 }
 
+/** The index of the last character of the comment starting at `i`, before the line break (`noCR`: the text has no `\r`). */
+function commentEnd(text: string, i: number, noCR: boolean): number {
+  const n = text.length;
+  if (noCR) {
+    const nl = text.indexOf('\n', i);
+    return nl < 0 ? n - 1 : nl - 1;
+  }
+  while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+  return i;
+}
+
+/**
+ * The index of the last quote of the triple-quoted string whose body starts at `j` (`q`: its
+ * quote): each quote found by the runtime's search is escaped when an odd run of backslashes
+ * precedes it (as a scan that skips the character after each backslash reads it).
+ */
+function tripleEnd(text: string, j: number, q: number): number {
+  const quote = q === 34 ? '"' : "'";
+  for (let p = text.indexOf(quote, j); p >= 0; p = text.indexOf(quote, p + 1)) {
+    let k = 0;
+    while (p - 1 - k >= j && text.charCodeAt(p - 1 - k) === 92) k++;
+    if (k % 2 === 0 && text.charCodeAt(p + 1) === q && text.charCodeAt(p + 2) === q) return p + 2;
+  }
+  return text.length;
+}
+
 /** The index of the last character of the string literal starting at `i` (a quote). */
 function skipString(text: string, i: number): number {
   const q = text.charCodeAt(i);
   const n = text.length;
   const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
-  for (let j = i + (triple ? 3 : 1); j < n; j++) {
+  if (triple) return tripleEnd(text, i + 3, q);
+  for (let j = i + 1; j < n; j++) {
     const ch = text.charCodeAt(j);
     if (ch === 92) j++;
-    else if (ch === q) {
-      if (!triple) return j;
-      if (text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) return j + 2;
-    } else if (!triple && (ch === 10 || ch === 13)) return j;
+    else if (ch === q || ch === 10 || ch === 13) return j;
   }
   return n;
 }
