@@ -315,6 +315,9 @@ describe('compiled-rules snapshot', () => {
     expect(ids(['agent_metadata'])).toEqual(['autogen/agent-metadata-is-not-yet-implemented']);
     // `team.save_state()` reaches `runtime.agent_save_state()`.
     expect(ids(['save_state'])).toEqual(expect.arrayContaining(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/saving-state-is-not-yet-implemented']));
+    // Names that Object.prototype has are no rule's (the index is a plain object read from JSON).
+    const fresh = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    expect(fresh.ruleSetFor(['constructor', 'toString', '__proto__', 'hasOwnProperty']).rules).toEqual([]);
   });
 
   it('rules loaded a few names at a time, in any order, are listed in the order of the complete rule set', async () => {

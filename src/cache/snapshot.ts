@@ -292,7 +292,8 @@ export class Snapshot {
       if (!this.loaded.has(i)) (fresh ??= new Set()).add(i);
     };
     if (names === null) for (let i = 0; i < count; i++) want(i);
-    else for (const n of names) for (const i of h.loads[n] ?? []) want(i);
+    // An own key only: a name such as `constructor` is not a rule's because Object.prototype has it.
+    else for (const n of names) if (Object.hasOwn(h.loads, n)) for (const i of h.loads[n]!) want(i);
     if (fresh) this.add([...fresh]);
     return this.ruleSet;
   }
