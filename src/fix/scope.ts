@@ -4,7 +4,7 @@
  * the line ending and the indentation unit.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, namedChildren } from '../parse/syntax.js';
 import { Scopes } from '../semantic/scopes.js';
 
 export interface ImportSpot {
@@ -16,9 +16,12 @@ export interface ImportSpot {
   after: string;
 }
 
+const COMMENT = new Set(['comment']);
+
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
+  private comments?: Node[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -31,6 +34,11 @@ export class UserFile {
     this.scopes = scopes ?? new Scopes(root);
     const m = /\r?\n/.exec(text);
     this.eol = m ? m[0] : '\n';
+  }
+
+  /** A comment lies within [start, end) (the file's comments: from its one walk of node types, parse/syntax.ts descendantsIn). */
+  hasComment(start: number, end: number): boolean {
+    return (this.comments ??= descendantsIn(this.root, COMMENT)).some((c) => c.startIndex >= start && c.endIndex <= end);
   }
 
   lineStart(offset: number): number {

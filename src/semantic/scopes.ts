@@ -5,7 +5,7 @@
  * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
  */
 import type { Node } from '../parse/parser.js';
-import { descendantsOfType, field, identifierNames, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, identifierNames, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
 import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
@@ -23,6 +23,8 @@ const EXPRESSIONS = new Set([
   'interpolation', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression',
 ]);
 
+const WALRUS = new Set(['named_expression']);
+
 export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
 
 export class Scopes {
@@ -31,8 +33,21 @@ export class Scopes {
   private allIds?: Set<string>;
   private importCache?: Map<string, ImportBinding>;
   private starImport = false;
+  private walrus?: Node[];
 
   constructor(readonly root: Node) {}
+
+  /**
+   * The `:=` expressions under `n`: from the file's one walk of the node types later stages look
+   * for (parse/syntax.ts descendantsIn, which src/python/flows.ts reads too), not a walk of its own.
+   */
+  private walrusIn(n: Node): Node[] {
+    const all = (this.walrus ??= descendantsIn(this.root, WALRUS));
+    if (n.id === this.root.id) return all;
+    const start = n.startIndex;
+    const end = n.endIndex;
+    return all.filter((w) => w.startIndex >= start && w.endIndex <= end);
+  }
 
   /** Every identifier written anywhere in the file (fresh names avoid them all). */
   get identifiers(): Set<string> {
@@ -97,7 +112,7 @@ export class Scopes {
     }
     const body = scope.type === 'module' ? scope : field(scope, 'body');
     // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
-    if (body) this.collectBindings(body, s, scope.type === 'module', !descendantsOfType(body, 'named_expression').length);
+    if (body) this.collectBindings(body, s, scope.type === 'module', !this.walrusIn(body).length);
     this.bound.set(scope.id, s);
     return s;
   }
@@ -125,7 +140,7 @@ export class Scopes {
         case 'dictionary_comprehension':
         case 'generator_expression':
           // Only walrus targets leak out of comprehensions.
-          for (const w of c.descendantsOfType('named_expression')) if (w) into.add(field(w, 'name')?.text ?? '');
+          for (const w of this.walrusIn(c)) into.add(field(w, 'name')?.text ?? '');
           continue;
         case 'import_statement':
         case 'import_from_statement':
