@@ -8,7 +8,7 @@ import type { Node } from '../parse/parser.js';
 import { descendantsIn, field, identifierNames, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
-import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
+import { importedNames, isTypeChecking } from '../python/imports.js';
 import { parameters } from '../python/params.js';
 
 /**
@@ -32,7 +32,6 @@ export class Scopes {
   private readonly used = new Map<number, Set<string>>();
   private allIds?: Set<string>;
   private importCache?: Map<string, ImportBinding>;
-  private starImport = false;
   private walrus?: Node[];
 
   constructor(readonly root: Node) {}
@@ -88,11 +87,6 @@ export class Scopes {
     return scopes.some((s) => this.boundIn(s).has(name));
   }
 
-  hasStarImport(): boolean {
-    this.boundIn(this.root);
-    return this.starImport;
-  }
-
   /** Identifiers used anywhere in a scope (nested scopes included). */
   usedIn(scope: Node): Set<string> {
     let s = this.used.get(scope.id);
@@ -144,7 +138,6 @@ export class Scopes {
           continue;
         case 'import_statement':
         case 'import_from_statement':
-          if (isWildcardImport(c)) this.starImport ||= module;
           for (const i of importedNames(c)) into.add(i.local);
           continue;
         case 'if_statement':
