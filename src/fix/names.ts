@@ -33,9 +33,9 @@ export abstract class PlanNames {
   ) {
     this.stmt = sites[0]!.stmt;
     this.indent = user.text.slice(user.lineStart(this.stmt.startIndex), this.stmt.startIndex);
-    this.unit = user.unitFor(this.stmt);
     const block = this.stmt.parent;
     const header = block?.type === 'block' ? block.parent : null;
+    this.unit = user.unitFor(this.stmt, header);
     if (header && !/^[ \t]*$/.test(this.indent) && namedChildren(block!).length === 1 && /:\s*$/.test(this.indent)) {
       const headerIndent = user.text.slice(user.lineStart(header.startIndex), header.startIndex);
       const after = user.text.slice(this.stmt.endIndex, user.lineEnd(this.stmt.endIndex));

@@ -85,11 +85,12 @@ export class UserFile {
     return (this.unitCache = unit);
   }
 
-  /** The unit one level below the statement at `stmt` (its own indentation minus its block header's). */
-  unitFor(stmt: Node): string {
+  /**
+   * The unit one level below the statement at `stmt` (its own indentation minus its block
+   * header's). `header`: the compound statement (or clause) whose block holds `stmt`, if any.
+   */
+  unitFor(stmt: Node, header: Node | null | undefined): string {
     const indent = this.text.slice(this.lineStart(stmt.startIndex), stmt.startIndex);
-    const block = stmt.parent?.type === 'block' ? stmt.parent : undefined;
-    const header = block?.parent;
     if (header) {
       // The block's header: the compound statement, or its `else:`/`except:`/... clause.
       const h = this.text.slice(this.lineStart(header.startIndex), header.startIndex);

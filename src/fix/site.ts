@@ -70,13 +70,15 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
   }
   if (n.type !== 'call') return 'the record protects a call; this is an attribute read';
   const pats = fixPatterns(f.rule);
+  // Each step up asks the parser (from the root down): each parent is asked once.
   const up = unparenUp(n);
-  const awaitNode = up.parent?.type === 'await' ? up.parent : undefined;
-  const top = unparenUp(awaitNode ?? n);
+  const upParent = up.parent;
+  const awaitNode = upParent?.type === 'await' ? upParent : undefined;
+  const top = awaitNode ? unparenUp(awaitNode) : up;
   let noWrap: string | undefined;
   let awaitedHere = !!awaitNode;
   let child: Node = n;
-  let cur: Node | null = n.parent;
+  let cur: Node | null = up === n ? upParent : n.parent;
   while (cur && !isStatement(cur)) {
     if (cur.type === 'lambda' && field(cur, 'body')?.id === child.id) noWrap ??= 'the call is in a lambda: it runs when the lambda is called, not here';
     else if (cur.type === 'generator_expression' && cur.parent?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';

@@ -24,6 +24,7 @@ const EXPRESSIONS = new Set([
 ]);
 
 const WALRUS = new Set(['named_expression']);
+const DEFS = new Set(['function_definition', 'class_definition']);
 
 export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
 
@@ -33,6 +34,7 @@ export class Scopes {
   private allIds?: Set<string>;
   private importCache?: Map<string, ImportBinding>;
   private walrus?: Node[];
+  private defs?: Node[];
 
   constructor(readonly root: Node) {}
 
@@ -61,21 +63,23 @@ export class Scopes {
     }
   }
 
-  /** Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then the module. */
+  /**
+   * Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then
+   * the module. The enclosing definitions are those whose range holds the statement, from the
+   * file's one walk of node types (no walk up the tree: each step up asks the parser again).
+   */
   scopesOf(stmt: Node): Node[] {
+    const defs = (this.defs ??= descendantsIn(this.root, DEFS).sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex));
+    const start = stmt.startIndex;
+    const end = stmt.endIndex;
     const out: Node[] = [];
-    let n: Node | null = stmt.parent;
     let direct = true;
-    while (n) {
-      const type = n.type;
-      if (type === 'function_definition') {
-        out.push(n);
-        direct = false;
-      } else if (type === 'class_definition') {
-        if (direct) out.push(n);
-        direct = false;
-      }
-      n = n.parent;
+    // Outer before inner: the last definitions around the statement are the innermost.
+    const around = defs.filter((d) => d.startIndex <= start && end <= d.endIndex && d.id !== stmt.id);
+    for (let i = around.length - 1; i >= 0; i--) {
+      const n = around[i]!;
+      if (n.type === 'function_definition' || direct) out.push(n);
+      direct = false;
     }
     out.push(this.root);
     return out;
@@ -89,6 +93,7 @@ export class Scopes {
 
   /** Identifiers used anywhere in a scope (nested scopes included). */
   usedIn(scope: Node): Set<string> {
+    if (scope.id === this.root.id) return this.identifiers;
     let s = this.used.get(scope.id);
     if (s) return s;
     s = identifierNames(scope);
