@@ -5,7 +5,7 @@
  */
 import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, identifierNames, namedChildren } from '../parse/syntax.js';
 import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
@@ -46,7 +46,11 @@ export abstract class PlanBind extends PlanRender {
   private renamesFor(p: Pattern, alt: Alternative, subs: Map<string, Node>, sink?: { kind: SinkKind; name?: string }): Map<string, string> {
     // Names in the user's expressions that the alternative must not capture.
     const captured = new Set<string>();
-    for (const n of subs.values()) if (n) for (const id of [n, ...n.descendantsOfType('identifier')]) if (id && id.type === 'identifier') captured.add(id.text);
+    for (const n of subs.values()) {
+      if (!n) continue;
+      if (n.type === 'identifier') captured.add(n.text);
+      for (const name of identifierNames(n)) captured.add(name);
+    }
     const scope = this.scopes[0]!;
     const renames = new Map<string, string>();
     const taken = new Set<string>();
@@ -58,7 +62,7 @@ export abstract class PlanBind extends PlanRender {
     const sinkTarget = sink && alt.sink?.kind === 'assign' ? alt.sink.target : undefined;
     for (const name of [...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]) {
       if (subs.has(name) || name === sinkTarget) continue;
-      if (this.user.scopes.usedIn(scope).has(name) || captured.has(name)) fresh(name);
+      if (this.user.scopes.uses(scope, name) || captured.has(name)) fresh(name);
     }
     for (const name of alt.scopedNames) if (captured.has(name) && !renames.has(name)) fresh(name);
     return renames;
@@ -257,7 +261,7 @@ export abstract class PlanBind extends PlanRender {
 
   protected hoistName(s: FixSite): string {
     const base = s.pattern?.prot.sink === 'assign' && /^[A-Za-z_]\w*$/.test(s.pattern.prot.target ?? '') ? s.pattern.prot.target! : 'result';
-    return this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
+    return this.user.scopes.mentions(base) ? this.user.scopes.freshName(base) : base;
   }
   /** Calls outside the protected ones that the handler would run a second time. */
   protected reevaluated(sites: FixSite[]): void {

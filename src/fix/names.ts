@@ -109,7 +109,7 @@ export abstract class PlanNames {
     if (sp) return sp;
     for (const s of sites) {
       const imp = s.pats.imports.find((i) => exc.canonical(i.q) === canon);
-      if (imp && !this.user.scopes.identifiers.has(imp.local)) {
+      if (imp && !this.user.scopes.mentions(imp.local)) {
         this.addImport(imp.stmt, imp.top);
         return imp.local;
       }
@@ -131,13 +131,13 @@ export abstract class PlanNames {
     const module = q.slice(0, dot);
     const name = q.slice(dot + 1);
     const top = q.split('.')[0]!;
-    if (!this.user.scopes.identifiers.has(name)) {
+    if (!this.user.scopes.mentions(name)) {
       this.addImport(`from ${module} import ${name}`, top);
       return name;
     }
     const last = module.split('.').pop()!.replace(/^_+/, '');
     const base = `${last.charAt(0).toUpperCase()}${last.slice(1).replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}${name}`;
-    const alias = this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
+    const alias = this.user.scopes.mentions(base) ? this.user.scopes.freshName(base) : base;
     this.addImport(`from ${module} import ${name} as ${alias}`, top);
     return alias;
   }

@@ -38,7 +38,17 @@ export class UserFile {
 
   /** A comment lies within [start, end) (the file's comments: from its one walk of node types, parse/syntax.ts descendantsIn). */
   hasComment(start: number, end: number): boolean {
-    return (this.comments ??= descendantsIn(this.root, COMMENT)).some((c) => c.startIndex >= start && c.endIndex <= end);
+    const cs = (this.comments ??= descendantsIn(this.root, COMMENT).sort((a, b) => a.startIndex - b.startIndex));
+    // Comments never overlap: the first one from `start` on ends first.
+    let lo = 0;
+    let hi = cs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cs[mid]!.startIndex < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const c = cs[lo];
+    return !!c && c.endIndex <= end;
   }
 
   lineStart(offset: number): number {

@@ -26,12 +26,22 @@ const EXPRESSIONS = new Set([
 const WALRUS = new Set(['named_expression']);
 const DEFS = new Set(['function_definition', 'class_definition']);
 
+/** `name` occurs in `text` between characters that cannot be part of a name (ASCII ones: a superset of where a name can be). */
+function wordIn(text: string, name: string): boolean {
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (!WORD.test(text[i - 1] ?? ' ') && !WORD.test(text[i + name.length] ?? ' ')) return true;
+  }
+  return false;
+}
+const WORD = /[A-Za-z0-9_]/;
+
 export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
 
 export class Scopes {
   private readonly bound = new Map<number, Set<string>>();
   private readonly used = new Map<number, Set<string>>();
   private allIds?: Set<string>;
+  private readonly mentioned = new Map<string, boolean>();
   private importCache?: Map<string, ImportBinding>;
   private walrus?: Node[];
   private defs?: Node[];
@@ -56,10 +66,26 @@ export class Scopes {
     return (this.allIds = identifierNames(this.root));
   }
 
+  /**
+   * Some identifier of the file is `name`. A name the source does not hold as a word is none: a
+   * search of the text answers most questions, where the identifier set reads every name of the file.
+   */
+  mentions(name: string): boolean {
+    if (this.allIds) return this.allIds.has(name);
+    let m = this.mentioned.get(name);
+    if (m === undefined) this.mentioned.set(name, (m = wordIn(this.root.text, name) && this.identifiers.has(name)));
+    return m;
+  }
+
+  /** Some identifier in `scope` (nested scopes included) is `name`. */
+  uses(scope: Node, name: string): boolean {
+    return this.mentions(name) && (scope.id === this.root.id || this.usedIn(scope).has(name));
+  }
+
   freshName(base: string, taken: Set<string> = new Set()): string {
     for (let i = 1; ; i++) {
       const name = `${base}_${i}`;
-      if (!this.identifiers.has(name) && !taken.has(name)) return name;
+      if (!this.mentions(name) && !taken.has(name)) return name;
     }
   }
 
