@@ -10,7 +10,7 @@ import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
 import { BUILTINS } from '../python/builtins.js';
-import { abbrev, NoFix, TIGHT, unparenUp, type FixSite } from './site.js';
+import { abbrev, NoFix, parentOf, TIGHT, unparenUp, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
   /** The user's expressions for the pattern's placeholders (receiver, arguments, assignment target), and the arguments the call does not pass. */
@@ -48,8 +48,9 @@ export abstract class PlanBind extends PlanRender {
     const captured = new Set<string>();
     for (const n of subs.values()) {
       if (!n) continue;
+      // A name has no parts: only a larger expression is walked for its names.
       if (n.type === 'identifier') captured.add(n.text);
-      for (const name of identifierNames(n)) captured.add(name);
+      else for (const name of identifierNames(n)) captured.add(name);
     }
     const scope = this.scopes[0]!;
     const renames = new Map<string, string>();
@@ -160,7 +161,7 @@ export abstract class PlanBind extends PlanRender {
     }
     const edits = this.bindEdits(s, p.alt, span, extra, kind === 'try');
     let text = this.render(p.alt, span.start, span.end, edits, contIndent);
-    const parent = unparenUp(target).parent;
+    const parent = parentOf(unparenUp(target));
     if (!atomic && parent && TIGHT.has(parent.type)) text = `(${text})`;
     return { start: target.startIndex, end: target.endIndex, text };
   }
@@ -209,14 +210,14 @@ export abstract class PlanBind extends PlanRender {
   /** The user's statement form around the value: `x = ` / `return ` / nothing. */
   protected userSink(s: FixSite): { kind: SinkKind; prefix: Span; name?: string; augmented?: boolean } | undefined {
     if (s.hoist) return { kind: 'assign', prefix: { start: 0, end: 0 }, name: this.hoistName(s) };
-    const parent = s.top.parent;
+    const parent = parentOf(s.top);
     if (!parent) return undefined;
     if (parent.type === 'expression_statement' && parent.id === this.stmt.id) return { kind: 'expr', prefix: { start: this.stmt.startIndex, end: this.stmt.startIndex } };
     if (parent.type === 'return_statement' && parent.id === this.stmt.id) return { kind: 'return', prefix: { start: this.stmt.startIndex, end: s.top.startIndex } };
     if ((parent.type === 'assignment' || parent.type === 'augmented_assignment') && field(parent, 'right')?.id === s.top.id) {
       let a: Node = parent;
-      while (a.parent?.type === 'assignment' && field(a.parent, 'right')?.id === a.id) a = a.parent;
-      if (a.parent?.id !== this.stmt.id) return undefined;
+      for (let up = parentOf(a); up?.type === 'assignment' && field(up, 'right')?.id === a.id; up = parentOf(a)) a = up;
+      if (parentOf(a)?.id !== this.stmt.id) return undefined;
       const left = field(a, 'left');
       const simple = a.id === parent.id && parent.type === 'assignment' && !field(parent, 'type') && left?.type === 'identifier';
       return { kind: 'assign', prefix: { start: this.stmt.startIndex, end: s.top.startIndex }, name: simple ? left!.text : undefined, augmented: parent.type === 'augmented_assignment' };

@@ -10,7 +10,7 @@ import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
 import { BUILTINS } from '../python/builtins.js';
 import type { UserFile } from './scope.js';
-import type { FixSite, StrategyOption } from './site.js';
+import { parentOf, type FixSite, type StrategyOption } from './site.js';
 
 export abstract class PlanNames {
   protected readonly indent: string;
@@ -33,8 +33,8 @@ export abstract class PlanNames {
   ) {
     this.stmt = sites[0]!.stmt;
     this.indent = user.text.slice(user.lineStart(this.stmt.startIndex), this.stmt.startIndex);
-    const block = this.stmt.parent;
-    const header = block?.type === 'block' ? block.parent : null;
+    const block = parentOf(this.stmt);
+    const header = block?.type === 'block' ? parentOf(block) : null;
     this.unit = user.unitFor(this.stmt, header);
     if (header && !/^[ \t]*$/.test(this.indent) && namedChildren(block!).length === 1 && /:\s*$/.test(this.indent)) {
       const headerIndent = user.text.slice(user.lineStart(header.startIndex), header.startIndex);
@@ -47,10 +47,7 @@ export abstract class PlanNames {
     }
     this.eol = user.eolAt(this.stmt.startIndex);
     this.scopes = user.scopes.scopesOf(this.stmt);
-    for (const s of this.stmt.descendantsOfType(['string', 'concatenated_string'])) {
-      if (!s || s.startPosition.row === s.endPosition.row) continue;
-      for (let i = user.text.indexOf('\n', s.startIndex); i >= 0 && i < s.endIndex - 1; i = user.text.indexOf('\n', i + 1)) this.inString.add(i + 1);
-    }
+    for (const at of user.breaksInStrings(this.stmt.startIndex, this.stmt.endIndex)) this.inString.add(at);
   }
 
   /** The renames of the last binding (its names that would clash with the file's). */

@@ -6,6 +6,7 @@
 import type { Node } from '../parse/parser.js';
 import { descendantsIn, field, namedChildren } from '../parse/syntax.js';
 import { Scopes } from '../semantic/scopes.js';
+import { parentOf } from './site.js';
 
 export interface ImportSpot {
   /** Offset where a new import line is inserted (a line start). */
@@ -17,11 +18,27 @@ export interface ImportSpot {
 }
 
 const COMMENT = new Set(['comment']);
+const STRING = new Set(['string']);
+/** What may stand between the parts of a concatenated string: space, line continuations, comments (each ends its line: no backtracking). */
+const GAP = /^(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*\n)*$/;
+
+/** The index of the first node starting at or after `offset` (`nodes` sorted by start). */
+function firstFrom(nodes: readonly Node[], offset: number): number {
+  let lo = 0;
+  let hi = nodes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nodes[mid]!.startIndex < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
   private comments?: Node[];
+  private strings?: Node[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -40,15 +57,37 @@ export class UserFile {
   hasComment(start: number, end: number): boolean {
     const cs = (this.comments ??= descendantsIn(this.root, COMMENT).sort((a, b) => a.startIndex - b.startIndex));
     // Comments never overlap: the first one from `start` on ends first.
-    let lo = 0;
-    let hi = cs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cs[mid]!.startIndex < start) lo = mid + 1;
-      else hi = mid;
-    }
-    const c = cs[lo];
+    const c = cs[firstFrom(cs, start)];
     return !!c && c.endIndex <= end;
+  }
+
+  /**
+   * The offsets after each line break inside a string literal (or between the parts of an
+   * implicitly concatenated one) in [start, end): from the file's strings (its one walk of node
+   * types, parse/syntax.ts descendantsIn), not a walk of the statement.
+   */
+  breaksInStrings(start: number, end: number): number[] {
+    const ss = (this.strings ??= descendantsIn(this.root, STRING).sort((a, b) => a.startIndex - b.startIndex));
+    const out: number[] = [];
+    const breaks = (from: number, to: number) => {
+      for (let i = this.text.indexOf('\n', from); i >= 0 && i < to; i = this.text.indexOf('\n', i + 1)) out.push(i + 1);
+    };
+    // The string before, of those that end before the one at hand (an f-string's inner strings end before it does).
+    let prev: Node | undefined;
+    for (let k = firstFrom(ss, start); k < ss.length && ss[k]!.startIndex < end; k++) {
+      const s = ss[k]!;
+      if (s.endIndex > end) continue;
+      if (prev && prev.endIndex <= s.startIndex) {
+        const gap = this.text.slice(prev.endIndex, s.startIndex);
+        if (gap.includes('\n') && GAP.test(gap)) {
+          const p = parentOf(prev);
+          if (p?.type === 'concatenated_string' && parentOf(s)?.id === p.id) breaks(prev.endIndex, s.startIndex);
+        }
+      }
+      breaks(s.startIndex, s.endIndex - 1);
+      if (!prev || s.endIndex > prev.endIndex) prev = s;
+    }
+    return out;
   }
 
   lineStart(offset: number): number {

@@ -51,9 +51,18 @@ export function none(reason: string): Fix {
   return { applicability: 'display-only', strategy: 'none', reason: `no automatic fix: ${reason}`, edits: [] };
 }
 
+/** Each node's parent, asked of the parser once (each ask walks down from the root; trees never change). */
+const PARENTS = new WeakMap<Node, Node | null>();
+
+export function parentOf(n: Node): Node | null {
+  let p = PARENTS.get(n);
+  if (p === undefined) PARENTS.set(n, (p = n.parent));
+  return p;
+}
+
 export function unparenUp(n: Node): Node {
   let cur = n;
-  while (cur.parent?.type === 'parenthesized_expression') cur = cur.parent;
+  for (let p = parentOf(cur); p?.type === 'parenthesized_expression'; p = parentOf(cur)) cur = p;
   return cur;
 }
 
@@ -70,18 +79,17 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
   }
   if (n.type !== 'call') return 'the record protects a call; this is an attribute read';
   const pats = fixPatterns(f.rule);
-  // Each step up asks the parser (from the root down): each parent is asked once.
   const up = unparenUp(n);
-  const upParent = up.parent;
+  const upParent = parentOf(up);
   const awaitNode = upParent?.type === 'await' ? upParent : undefined;
   const top = awaitNode ? unparenUp(awaitNode) : up;
   let noWrap: string | undefined;
   let awaitedHere = !!awaitNode;
   let child: Node = n;
-  let cur: Node | null = up === n ? upParent : n.parent;
+  let cur: Node | null = parentOf(n);
   while (cur && !isStatement(cur)) {
     if (cur.type === 'lambda' && field(cur, 'body')?.id === child.id) noWrap ??= 'the call is in a lambda: it runs when the lambda is called, not here';
-    else if (cur.type === 'generator_expression' && cur.parent?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
+    else if (cur.type === 'generator_expression' && parentOf(cur)?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
     else if (cur.type === 'decorator') noWrap ??= 'the call is in a decorator';
     else if (cur.type === 'default_parameter' || cur.type === 'typed_default_parameter') noWrap ??= 'the call is in a default argument';
     else if (cur.type === 'elif_clause') noWrap ??= 'the call is in an `elif` condition';
@@ -93,7 +101,7 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
       if (name && RUNNERS.has(name)) awaitedHere = true;
     }
     child = cur;
-    cur = cur.parent;
+    cur = parentOf(cur);
   }
   if (!cur) return 'the call is not inside a statement';
   let stmt = cur;
@@ -128,13 +136,13 @@ const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: str
 /** Why the value cannot move before the header (undefined when it can: it runs first and always). */
 export function hoistable(top: Node, cond: Node): string | undefined {
   let child = top;
-  let cur = top.parent;
+  let cur = parentOf(top);
   while (cur && child.id !== cond.id) {
     if (cur.type === 'boolean_operator' && field(cur, 'left')?.id !== child.id) return 'does not always run (it follows `and`/`or`)';
     if (cur.type === 'conditional_expression') return 'does not always run (conditional expression)';
     if (/comprehension|generator_expression|lambda/.test(cur.type)) return 'is inside a comprehension';
     child = cur;
-    cur = cur.parent;
+    cur = parentOf(cur);
   }
   // Everything evaluated before it must be free of effects.
   for (const d of cond.descendantsOfType(['call', 'await', 'named_expression'])) {
