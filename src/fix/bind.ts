@@ -5,12 +5,12 @@
  */
 import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
-import { field, identifierNames, namedChildren } from '../parse/syntax.js';
+import { field, identifierNames, namedChildren, parentOf } from '../parse/syntax.js';
 import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
 import { BUILTINS } from '../python/builtins.js';
-import { abbrev, NoFix, parentOf, TIGHT, unparenUp, type FixSite } from './site.js';
+import { abbrev, NoFix, TIGHT, unparenUp, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
   /** The user's expressions for the pattern's placeholders (receiver, arguments, assignment target), and the arguments the call does not pass. */

@@ -5,12 +5,12 @@
  */
 import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
-import { namedChildren } from '../parse/syntax.js';
+import { namedChildren, parentOf } from '../parse/syntax.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
 import { BUILTINS } from '../python/builtins.js';
 import type { UserFile } from './scope.js';
-import { parentOf, type FixSite, type StrategyOption } from './site.js';
+import type { FixSite, StrategyOption } from './site.js';
 
 export abstract class PlanNames {
   protected readonly indent: string;

@@ -4,9 +4,8 @@
  * the line ending and the indentation unit.
  */
 import type { Node } from '../parse/parser.js';
-import { descendantsIn, field, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { Scopes } from '../semantic/scopes.js';
-import { parentOf } from './site.js';
 
 export interface ImportSpot {
   /** Offset where a new import line is inserted (a line start). */

@@ -1,6 +1,6 @@
 /** Fix planning, shared parts: the site of a finding (the statement to change), edits, and why a fix is refused. */
 import type { Node } from '../parse/parser.js';
-import { field } from '../parse/syntax.js';
+import { field, parentOf } from '../parse/syntax.js';
 import { withItems } from '../python/withitems.js';
 import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
@@ -49,15 +49,6 @@ export const TIGHT = new Set(['attribute', 'subscript', 'call', 'await', 'binary
 
 export function none(reason: string): Fix {
   return { applicability: 'display-only', strategy: 'none', reason: `no automatic fix: ${reason}`, edits: [] };
-}
-
-/** Each node's parent, asked of the parser once (each ask walks down from the root; trees never change). */
-const PARENTS = new WeakMap<Node, Node | null>();
-
-export function parentOf(n: Node): Node | null {
-  let p = PARENTS.get(n);
-  if (p === undefined) PARENTS.set(n, (p = n.parent));
-  return p;
 }
 
 export function unparenUp(n: Node): Node {
