@@ -42,6 +42,7 @@ export class Scopes {
   private readonly used = new Map<number, Set<string>>();
   private allIds?: Set<string>;
   private readonly mentioned = new Map<string, boolean>();
+  private readonly words = new Map<string, boolean>();
   private importCache?: Map<string, ImportBinding>;
   private walrus?: Node[];
   private defs?: Node[];
@@ -73,8 +74,15 @@ export class Scopes {
   mentions(name: string): boolean {
     if (this.allIds) return this.allIds.has(name);
     let m = this.mentioned.get(name);
-    if (m === undefined) this.mentioned.set(name, (m = wordIn(this.root.text, name) && this.identifiers.has(name)));
+    if (m === undefined) this.mentioned.set(name, (m = this.written(name) && this.identifiers.has(name)));
     return m;
+  }
+
+  /** The source holds `name` as a word (in code, a comment or a string): a superset of `mentions`. */
+  private written(name: string): boolean {
+    let w = this.words.get(name);
+    if (w === undefined) this.words.set(name, (w = wordIn(this.root.text, name)));
+    return w;
   }
 
   /** Some identifier in `scope` (nested scopes included) is `name`. */
@@ -114,7 +122,8 @@ export class Scopes {
   /** The name is defined for the statement (a builtin, or bound in a scope it sees). */
   defines(name: string, scopes: Node[]): boolean {
     if (BUILTINS.has(name)) return true;
-    return scopes.some((s) => this.boundIn(s).has(name));
+    // Every name a scope binds is written as an identifier: a name the file never writes is bound nowhere.
+    return this.written(name) && scopes.some((s) => this.boundIn(s).has(name));
   }
 
   /** Identifiers used anywhere in a scope (nested scopes included). */
