@@ -68,11 +68,6 @@ export function importTarget(i: ImportedName): string {
   return `${i.module}.${i.name}`;
 }
 
-/** `from m import *`. */
-export function isWildcardImport(stmt: Node): boolean {
-  return stmt.type === 'import_from_statement' && stmt.descendantsOfType('wildcard_import').some((w) => !!w);
-}
-
 /** The statement as an import line would write it (`from m import x as y`, `import a.b`). */
 export function importLine(i: ImportedName): string {
   if (i.kind === 'module') return i.aliased ? `import ${i.module} as ${i.local}` : `import ${i.module}`;
