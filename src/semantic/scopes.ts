@@ -85,9 +85,10 @@ export class Scopes {
     return w;
   }
 
-  /** Some identifier in `scope` (nested scopes included) is `name`. */
+  /** Some identifier in `scope` (nested scopes included) is `name` (a function's own walk: not the file's identifier set). */
   uses(scope: Node, name: string): boolean {
-    return this.mentions(name) && (scope.id === this.root.id || this.usedIn(scope).has(name));
+    if (scope.id === this.root.id) return this.mentions(name);
+    return this.written(name) && this.usedIn(scope).has(name);
   }
 
   freshName(base: string, taken: Set<string> = new Set()): string {
