@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node, type Tree } from '../src/parse/parser.js';
-import { descendantsOfType, field, identifierNames, namedChildren } from '../src/parse/syntax.js';
+import { descendantsIn, descendantsOfType, field, identifierNames, namedChildren } from '../src/parse/syntax.js';
 import { speedUpTransfers } from '../src/parse/transfer.js';
 import { fastNodes } from '../src/parse/fastnodes.js';
 
@@ -69,6 +69,21 @@ describe('parser fast paths', () => {
       } finally {
         tree.delete();
       }
+    }
+  });
+
+  it('descendantsIn lists the nodes of its types in the order of a TreeCursor walk, outer before inner (readFlows relies on it)', async () => {
+    await initParser();
+    const types = new Set(['assignment', 'function_definition', 'class_definition', 'string', 'comment', 'return_statement', 'for_in_clause', 'as_pattern']);
+    const nested = `${SAMPLE}def g():\n    def h():\n        x = "a" if y else 'b'  # c\n        return x\n    return h\n`;
+    const tree = parsePython(nested);
+    try {
+      const want = cursorWalk(tree, nested).filter((l) => types.has(l.split(' ')[0]!)).map((l) => l.split(' ').slice(0, 3).join(' '));
+      expect(want.length).toBeGreaterThan(15);
+      const got = descendantsIn(tree.rootNode, types).map((n) => `${n.type} ${n.startIndex} ${n.endIndex}`);
+      expect(got).toEqual(want);
+    } finally {
+      tree.delete();
     }
   });
 

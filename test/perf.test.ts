@@ -315,6 +315,38 @@ describe('compiled-rules snapshot', () => {
     expect(ids(['agent_metadata'])).toEqual(['autogen/agent-metadata-is-not-yet-implemented']);
     // `team.save_state()` reaches `runtime.agent_save_state()`.
     expect(ids(['save_state'])).toEqual(expect.arrayContaining(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/saving-state-is-not-yet-implemented']));
+    // Names that Object.prototype has are no rule's (the index is a plain object read from JSON).
+    const fresh = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    expect(fresh.ruleSetFor(['constructor', 'toString', '__proto__', 'hasOwnProperty']).rules).toEqual([]);
+  });
+
+  it('rules loaded a few names at a time, in any order, are listed in the order of the complete rule set', async () => {
+    // Each record twice (another id and slug): every trigger lists several rules.
+    const twice = join(tmp, 'shapes-twice.jsonl');
+    const lines = readFileSync(join(ROOT, 'fixtures', 'shapes', 'records.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const copy = (l: string) => {
+      const o = JSON.parse(l) as { record: { id: string; slug: string } };
+      o.record.id += '0';
+      o.record.slug += '-again';
+      return JSON.stringify(o);
+    };
+    writeFileSync(twice, [...lines, ...lines.map(copy)].join('\n') + '\n');
+    const rules = await loadRules({ records: [twice] });
+    const encoded = encodeSnapshot(rules, prefilterSpec(rules), 'k');
+    const full = Snapshot.fromBytes(encoded).ruleSetFor(null);
+    const lists = (m: Map<string, { id: string }[]>) => [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const names = [...rules.triggerNames].sort();
+    expect([...full.byTrigger.values()].filter((l) => l.length > 1).length).toBeGreaterThan(5);
+    for (let seed = 1; seed <= 5; seed++) {
+      // A fixed shuffle per seed, one to three names per call.
+      const order = names.map((n, i) => [((i + 1) * 7919 * seed) % 104729, n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+      const snap = Snapshot.fromBytes(encoded);
+      for (let i = 0; i < order.length; i += 1 + (i % 3)) snap.ruleSetFor(order.slice(i, i + 1 + (i % 3)));
+      const set = snap.ruleSetFor(null);
+      expect(set.rules.map((r) => r.id)).toEqual(full.rules.map((r) => r.id));
+      expect(lists(set.byTrigger)).toEqual(lists(full.byTrigger));
+      expect([...set.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort()).toEqual([...full.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort());
+    }
   });
 });
 

@@ -72,6 +72,26 @@ describe('reading directives', () => {
     expect(span('r/e')).toEqual([18, 20]);
   });
 
+  it('finds each marked comment once, wherever it sits: touching code, after non-ASCII text, two marks, CRLF', () => {
+    const text = [
+      'é = "ü"# raiselint: ignore[r/a]', // 1: no space before the comment, non-ASCII before it
+      'x = 1  # raiselint: ignore[r/b]  # raiselint: ignore[r/c]', // 2: two marks, one comment
+      'y = 2  #', // 3: `#` ending a line ...
+      'raiselint: ignore[r/x]', // 4: ... and a mark-like line of code below: no directive
+      'z = f"{1}# raiselint: ignore[r/y]"', // 5: in an f-string
+      'w = 3  # raiselint: ignore[r/d]\r', // 6: CRLF
+      'v = 4',
+    ].join('\n');
+    const ds = directives(text);
+    expect(ds.map((d) => [d.line, d.column, d.ids.map((i) => i.id)])).toEqual([
+      [1, 8, ['r/a']],
+      [2, 8, ['r/b']],
+      [2, 34, ['r/c']],
+      [6, 8, ['r/d']],
+    ]);
+    expect(ds.map((d) => text.slice(d.commentStart, d.commentEnd))).toEqual(['# raiselint: ignore[r/a]', '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]', '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]', '# raiselint: ignore[r/d]']);
+  });
+
   it('marks blanket and malformed directives', () => {
     const ds = directives('a = 1  # raiselint: ignore\nb = 2  # raiselint: ignore[]\nc = 3  # raiselint: ignores[x]\nd = 4  # raiselint: ignore[x] trailing words\ne = 5  # raiselint: ignore[a b]\n');
     expect(ds.map((d) => [d.line, d.ids.length, d.invalid ?? null])).toEqual([

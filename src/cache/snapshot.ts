@@ -286,12 +286,15 @@ export class Snapshot {
       };
       setPrefilter(this.ruleSet, this.prefilter);
     }
-    const want = new Set<number>();
-    if (names === null) for (let i = 0; i < count; i++) want.add(i);
-    else for (const n of names) for (const i of h.loads[n] ?? []) want.add(i);
-    const fresh: number[] = [];
-    for (const i of want) if (!this.loaded.has(i)) fresh.push(i);
-    if (fresh.length) this.add(fresh);
+    // Only the rules not loaded yet are collected (after the first files, usually none: no allocation).
+    let fresh: Set<number> | undefined;
+    const want = (i: number) => {
+      if (!this.loaded.has(i)) (fresh ??= new Set()).add(i);
+    };
+    if (names === null) for (let i = 0; i < count; i++) want(i);
+    // An own key only: a name such as `constructor` is not a rule's because Object.prototype has it.
+    else for (const n of names) if (Object.hasOwn(h.loads, n)) for (const i of h.loads[n]!) want(i);
+    if (fresh) this.add([...fresh]);
     return this.ruleSet;
   }
 
@@ -299,26 +302,51 @@ export class Snapshot {
     const set = this.ruleSet!;
     const pos = this.position;
     // Indexed as buildRuleSet indexes (indexRule), then every touched list is put back in rule
-    // order: the lists are those of the complete rule set, restricted to the loaded rules.
-    const touchedTriggers = new Set<string>();
+    // order: the lists are those of the complete rule set, restricted to the loaded rules. Each
+    // was in order before (its length then is kept): the rules appended are merged in.
+    const triggersBefore = new Map<string, number>();
     const touchedGuards = new Set<string>();
     const guardPos = new Map<GuardSpec, number>();
+    const rulesBefore = set.rules.length;
     for (const i of indices) {
       const rule = this.rule(i);
       this.loaded.set(i, rule);
       pos.set(rule, i);
       set.rules.push(rule);
+      for (const t of rule.targets) {
+        const k = triggerKey(t);
+        if (!triggersBefore.has(k)) triggersBefore.set(k, set.byTrigger.get(k)?.length ?? 0);
+      }
       indexRule(set, rule);
-      for (const t of rule.targets) touchedTriggers.add(triggerKey(t));
       for (const g of rule.guards) touchedGuards.add(g.name);
     }
-    const byPos = (a: Rule, b: Rule) => pos.get(a)! - pos.get(b)!;
-    set.rules.sort(byPos);
-    for (const k of touchedTriggers) set.byTrigger.get(k)!.sort(byPos);
+    const at = (r: Rule) => pos.get(r)!;
+    mergeTail(set.rules, rulesBefore, at);
+    for (const [k, n] of triggersBefore) mergeTail(set.byTrigger.get(k)!, n, at);
     if (touchedGuards.size) {
       for (const r of set.rules) for (const g of r.guards) guardPos.set(g, pos.get(r)!);
       // A stable sort: one rule's guards keep their order.
       for (const k of touchedGuards) set.guards.get(k)!.sort((a, b) => guardPos.get(a)! - guardPos.get(b)!);
     }
   }
+}
+
+/**
+ * `list[0, n)` is in order (by `at`, distinct): the rest is put in order and merged in, in place.
+ * The same list as sorting it whole, with one look-up per element instead of two per comparison.
+ */
+function mergeTail<T>(list: T[], n: number, at: (x: T) => number): void {
+  if (list.length === n) return;
+  const tail = list.slice(n).sort((a, b) => at(a) - at(b));
+  if (n === 0 || at(list[n - 1]!) < at(tail[0]!)) {
+    for (let k = 0; k < tail.length; k++) list[n + k] = tail[k]!;
+    return;
+  }
+  const head = list.slice(0, n);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < head.length && j < tail.length) list[w++] = at(head[i]!) < at(tail[j]!) ? head[i++]! : tail[j++]!;
+  while (i < head.length) list[w++] = head[i++]!;
+  while (j < tail.length) list[w++] = tail[j++]!;
 }

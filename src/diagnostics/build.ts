@@ -35,14 +35,17 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
     const cls = rule.raiser.qualname.includes('.') ? rule.raiser.qualname.split('.')[0] : undefined;
     message = `${shown} may raise ${rule.errorClass}${cls && !f.receiverProven ? ` when the receiver is a ${cls}` : ` (${what})`}: ${rule.record.errorMessage}`;
   }
+  // Each position read once: every read is a call into the parser that makes a new object.
+  const start = n.startPosition;
+  const end = n.endPosition;
   return {
     ruleId: rule.id,
     recordId: rule.recordId,
     file,
-    line: n.startPosition.row + 1,
-    column: n.startPosition.column + 1,
-    endLine: n.endPosition.row + 1,
-    endColumn: n.endPosition.column + 1,
+    line: start.row + 1,
+    column: start.column + 1,
+    endLine: end.row + 1,
+    endColumn: end.column + 1,
     severity: f.confidence === 'certain' ? rule.defaultSeverity : 'warning',
     confidence: f.confidence,
     errorClass: rule.errorClass,

@@ -4,7 +4,7 @@
  * (`Class.method`, `<module>`); equal keys in one file are told apart by their order. Reformatting,
  * adding lines or moving a function keeps every fingerprint.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Node } from '../parse/parser.js';
 import type { Finding } from '../match/match.js';
 import type { Diagnostic } from './types.js';
@@ -40,6 +40,12 @@ export function assignFingerprints(diags: Diagnostic[], keyOf: (d: Diagnostic) =
     const key = keyOf(d);
     const i = seen.get(key) ?? 0;
     seen.set(key, i + 1);
-    d.fingerprint = createHash('sha256').update(`${key}\0${i}`).digest('hex').slice(0, 20);
+    d.fingerprint = sha256Hex(`${key}\0${i}`).slice(0, 20);
   }
+}
+
+/** One-shot `crypto.hash` (Node >= 20.12: no Hash object per fingerprint), else a Hash. The same digest. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+function sha256Hex(s: string): string {
+  return oneShot ? oneShot('sha256', s, 'hex') : crypto.createHash('sha256').update(s).digest('hex');
 }

@@ -132,6 +132,8 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
   // No finding and no suppression comment (most files): nothing to filter, suppress or report.
   if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
   const loaded = (id: string) => {
+    // Every rule applies when no dataset is config-only (the usual run): no rule to read, no path to resolve.
+    if (!ctx.configOnly.size) return true;
     const rule = ctx.rules.byId.get(id);
     if (!rule) return true;
     const src = resolve(rule.source.file);

@@ -45,6 +45,9 @@ export interface WorkResult {
   /** The file was parsed (it passed the prefilter, or the prefilter is off). */
   parsed: boolean;
   bytes: number;
+  /** The decoded text and a copy of the bytes of a file with findings or directives, kept on the main thread within a budget (see FileChecker): not read again for reporters and fixes. */
+  text?: string;
+  source?: Buffer;
 }
 
 export interface WorkOptions extends CheckOptions {
@@ -106,12 +109,38 @@ export class FileChecker {
   /** The parser and the checker are loaded with the first file that needs them (none may). */
   private check?: typeof CheckSource;
 
+  /**
+   * @param keepBytes bytes of files with findings or directives whose text and bytes the results
+   * keep (the main thread's checker: a worker's results are cloned, so it keeps none). The
+   * reporters and fixes need them; beyond the budget such files are read again (batch.ts textOf).
+   */
   constructor(
     private readonly prefilter: Prefilter,
     private readonly rulesFor: RulesFor,
     private readonly opts: WorkOptions,
+    private keepBytes = 0,
   ) {
     this.reader = new FileReader(opts.maxFileSize);
+  }
+
+  /** The check's options for a task, made once per fix strategy and pins (files of one folder share their pins object). */
+  private checkOptions(task: FileTask): CheckOptions {
+    let byStrategy = this.optionsBy.get(task.pins);
+    if (!byStrategy) this.optionsBy.set(task.pins, (byStrategy = new Map()));
+    let o = byStrategy.get(task.fixStrategy);
+    // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
+    if (!o) byStrategy.set(task.fixStrategy, (o = { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins }));
+    return o;
+  }
+
+  private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
+
+  /** Keeps the text and a copy of the bytes of a file that has findings or directives, while the budget lasts (not notebooks: their text is made from cells). */
+  private keep(out: WorkResult, abs: string, text: string, bytes: Buffer): void {
+    if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || isNotebookPath(abs)) return;
+    this.keepBytes -= bytes.length;
+    out.text = text;
+    out.source = Buffer.from(bytes);
   }
 
   /** Processes one file. Never throws for a bad file: problems become FileErrors, as in checkFile. */
@@ -170,14 +199,14 @@ export class FileChecker {
         this.check = checkSource;
       }
       const rules = this.rulesFor(names);
-      // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-      const r = this.check(text, display, rules, { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins });
+      const r = this.check(text, display, rules, this.checkOptions(task));
       out.diagnostics = r.diagnostics;
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;
       out.directives = r.directives ?? [];
-      // The text is not kept: the files with findings (all of site-packages' sources with 1,760
-      // records: ~50 MB, cloned from the workers) are read again for code frames and fixes (textOf).
+      // Beyond the budget (and in workers) the text is not kept: the files with findings (all of
+      // site-packages' sources with 1,760 records: ~50 MB) are read again for code frames and fixes (textOf).
+      this.keep(out, task.abs, text, bytes);
     } catch (e) {
       out.diagnostics = [];
       out.errors = [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }];

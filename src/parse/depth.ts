@@ -60,14 +60,34 @@ export function deepRegions(root: Node, limit: number): DeepRegion[] {
   }
 }
 
-const OPERATOR_WORDS = new Set(['and', 'or', 'not', 'if', 'else', 'lambda', 'await', 'in', 'is', 'for']);
+const OPERATOR_WORDS = ['and', 'or', 'not', 'if', 'else', 'lambda', 'await', 'in', 'is', 'for'];
+/** OPERATOR_WORDS by length, so that a word of the text is compared in place (no string made per word). */
+const WORDS_BY_LENGTH: string[][] = [];
+for (const w of OPERATOR_WORDS) (WORDS_BY_LENGTH[w.length] ??= []).push(w);
+
+function isOperatorWord(text: string, i: number, len: number): boolean {
+  const words = WORDS_BY_LENGTH[len];
+  if (!words) return false;
+  next: for (const w of words) {
+    for (let k = 0; k < len; k++) if (text.charCodeAt(i + k) !== w.charCodeAt(k)) continue next;
+    return true;
+  }
+  return false;
+}
 /** Characters that chain an expression one level deeper: `+-*%/@<>=!&|^~.:`. */
 const OPERATOR_CHARS = new Uint8Array(128);
 for (const ch of '+-*/%@<>=!&|^~.:') OPERATOR_CHARS[ch.charCodeAt(0)] = 1;
 
-function isWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
+/** What the depth scan does at an ASCII character: nothing (spaces, `$`), skip a word, or look closer. */
+const PLAIN = 0;
+const WORD = 1;
+const SPECIAL = 2;
+const CHAR_KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) CHAR_KIND[c] = WORD;
+  else if (OPERATOR_CHARS[c] || '\n\r#"\'([{)]},;'.includes(String.fromCharCode(c))) CHAR_KIND[c] = SPECIAL;
 }
+
 
 /**
  * A cheap bound, from the text alone, of how deep its syntax tree can be: indentation levels,
@@ -82,6 +102,8 @@ export function mayBeDeeper(text: string, limit: number): boolean {
   let sum = 0; // sum of ops
   let lineStart = true;
   const n = text.length;
+  // Without a `\r`, a comment ends before the next `\n`: found by the runtime's search.
+  const noCR = text.indexOf('\r') < 0;
   const bump = () => {
     ops[ops.length - 1]!++;
     sum++;
@@ -105,10 +127,22 @@ export function mayBeDeeper(text: string, limit: number): boolean {
       i--;
       continue;
     }
+    const kind = c < 128 ? CHAR_KIND[c]! : WORD;
+    if (kind === PLAIN) continue;
+    if (kind === WORD) {
+      // A whole word at once: only one that starts with a lowercase letter can be an operator word.
+      let j = i + 1;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d < 128 && CHAR_KIND[d] !== WORD) break;
+      }
+      if (c >= 97 && c <= 122 && isOperatorWord(text, i, j - i) && bump()) return true;
+      i = j - 1;
+      continue;
+    }
     if (c === 10 || c === 13) lineStart = true;
-    else if (c === 35) {
-      while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
-    } else if (c === 34 || c === 39) i = skipString(text, i);
+    else if (c === 35) i = commentEnd(text, i, noCR);
+    else if (c === 34 || c === 39) i = skipString(text, i);
     else if (c === 40 || c === 91 || c === 123) {
       ops.push(0);
       if (3 * indents.length + 2 * ops.length + sum >= limit) return true;
@@ -118,16 +152,37 @@ export function mayBeDeeper(text: string, limit: number): boolean {
     } else if (c === 44 || c === 59) {
       sum -= ops[ops.length - 1]!;
       ops[ops.length - 1] = 0;
-    } else if (c < 128 && OPERATOR_CHARS[c]) {
+    } else if (OPERATOR_CHARS[c]) {
       if (bump()) return true;
-    } else if (c >= 97 && c <= 122 && (i === 0 || !isWord(text.charCodeAt(i - 1)))) {
-      let j = i + 1;
-      while (j < n && isWord(text.charCodeAt(j))) j++;
-      if (j - i <= 6 && OPERATOR_WORDS.has(text.slice(i, j)) && bump()) return true;
-      i = j - 1;
     }
   }
   return false;
+}
+
+/** The index of the last character of the comment starting at `i`, before the line break (`noCR`: the text has no `\r`). */
+function commentEnd(text: string, i: number, noCR: boolean): number {
+  const n = text.length;
+  if (noCR) {
+    const nl = text.indexOf('\n', i);
+    return nl < 0 ? n - 1 : nl - 1;
+  }
+  while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+  return i;
+}
+
+/**
+ * The index of the last quote of the triple-quoted string whose body starts at `j` (`q`: its
+ * quote): each quote found by the runtime's search is escaped when an odd run of backslashes
+ * precedes it (as a scan that skips the character after each backslash reads it).
+ */
+function tripleEnd(text: string, j: number, q: number): number {
+  const quote = q === 34 ? '"' : "'";
+  for (let p = text.indexOf(quote, j); p >= 0; p = text.indexOf(quote, p + 1)) {
+    let k = 0;
+    while (p - 1 - k >= j && text.charCodeAt(p - 1 - k) === 92) k++;
+    if (k % 2 === 0 && text.charCodeAt(p + 1) === q && text.charCodeAt(p + 2) === q) return p + 2;
+  }
+  return text.length;
 }
 
 /** The index of the last character of the string literal starting at `i` (a quote). */
@@ -135,13 +190,11 @@ function skipString(text: string, i: number): number {
   const q = text.charCodeAt(i);
   const n = text.length;
   const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
-  for (let j = i + (triple ? 3 : 1); j < n; j++) {
+  if (triple) return tripleEnd(text, i + 3, q);
+  for (let j = i + 1; j < n; j++) {
     const ch = text.charCodeAt(j);
     if (ch === 92) j++;
-    else if (ch === q) {
-      if (!triple) return j;
-      if (text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) return j + 2;
-    } else if (!triple && (ch === 10 || ch === 13)) return j;
+    else if (ch === q || ch === 10 || ch === 13) return j;
   }
   return n;
 }

@@ -135,12 +135,18 @@ export function readRegularText(path: string, maxBytes: number): string {
   return readRegular(path, { maxBytes }).bytes.toString('utf8');
 }
 
+/** The characters oneLine escapes (lone or paired surrogates included, so the rest are one code unit each). */
+const NEEDS_ESCAPE = /[\x00-\x1f\x7f-\x9f\ufffd\ud800-\udfff\u2028\u2029]/;
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
 /**
  * A message safe for one terminal line: control characters, lone surrogates and U+FFFD escaped
  * (`\n`, `\x07`, `\ufffd`), cut to `max` characters. For messages that quote user input (a JSON
  * parser quoting a binary file, a file name with a newline).
  */
 export function oneLine(s: string, max = 160, ascii = false): string {
+  // Nothing to escape (most messages): every character is one code unit, so the cut is a slice.
+  if (!(ascii ? NOT_PRINTABLE_ASCII : NEEDS_ESCAPE).test(s)) return s.length <= max ? s : `${s.slice(0, max)}...`;
   let out = '';
   for (const ch of s) {
     if (out.length >= max) return `${out}...`;

@@ -74,6 +74,7 @@ export function codingCookie(bytes: Uint8Array): string | undefined {
     if (bytes[end] === 0x0a && ++lines === 2) break;
     end++;
   }
+  if (!hasCoding(bytes, end)) return undefined;
   const head = Buffer.from(bytes.subarray(0, end)).toString('latin1');
   for (const line of head.split('\n')) {
     const m = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/.exec(line);
@@ -81,6 +82,17 @@ export function codingCookie(bytes: Uint8Array): string | undefined {
     if (!/^[ \t\f]*(#.*)?\r?$/.test(line)) break;
   }
   return undefined;
+}
+
+const CODING = [0x63, 0x6f, 0x64, 0x69, 0x6e, 0x67]; // `coding`
+
+/** Whether bytes[0, end) contain `coding` (a cookie needs it): most files' first lines do not. */
+function hasCoding(bytes: Uint8Array, end: number): boolean {
+  next: for (let i = 0; i + 6 <= end; i++) {
+    for (let k = 0; k < 6; k++) if (bytes[i + k] !== CODING[k]) continue next;
+    return true;
+  }
+  return false;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {

@@ -71,8 +71,8 @@ type Range = [number, number];
 
 export function readFlows(root: Node, source: string): FileFlows {
   const out: FileFlows = { flows: [], scopes: [], targets: [], inert: [] };
+  // In document order, outer before inner: a preorder walk (descendantsIn), so no sort is needed.
   const nodes = descendantsIn(root, TYPES);
-  nodes.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   // The enclosing `def`s and `class`es of the node at hand (the nodes come outermost first).
   const open: Node[] = [];
   // The scope region of each open node (-1: none, for a `def` or class without its part).
@@ -104,7 +104,8 @@ export function readFlows(root: Node, source: string): FileFlows {
         enter(n, 'def');
         continue;
       case 'return_statement': {
-        const fn = [...open].reverse().find((o) => o.type === 'function_definition');
+        let fn: Node | undefined;
+        for (let i = open.length - 1; i >= 0 && !fn; i--) if (open[i]!.type === 'function_definition') fn = open[i];
         const name = fn ? range(fn, 'name') : undefined;
         if (name) out.flows.push({ lhs: [name], rhs: [n.startIndex, n.endIndex], returns: true });
         continue;

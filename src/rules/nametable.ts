@@ -40,6 +40,8 @@ export interface ScanResult {
  */
 export class NameTable {
   private readonly mask: number;
+  /** Each name as a string, made the first time it is found (a file names the same few names again and again). */
+  private readonly names: (string | undefined)[];
   constructor(
     readonly count: number,
     readonly minLen: number,
@@ -56,6 +58,7 @@ export class NameTable {
     readonly odd: { name: string; roles: number }[],
   ) {
     this.mask = slotKey.length - 1;
+    this.names = new Array<string | undefined>(count);
   }
 
   static build(entries: [string, number][]): NameTable {
@@ -150,6 +153,10 @@ export class NameTable {
   }
 
   private nameAt(i: number): string {
+    return (this.names[i] ??= this.decodeName(i));
+  }
+
+  private decodeName(i: number): string {
     return Buffer.from(this.blob.buffer, this.blob.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString('latin1');
   }
 

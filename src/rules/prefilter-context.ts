@@ -106,7 +106,7 @@ function backOverBlanks(b: Uint8Array, i: number): number {
  * For the `import` token at `at`: where `from` is and the root of `from <module> import` ('' for
  * a relative module without a name: `from . import x`), or null when it is not a from-import.
  */
-function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | null {
+function fromRoot(b: Buffer, at: number): { at: number; root: string } | null {
   let i = backOverBlanks(b, at - 1);
   let root = '';
   let afterName = false;
@@ -121,7 +121,7 @@ function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | nul
     if (!isWord(c)) return null;
     let s = i;
     while (s > 0 && isWord(b[s - 1]!)) s--;
-    const word = Buffer.from(b.buffer, b.byteOffset + s, i + 1 - s).toString('latin1');
+    const word = b.toString('latin1', s, i + 1);
     // `from` itself, or after a number (`1from`: see startsToken; s is where the word bytes start).
     if (word === 'from' || (word.endsWith('from') && isDigit(b[s]!))) return { at: i - 3, root };
     // Two names without a dot between: not a module name.
@@ -139,7 +139,7 @@ function fromRoot(b: Uint8Array, at: number): { at: number; root: string } | nul
  * parenthesis, with no line continuation (else the bytes may be a comment's or a string's that
  * runs into code).
  */
-function readList(b: Uint8Array, p: number, n: number, out: ImportContext, roots: boolean): { names: [number, boolean][]; clean: boolean } {
+function readList(b: Buffer, p: number, n: number, out: ImportContext, roots: boolean): { names: [number, boolean][]; clean: boolean } {
   const names: [number, boolean][] = [];
   let depth = 0;
   let first = true;
@@ -181,7 +181,7 @@ function readList(b: Uint8Array, p: number, n: number, out: ImportContext, roots
     } else if (isWord(c)) {
       const s = p;
       while (p < n && isWord(b[p]!)) p++;
-      const word = Buffer.from(b.buffer, b.byteOffset + s, p - s).toString('latin1');
+      const word = b.toString('latin1', s, p);
       if (word === 'import') return { names, clean: false };
       if (word === 'as') {
         if (names.length) names[names.length - 1]![1] = true;

@@ -52,9 +52,7 @@ export function collectDirectives(root: Node, text: string): Directive[] {
   if (!text.includes('raiselint')) return [];
   const out: Directive[] = [];
   const starts = lineStarts(text);
-  const comments = root.descendantsOfType('comment');
-  for (const c of comments) {
-    if (!c) continue;
+  for (const c of markedComments(root, text)) {
     // tree-sitter's comment token runs to the newline, so on a CRLF line it ends with the `\r`.
     const ctext = c.text.replace(/\r+$/, '');
     const row = c.startPosition.row;
@@ -91,6 +89,23 @@ export function collectDirectives(root: Node, text: string): Directive[] {
       }
       out.push(dir);
     }
+  }
+  return out;
+}
+
+/**
+ * The comment nodes that hold a `# raiselint:` mark, in document order: the node at each mark
+ * in the text (one look-up each, where walking every comment of the tree cost ~0.2 ms a file).
+ * A mark in a string is not in a comment node; a comment with several marks is listed once.
+ */
+function markedComments(root: Node, text: string): Node[] {
+  const out: Node[] = [];
+  let last = -1;
+  for (const m of text.matchAll(MARK)) {
+    const n = root.descendantForIndex(m.index, m.index + 1);
+    if (n?.type !== 'comment' || n.startIndex === last) continue;
+    last = n.startIndex;
+    out.push(n);
   }
   return out;
 }
