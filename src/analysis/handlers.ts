@@ -5,7 +5,7 @@
  * (Guards and early exits are handled by the flow-sensitive types in ../semantic.)
  */
 import type { Node } from '../parse/parser.js';
-import { contains, dottedName, field, namedChildren } from '../parse/syntax.js';
+import { contains, dottedName, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { caughtExpressions, exceptAlias, exceptClauses, flattenClasses, handlerBody, isBareExcept } from '../python/excepts.js';
 import { withItems } from '../python/withitems.js';
 import type { ExceptionHierarchy } from '../rules/exceptions.js';
@@ -19,7 +19,8 @@ export interface HandledBy {
 
 export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
   let child: Node = node;
-  let cur: Node | null = node.parent;
+  // Parents asked once: the fix stage climbs from the same calls (../fix/site.ts locate).
+  let cur: Node | null = parentOf(node);
   while (cur) {
     // The type read once: each read is a call into the parser.
     const type = cur.type;
@@ -37,7 +38,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
       if (body && contains(body, child) && withSuppresses(cur, errorClass, model, exc)) return { kind: 'suppress', node: cur };
     }
     child = cur;
-    cur = cur.parent;
+    cur = parentOf(cur);
   }
   return undefined;
 }

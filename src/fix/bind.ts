@@ -5,7 +5,7 @@
  */
 import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, identifierNames, namedChildren, parentOf } from '../parse/syntax.js';
 import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
@@ -46,7 +46,12 @@ export abstract class PlanBind extends PlanRender {
   private renamesFor(p: Pattern, alt: Alternative, subs: Map<string, Node>, sink?: { kind: SinkKind; name?: string }): Map<string, string> {
     // Names in the user's expressions that the alternative must not capture.
     const captured = new Set<string>();
-    for (const n of subs.values()) if (n) for (const id of [n, ...n.descendantsOfType('identifier')]) if (id && id.type === 'identifier') captured.add(id.text);
+    for (const n of subs.values()) {
+      if (!n) continue;
+      // A name has no parts: only a larger expression is walked for its names.
+      if (n.type === 'identifier') captured.add(n.text);
+      else for (const name of identifierNames(n)) captured.add(name);
+    }
     const scope = this.scopes[0]!;
     const renames = new Map<string, string>();
     const taken = new Set<string>();
@@ -58,7 +63,7 @@ export abstract class PlanBind extends PlanRender {
     const sinkTarget = sink && alt.sink?.kind === 'assign' ? alt.sink.target : undefined;
     for (const name of [...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]) {
       if (subs.has(name) || name === sinkTarget) continue;
-      if (this.user.scopes.usedIn(scope).has(name) || captured.has(name)) fresh(name);
+      if (this.user.scopes.uses(scope, name) || captured.has(name)) fresh(name);
     }
     for (const name of alt.scopedNames) if (captured.has(name) && !renames.has(name)) fresh(name);
     return renames;
@@ -156,7 +161,7 @@ export abstract class PlanBind extends PlanRender {
     }
     const edits = this.bindEdits(s, p.alt, span, extra, kind === 'try');
     let text = this.render(p.alt, span.start, span.end, edits, contIndent);
-    const parent = unparenUp(target).parent;
+    const parent = parentOf(unparenUp(target));
     if (!atomic && parent && TIGHT.has(parent.type)) text = `(${text})`;
     return { start: target.startIndex, end: target.endIndex, text };
   }
@@ -205,14 +210,14 @@ export abstract class PlanBind extends PlanRender {
   /** The user's statement form around the value: `x = ` / `return ` / nothing. */
   protected userSink(s: FixSite): { kind: SinkKind; prefix: Span; name?: string; augmented?: boolean } | undefined {
     if (s.hoist) return { kind: 'assign', prefix: { start: 0, end: 0 }, name: this.hoistName(s) };
-    const parent = s.top.parent;
+    const parent = parentOf(s.top);
     if (!parent) return undefined;
     if (parent.type === 'expression_statement' && parent.id === this.stmt.id) return { kind: 'expr', prefix: { start: this.stmt.startIndex, end: this.stmt.startIndex } };
     if (parent.type === 'return_statement' && parent.id === this.stmt.id) return { kind: 'return', prefix: { start: this.stmt.startIndex, end: s.top.startIndex } };
     if ((parent.type === 'assignment' || parent.type === 'augmented_assignment') && field(parent, 'right')?.id === s.top.id) {
       let a: Node = parent;
-      while (a.parent?.type === 'assignment' && field(a.parent, 'right')?.id === a.id) a = a.parent;
-      if (a.parent?.id !== this.stmt.id) return undefined;
+      for (let up = parentOf(a); up?.type === 'assignment' && field(up, 'right')?.id === a.id; up = parentOf(a)) a = up;
+      if (parentOf(a)?.id !== this.stmt.id) return undefined;
       const left = field(a, 'left');
       const simple = a.id === parent.id && parent.type === 'assignment' && !field(parent, 'type') && left?.type === 'identifier';
       return { kind: 'assign', prefix: { start: this.stmt.startIndex, end: s.top.startIndex }, name: simple ? left!.text : undefined, augmented: parent.type === 'augmented_assignment' };
@@ -257,7 +262,7 @@ export abstract class PlanBind extends PlanRender {
 
   protected hoistName(s: FixSite): string {
     const base = s.pattern?.prot.sink === 'assign' && /^[A-Za-z_]\w*$/.test(s.pattern.prot.target ?? '') ? s.pattern.prot.target! : 'result';
-    return this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
+    return this.user.scopes.mentions(base) ? this.user.scopes.freshName(base) : base;
   }
   /** Calls outside the protected ones that the handler would run a second time. */
   protected reevaluated(sites: FixSite[]): void {

@@ -5,7 +5,7 @@
  */
 import type { FixEdit } from '../diagnostics/types.js';
 import type { Node } from '../parse/parser.js';
-import { namedChildren } from '../parse/syntax.js';
+import { namedChildren, parentOf } from '../parse/syntax.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { RulePatterns } from '../rules/types.js';
 import { BUILTINS } from '../python/builtins.js';
@@ -33,9 +33,9 @@ export abstract class PlanNames {
   ) {
     this.stmt = sites[0]!.stmt;
     this.indent = user.text.slice(user.lineStart(this.stmt.startIndex), this.stmt.startIndex);
-    this.unit = user.unitFor(this.stmt);
-    const block = this.stmt.parent;
-    const header = block?.type === 'block' ? block.parent : null;
+    const block = parentOf(this.stmt);
+    const header = block?.type === 'block' ? parentOf(block) : null;
+    this.unit = user.unitFor(this.stmt, header);
     if (header && !/^[ \t]*$/.test(this.indent) && namedChildren(block!).length === 1 && /:\s*$/.test(this.indent)) {
       const headerIndent = user.text.slice(user.lineStart(header.startIndex), header.startIndex);
       const after = user.text.slice(this.stmt.endIndex, user.lineEnd(this.stmt.endIndex));
@@ -47,10 +47,7 @@ export abstract class PlanNames {
     }
     this.eol = user.eolAt(this.stmt.startIndex);
     this.scopes = user.scopes.scopesOf(this.stmt);
-    for (const s of this.stmt.descendantsOfType(['string', 'concatenated_string'])) {
-      if (!s || s.startPosition.row === s.endPosition.row) continue;
-      for (let i = user.text.indexOf('\n', s.startIndex); i >= 0 && i < s.endIndex - 1; i = user.text.indexOf('\n', i + 1)) this.inString.add(i + 1);
-    }
+    for (const at of user.breaksInStrings(this.stmt.startIndex, this.stmt.endIndex)) this.inString.add(at);
   }
 
   /** The renames of the last binding (its names that would clash with the file's). */
@@ -109,7 +106,7 @@ export abstract class PlanNames {
     if (sp) return sp;
     for (const s of sites) {
       const imp = s.pats.imports.find((i) => exc.canonical(i.q) === canon);
-      if (imp && !this.user.scopes.identifiers.has(imp.local)) {
+      if (imp && !this.user.scopes.mentions(imp.local)) {
         this.addImport(imp.stmt, imp.top);
         return imp.local;
       }
@@ -131,13 +128,13 @@ export abstract class PlanNames {
     const module = q.slice(0, dot);
     const name = q.slice(dot + 1);
     const top = q.split('.')[0]!;
-    if (!this.user.scopes.identifiers.has(name)) {
+    if (!this.user.scopes.mentions(name)) {
       this.addImport(`from ${module} import ${name}`, top);
       return name;
     }
     const last = module.split('.').pop()!.replace(/^_+/, '');
     const base = `${last.charAt(0).toUpperCase()}${last.slice(1).replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}${name}`;
-    const alias = this.user.scopes.identifiers.has(base) ? this.user.scopes.freshName(base) : base;
+    const alias = this.user.scopes.mentions(base) ? this.user.scopes.freshName(base) : base;
     this.addImport(`from ${module} import ${name} as ${alias}`, top);
     return alias;
   }

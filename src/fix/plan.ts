@@ -181,7 +181,7 @@ class GroupPlanner extends PlanBind {
 
   private replaceAll(sites: FixSite[]): FixEdit[] {
     const s = sites[0]!;
-    const comments = (span: Span) => this.stmt.descendantsOfType('comment').some((c) => !!c && c.startIndex >= span.start && c.endIndex <= span.end);
+    const comments = (span: Span) => this.user.hasComment(span.start, span.end);
     if (sites.length === 1 && !s.hoist && this.valueForm(s) && this.user.aloneOnLines(this.stmt)) {
       // The statement becomes the record's "after" statements.
       if (comments({ start: this.stmt.startIndex, end: this.stmt.endIndex })) this.unsafe.push('removes comments inside the statement');

@@ -4,7 +4,7 @@
  * the line ending and the indentation unit.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { Scopes } from '../semantic/scopes.js';
 
 export interface ImportSpot {
@@ -16,9 +16,28 @@ export interface ImportSpot {
   after: string;
 }
 
+const COMMENT = new Set(['comment']);
+const STRING = new Set(['string']);
+/** What may stand between the parts of a concatenated string: space, line continuations, comments (each ends its line: no backtracking). */
+const GAP = /^(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*\n)*$/;
+
+/** The index of the first node starting at or after `offset` (`nodes` sorted by start). */
+function firstFrom(nodes: readonly Node[], offset: number): number {
+  let lo = 0;
+  let hi = nodes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nodes[mid]!.startIndex < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
+  private comments?: Node[];
+  private strings?: Node[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -31,6 +50,43 @@ export class UserFile {
     this.scopes = scopes ?? new Scopes(root);
     const m = /\r?\n/.exec(text);
     this.eol = m ? m[0] : '\n';
+  }
+
+  /** A comment lies within [start, end) (the file's comments: from its one walk of node types, parse/syntax.ts descendantsIn). */
+  hasComment(start: number, end: number): boolean {
+    const cs = (this.comments ??= descendantsIn(this.root, COMMENT).sort((a, b) => a.startIndex - b.startIndex));
+    // Comments never overlap: the first one from `start` on ends first.
+    const c = cs[firstFrom(cs, start)];
+    return !!c && c.endIndex <= end;
+  }
+
+  /**
+   * The offsets after each line break inside a string literal (or between the parts of an
+   * implicitly concatenated one) in [start, end): from the file's strings (its one walk of node
+   * types, parse/syntax.ts descendantsIn), not a walk of the statement.
+   */
+  breaksInStrings(start: number, end: number): number[] {
+    const ss = (this.strings ??= descendantsIn(this.root, STRING).sort((a, b) => a.startIndex - b.startIndex));
+    const out: number[] = [];
+    const breaks = (from: number, to: number) => {
+      for (let i = this.text.indexOf('\n', from); i >= 0 && i < to; i = this.text.indexOf('\n', i + 1)) out.push(i + 1);
+    };
+    // The string before, of those that end before the one at hand (an f-string's inner strings end before it does).
+    let prev: Node | undefined;
+    for (let k = firstFrom(ss, start); k < ss.length && ss[k]!.startIndex < end; k++) {
+      const s = ss[k]!;
+      if (s.endIndex > end) continue;
+      if (prev && prev.endIndex <= s.startIndex) {
+        const gap = this.text.slice(prev.endIndex, s.startIndex);
+        if (gap.includes('\n') && GAP.test(gap)) {
+          const p = parentOf(prev);
+          if (p?.type === 'concatenated_string' && parentOf(s)?.id === p.id) breaks(prev.endIndex, s.startIndex);
+        }
+      }
+      breaks(s.startIndex, s.endIndex - 1);
+      if (!prev || s.endIndex > prev.endIndex) prev = s;
+    }
+    return out;
   }
 
   lineStart(offset: number): number {
@@ -77,11 +133,12 @@ export class UserFile {
     return (this.unitCache = unit);
   }
 
-  /** The unit one level below the statement at `stmt` (its own indentation minus its block header's). */
-  unitFor(stmt: Node): string {
+  /**
+   * The unit one level below the statement at `stmt` (its own indentation minus its block
+   * header's). `header`: the compound statement (or clause) whose block holds `stmt`, if any.
+   */
+  unitFor(stmt: Node, header: Node | null | undefined): string {
     const indent = this.text.slice(this.lineStart(stmt.startIndex), stmt.startIndex);
-    const block = stmt.parent?.type === 'block' ? stmt.parent : undefined;
-    const header = block?.parent;
     if (header) {
       // The block's header: the compound statement, or its `else:`/`except:`/... clause.
       const h = this.text.slice(this.lineStart(header.startIndex), header.startIndex);

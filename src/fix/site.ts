@@ -1,6 +1,6 @@
 /** Fix planning, shared parts: the site of a finding (the statement to change), edits, and why a fix is refused. */
 import type { Node } from '../parse/parser.js';
-import { field } from '../parse/syntax.js';
+import { field, parentOf } from '../parse/syntax.js';
 import { withItems } from '../python/withitems.js';
 import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
@@ -53,7 +53,7 @@ export function none(reason: string): Fix {
 
 export function unparenUp(n: Node): Node {
   let cur = n;
-  while (cur.parent?.type === 'parenthesized_expression') cur = cur.parent;
+  for (let p = parentOf(cur); p?.type === 'parenthesized_expression'; p = parentOf(cur)) cur = p;
   return cur;
 }
 
@@ -71,15 +71,16 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
   if (n.type !== 'call') return 'the record protects a call; this is an attribute read';
   const pats = fixPatterns(f.rule);
   const up = unparenUp(n);
-  const awaitNode = up.parent?.type === 'await' ? up.parent : undefined;
-  const top = unparenUp(awaitNode ?? n);
+  const upParent = parentOf(up);
+  const awaitNode = upParent?.type === 'await' ? upParent : undefined;
+  const top = awaitNode ? unparenUp(awaitNode) : up;
   let noWrap: string | undefined;
   let awaitedHere = !!awaitNode;
   let child: Node = n;
-  let cur: Node | null = n.parent;
+  let cur: Node | null = parentOf(n);
   while (cur && !isStatement(cur)) {
     if (cur.type === 'lambda' && field(cur, 'body')?.id === child.id) noWrap ??= 'the call is in a lambda: it runs when the lambda is called, not here';
-    else if (cur.type === 'generator_expression' && cur.parent?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
+    else if (cur.type === 'generator_expression' && parentOf(cur)?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
     else if (cur.type === 'decorator') noWrap ??= 'the call is in a decorator';
     else if (cur.type === 'default_parameter' || cur.type === 'typed_default_parameter') noWrap ??= 'the call is in a default argument';
     else if (cur.type === 'elif_clause') noWrap ??= 'the call is in an `elif` condition';
@@ -91,7 +92,7 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
       if (name && RUNNERS.has(name)) awaitedHere = true;
     }
     child = cur;
-    cur = cur.parent;
+    cur = parentOf(cur);
   }
   if (!cur) return 'the call is not inside a statement';
   let stmt = cur;
@@ -126,13 +127,13 @@ const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: str
 /** Why the value cannot move before the header (undefined when it can: it runs first and always). */
 export function hoistable(top: Node, cond: Node): string | undefined {
   let child = top;
-  let cur = top.parent;
+  let cur = parentOf(top);
   while (cur && child.id !== cond.id) {
     if (cur.type === 'boolean_operator' && field(cur, 'left')?.id !== child.id) return 'does not always run (it follows `and`/`or`)';
     if (cur.type === 'conditional_expression') return 'does not always run (conditional expression)';
     if (/comprehension|generator_expression|lambda/.test(cur.type)) return 'is inside a comprehension';
     child = cur;
-    cur = cur.parent;
+    cur = parentOf(cur);
   }
   // Everything evaluated before it must be free of effects.
   for (const d of cond.descendantsOfType(['call', 'await', 'named_expression'])) {

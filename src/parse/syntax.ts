@@ -46,6 +46,16 @@ function fieldId(lang: Node['tree']['language'], name: string): number {
   return id;
 }
 
+/** Each node's parent, asked once (web-tree-sitter finds a parent by walking down from the root; trees never change). */
+const PARENTS = new WeakMap<Node, Node | null>();
+
+/** `node.parent`, asked of the parser once per node object. */
+export function parentOf(node: Node): Node | null {
+  let p = PARENTS.get(node);
+  if (p === undefined) PARENTS.set(node, (p = node.parent));
+  return p;
+}
+
 export function field(node: Node, name: string): Node | null {
   const tree = node.tree as MemoTree;
   const id = fieldId(tree.language, name);

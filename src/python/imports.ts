@@ -23,8 +23,20 @@ function aliasPair(c: Node): { name: string; alias: string } | undefined {
   return n && a ? { name: n, alias: a } : undefined;
 }
 
+/** What each import statement node binds, read once (the model, the scopes and the fix stage ask of the same nodes). */
+const READ = new WeakMap<Node, readonly ImportedName[]>();
+const NONE: readonly ImportedName[] = [];
+
 /** The names an import statement binds, in order (nothing for other nodes, `__future__` and `*` imports). */
-export function importedNames(stmt: Node): ImportedName[] {
+export function importedNames(stmt: Node): readonly ImportedName[] {
+  const type = stmt.type;
+  if (type !== 'import_statement' && type !== 'import_from_statement') return NONE;
+  let out = READ.get(stmt);
+  if (!out) READ.set(stmt, (out = readImport(stmt)));
+  return out;
+}
+
+function readImport(stmt: Node): ImportedName[] {
   const out: ImportedName[] = [];
   if (stmt.type === 'import_statement') {
     for (const c of namedChildren(stmt)) {
@@ -54,11 +66,6 @@ export function importedNames(stmt: Node): ImportedName[] {
 export function importTarget(i: ImportedName): string {
   if (i.kind === 'module') return i.aliased ? i.module : i.local;
   return `${i.module}.${i.name}`;
-}
-
-/** `from m import *`. */
-export function isWildcardImport(stmt: Node): boolean {
-  return stmt.type === 'import_from_statement' && stmt.descendantsOfType('wildcard_import').some((w) => !!w);
 }
 
 /** The statement as an import line would write it (`from m import x as y`, `import a.b`). */

@@ -5,10 +5,10 @@
  * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
  */
 import type { Node } from '../parse/parser.js';
-import { descendantsOfType, field, identifierNames, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, identifierNames, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
-import { importedNames, isTypeChecking, isWildcardImport } from '../python/imports.js';
+import { importedNames, isTypeChecking } from '../python/imports.js';
 import { parameters } from '../python/params.js';
 
 /**
@@ -23,16 +23,43 @@ const EXPRESSIONS = new Set([
   'interpolation', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression',
 ]);
 
+const WALRUS = new Set(['named_expression']);
+const DEFS = new Set(['function_definition', 'class_definition']);
+
+/** `name` occurs in `text` between characters that cannot be part of a name (ASCII ones: a superset of where a name can be). */
+function wordIn(text: string, name: string): boolean {
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (!WORD.test(text[i - 1] ?? ' ') && !WORD.test(text[i + name.length] ?? ' ')) return true;
+  }
+  return false;
+}
+const WORD = /[A-Za-z0-9_]/;
+
 export type ImportBinding = { kind: 'from'; module: string; name: string } | { kind: 'module'; module: string };
 
 export class Scopes {
   private readonly bound = new Map<number, Set<string>>();
   private readonly used = new Map<number, Set<string>>();
   private allIds?: Set<string>;
+  private readonly mentioned = new Map<string, boolean>();
+  private readonly words = new Map<string, boolean>();
   private importCache?: Map<string, ImportBinding>;
-  private starImport = false;
+  private walrus?: Node[];
+  private defs?: Node[];
 
   constructor(readonly root: Node) {}
+
+  /**
+   * The `:=` expressions under `n`: from the file's one walk of the node types later stages look
+   * for (parse/syntax.ts descendantsIn, which src/python/flows.ts reads too), not a walk of its own.
+   */
+  private walrusIn(n: Node): Node[] {
+    const all = (this.walrus ??= descendantsIn(this.root, WALRUS));
+    if (n.id === this.root.id) return all;
+    const start = n.startIndex;
+    const end = n.endIndex;
+    return all.filter((w) => w.startIndex >= start && w.endIndex <= end);
+  }
 
   /** Every identifier written anywhere in the file (fresh names avoid them all). */
   get identifiers(): Set<string> {
@@ -40,28 +67,54 @@ export class Scopes {
     return (this.allIds = identifierNames(this.root));
   }
 
+  /**
+   * Some identifier of the file is `name`. A name the source does not hold as a word is none: a
+   * search of the text answers most questions, where the identifier set reads every name of the file.
+   */
+  mentions(name: string): boolean {
+    if (this.allIds) return this.allIds.has(name);
+    let m = this.mentioned.get(name);
+    if (m === undefined) this.mentioned.set(name, (m = this.written(name) && this.identifiers.has(name)));
+    return m;
+  }
+
+  /** The source holds `name` as a word (in code, a comment or a string): a superset of `mentions`. */
+  private written(name: string): boolean {
+    let w = this.words.get(name);
+    if (w === undefined) this.words.set(name, (w = wordIn(this.root.text, name)));
+    return w;
+  }
+
+  /** Some identifier in `scope` (nested scopes included) is `name` (a function's own walk: not the file's identifier set). */
+  uses(scope: Node, name: string): boolean {
+    if (scope.id === this.root.id) return this.mentions(name);
+    return this.written(name) && this.usedIn(scope).has(name);
+  }
+
   freshName(base: string, taken: Set<string> = new Set()): string {
     for (let i = 1; ; i++) {
       const name = `${base}_${i}`;
-      if (!this.identifiers.has(name) && !taken.has(name)) return name;
+      if (!this.mentions(name) && !taken.has(name)) return name;
     }
   }
 
-  /** Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then the module. */
+  /**
+   * Scopes that a statement sees: enclosing functions (and a class body it sits in directly), then
+   * the module. The enclosing definitions are those whose range holds the statement, from the
+   * file's one walk of node types (no walk up the tree: each step up asks the parser again).
+   */
   scopesOf(stmt: Node): Node[] {
+    const defs = (this.defs ??= descendantsIn(this.root, DEFS).sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex));
+    const start = stmt.startIndex;
+    const end = stmt.endIndex;
     const out: Node[] = [];
-    let n: Node | null = stmt.parent;
     let direct = true;
-    while (n) {
-      const type = n.type;
-      if (type === 'function_definition') {
-        out.push(n);
-        direct = false;
-      } else if (type === 'class_definition') {
-        if (direct) out.push(n);
-        direct = false;
-      }
-      n = n.parent;
+    // Outer before inner: the last definitions around the statement are the innermost.
+    const around = defs.filter((d) => d.startIndex <= start && end <= d.endIndex && d.id !== stmt.id);
+    for (let i = around.length - 1; i >= 0; i--) {
+      const n = around[i]!;
+      if (n.type === 'function_definition' || direct) out.push(n);
+      direct = false;
     }
     out.push(this.root);
     return out;
@@ -70,16 +123,13 @@ export class Scopes {
   /** The name is defined for the statement (a builtin, or bound in a scope it sees). */
   defines(name: string, scopes: Node[]): boolean {
     if (BUILTINS.has(name)) return true;
-    return scopes.some((s) => this.boundIn(s).has(name));
-  }
-
-  hasStarImport(): boolean {
-    this.boundIn(this.root);
-    return this.starImport;
+    // Every name a scope binds is written as an identifier: a name the file never writes is bound nowhere.
+    return this.written(name) && scopes.some((s) => this.boundIn(s).has(name));
   }
 
   /** Identifiers used anywhere in a scope (nested scopes included). */
   usedIn(scope: Node): Set<string> {
+    if (scope.id === this.root.id) return this.identifiers;
     let s = this.used.get(scope.id);
     if (s) return s;
     s = identifierNames(scope);
@@ -97,7 +147,7 @@ export class Scopes {
     }
     const body = scope.type === 'module' ? scope : field(scope, 'body');
     // Without `:=` in the scope, no expression binds a name: expressions need not be walked.
-    if (body) this.collectBindings(body, s, scope.type === 'module', !descendantsOfType(body, 'named_expression').length);
+    if (body) this.collectBindings(body, s, scope.type === 'module', !this.walrusIn(body).length);
     this.bound.set(scope.id, s);
     return s;
   }
@@ -125,11 +175,10 @@ export class Scopes {
         case 'dictionary_comprehension':
         case 'generator_expression':
           // Only walrus targets leak out of comprehensions.
-          for (const w of c.descendantsOfType('named_expression')) if (w) into.add(field(w, 'name')?.text ?? '');
+          for (const w of this.walrusIn(c)) into.add(field(w, 'name')?.text ?? '');
           continue;
         case 'import_statement':
         case 'import_from_statement':
-          if (isWildcardImport(c)) this.starImport ||= module;
           for (const i of importedNames(c)) into.add(i.local);
           continue;
         case 'if_statement':
