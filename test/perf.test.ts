@@ -372,11 +372,13 @@ describe('identical results: cache, threads, prefilter', () => {
     expect(shouldSpawn(1000, 1790, 0, T)).toBe(false); // the prefilter keeps it light
     expect(shouldSpawn(40, 41, T, T)).toBe(true);
     expect(shouldSpawn(41, 41, 10 * T, T)).toBe(false); // nothing left to share
-    // Through the batch: a parse-heavy corpus starts a worker by default, the fixtures (~20 files) do not; same findings.
+    // Through the batch: a parse-heavy corpus of ~0.7 MB is below the default (a worker costs it
+    // more than it saves), and starts one at a threshold it reaches; the fixtures (~20 files) never do; same findings.
     const heavy = join(tmp, 'heavy');
     const heavyRecords = join(tmp, 'heavy.jsonl');
     generateCorpus(heavy, { files: 700, seed: 3, recordsFile: heavyRecords, recordCount: 40 });
-    const two = await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 2, cache: false, cacheDir: cacheDir() });
+    expect((await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 2, cache: false, cacheDir: cacheDir() })).stats.workers).toBe(0);
+    const two = await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 2, cache: false, cacheDir: cacheDir(), spawnAfterBytes: T });
     expect(two.stats.workers).toBe(1);
     const one = await checkPaths([heavy], { records: [heavyRecords] }, { jobs: 1, cache: false, cacheDir: cacheDir() });
     expectSame(two, one, { prefiltered: false });
@@ -532,7 +534,8 @@ describe('raiselint check (CLI)', () => {
     const records = join(tmp, 'corpus-bundle.jsonl');
     generateCorpus(corpus, { files: 640, seed: 5, recordsFile: records, recordCount: 40 });
     const args = ['check', '--format', 'json', '--records', records, '--no-cache', '--timings', corpus];
-    const bundled = spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '2'], { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28 });
+    // The corpus is far below the parsing that makes a worker pay (DEFAULT_SPAWN_AFTER_BYTES): one is asked for.
+    const bundled = spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '2'], { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28, env: { ...process.env, RAISELINT_SPAWN_AFTER_BYTES: '0' } });
     const plainRun = spawnSync(process.execPath, ['--input-type=module', '-e', 'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));', join(ROOT, 'dist', 'cli', 'main.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '1'], { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28 });
     expect(bundled.status).toBe(plainRun.status);
     expect(bundled.stdout).toBe(plainRun.stdout);

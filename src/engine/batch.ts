@@ -49,9 +49,19 @@ import { THREAD_MARK, threadUrl } from './threadurl.js';
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
  * Parsing work (bytes of files that pass the prefilter) that makes worker threads worth starting:
- * seen by the main thread, or projected for the files left from those seen so far.
+ * seen by the main thread, or projected for the files left from those seen so far. Measured on the
+ * 2-core VM (2026-12-02, wall, --jobs 2 against --jobs 1, 3 interleaved runs each, stdlib files
+ * that pass the prefilter with 1,000 records): a worker made 2 MB of such files 13% slower, 4 MB
+ * 10% slower and 8 MB 10% faster; the 1.2 MB parse-heavy bench corpus 19% slower. Its start-up
+ * (WebAssembly, snapshot, a cold JIT) costs ~1.2 s of CPU. `RAISELINT_SPAWN_AFTER_BYTES` overrides
+ * it (tests start a worker on a small corpus with it).
  */
-export const DEFAULT_SPAWN_AFTER_BYTES = 256 * 1024;
+export const DEFAULT_SPAWN_AFTER_BYTES = 6 * 1024 * 1024;
+
+function spawnAfterFromEnv(): number | undefined {
+  const v = process.env.RAISELINT_SPAWN_AFTER_BYTES;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
 /** Files the main thread checks before it projects the parsing work of the rest. */
 export const SPAWN_SAMPLE_FILES = 16;
 
@@ -220,7 +230,7 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work, KEEP_TEXT_BYTES);
   const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
-  const spawnAfter = opts.spawnAfterBytes ?? DEFAULT_SPAWN_AFTER_BYTES;
+  const spawnAfter = opts.spawnAfterBytes ?? spawnAfterFromEnv() ?? DEFAULT_SPAWN_AFTER_BYTES;
   const finished: Promise<void>[] = [];
   const spawn = () => {
     boundHeapGrowth();
