@@ -21,7 +21,7 @@ const STRING = new Set(['string']);
 /** What may stand between the parts of a concatenated string: space, line continuations, comments (each ends its line: no backtracking). */
 const GAP = /^(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*\n)*$/;
 
-/** The index of the first node starting at or after `offset` (`nodes` sorted by start). */
+/** The index of the first node starting at or after `offset` (`nodes` in document order, as descendantsIn lists them: sorted by start). */
 function firstFrom(nodes: readonly Node[], offset: number): number {
   let lo = 0;
   let hi = nodes.length;
@@ -54,7 +54,7 @@ export class UserFile {
 
   /** A comment lies within [start, end) (the file's comments: from its one walk of node types, parse/syntax.ts descendantsIn). */
   hasComment(start: number, end: number): boolean {
-    const cs = (this.comments ??= descendantsIn(this.root, COMMENT).sort((a, b) => a.startIndex - b.startIndex));
+    const cs = (this.comments ??= descendantsIn(this.root, COMMENT));
     // Comments never overlap: the first one from `start` on ends first.
     const c = cs[firstFrom(cs, start)];
     return !!c && c.endIndex <= end;
@@ -66,7 +66,7 @@ export class UserFile {
    * types, parse/syntax.ts descendantsIn), not a walk of the statement.
    */
   breaksInStrings(start: number, end: number): number[] {
-    const ss = (this.strings ??= descendantsIn(this.root, STRING).sort((a, b) => a.startIndex - b.startIndex));
+    const ss = (this.strings ??= descendantsIn(this.root, STRING));
     const out: number[] = [];
     const breaks = (from: number, to: number) => {
       for (let i = this.text.indexOf('\n', from); i >= 0 && i < to; i = this.text.indexOf('\n', i + 1)) out.push(i + 1);

@@ -104,7 +104,8 @@ export class Scopes {
    * file's one walk of node types (no walk up the tree: each step up asks the parser again).
    */
   scopesOf(stmt: Node): Node[] {
-    const defs = (this.defs ??= descendantsIn(this.root, DEFS).sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex));
+    // In document order, outer before inner, as descendantsIn lists them (a preorder walk).
+    const defs = (this.defs ??= descendantsIn(this.root, DEFS));
     const start = stmt.startIndex;
     const end = stmt.endIndex;
     const out: Node[] = [];
