@@ -107,4 +107,26 @@ describe('ClassRegistry overlay', () => {
     expect(parent.overlay().resolve('here.Thing')).toBeUndefined();
     expect(() => child.snapshot()).toThrow(/overlay/);
   });
+
+  it('merges a class the parent holds into its own copy, never into the parent\'s', () => {
+    const parent = new ClassRegistry();
+    parent.add(newClassInfo('pkg.mod.Base'));
+    parent.add(newClassInfo('pkg.mod.Thing', { bases: ['pkg.mod.Base'], init: [{ name: 'a' } as never] }));
+    const before = JSON.stringify(parent.get('pkg.mod.Thing'));
+    const child = parent.overlay();
+    const merged = child.add(newClassInfo('pkg.mod.Thing', { aliases: ['here.Thing'], bases: ['other.Base'], init: [{ name: 'b' } as never], methods: { m: { calls: [] } as never } }));
+    expect(JSON.stringify(parent.get('pkg.mod.Thing'))).toBe(before);
+    expect(parent.resolve('here.Thing')).toBeUndefined();
+    expect(merged).not.toBe(parent.get('pkg.mod.Thing'));
+    expect(child.get('pkg.mod.Thing')).toBe(merged);
+    expect(merged.bases).toEqual(['pkg.mod.Base', 'other.Base']);
+    expect(merged.init.map((p) => p.name)).toEqual(['a', 'b']);
+    expect(Object.keys(merged.methods)).toEqual(['m']);
+    expect(child.resolve('here.Thing')).toBe('pkg.mod.Thing');
+    // The copy keeps the class's place, once, in what the overlay lists.
+    expect(child.all().map((c) => c.key)).toEqual(['pkg.mod.Base', 'pkg.mod.Thing']);
+    expect(child.all()[1]).toBe(merged);
+    expect(child.resolve('pkg.Thing')).toBe('pkg.mod.Thing');
+    expect(child.mro('pkg.mod.Thing').map((c) => c.key)).toEqual(['pkg.mod.Thing', 'pkg.mod.Base']);
+  });
 });

@@ -11,7 +11,19 @@ export class ClassRegistry {
   private parent?: ClassRegistry;
 
   add(info: ClassInfo): ClassInfo {
-    const existing = this.get(info.key);
+    let existing = this.byKey.get(info.key);
+    const inherited = existing ? undefined : this.parent?.get(info.key);
+    if (inherited) {
+      // A class the parent holds is merged into this registry's own copy: the parent (the rules'
+      // registry, shared by every file of a run) is never changed through an overlay.
+      existing = { ...inherited, init: [...inherited.init] };
+      this.byKey.set(existing.key, existing);
+      const list = [...(this.named(existing.name) ?? [])];
+      const at = list.indexOf(inherited);
+      if (at >= 0) list[at] = existing;
+      else list.push(existing);
+      this.byName.set(existing.name, list);
+    }
     if (existing) {
       merge(existing, info);
       for (const a of info.aliases) this.aliasIndex.set(a, existing.key);
@@ -33,8 +45,11 @@ export class ClassRegistry {
   }
 
   all(): ClassInfo[] {
-    const own = [...this.byKey.values()];
-    return this.parent ? [...this.parent.all(), ...own] : own;
+    const parent = this.parent;
+    if (!parent) return [...this.byKey.values()];
+    // A parent's class this overlay merged into keeps its place, as this overlay's copy.
+    const inherited = parent.all().map((c) => this.byKey.get(c.key) ?? c);
+    return [...inherited, ...[...this.byKey.values()].filter((c) => !parent.get(c.key))];
   }
 
   /** The classes of a simple name (an overlay's own list once it added one, else its parent's). */
