@@ -1,12 +1,17 @@
 /**
- * How a record's snippet is read (src/rules/compile/snippets.ts): its nodes in document order, found
- * by one walk inside the parser, each with its context (in a `try` body, in an `else` clause) from
- * the regions around it; the except clauses of each `try` in order; nothing inside an import.
+ * How a record's snippets are read (src/rules/compile/snippets.ts, patterns.ts): a snippet's nodes
+ * in document order, found by one walk inside the parser, each with its context (in a `try` body,
+ * in an `else` clause) from the regions around it; the except clauses of each `try` in order;
+ * nothing inside an import. And what is parsed for the fix patterns: no text that cannot tell.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeCursor } from 'web-tree-sitter';
+import { Parser, TreeCursor } from 'web-tree-sitter';
 import { initParser } from '../src/parse/parser.js';
+import type { LoadedRecord } from '../src/records/types.js';
+import { ClassRegistry } from '../src/rules/classes.js';
+import { compileOne } from '../src/rules/compile/cached.js';
 import { emptyFacts, readSnippet, resolveAll, type SnippetFacts } from '../src/rules/compile/snippets.js';
+import { ExceptionHierarchy } from '../src/rules/exceptions.js';
 
 beforeAll(async () => {
   await initParser();
@@ -114,5 +119,57 @@ describe('snippet facts', () => {
       names.forEach((n, i) => (proto[n] = saved[i]!));
     }
     expect(moves).toBe(0);
+  });
+});
+
+/** The texts parsed while `fn` runs. */
+function parsed(fn: () => void): string[] {
+  const proto = Parser.prototype as unknown as { parse: (...a: unknown[]) => unknown };
+  const parse = proto.parse;
+  const texts: string[] = [];
+  proto.parse = function (this: unknown, ...a: unknown[]) {
+    if (typeof a[0] === 'string') texts.push(a[0]);
+    return parse.apply(this, a);
+  };
+  try {
+    fn();
+  } finally {
+    proto.parse = parse;
+  }
+  return texts;
+}
+
+describe('fix patterns', () => {
+  const record = (n: number): LoadedRecord => ({
+    source: { file: 'mem.jsonl', line: n },
+    record: {
+      id: `r${n}`,
+      repo: 'acme/pkg',
+      slug: `load-empty-${n}`,
+      errorMessage: 'empty path',
+      errorClass: 'ValueError',
+      filePath: 'pkg/io.py',
+      lineNumber: 12,
+      sourceCodeStart: 10,
+      sourceCode: `def load(p):\n    if not p:\n        raise ValueError("empty path")\n    return p  # ${n}\n`,
+      tryCatchPattern: 'import pkg\ntry:\n    v = pkg.load(p)\nexcept ValueError:\n    v = None\n',
+      validationCode: 'import pkg\nif isinstance(p, str):\n    v = None\nelse:\n    v = pkg.load(p)\n',
+      exampleFix: `# before\nv = pkg.load(p)  # ${n}\n# after\nv = pkg.load(p) if p else None\n`,
+      tags: ['python'],
+    },
+  });
+
+  it('are read without parsing a whole exampleFix that has no import (its parts are parsed)', () => {
+    const lr = record(1);
+    let rule: ReturnType<typeof compileOne>['rule'];
+    const texts = parsed(() => (rule = compileOne(lr, new ExceptionHierarchy(), new ClassRegistry(), true).rule));
+    expect(rule?.patterns?.tryExcept?.prot).toMatchObject({ sink: 'assign', target: 'v', receiver: 'pkg', args: [{ name: 'p', index: 0 }] });
+    expect(rule?.patterns?.replace).toBeDefined();
+    expect(rule?.patterns?.imports.map((i) => i.stmt)).toEqual(['import pkg']);
+    const fix = lr.record.exampleFix!;
+    expect(texts).not.toContain(fix);
+    expect(texts).toContain('v = pkg.load(p)  # 1\n');
+    // Each text once: the record's trees are shared by its facts and its patterns.
+    expect(new Set(texts).size).toBe(texts.length);
   });
 });
