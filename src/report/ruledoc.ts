@@ -1,7 +1,7 @@
 /** A rule's documentation, from its record: the same sections for `explain`, SARIF help and editors. */
 import type { ClassRegistry } from '../rules/classes.js';
 import { splitQualified } from '../rules/names.js';
-import { ruleReach } from '../rules/reach.js';
+import { reachIndex, ruleReach, type ReachIndex } from '../rules/reach.js';
 import type { Rule } from '../rules/types.js';
 import { oneLine } from '../parse/files.js';
 
@@ -107,9 +107,9 @@ function fence(code: string, lang: string): string {
 }
 
 /** Where a rule fires, in short: the calls it targets and the library calls that reach it indirectly. */
-export function ruleCalls(rule: Rule, classes: ClassRegistry): { direct: string[]; indirect: string[] } {
+export function ruleCalls(rule: Rule, classes: ClassRegistry, reach?: ReachIndex): { direct: string[]; indirect: string[] } {
   const direct = rule.targets.map((t) => (t.kind === 'method' ? `${splitQualified(t.classKey).name}.${t.method}()` : `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`));
-  const indirect = ruleReach(rule, classes).indirect.map((p) => p.split(' -> ')[0]!);
+  const indirect = ruleReach(rule, classes, reach).indirect.map((p) => p.split(' -> ')[0]!);
   return { direct: [...new Set(direct)], indirect: [...new Set(indirect)] };
 }
 
@@ -119,8 +119,9 @@ export function ruleCalls(rule: Rule, classes: ClassRegistry): { direct: string[
  */
 export function rulesTable(rules: Rule[], classes: ClassRegistry, link: (rule: Rule) => string | undefined = () => undefined): string {
   const code = (s: string) => `\`${s}\``;
+  const reach = reachIndex(classes);
   const rows = rules.map((r) => {
-    const { direct, indirect } = ruleCalls(r, classes);
+    const { direct, indirect } = ruleCalls(r, classes, reach);
     const via = indirect.length ? `; through ${indirect.map(code).join(', ')}` : '';
     const href = link(r);
     return `| ${href ? `[${code(r.id)}](${href})` : code(r.id)} | ${code(r.errorClass)} | ${direct.map(code).join(', ')}${via} |`;

@@ -1,6 +1,6 @@
 /** `raiselint rules`: the loaded rules, as text or JSON. */
 import { describeTarget } from '../rules/compile.js';
-import { ruleReach, type RuleReach } from '../rules/reach.js';
+import { reachIndex, ruleReach, type ReachIndex, type RuleReach } from '../rules/reach.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import { ruleDoc } from './ruledoc.js';
@@ -22,7 +22,8 @@ export interface RuleEntry {
   dataset: { file: string; line: number };
 }
 
-export function ruleEntry(rule: Rule, set: RuleSet): RuleEntry {
+/** `reach`: reachIndex(set.classes), when entries are made for many rules. */
+export function ruleEntry(rule: Rule, set: RuleSet, reach?: ReachIndex): RuleEntry {
   return {
     id: rule.id,
     recordId: rule.recordId,
@@ -32,7 +33,7 @@ export function ruleEntry(rule: Rule, set: RuleSet): RuleEntry {
     severity: rule.defaultSeverity,
     raiser: { module: rule.raiser.module, qualname: rule.raiser.qualname, line: rule.raiser.line, url: rule.raiser.url ?? null },
     targets: rule.targets.map(describeTarget),
-    confidence: ruleReach(rule, set.classes),
+    confidence: ruleReach(rule, set.classes, reach),
     guards: rule.guards.map((g) => `${g.name}(arg ${g.param})`),
     tips: rule.tips,
     docsUrl: rule.docsUrl ?? null,
@@ -69,7 +70,8 @@ export function builtinEntry(b: BuiltinRule): BuiltinEntry {
 
 /** Record rules (sorted by id), then the built-in ones (`builtin: true`). */
 export function formatRulesJson(rules: Rule[], set: RuleSet, builtins: BuiltinRule[] = []): string {
-  return JSON.stringify([...rules.map((r) => ruleEntry(r, set)), ...builtins.map(builtinEntry)], null, 2) + '\n';
+  const reach = reachIndex(set.classes);
+  return JSON.stringify([...rules.map((r) => ruleEntry(r, set, reach)), ...builtins.map(builtinEntry)], null, 2) + '\n';
 }
 
 export function formatRulesText(rules: Rule[], set: RuleSet, builtins: BuiltinRule[] = []): string {
@@ -77,8 +79,9 @@ export function formatRulesText(rules: Rule[], set: RuleSet, builtins: BuiltinRu
   const field = (name: string, values: string[]) => {
     values.forEach((v, i) => out.push(`  ${(i === 0 ? name : '').padEnd(9)} ${v}`));
   };
+  const reach = reachIndex(set.classes);
   for (const rule of rules) {
-    const e = ruleEntry(rule, set);
+    const e = ruleEntry(rule, set, reach);
     const doc = ruleDoc(rule);
     out.push(rule.id);
     field('raises', [doc.title]);

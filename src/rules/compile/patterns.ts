@@ -10,7 +10,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { parseOnce } from './trees.js';
-import { dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { descendantsOfType, dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { caughtNames, exceptAlias, exceptClauses, handlerBody } from '../../python/excepts.js';
 import { isinstanceArgs, unwrapNot } from '../../python/guards.js';
 import { importedNames, importLine, importTarget } from '../../python/imports.js';
@@ -64,7 +64,9 @@ export function readPatterns(rule: Rule): RulePatterns {
 
 // ------------------------------------------------------------------ imports of the snippets
 
+/** The imports of the snippet's top-level statements (a text without the word `import` has none: it is not parsed). */
 function readImports(code: string, into: SnippetImport[]): void {
+  if (!code.includes('import')) return;
   parseOnce(code, (tree) => {
     for (const s of namedChildren(tree.rootNode)) {
       for (const i of importedNames(s)) {
@@ -154,24 +156,17 @@ function replacePattern(before: string, after: string, names: string[], fallback
   });
 }
 
-/** The first call (or attribute read) of one of `names` under `root`. */
+/**
+ * The first call of one of `names` at or under `root`, in document order (the calls come from one
+ * walk inside the parser, `root` first when it is a call).
+ */
 function protectedCall(root: Node, names: string[]): Node | undefined {
-  const stack: Node[] = [root];
-  const found: Node[] = [];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'call') {
-      const fn = field(n, 'function');
-      const text = dottedName(fn) ?? (fn?.type === 'attribute' ? `?.${field(fn, 'attribute')?.text}` : undefined);
-      if (text && names.some((p) => text === p || text.endsWith(`.${p}`))) found.push(n);
-    }
-    for (let i = n.namedChildCount - 1; i >= 0; i--) {
-      const c = n.namedChild(i);
-      if (c) stack.push(c);
-    }
+  for (const n of descendantsOfType(root, 'call')) {
+    const fn = field(n, 'function');
+    const text = dottedName(fn) ?? (fn?.type === 'attribute' ? `?.${field(fn, 'attribute')?.text}` : undefined);
+    if (text && names.some((p) => text === p || text.endsWith(`.${p}`))) return n;
   }
-  found.sort((a, b) => a.startIndex - b.startIndex);
-  return found[0];
+  return undefined;
 }
 
 function protectedOf(call: Node): Protected | string {
