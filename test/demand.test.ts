@@ -102,6 +102,17 @@ describe('demand: bodies that cannot record are skipped', () => {
   it('a module-level or class-level name carries file-wide', () => {
     expect(live('import json\nf = json.loads\nclass A:\n    g = json.loads\ndef b(x):\n    return x.g\ndef c(f):\n    return f\n')).toEqual([true, true]);
   });
+  it('an import binds each name from the name imported only, not from the rest of the statement', () => {
+    // `tool` is bound from `json.tool`: the trigger `loads` imported beside it does not reach it.
+    expect(live('from json import loads, tool\ndef a(x):\n    return tool(x)\ndef b(s):\n    return loads(s)\n')).toEqual([false, true]);
+    expect(live('import json, os.path as tool\ndef a(x):\n    return tool(x)\n')).toEqual([false]);
+    // The name imported under another carries into it, and `import a.b` binds `a`.
+    expect(live('from json import tool, loads as parse\ndef a(s):\n    return parse(s)\n')).toEqual([true]);
+    const code = 'import json.decoder, os\nfrom json import tool, loads as parse\ndef g(s):\n    return parse(s)\ndef h(s):\n    return json.loads(s)\n';
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([4, 6]);
+    expect(findings(code, true)).toEqual(all);
+  });
   it('a trigger\'s call result does not make carriers of what it binds', () => {
     expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);
   });
