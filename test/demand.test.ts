@@ -113,6 +113,18 @@ describe('demand: bodies that cannot record are skipped', () => {
     expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([4, 6]);
     expect(findings(code, true)).toEqual(all);
   });
+  it('a def\'s own name is no reason to interpret its body', () => {
+    expect(live('def loads(x):\n    return x + 1\nasync def loads2(x):\n    return loads(x)\n')).toEqual([false, true]);
+    // `get_parser` is a maker (A's returns a trigger): B's method of that name has nothing else.
+    const code = 'import json\nclass A:\n    def get_parser(self):\n        return json.loads\nclass B:\n    def get_parser(self):\n        return None\n    def use(self, s):\n        f = A().get_parser()\n        return f(s)\n';
+    withTree(code, (tree) => {
+      const d = new Demand(code, rules.triggerNames, () => readFlows(tree.rootNode, code));
+      expect(tree.rootNode.descendantsOfType('function_definition').map((n) => d.live(n!))).toEqual([true, false, true]);
+    });
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([10]);
+    expect(findings(code, true)).toEqual(all);
+  });
   it('a trigger\'s call result does not make carriers of what it binds', () => {
     expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);
   });

@@ -81,7 +81,10 @@ export class Demand {
   live(fn: Node): boolean {
     if (!this.triggers.size) return false;
     this.tokens();
-    const [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
+    let [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
+    // Its own name, first in its span (`def to_dict(...)`), is bound there, not read: it is no reason to interpret the body.
+    if (this.names[a] === 'async') a++;
+    if (this.names[a] === 'def') a += 2;
     if (this.anyIn(a, b, this.triggers)) return true;
     const { values, makers } = (this.carriers ??= this.closeCarriers());
     for (let i = a; i < b; i++) if (this.carries(values, i) || this.carries(makers, i)) return true;
