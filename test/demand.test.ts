@@ -16,7 +16,7 @@ import { matchCalls } from '../src/match/match.js';
 import { withTree } from '../src/parse/parser.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { readFlows } from '../src/python/flows.js';
-import { Demand } from '../src/semantic/demand.js';
+import { Demand, liveNames } from '../src/semantic/demand.js';
 import { buildModel } from '../src/semantic/model.js';
 
 const SHAPES = join(import.meta.dirname, '..', 'fixtures', 'shapes', 'records.jsonl');
@@ -32,10 +32,10 @@ function findings(code: string, onDemand: boolean): string[] {
   });
 }
 
-/** Whether each top-level `def` (in order) can record a call site. */
-function live(code: string): boolean[] {
+/** Whether each top-level `def` (in order) can record a call site (with `file`, of a name that can lead to a finding in this file: as the model asks). */
+function live(code: string, file = false): boolean[] {
   return withTree(code, (tree) => {
-    const d = new Demand(code, rules.triggerNames, () => readFlows(tree.rootNode, code));
+    const d = new Demand(code, file ? liveNames(code, rules, rules.triggerNames) : rules.triggerNames, () => readFlows(tree.rootNode, code));
     return tree.rootNode.namedChildren.filter((n) => n?.type === 'function_definition').map((n) => d.live(n!));
   });
 }
@@ -102,39 +102,92 @@ describe('demand: bodies that cannot record are skipped', () => {
   it('a module-level or class-level name carries file-wide', () => {
     expect(live('import json\nf = json.loads\nclass A:\n    g = json.loads\ndef b(x):\n    return x.g\ndef c(f):\n    return f\n')).toEqual([true, true]);
   });
+  it('an import binds each name from the name imported only, not from the rest of the statement', () => {
+    // `tool` is bound from `json.tool`: the trigger `loads` imported beside it does not reach it.
+    expect(live('from json import loads, tool\ndef a(x):\n    return tool(x)\ndef b(s):\n    return loads(s)\n')).toEqual([false, true]);
+    expect(live('import json, os.path as tool\ndef a(x):\n    return tool(x)\n')).toEqual([false]);
+    // The name imported under another carries into it, and `import a.b` binds `a`.
+    expect(live('from json import tool, loads as parse\ndef a(s):\n    return parse(s)\n')).toEqual([true]);
+    const code = 'import json.decoder, os\nfrom json import tool, loads as parse\ndef g(s):\n    return parse(s)\ndef h(s):\n    return json.loads(s)\n';
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([4, 6]);
+    expect(findings(code, true)).toEqual(all);
+  });
+  it('a def\'s own name is no reason to interpret its body', () => {
+    expect(live('def loads(x):\n    return x + 1\nasync def loads2(x):\n    return loads(x)\n')).toEqual([false, true]);
+    // `get_parser` is a maker (A's returns a trigger): B's method of that name has nothing else.
+    const code = 'import json\nclass A:\n    def get_parser(self):\n        return json.loads\nclass B:\n    def get_parser(self):\n        return None\n    def use(self, s):\n        f = A().get_parser()\n        return f(s)\n';
+    withTree(code, (tree) => {
+      const d = new Demand(code, rules.triggerNames, () => readFlows(tree.rootNode, code));
+      expect(tree.rootNode.descendantsOfType('function_definition').map((n) => d.live(n!))).toEqual([true, false, true]);
+    });
+    const all = findings(code, false);
+    expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([10]);
+    expect(findings(code, true)).toEqual(all);
+  });
   it('a trigger\'s call result does not make carriers of what it binds', () => {
     expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);
+  });
+});
+
+describe('demand: a name counts only where the file can lead it to a finding', () => {
+  // `getstate` is a method of random.SystemRandom in these records; `loads` a function of json.
+  it('skips a method call on a receiver the file cannot make of the raising class', () => {
+    expect(live('def a(r):\n    return r.getstate()\n')).toEqual([true]);
+    expect(live('def a(r):\n    return r.getstate()\n', true)).toEqual([false]);
+    expect(liveNames('import pickle\ndef a(r):\n    return r.getstate()\n', rules, rules.triggerNames).has('getstate')).toBe(false);
+  });
+  it('keeps it where the file imports and names the class (constructor, annotation, string annotation)', () => {
+    const cases = [
+      'import random\ndef a():\n    r = random.SystemRandom()\n    return r.getstate()\n',
+      'import random\ndef a(r: random.SystemRandom):\n    return r.getstate()\n',
+      'import random\ndef a(r: "random.SystemRandom"):\n    return r.getstate()\n',
+      'from random import SystemRandom as R\ndef a(r: R):\n    return r.getstate()\n',
+    ];
+    for (const code of cases) {
+      expect(live(code, true), code).toEqual([true]);
+      const all = findings(code, false);
+      expect(all.map((f) => Number(f.split(' ')[0])), code).toEqual([code.startsWith('import random\ndef a():') ? 4 : 3]);
+      expect(findings(code, true), code).toEqual(all);
+    }
+  });
+  it('skips a function name the file does not import from the rule\'s module, keeps it where it does', () => {
+    expect(live('def a(s):\n    return loads(s)\n', true)).toEqual([false]);
+    expect(live('from json import loads\ndef a(s):\n    return loads(s)\n', true)).toEqual([true]);
+    expect(live('import json\nparse = json.loads\ndef a(s):\n    return parse(s)\n', true)).toEqual([true]);
   });
 });
 
 const stdlib = stdlibDir();
 
 describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
-  it('finds the same sites as interpreting every body, and skips bodies', async () => {
+  it('finds the same findings (sites, receivers, rules) as interpreting every body, and skips bodies', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'raiselint-demand-'));
     try {
       const records = join(tmp, 'records.jsonl');
       execFileSync(process.execPath, [join(ROOT, 'scripts', 'gen-stdlib-records.mjs'), '--sample', '400', '--seed', '11', '--out', records], { stdio: 'pipe' });
       const big = await loadRules({ records: [records], bundled: false });
-      let sites = 0;
+      let found = 0;
       let skipped = 0;
       let bodies = 0;
       for (const [i, f] of pyFiles(stdlib!).entries()) {
-        if (i % 40 !== 3) continue;
+        if (i % 20 !== 3) continue;
         const code = readFileSync(f, 'utf8');
         withTree(code, (tree) => {
-          const show = (onDemand: boolean) => buildModel(tree.rootNode, big, f, { source: code, onDemand }).sites.map((s) => `${s.node.startIndex} ${s.kind} ${s.name} ${s.callee?.join(',') ?? ''} ${JSON.stringify(s.receiver ?? null)}`);
+          // The sites that become findings (a skipped body records none, and could not have recorded one of these).
+          const show = (onDemand: boolean) =>
+            matchCalls(buildModel(tree.rootNode, big, f, { source: code, onDemand }), big).map((x) => `${x.site.node.startIndex} ${x.site.kind} ${x.site.name} ${x.site.callee?.join(',') ?? ''} ${JSON.stringify(x.site.receiver ?? null)} ${x.rule.id} ${x.confidence} ${x.condition} ${x.via.join(',')}`);
           const all = show(false);
           expect(show(true), f).toEqual(all);
-          sites += all.length;
-          const d = new Demand(code, big.triggerNames, () => readFlows(tree.rootNode, code));
+          found += all.length;
+          const d = new Demand(code, liveNames(code, big, big.triggerNames), () => readFlows(tree.rootNode, code));
           for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
             bodies++;
             if (fn && !d.live(fn)) skipped++;
           }
         });
       }
-      expect(sites).toBeGreaterThan(500);
+      expect(found).toBeGreaterThan(80);
       expect(skipped).toBeGreaterThan(bodies / 10);
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * Where values flow into names, read from a whole file in one walk of the tree: the facts the
  * semantic model's analysis on demand (src/semantic/demand.ts) and its class fields
  * (src/semantic/members.ts) start from.
- *   - value flows: assignments, loops and comprehensions, `with … as`, walrus, imports, `match`,
+ *   - value flows: assignments, loops and comprehensions, `with … as`, walrus, imports (one flow
+ *     per name bound, from the name imported), `match`,
  *     a class's bases into its name, a `return` into its function's name, a class into a
  *     classmethod's first parameter, as source ranges (what may be bound, what it comes from);
  *   - compound targets: binding targets other than a plain name (`self.x`, `a, self.b`, `d[k]`);
@@ -12,7 +13,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import { interpolatingPrefix } from '../parse/nodecache.js';
-import { descendantsIn, field } from '../parse/syntax.js';
+import { descendantsIn, field, namedChildren } from '../parse/syntax.js';
 
 /** A place where a value can reach a name: the text that may be bound (`lhs`) and the text its value comes from (`rhs`). */
 export interface ValueFlow {
@@ -57,15 +58,13 @@ const FLOWS: Record<string, { lhs: string; rhs: string[] }> = {
   for_statement: { lhs: 'left', rhs: ['right'] },
   for_in_clause: { lhs: 'left', rhs: ['right'] },
   as_pattern: { lhs: 'alias', rhs: ['*'] },
-  import_statement: { lhs: '*', rhs: ['*'] },
-  import_from_statement: { lhs: '*', rhs: ['*'] },
   match_statement: { lhs: '*', rhs: ['*'] },
   // A class's name carries what its bases carry (the constructor and class attributes it inherits).
   class_definition: { lhs: 'name', rhs: ['superclasses'] },
 };
 /** The flows whose `lhs` is a binding target (the model's `bind`). */
 const TARGETS = new Set(['assignment', 'for_statement', 'for_in_clause', 'as_pattern']);
-const TYPES = new Set([...Object.keys(FLOWS), 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment']);
+const TYPES = new Set([...Object.keys(FLOWS), 'import_statement', 'import_from_statement', 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment']);
 
 type Range = [number, number];
 
@@ -113,6 +112,10 @@ export function readFlows(root: Node, source: string): FileFlows {
       case 'decorated_definition':
         classMethodFlow(n, open[open.length - 1], out.flows);
         continue;
+      case 'import_statement':
+      case 'import_from_statement':
+        importFlows(n, out.flows);
+        continue;
       case 'class_definition':
         enter(n, 'class');
     }
@@ -128,6 +131,26 @@ export function readFlows(root: Node, source: string): FileFlows {
     out.flows.push({ lhs: [lhs], rhs: [Math.min(...rs.map((r) => r[0])), Math.max(...rs.map((r) => r[1]))] });
   }
   return out;
+}
+
+/**
+ * An import's flows, one per name it binds (as src/python/imports.ts reads them): from the name
+ * imported (`x` in `from m import x as y`, `a.b` in `import a.b [as c]`) into the name bound (`y`,
+ * `a` or `c`). The value a from-import binds is `m.x` (or the class it resolves to, known by `x`),
+ * so the module's own path is no source; a `*` import binds nothing the model knows.
+ */
+function importFlows(n: Node, out: ValueFlow[]): void {
+  const plain = n.type === 'import_statement';
+  for (const c of plain ? namedChildren(n) : n.childrenForFieldName('name')) {
+    if (c?.type === 'dotted_name') {
+      const bound = plain ? namedChildren(c)[0] : c;
+      if (bound) out.push({ lhs: [[bound.startIndex, bound.endIndex]], rhs: [c.startIndex, c.endIndex] });
+    } else if (c?.type === 'aliased_import') {
+      const name = field(c, 'name');
+      const alias = field(c, 'alias');
+      if (name && alias) out.push({ lhs: [[alias.startIndex, alias.endIndex]], rhs: [name.startIndex, name.endIndex] });
+    }
+  }
 }
 
 function range(n: Node, name: string): Range | undefined {

@@ -1,7 +1,9 @@
 /**
- * Analysis on demand: which function bodies can record a call site at all. The model interprets a
- * function body (the final, recording pass) only when it can: when its text names a rule trigger,
- * or a name that may carry one.
+ * Analysis on demand: which function bodies can record a call site that can become a finding. The
+ * model interprets a function body (the final, recording pass) only when it can: when its text
+ * names a trigger that can lead to a finding in this file (liveNames: a method name only where the
+ * file can make an instance that reaches the raising class's method, as the prefilter decides it
+ * per name), or a name that may carry one. Other bodies may record sites, but none a rule matches.
  *
  * A call is recorded under its written name or under the last segment of the qualified name its
  * callee resolves to (`from json import loads as parse; parse(s)` is `loads`). That qualified name
@@ -10,11 +12,16 @@
  * a flow whose source text names a trigger or a carrier makes carriers of the names it binds.
  * Names are compared as tokens; a function's own variable carries only inside that function
  * (closeCarriers). Each step is a superset of what the model can do, so a body that is skipped
- * could not have recorded anything. Comments and plain string literals hold no names (a string is a
+ * could not have recorded a site of a live name. Comments and plain string literals hold no names (a string is a
  * `str`, and annotations, string or not, only give instances); f-strings hold code, so they count.
  */
 import type { Node } from '../parse/parser.js';
 import type { FileFlows, ValueFlow } from '../python/flows.js';
+import { NameTable, type Occurrences } from '../rules/nametable.js';
+import { prefilterFor, shapeOf } from '../rules/prefilter.js';
+import { importContext, type ImportContext } from '../rules/prefilter-context.js';
+import { Needs, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts } from '../rules/prefilter-needs.js';
+import type { RuleSet } from '../rules/ruleset.js';
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
 const UNICODE_NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/gu;
@@ -29,12 +36,11 @@ export class Demand {
   private comments: [number, number][] | undefined;
   private flowsRead: FileFlows | undefined;
 
-  /** Whether any trigger is written in the file at all (code, strings or comments); read on first use. */
-  private anyTrigger: boolean | undefined;
   private scanned = false;
 
   constructor(
     private readonly source: string,
+    /** The names a body must name (or carry) to be interpreted: the model gives the file's liveNames. */
     private readonly triggers: Set<string>,
     /** The file's flows (src/python/flows.ts), read when first needed. */
     private readonly facts: () => FileFlows,
@@ -60,17 +66,6 @@ export class Demand {
     this.scan(re, from, source.length);
   }
 
-  /** One pass over the raw text without the tree: a file that names no trigger anywhere records nothing. */
-  private namesATrigger(): boolean {
-    if (this.anyTrigger !== undefined) return this.anyTrigger;
-    const source = this.source;
-    // eslint-disable-next-line no-control-regex
-    const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
-    re.lastIndex = 0;
-    for (let m = re.exec(source); m; m = re.exec(source)) if (this.triggers.has(m[0])) return (this.anyTrigger = true);
-    return (this.anyTrigger = false);
-  }
-
   /** Adds the names in source[from, to). */
   private scan(re: RegExp, from: number, to: number): void {
     if (to <= from) return;
@@ -84,9 +79,12 @@ export class Demand {
 
   /** Whether the function can record a call site. */
   live(fn: Node): boolean {
-    if (!this.namesATrigger()) return false;
+    if (!this.triggers.size) return false;
     this.tokens();
-    const [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
+    let [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
+    // Its own name, first in its span (`def to_dict(...)`), is bound there, not read: it is no reason to interpret the body.
+    if (this.names[a] === 'async') a++;
+    if (this.names[a] === 'def') a += 2;
     if (this.anyIn(a, b, this.triggers)) return true;
     const { values, makers } = (this.carriers ??= this.closeCarriers());
     for (let i = a; i < b; i++) if (this.carries(values, i) || this.carries(makers, i)) return true;
@@ -263,4 +261,65 @@ function lowerBound<T = number>(xs: readonly T[], x: number, key: (t: T) => numb
     else hi = mid;
   }
   return lo;
+}
+
+/** Role bits of the names a file is scanned for (./liveNames): a demand name, or a name some need condition asks for. */
+const DEMANDED = 1;
+const CONTEXT = 2;
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+interface LiveTable {
+  table: NameTable;
+  /** The prefilter's needs (src/rules/prefilter-needs.ts); undefined for a spec without them (every name written is live). */
+  needs: Needs | undefined;
+}
+
+const liveMemo = new WeakMap<RuleSet, Map<Set<string>, LiveTable>>();
+
+function liveTable(rules: RuleSet, names: Set<string>): LiveTable {
+  let byNames = liveMemo.get(rules);
+  if (!byNames) liveMemo.set(rules, (byNames = new Map()));
+  let t = byNames.get(names);
+  if (t) return t;
+  const spec = prefilterFor(rules).spec.needs;
+  const roles = new Map<string, number>();
+  for (const n of names) roles.set(n, DEMANDED);
+  if (spec) for (const n of needTokens(spec)) roles.set(n, (roles.get(n) ?? 0) | CONTEXT);
+  t = { table: NameTable.build([...roles]), needs: spec ? new Needs(spec) : undefined };
+  byNames.set(names, t);
+  return t;
+}
+
+/**
+ * The names of `names` (the demand's: triggers and the aliases that stand for them) that can lead
+ * to a finding in this file: those it writes (anywhere: code, strings or comments) that are no
+ * rule's entry name, and the entry names whose needs it meets (src/rules/prefilter-needs.ts), read
+ * as the prefilter reads them, from the file's bytes. A finding through an entry name needs what
+ * that name needs: a method name, a receiver that can be of the raising class (the file imports
+ * and names one of the classes whose instances reach the method, or calls a guard narrowing to
+ * one); a function or constructor name, an import of its module's root. So `d.get(k)` in a file
+ * that can make no instance of a class with a `get` rule is not a reason to interpret a body.
+ */
+export function liveNames(source: string, rules: RuleSet, names: Set<string>): Set<string> {
+  const { table, needs } = liveTable(rules, names);
+  const buf = Buffer.from(source, 'utf8');
+  const n = buf.length;
+  const found = new Map<string, number>();
+  const occurrences: Occurrences = { roles: DEMANDED, at: new Map() };
+  table.scanBytes(buf, n, source, found, needs ? occurrences : undefined);
+  const out = new Set<string>();
+  if (!needs) {
+    for (const [name, r] of found) if (r & DEMANDED) out.add(name);
+    return out;
+  }
+  let ctx: ImportContext | undefined;
+  const imports = () => (ctx ??= importContext(buf, n));
+  const facts: NeedFacts = {
+    found,
+    // A name that is no ASCII identifier is found in the decoded text only: any shape.
+    shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, n, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
+    roots: () => imports().roots,
+  };
+  for (const [name, r] of found) if (r & DEMANDED && needs.met(name, facts) !== false) out.add(name);
+  return out;
 }

@@ -9,7 +9,8 @@
  * The rooms: ./env.ts (scopes), ./statements.ts and ./expressions.ts (the flow), ./annotations.ts,
  * ./narrowing.ts, ./members.ts (members and construction), ./sites.ts (call-site recording, an
  * observer). This file runs them over a module: the module first, then every function body with
- * the final environment of its enclosing scope, when it can record a call site (./demand.ts);
+ * the final environment of its enclosing scope, when it can record a call site that a rule can match
+ * in this file (./demand.ts);
  * function return types and `self.x` fields are inferred on demand and memoised.
  */
 import type { Node } from '../parse/parser.js';
@@ -19,7 +20,7 @@ import { parameters } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { readFlows, type FileFlows } from '../python/flows.js';
-import { Demand } from './demand.js';
+import { Demand, liveNames } from './demand.js';
 import { Env, fnCtx, inert, type SelfFields } from './env.js';
 import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
@@ -49,7 +50,7 @@ export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: Mo
   const source = opts.source ?? root.text;
   let flows: FileFlows | undefined;
   const facts = () => (flows ??= readFlows(root, source));
-  const demand = opts.onDemand === false ? undefined : new Demand(source, demandNames(rules), facts);
+  const demand = opts.onDemand === false ? undefined : new Demand(source, liveNames(source, rules, demandNames(rules)), facts);
   return new Interpreter(root, rules, file, demand, facts).run();
 }
 
