@@ -48,6 +48,8 @@ export const ROLE_OTHER = 8;
 export const ROLE_DIRECTIVE = 16;
 /** A name a call or method name needs beside it (src/rules/prefilter-needs.ts): a class's name, a guard. */
 export const ROLE_CONTEXT = 32;
+/** The roles of the first stage's names (see Prefilter). */
+const STAGE1_ROLES = ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE;
 const DIRECTIVE_MARK = 'raiselint';
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -96,6 +98,8 @@ export function rolesCanMatch(roles: number): boolean {
  * module roots that every rule's needs require (or the directive mark), before or after those
  * needles, whichever its cost model says is cheaper. Only a file that mentions a call or method
  * name is scanned again for every name (the roles decide; the names say which rules to load).
+ * When the shortest name of any role is as short as the shortest call or method name (a dataset's
+ * `id` or `eq`), the first scan would read the same bytes: one scan for every name does both.
  */
 export class Prefilter {
   /** Substrings one of which every call and method name contains; undefined when there are too many. */
@@ -121,7 +125,7 @@ export class Prefilter {
   }
 
   static build(spec: PrefilterSpec): Prefilter {
-    const stage1 = NameTable.build(spec.names.filter(([, r]) => (r & (ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE)) !== 0));
+    const stage1 = NameTable.build(spec.names.filter(([, r]) => (r & STAGE1_ROLES) !== 0));
     return new Prefilter(stage1, NameTable.build(spec.names), spec.needs ? JSON.stringify(spec.needs) : undefined);
   }
 
@@ -218,6 +222,17 @@ export class Prefilter {
       if (!found || (this.gate && !this.gate.first && !this.gate.pass(b))) return null;
     } else if (this.stage1.gramsUsable) {
       if (!this.stage1.anyToken(buf, length)) return null;
+    } else if (this.all.minLen === this.stage1.minLen) {
+      // Names of other roles no shorter: the first scan would sample the same bytes (and a file
+      // that passes it was scanned twice). One scan for every name decides both stages: a name
+      // of the first stage's roles found is what the first scan finds.
+      const found = new Map<string, number>();
+      const occurrences: Occurrences = { roles: ROLE_CALL | ROLE_METHOD, at: new Map() };
+      this.all.scanBytes(buf, length, text, found, this.needsJson ? occurrences : undefined);
+      let roles = 0;
+      for (const r of found.values()) roles |= r;
+      if ((roles & STAGE1_ROLES) === 0) return null;
+      return this.decide(found, occurrences, buf, length) ? [...found.keys()] : null;
     } else {
       const first = new Map<string, number>();
       this.stage1.scanBytes(buf, length, text, first);
