@@ -166,14 +166,7 @@ export class Prefilter {
   private decide(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number): boolean {
     if (!this.needsJson) return rolesCanMatch(toResult(found).roles);
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
-    let ctx: ImportContext | undefined;
-    const imports = () => (ctx ??= importContext(buf, length));
-    const facts: NeedFacts = {
-      found,
-      // A name that is no ASCII identifier is found in the decoded text only: any shape.
-      shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
-      roots: () => imports().roots,
-    };
+    const facts = needFacts(found, occurrences, buf, length);
     for (const [name, roles] of found) {
       if (roles & ROLE_DIRECTIVE) return true;
       // A name no rule files (a curated summary method that leads to no rule's method) leads to no finding.
@@ -249,6 +242,23 @@ export class Prefilter {
     const bytes = Buffer.from(text, 'utf8');
     return this.candidateBytes(bytes, bytes.length, text);
   }
+}
+
+/**
+ * What the needs (./prefilter-needs.ts) read of a file whose bytes were scanned into `found` (with
+ * the occurrences of the names asked for): each name's shape and the module roots it imports, the
+ * imports read on first use. The prefilter and the model's demand (src/semantic/demand.ts) read a
+ * file's needs through this one reading.
+ */
+export function needFacts(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number): NeedFacts {
+  let ctx: ImportContext | undefined;
+  const imports = () => (ctx ??= importContext(buf, length));
+  return {
+    found,
+    // A name that is no ASCII identifier is found in the decoded text only: any shape.
+    shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
+    roots: () => imports().roots,
+  };
 }
 
 /**

@@ -18,9 +18,8 @@
 import type { Node } from '../parse/parser.js';
 import type { FileFlows, ValueFlow } from '../python/flows.js';
 import { NameTable, type Occurrences } from '../rules/nametable.js';
-import { prefilterFor, shapeOf } from '../rules/prefilter.js';
-import { importContext, type ImportContext } from '../rules/prefilter-context.js';
-import { Needs, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts } from '../rules/prefilter-needs.js';
+import { needFacts, prefilterFor } from '../rules/prefilter.js';
+import { Needs, needTokens } from '../rules/prefilter-needs.js';
 import type { RuleSet } from '../rules/ruleset.js';
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
@@ -266,7 +265,6 @@ function lowerBound<T = number>(xs: readonly T[], x: number, key: (t: T) => numb
 /** Role bits of the names a file is scanned for (./liveNames): a demand name, or a name some need condition asks for. */
 const DEMANDED = 1;
 const CONTEXT = 2;
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 interface LiveTable {
   table: NameTable;
@@ -312,14 +310,7 @@ export function liveNames(source: string, rules: RuleSet, names: Set<string>): S
     for (const [name, r] of found) if (r & DEMANDED) out.add(name);
     return out;
   }
-  let ctx: ImportContext | undefined;
-  const imports = () => (ctx ??= importContext(buf, n));
-  const facts: NeedFacts = {
-    found,
-    // A name that is no ASCII identifier is found in the decoded text only: any shape.
-    shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, n, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
-    roots: () => imports().roots,
-  };
+  const facts = needFacts(found, occurrences, buf, n);
   for (const [name, r] of found) if (r & DEMANDED && needs.met(name, facts) !== false) out.add(name);
   return out;
 }
