@@ -13,7 +13,8 @@
  */
 import type { Node } from '../parse/parser.js';
 import { interpolatingPrefix } from '../parse/nodecache.js';
-import { descendantsIn, field, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field } from '../parse/syntax.js';
+import { importedNames } from './imports.js';
 
 /** A place where a value can reach a name: the text that may be bound (`lhs`) and the text its value comes from (`rhs`). */
 export interface ValueFlow {
@@ -134,23 +135,13 @@ export function readFlows(root: Node, source: string): FileFlows {
 }
 
 /**
- * An import's flows, one per name it binds (as src/python/imports.ts reads them): from the name
+ * An import's flows, one per name it binds (src/python/imports.ts reads them): from the name
  * imported (`x` in `from m import x as y`, `a.b` in `import a.b [as c]`) into the name bound (`y`,
  * `a` or `c`). The value a from-import binds is `m.x` (or the class it resolves to, known by `x`),
  * so the module's own path is no source; a `*` import binds nothing the model knows.
  */
 function importFlows(n: Node, out: ValueFlow[]): void {
-  const plain = n.type === 'import_statement';
-  for (const c of plain ? namedChildren(n) : n.childrenForFieldName('name')) {
-    if (c?.type === 'dotted_name') {
-      const bound = plain ? namedChildren(c)[0] : c;
-      if (bound) out.push({ lhs: [[bound.startIndex, bound.endIndex]], rhs: [c.startIndex, c.endIndex] });
-    } else if (c?.type === 'aliased_import') {
-      const name = field(c, 'name');
-      const alias = field(c, 'alias');
-      if (name && alias) out.push({ lhs: [[alias.startIndex, alias.endIndex]], rhs: [name.startIndex, name.endIndex] });
-    }
-  }
+  for (const i of importedNames(n)) out.push({ lhs: [[i.localAt[0], i.localAt[1]]], rhs: [i.sourceAt[0], i.sourceAt[1]] });
 }
 
 function range(n: Node, name: string): Range | undefined {

@@ -15,13 +15,19 @@ export interface ImportedName {
   relative: boolean;
   /** Written with `as`. */
   aliased: boolean;
+  /** Where the bound name is written (`a` of `import a.b`, the alias, the imported name): [start, end). */
+  localAt: [number, number];
+  /** Where the name imported is written (`a.b` of `import a.b [as c]`, `x` of `from m import x [as y]`). */
+  sourceAt: [number, number];
 }
 
-function aliasPair(c: Node): { name: string; alias: string } | undefined {
-  const n = field(c, 'name')?.text;
-  const a = field(c, 'alias')?.text;
-  return n && a ? { name: n, alias: a } : undefined;
+function aliasPair(c: Node): { name: string; alias: string; at: [number, number]; from: [number, number] } | undefined {
+  const n = field(c, 'name');
+  const a = field(c, 'alias');
+  return n?.text && a?.text ? { name: n.text, alias: a.text, at: [a.startIndex, a.endIndex], from: [n.startIndex, n.endIndex] } : undefined;
 }
+
+const at = (n: Node): [number, number] => [n.startIndex, n.endIndex];
 
 /** What each import statement node binds, read once (the model, the scopes and the fix stage ask of the same nodes). */
 const READ = new WeakMap<Node, readonly ImportedName[]>();
@@ -40,10 +46,10 @@ function readImport(stmt: Node): ImportedName[] {
   const out: ImportedName[] = [];
   if (stmt.type === 'import_statement') {
     for (const c of namedChildren(stmt)) {
-      if (c.type === 'dotted_name') out.push({ local: c.text.split('.')[0]!, kind: 'module', module: c.text, relative: false, aliased: false });
+      if (c.type === 'dotted_name') out.push({ local: c.text.split('.')[0]!, kind: 'module', module: c.text, relative: false, aliased: false, localAt: at(namedChildren(c)[0] ?? c), sourceAt: at(c) });
       else if (c.type === 'aliased_import') {
         const p = aliasPair(c);
-        if (p) out.push({ local: p.alias, kind: 'module', module: p.name, relative: false, aliased: true });
+        if (p) out.push({ local: p.alias, kind: 'module', module: p.name, relative: false, aliased: true, localAt: p.at, sourceAt: p.from });
       }
     }
   } else if (stmt.type === 'import_from_statement') {
@@ -52,10 +58,10 @@ function readImport(stmt: Node): ImportedName[] {
     const relative = modNode?.type === 'relative_import';
     for (const c of stmt.childrenForFieldName('name')) {
       if (!c) continue;
-      if (c.type === 'dotted_name') out.push({ local: c.text, kind: 'from', module, name: c.text, relative, aliased: false });
+      if (c.type === 'dotted_name') out.push({ local: c.text, kind: 'from', module, name: c.text, relative, aliased: false, localAt: at(c), sourceAt: at(c) });
       else if (c.type === 'aliased_import') {
         const p = aliasPair(c);
-        if (p) out.push({ local: p.alias, kind: 'from', module, name: p.name, relative, aliased: true });
+        if (p) out.push({ local: p.alias, kind: 'from', module, name: p.name, relative, aliased: true, localAt: p.at, sourceAt: p.from });
       }
     }
   }
