@@ -53,9 +53,9 @@ describe('raiselint check: output and exit codes', () => {
       condition: 'always raises',
       fingerprint: expect.stringMatching(/^[0-9a-f]{20}$/),
       fix: {
-        applicability: 'unsafe',
+        applicability: 'display-only',
         strategy: 'replace',
-        reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import'),
+        reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import: define it to apply the fix'),
         edits: [{ line: 6, column: 5, endLine: 6, endColumn: 53, text: 'state = await runtime.send_message(SaveStateRequest(), agent_id)  # agent handles it' }],
       },
     });

@@ -15,7 +15,7 @@ describe('fix planning only when the output needs it', () => {
     const fresh = Object.fromEntries(['json', 'text', 'sarif', 'github', 'gitlab', 'junit'].map((f) => [f, run(f, false).stdout]));
     // Findings with fixes, so the comparison can fail.
     expect(JSON.parse(fresh.json!).diagnostics.filter((d: { fix: unknown }) => d.fix).length).toBeGreaterThan(0);
-    expect(fresh.text).toContain('= fix (unsafe)');
+    expect(fresh.text).toContain('= fix (display-only)');
     for (const f of ['github', 'json', 'gitlab', 'text', 'junit', 'sarif', 'github', 'json']) expect(run(f, true).stdout, f).toBe(fresh[f]);
   });
 });

@@ -123,16 +123,19 @@ describe('fix planning', () => {
     const rules = await rulesP;
     const head = 'from contextlib import nullcontext\nfrom autogen_core import AgentId, AgentRuntime\nfrom .messages import AGENT_METADATA\n\n\nasync def f(runtime: AgentRuntime, agent: AgentId) -> None:\n';
     const cases: [string, RegExp | null][] = [
-      ['    for k in await runtime.agent_metadata(agent):\n        print(k)\n', /unsafe: the `for` statement iterates over the alternative's value$/],
+      ['    for k in await runtime.agent_metadata(agent):\n        print(k)\n', /unsafe: the `for` statement iterates over the alternative's value;/],
       ['    for k in sorted(await runtime.agent_metadata(agent)):\n        print(k)\n', null],
-      ['    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n', /unsafe: the `with` statement enters the alternative's value as a context manager$/],
+      ['    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n', /unsafe: the `with` statement enters the alternative's value as a context manager;/],
       ['    with nullcontext(await runtime.agent_metadata(agent)) as m:\n        print(m)\n', null],
     ];
     for (const [body, unsafe] of cases) {
       const [d] = checkSource(head + body, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
       expect(d!.fix!.strategy, body).toBe('try-except');
+      // Record code and a possible finding make every such fix unsafe; the header adds its own reason.
+      expect(d!.fix!.applicability, body).toBe('unsafe');
+      expect(d!.fix!.reason, body).toMatch(/the finding is only possible: .*; the alternative is the record's code \(third-party data\)$/);
       if (unsafe) expect(d!.fix!.reason, body).toMatch(unsafe);
-      else expect(d!.fix!.applicability, body).toBe('safe');
+      else expect(d!.fix!.reason, body).not.toMatch(/`(for|with)` statement/);
     }
   });
   it('imports an error class under an alias when the file already uses its name (its own `class Error`)', async () => {
@@ -173,7 +176,7 @@ describe('fix planning', () => {
     });
   });
 
-  it('lists the names the alternative needs and the file lacks, and marks the fix unsafe', async () => {
+  it('lists the names the alternative needs and the file lacks, and shows the fix only (unsafe still means valid)', async () => {
     const rules = await rulesP;
     const text = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 
@@ -183,12 +186,13 @@ async def main(agent):
     return await runtime.save_state()
 `;
     const [d] = checkSource(text, 'x.py', rules).diagnostics;
-    expect(d!.fix!.applicability).toBe('unsafe');
+    expect(d!.fix!.applicability).toBe('display-only');
     expect(d!.fix!.strategy).toBe('replace');
-    expect(d!.fix!.reason).toContain('the alternative uses `SaveStateRequest`, `agent_ids`, which this file does not define or import');
-    // Defining them makes it safe.
+    expect(d!.fix!.reason).toContain('the alternative uses `SaveStateRequest`, `agent_ids`, which this file does not define or import: define them to apply the fix');
+    // Defining them makes it applicable, and unsafe: the alternative is the record's code.
     const [d2] = checkSource(text.replace('async def main(agent):', 'from msgs import SaveStateRequest\nagent_ids = []\n\n\nasync def main(agent):'), 'x.py', rules).diagnostics;
-    expect(d2!.fix!.applicability).toBe('safe');
+    expect(d2!.fix!.applicability).toBe('unsafe');
+    expect(d2!.fix!.reason).toMatch(/unsafe: the alternative is the record's code \(third-party data\)$/);
   });
 
   it('catches exactly the record error class, and re-running argument calls in the handler is unsafe', async () => {
@@ -237,7 +241,7 @@ def main(exc):
     settings = load_config("app.toml")
     return settings, exc
 `;
-    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules, { unsafe: true });
     expect(r.errors).toEqual([]);
     expect(r.bytes?.toString()).toBe(
       user
@@ -262,8 +266,8 @@ def main(exc):
     expect(ds.map((d) => d.errorClass).sort()).toEqual(['FileNotFoundError', 'OSError', 'TypeError', 'ValueError']);
     // Every finding carries the one fix of the statement, and it handles each of their errors (the editor's title says which).
     expect(new Set(ds.map((d) => JSON.stringify(d.fix))).size).toBe(1);
-    expect(fixesOf(ds[0]!, user)[0]!.title).toBe(`Wrap in try/except FileNotFoundError, OSError, ValueError, TypeError (${ds[0]!.ruleId}) [safe]`);
-    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    expect(fixesOf(ds[0]!, user)[0]!.title).toBe(`Wrap in try/except FileNotFoundError, OSError, ValueError, TypeError (${ds[0]!.ruleId}) [unsafe]`);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules, { unsafe: true });
     expect(r.errors).toEqual([]);
     expect(r.fixed).toBe(4);
     const out = r.bytes!.toString();
@@ -296,7 +300,7 @@ def main(exc):
     };
     const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = 'from netlib import Client\n\n\ndef load(api: Client, endpoint):\n    result = api.fetch(endpoint)\n    return result\n';
-    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules, { unsafe: true });
     expect(r.bytes?.toString()).toBe(
       'from netlib import Client\nfrom netlib import ClientError\n\n\ndef load(api: Client, endpoint):\n    try:\n        result = api.fetch(endpoint)\n    except ClientError:\n        result = api.fetch_cached(endpoint)\n    return result\n',
     );
@@ -322,7 +326,7 @@ def main(exc):
     const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = 'from shapes import Box\n\n\ndef show(n):\n    print(str(Box([Box(n)])),\n          "end")\n';
     expect(checkSource(user, 'user.py', rules).diagnostics.map((d) => [d.line, d.column, d.confidence])).toEqual([[5, 15, 'certain'], [5, 20, 'certain']]);
-    const r = fixBytes(Buffer.from(user), 'user.py', rules);
+    const r = fixBytes(Buffer.from(user), 'user.py', rules, { unsafe: true });
     expect(r.errors).toEqual([]);
     // Before, the inner replacement was spliced into the outer one's text too: `str(NoneNone]))`, which does not parse.
     expect(r.bytes?.toString()).toBe('from shapes import Box\n\n\ndef show(n):\n    try:\n        print(str(Box([Box(n)])),\n              "end")\n    except ValueError:\n        print(str(None),\n              "end")\n');
@@ -356,8 +360,8 @@ async def f(runtime: AgentRuntime, agent_id):
     return state
 `);
     const [d] = checkSource(src.toString(), 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
-    expect(d!.fix!.applicability).toBe('safe');
-    const r = fixBytes(src, 'x.py', rules, { fixStrategy: 'try-except' });
+    expect(d!.fix!.applicability).toBe('unsafe');
+    const r = fixBytes(src, 'x.py', rules, { fixStrategy: 'try-except', unsafe: true });
     expect(r.bytes).toBeUndefined();
     expect(r.fixed).toBe(0);
     expect(r.errors).toEqual([{ file: 'x.py', line: 5, column: 19, kind: 'fix', message: expect.stringContaining('the fixed code has a new autogen/agent-metadata-is-not-yet-implemented finding') }]);
@@ -374,13 +378,13 @@ async def f(agent):
     def g(:
         pass
 `);
-    const r = fixBytes(bad, 'x.py', rules);
+    const r = fixBytes(bad, 'x.py', rules, { unsafe: true });
     expect(r.bytes).toBeUndefined();
     expect(r.errors.map((e) => `${e.kind} ${e.message}`)).toEqual([expect.stringMatching(/^syntax syntax error/), 'syntax not fixed: the file has a syntax error']);
     const good = 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom m import AGENT_METADATA\n\n\nasync def f(agent):\n    runtime = GrpcWorkerAgentRuntime(host_address="h")\n    meta = await runtime.agent_metadata(agent)\n    x = "caf';
     const latin = Buffer.concat([Buffer.from(`# -*- coding: latin-1 -*-\n${good}`), Buffer.from([0xe9]), Buffer.from('"\n')]);
-    expect(fixBytes(Buffer.from(`${good}e"\n`), 'x.py', rules).bytes).toBeDefined();
-    const r2 = fixBytes(latin, 'x.py', rules);
+    expect(fixBytes(Buffer.from(`${good}e"\n`), 'x.py', rules, { unsafe: true }).bytes).toBeDefined();
+    const r2 = fixBytes(latin, 'x.py', rules, { unsafe: true });
     expect(r2.bytes).toBeUndefined();
     expect(r2.errors.map((e) => e.message)).toEqual(['not fixed: fixes are written only to UTF-8 files']);
   });

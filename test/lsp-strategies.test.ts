@@ -11,6 +11,8 @@ const LOAD = 'autogen/agent-load-state-is-not-yet-implemented';
 const POSSIBLE = `from autogen_core import AgentId, AgentRuntime
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 
+from .messages import LoadStateRequest
+
 
 async def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:
     await runtime.agent_load_state(agent, state)

@@ -30,6 +30,8 @@ export function rngFor(seed, i) {
 export const PY_SEEDS = [
   `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 
+from .messages import AGENT_METADATA, LoadStateRequest, SaveStateRequest
+
 
 async def main(agent_id):
     runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")
@@ -49,12 +51,16 @@ async def main(agent):
   `from autogen_core import AgentRuntime
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 
+from .messages import AGENT_METADATA, LoadStateRequest, SaveStateRequest
+
 
 async def save(runtime: AgentRuntime, agent):
     state = await runtime.agent_save_state(agent)
     return state
 `,
   `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+from .messages import AGENT_METADATA, LoadStateRequest, SaveStateRequest
 
 
 class Host:
@@ -72,6 +78,8 @@ class Host:
   `import json
 from autogen_core import SingleThreadedAgentRuntime
 
+from .messages import AGENT_METADATA, LoadStateRequest, SaveStateRequest
+
 
 async def main(agent_id):
     runtime = SingleThreadedAgentRuntime()
@@ -81,6 +89,8 @@ async def main(agent_id):
     return [x for x in range(3) if x]
 `,
   `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime as R
+
+from .messages import AGENT_METADATA, LoadStateRequest, SaveStateRequest
 
 rt = R(host_address="x")
 

@@ -92,9 +92,15 @@ export async function checkRecords(paths: string[]): Promise<RecordReport[]> {
     }
   }
   // Rules renamed because two records share a slug keep their final id.
+  const { fixPatterns } = await import('../rules/compile/patterns.js');
   for (const rule of set.rules) {
     const r = reports.find((x) => x.file === rule.source.file && x.line === rule.source.line);
-    if (r) r.id = rule.id;
+    if (!r) continue;
+    r.id = rule.id;
+    // Record code is third-party data: a fix that would write one of these is shown only.
+    const p = fixPatterns(rule);
+    const risky = new Set([p.tryExcept, p.guard, p.replace].flatMap((x) => x?.alt.risky ?? []));
+    if (risky.size) r.notes.push(`the fix code runs ${[...risky].map((x) => `\`${x}\``).join(', ')}: its fixes are shown only, never applied, unless the user's statement already does the same`);
   }
   return reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }

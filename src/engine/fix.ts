@@ -8,11 +8,13 @@ import type { RuleSet } from '../rules/ruleset.js';
 import { TOO_DEEP } from '../suppress/builtin.js';
 import { decodeSource, DecodeError, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
 import type { Diagnostic, Fix, FixEdit, FileError } from '../diagnostics/types.js';
-import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, fixKey, fixOffsets, selectEdits, writeAtomic } from '../fix/apply.js';
+import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, ReadOnlyError, fixKey, fixOffsets, selectEdits, writeAtomic } from '../fix/apply.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
 import type { RunResult } from './run.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
+import { withTree } from '../parse/parser.js';
+import { namesWritten, undefinedNames } from '../fix/verify.js';
 import { fixNotebook } from './notebook-fix.js';
 
 export interface FixOptions extends CheckOptions {
@@ -116,6 +118,14 @@ function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], c
   const res = recheck(nextText, file, rules, opts);
   const syntax = res.errors.find((e) => e.kind === 'syntax');
   if (syntax) return { ok: false, why: `the result does not parse (line ${syntax.line})` };
+  // Unsafe still means valid: the fixed code reads no name that nothing defines.
+  const written = namesWritten(edits.map((e) => e.text));
+  const undef = written.size ? withTree(nextText, (t) => undefinedNames(t.rootNode, written)) : new Set<string>();
+  if (undef.size) {
+    const was = withTree(text, (t) => undefinedNames(t.rootNode, undef));
+    const added = [...undef].filter((n) => !was.has(n));
+    if (added.length) return { ok: false, why: `the fixed code reads ${added.map((n) => `\`${n}\``).join(', ')}, which nothing defines` };
+  }
   // Exactly the fixed findings are gone: compare rule and confidence counts.
   const count = (ds: Diagnostic[]) => {
     const m = new Map<string, number>();
@@ -147,7 +157,7 @@ export function writeFixed(abs: string, display: string, original: Buffer, fixed
     writeAtomic(abs, fixedBytes, original);
     return { written: true };
   } catch (e) {
-    if (e instanceof ChangedOnDiskError) return { written: false, error: { file: display, kind: 'fix', message: `not fixed: ${e.message}` } };
+    if (e instanceof ChangedOnDiskError || e instanceof ReadOnlyError) return { written: false, error: { file: display, kind: 'fix', message: `not fixed: ${e.message}` } };
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     return { written: false, error: { file: display, kind: 'fix', message: `not fixed: cannot write the file (${code})` } };
   }

@@ -2,10 +2,11 @@
  * The fix stage, applying fixes. Edits are spliced into the ORIGINAL bytes (a BOM, CRLF line endings,
  * tabs and every byte outside the edits stay as they were); fixes whose edits overlap one
  * already taken wait for the next round (identical edits, such as the same import, apply once);
- * files are written atomically (a temporary file in the same folder, same mode, then a rename)
- * and never when they changed on disk since they were read.
+ * files are written atomically (a temporary file in the same folder, same mode, then a rename;
+ * in place when the file has other hard links), never when they changed on disk since they were
+ * read, and never when the user may not write them.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants as fsConstants, fsyncSync, ftruncateSync, openSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic.js';
 import type { Applicability, Diagnostic, Fix, FixEdit } from '../diagnostics/types.js';
 
@@ -119,7 +120,40 @@ export class ChangedOnDiskError extends Error {}
 export function writeAtomic(path: string, data: Uint8Array, expected: Uint8Array): void {
   const target = realpathSync(path);
   const st = statSync(target);
+  if (readOnly(target, st.mode)) throw new ReadOnlyError('read-only (the file has no write permission for this user)');
   const now = readFileSync(target);
   if (!now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength))) throw new ChangedOnDiskError('the file changed on disk since it was read: not written');
+  if (st.nlink > 1) {
+    // A rename would cut the file off from its other names: write the bytes in place instead.
+    writeInPlace(target, data);
+    return;
+  }
   writeFileAtomic(target, data, { mode: st.mode & 0o7777, owner: { uid: st.uid, gid: st.gid } });
 }
+
+/** The file may not be written by this user (ESLint refuses such a file with EACCES; root is held to the mode bits too). */
+function readOnly(target: string, mode: number): boolean {
+  if (process.getuid?.() === 0) return (mode & 0o222) === 0;
+  try {
+    accessSync(target, fsConstants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Overwrites a file's bytes through its own inode (hard links keep seeing one file). */
+function writeInPlace(target: string, data: Uint8Array): void {
+  const fd = openSync(target, 'r+');
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
+    ftruncateSync(fd, data.length);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file may not be written: it is left alone. */
+export class ReadOnlyError extends Error {}

@@ -10,6 +10,7 @@ import { isAtomic } from '../python/bindings.js';
 import type { Alternative, Pattern, SinkKind, Span } from '../rules/types.js';
 import { PlanRender } from './render.js';
 import { BUILTINS } from '../python/builtins.js';
+import { riskyImport } from '../python/risky.js';
 import { abbrev, NoFix, TIGHT, unparenUp, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
@@ -83,16 +84,18 @@ export abstract class PlanBind extends PlanRender {
           continue;
         }
         if (this.user.scopes.defines(name, this.scopes)) {
-          this.unsafe.push(`\`${name}\` already names something else in this file (the record imports it: \`${imp.stmt}\`)`);
+          this.display ??= `\`${name}\` already names something else in this file (the record imports it: \`${imp.stmt}\`)`;
           continue;
         }
+        if (riskyImport(imp.q)) this.display ??= `the record's alternative imports \`${imp.q}\`, which reaches the system or runs code (record code is third-party data)`;
         this.addImport(imp.stmt, imp.top);
         continue;
       }
       if (BUILTINS.has(name) || this.user.scopes.defines(name, this.scopes)) continue;
       missing.push(name);
     }
-    if (missing.length) this.unsafe.push(`the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import`);
+    // Unsafe still means valid: a fix that would leave a name undefined is shown only, with the names to supply.
+    if (missing.length) this.display ??= `the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import: define ${missing.length > 1 ? 'them' : 'it'} to apply the fix`;
     return spelled;
   }
 

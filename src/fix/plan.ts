@@ -10,13 +10,14 @@
  * that cannot be fixed gets strategy `none` and the reason.
  */
 import type { Node } from '../parse/parser.js';
-import { field } from '../parse/syntax.js';
+import { field, parentOf } from '../parse/syntax.js';
 import type { Span } from '../rules/types.js';
 import type { Finding } from '../match/match.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Applicability, Fix, FixEdit, FixStrategy } from '../diagnostics/types.js';
 import { PlanBind } from './bind.js';
 import { UserFile } from './scope.js';
+import { annotatedNotNone, asksForError, breaksOnNone, riskyCode, swallowedAs, usedAsObject } from './safety.js';
 import { abbrev, classKeyOf, locate, none, NoFix, type FixOptions, type FixSite } from './site.js';
 
 export type { FixOptions, StrategyOption } from './site.js';
@@ -89,6 +90,7 @@ class GroupPlanner extends PlanBind {
       title = r.title;
     }
     edits.push(...this.importEdits());
+    this.judgeSafety(sites);
     const again = sites.find((x) => x.action !== 'replace' && x.pattern?.callsRaiser)?.pattern?.callsRaiser;
     if (again) this.display ??= `the record's alternative calls \`${again}\` again, which is reported too`;
     let applicability: Applicability = 'safe';
@@ -101,6 +103,48 @@ class GroupPlanner extends PlanBind {
       reason = `${what}; unsafe: ${[...new Set(this.unsafe)].join('; ')}`;
     }
     return { applicability, strategy, reason, title, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })) };
+  }
+
+  /**
+   * What makes the fix unsafe or unusable beyond its form (fix/safety.ts): record code is
+   * third-party data, a possible finding's fix changes what runs when the call would have
+   * worked, and an error turned into `None` must not break what follows.
+   */
+  private judgeSafety(sites: FixSite[]): void {
+    for (const s of [...sites, ...this.others.filter((o) => o.pattern)]) {
+      const risky = riskyCode(s, this.stmt);
+      if (risky.length) this.display ??= `the record's alternative uses ${risky.map((r) => `\`${r}\``).join(', ')}, which the statement does not (record code is third-party data)`;
+      const asks = s.action === 'replace' ? undefined : asksForError(s.call);
+      if (asks) this.display ??= `the call passes \`${asks}\`: it asks for the error that the fix would handle`;
+      const as = s.pattern ? swallowedAs(s.pattern) : undefined;
+      if (!as) continue;
+      this.unsafe.push(as === 'None' ? 'the error becomes the value `None`' : 'the error is silenced (`pass`)');
+      if (as !== 'None' || s.action === 'replace') continue;
+      const sink = this.userSink(s);
+      // The alternative's `None` takes the call's place inside a larger expression.
+      const inPlace = !this.valueForm(s) && !s.hoist ? breaksOnNone(s.top) : undefined;
+      if (inPlace) this.display ??= `the alternative's \`None\` takes the call's place in \`${inPlace}\`, which then always raises`;
+      if (s.hoist === 'for' || s.hoist === 'with') this.display ??= `the \`${s.hoist}\` statement would use \`None\` after the error`;
+      else if (sink?.kind === 'assign' && !sink.name) {
+        const left = this.assignedTarget(s);
+        if (left && /pattern|tuple|list/.test(left.type)) this.display ??= `unpacking \`None\` after the error always raises TypeError`;
+      } else if (sink?.kind === 'assign' && sink.name) {
+        const use = usedAsObject(this.stmt, sink.name);
+        if (use) this.display ??= `\`${sink.name}\` is \`None\` after the error, and the next statements use it in \`${use}\`, which then raises`;
+      } else if (sink?.kind === 'return') {
+        const ann = annotatedNotNone(this.stmt);
+        if (ann) this.display ??= `returns \`None\` after the error from a function annotated \`-> ${ann}\``;
+      }
+    }
+    if (sites.some((s) => s.finding.confidence !== 'certain')) this.unsafe.push('the finding is only possible: the fix also changes what runs when the call would have worked');
+    this.unsafe.push("the alternative is the record's code (third-party data)");
+  }
+
+  /** The left side of the statement's assignment to the call's value. */
+  private assignedTarget(s: FixSite): Node | undefined {
+    let a = parentOf(s.top);
+    while (a && a.type !== 'assignment' && a.id !== this.stmt.id) a = parentOf(a);
+    return a?.type === 'assignment' ? (field(a, 'left') ?? undefined) : undefined;
   }
 
   /** Sets each site's action and pattern; returns the wrap kind, or undefined when every site is replaced in place. */

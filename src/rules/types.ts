@@ -171,6 +171,13 @@ export interface Alternative {
   inString: number[];
   /** `return` statements nested below the top level of the alternative. */
   nestedReturn: boolean;
+  /**
+   * What in the alternative can run arbitrary code or reach the system (`__import__()`,
+   * `eval()`, `os.system()`, `open()`, `getattr()` with a computed name, ...): record code is
+   * third-party data, so a fix that writes one of these is shown only (fix/plan.ts), unless the
+   * user's statement already does the same.
+   */
+  risky: string[];
 }
 
 export interface Pattern {

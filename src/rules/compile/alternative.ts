@@ -6,6 +6,7 @@
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
 import { isAtomic, targetNames } from '../../python/bindings.js';
+import { riskyIn } from '../../python/risky.js';
 import type { Alternative, Ident, Protected, SinkKind } from '../types.js';
 
 function lineStartOf(text: string, i: number): number {
@@ -39,6 +40,7 @@ export function alternative(text: string, stmts: Node[], prot: Protected): Alter
     scopedNames: [],
     inString: [],
     nestedReturn: false,
+    risky: [],
   };
   const leaking = new Set<string>();
   const scoped = new Set<string>();
@@ -65,8 +67,10 @@ export function alternative(text: string, stmts: Node[], prot: Protected): Alter
     }
   }
   if (stmts.length === 1) alt.sink = sinkOf(stmts[0]!, prot);
+  alt.risky = riskyIn(stmts);
   return alt;
 }
+
 
 function sinkOf(s: Node, prot: Protected): Alternative['sink'] {
   let value: Node | undefined;

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { cloneHead } from './helpers/git.js';
-import { ONE, R } from './helpers/project.js';
+import { cloneHead } from '../helpers/git.js';
+import { ONE, R } from '../helpers/project.js';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const LONG = 900_000;
 
 function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {

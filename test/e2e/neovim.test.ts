@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const LONG = 300_000;
 const RULE = 'autogen/agent-load-state-is-not-yet-implemented';
 const BAD = `from autogen_core import AgentId, AgentRuntime

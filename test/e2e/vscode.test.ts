@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const EXT = join(ROOT, 'editors', 'vscode');
 const VSIX = join(EXT, 'raiselint.vsix');
 const CODE_SERVER = process.env.RAISELINT_CODE_SERVER_DIR ?? join(ROOT, 'node_modules', '.cache', 'raiselint-code-server');
