@@ -109,11 +109,12 @@ describe('check --format', () => {
     const r = run(['check', EACH, '--format', 'concise']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toBe(`${EACH}:14:25: ${SAVE} runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.`);
     expect(lines[5]).toBe('Found 5 findings (5 certain, 0 possible).');
-    // Each finding carries the record's fix; unsafe here (the alternatives need names the file lacks).
-    expect(lines[6]).toBe('No fixes available (5 hidden fixes can be enabled with the `--unsafe-fixes` option).');
+    // Each finding carries the record's fix, shown only here (the alternatives need names the file lacks): nothing to enable.
+    expect(r.stdout).not.toContain('hidden fix');
+    expect(run(['check', EACH, '--format', 'json']).stdout).toContain('"applicability": "display-only"');
   });
 
   it('an unknown format is a one-line usage error, exit 2', () => {
@@ -160,10 +161,10 @@ describe('check --statistics', () => {
     const r = run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--statistics']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    // The findings carry fixes (the fix stage), all unsafe here: `[-]` and its note, never `[*]`.
-    expect(lines.at(-1)).toBe('[-] only unsafe fixes: applied with `--fix --unsafe-fixes`');
-    expect(lines.at(-2)).toMatch(/^Found \d+ findings \(\d+ certain, \d+ possible\) from 5 rules\.$/);
-    const rows = lines.slice(0, -2).map((l) => l.split('\t'));
+    // The findings' fixes are shown only here (their alternatives need names the files lack): no `[-]` or `[*]` mark.
+    expect(r.stdout).not.toMatch(/\[-\]|\[\*\]/);
+    expect(lines.at(-1)).toMatch(/^Found \d+ findings \(\d+ certain, \d+ possible\) from 5 rules\.$/);
+    const rows = lines.slice(0, -1).map((l) => l.split('\t'));
     expect(rows).toHaveLength(5);
     const counts = rows.map((r) => Number(r[0]!.trim()));
     expect([...counts].sort((a, b) => b - a)).toEqual(counts);

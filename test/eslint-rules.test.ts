@@ -52,15 +52,15 @@ describe('plugin', () => {
     expect(rec.rules['raiselint/yaml/parse-throws-yamlparseerror']).toBe('warn');
     expect(rule('yaml/parse-throws-yamlparseerror').meta.docs?.url).toMatch(/^https:\/\/github\.com\/eemeli\/yaml\/blob\/.*public-api\.ts/);
   });
-  it("links the records rule to the README's section on the plugin, at the repository package.json names", () => {
+  it("links the records rule to the plugin's section of docs/js-ts.md, at the repository package.json names", () => {
     // GitHub's heading anchors: lower case, punctuation other than `-` and `_` dropped, spaces to `-`.
     const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
-    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const readme = readFileSync(join(import.meta.dirname, '..', 'docs', 'js-ts.md'), 'utf8');
     const anchors = new Set([...readme.matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]!)));
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { repository: { url: string } };
     const url = rule('records').meta.docs?.url ?? '';
     const [base, anchor] = url.split('#');
-    expect(base).toBe(pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''));
+    expect(base).toBe(`${pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/docs/js-ts.md`);
     expect(anchor).toBe('eslint-plugin-raiselinteslint');
     expect(anchors.has(anchor!), [...anchors].filter((a) => a.startsWith('eslint')).join(', ')).toBe(true);
     expect(anchors.has('javascript-and-typescript')).toBe(true);

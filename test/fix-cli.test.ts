@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempTree } from './helpers.js';
 
-// A certain finding whose fix is safe (the file defines what the alternative needs) ...
+// A certain finding whose fix applies with --unsafe-fixes (the file defines what the record's alternative needs) ...
 const SAFE = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 
 from .messages import AGENT_METADATA
@@ -18,9 +18,11 @@ async def main(agent):
 `;
 const SAFE_FIXED = SAFE.replace('metadata = await runtime.agent_metadata(agent)', 'metadata = AGENT_METADATA[agent.type]  # kept by the application');
 
-// ... and a possible one whose fix is unsafe (SaveStateRequest is not defined here).
+// ... a possible one whose fix applies with --unsafe-fixes too ...
 const UNSAFE = `from autogen_core import AgentRuntime
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+from .messages import SaveStateRequest
 
 
 async def save(runtime: AgentRuntime, agent):
@@ -32,15 +34,24 @@ const UNSAFE_FIXED = UNSAFE.replace(
   '    if isinstance(runtime, GrpcWorkerAgentRuntime):\n        state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\n    else:\n        state = await runtime.agent_save_state(agent)\n',
 );
 
+// ... and one whose fix is shown only: SaveStateRequest is not defined here.
+const MISSING = UNSAFE.replace('\nfrom .messages import SaveStateRequest\n', '');
+
 describe('raiselint check --fix', () => {
   it('reports fixable findings with [*] and a summary, and changes nothing without --fix', () => {
-    const dir = tempTree({ 'safe.py': SAFE, 'unsafe.py': UNSAFE });
+    const dir = tempTree({ 'safe.py': SAFE, 'unsafe.py': UNSAFE, 'missing.py': MISSING });
     const r = cli(['check', '.'], dir);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented [*] runtime.agent_metadata() raises NotImplementedError');
-    expect(r.stdout).toContain("= fix (safe): `runtime.agent_metadata(agent)` always raises NotImplementedError: replaced by the record's fix");
+    // Record code is third-party data: no fix built from it is safe.
+    expect(r.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented runtime.agent_metadata() raises NotImplementedError');
+    expect(r.stdout).toContain("= fix (unsafe): `runtime.agent_metadata(agent)` always raises NotImplementedError: replaced by the record's fix; unsafe: the alternative is the record's code (third-party data)");
     expect(r.stdout).toContain('= fix (unsafe): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime)');
-    expect(r.stdout).toContain('[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).');
+    expect(r.stdout).toContain("the finding is only possible: the fix also changes what runs when the call would have worked; the alternative is the record's code (third-party data)");
+    expect(r.stdout).toContain('= fix (display-only): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime) and runs the record\'s alternative for GrpcWorkerAgentRuntime; shown only: the alternative uses `SaveStateRequest`, which this file does not define or import: define it to apply the fix');
+    expect(r.stdout).toContain('No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).');
+    const u = cli(['check', '.', '--unsafe-fixes'], dir);
+    expect(u.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented [*] runtime.agent_metadata() raises NotImplementedError');
+    expect(u.stdout).toContain('[*] 2 fixable with the `--fix` option.');
     expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE);
   });
 
@@ -48,42 +59,50 @@ describe('raiselint check --fix', () => {
     const dir = tempTree({ 'safe.py': SAFE, 'unsafe.py': UNSAFE });
     chmodSync(join(dir, 'safe.py'), 0o640);
     const ino = statSync(join(dir, 'safe.py')).ino;
-    const r = cli(['check', '.', '--fix'], dir);
-    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
+    const plain = cli(['check', '.', '--fix'], dir);
+    // No safe fix: nothing written, the certain finding left.
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE);
     expect(readFileSync(join(dir, 'unsafe.py'), 'utf8')).toBe(UNSAFE);
-    expect(r.stdout).toContain('Found 2 findings (1 fixed, 1 remaining).');
-    expect(r.stdout).toContain('unsafe.py:6:19:');
-    expect(r.stdout).not.toContain('safe.py:8');
-    expect(r.code).toBe(0); // the one left is a possible finding (a warning)
+    expect(plain.stdout).toContain('Found 2 findings (1 certain, 1 possible).');
+    expect(plain.code).toBe(1);
+
+    const r = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
+    expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
+    expect(readFileSync(join(dir, 'unsafe.py'), 'utf8')).toBe(UNSAFE_FIXED);
+    expect(r.stdout).toContain('Found 2 findings (2 fixed, 0 remaining).');
+    expect(r.code).toBe(0);
     // Atomic: a new file (rename) with the old mode, and no temporary file left.
     expect(statSync(join(dir, 'safe.py')).ino).not.toBe(ino);
     expect(statSync(join(dir, 'safe.py')).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir).filter((n) => n !== '.raiselint_cache').sort()).toEqual(['safe.py', 'unsafe.py']); // no temporary file left (the cache directory is raiselint's)
 
-    const again = cli(['check', '.', '--fix'], dir);
+    const again = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
     expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
-    expect(again.stdout).toContain('Found 1 finding (0 certain, 1 possible).');
+    expect(again.stdout).toContain('All checks passed!');
 
-    const u = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], dir);
-    expect(readFileSync(join(dir, 'unsafe.py'), 'utf8')).toBe(UNSAFE_FIXED);
+    const fresh = tempTree({ 'unsafe.py': UNSAFE });
+    const u = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], fresh);
+    expect(readFileSync(join(fresh, 'unsafe.py'), 'utf8')).toBe(UNSAFE_FIXED);
     expect(u.stdout).toContain('Found 1 finding (1 fixed, 0 remaining).');
     expect(u.code).toBe(1); // --exit-non-zero-on-fix
-    const clean = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], dir);
+    const clean = cli(['check', '.', '--fix', '--unsafe-fixes', '--exit-non-zero-on-fix'], fresh);
     expect(clean.stdout).toContain('All checks passed!');
     expect(clean.code).toBe(0);
   });
 
   it('exits 1 when a certain finding remains after --fix', () => {
     const dir = tempTree({ 'a.py': SAFE.replace('from .messages import AGENT_METADATA\n', '') });
-    const r = cli(['check', 'a.py', '--fix'], dir);
+    const r = cli(['check', 'a.py', '--fix', '--unsafe-fixes'], dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Found 1 finding (1 certain, 0 possible).');
-    expect(r.stdout).toContain('No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).');
+    // The alternative needs AGENT_METADATA: the fix is shown only, the finding remains.
+    expect(r.stdout).toContain('= fix (display-only):');
+    expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(SAFE.replace('from .messages import AGENT_METADATA\n', ''));
   });
 
   it('--diff prints a unified diff, writes nothing and exits 1; 0 when there is nothing to fix', () => {
     const dir = tempTree({ 'safe.py': SAFE });
-    const r = cli(['check', 'safe.py', '--diff'], dir);
+    const r = cli(['check', 'safe.py', '--diff', '--unsafe-fixes'], dir);
     expect(r.stdout).toBe(
       [
         '--- safe.py',
@@ -101,19 +120,20 @@ describe('raiselint check --fix', () => {
     expect(r.stderr).toBe('Would fix 1 finding.\n');
     expect(r.code).toBe(1);
     expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE);
-    const none = cli(['check', 'safe.py', '--diff', '--min-confidence', 'certain'], tempTree({ 'safe.py': UNSAFE }));
+    expect(cli(['check', 'safe.py', '--diff'], dir).stdout).toBe('');
+    const none = cli(['check', 'safe.py', '--diff', '--unsafe-fixes', '--min-confidence', 'certain'], tempTree({ 'safe.py': UNSAFE }));
     expect(none.stdout).toBe('');
     expect(none.code).toBe(0);
   });
 
   it('--fix-strategy picks try/except or the type guard; JSON output carries the fix', () => {
-    const dir = tempTree({ 'u.py': UNSAFE });
+    const dir = tempTree({ 'u.py': UNSAFE, 'm.py': MISSING });
     const t = cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'try-except'], dir);
     expect(t.stdout).toContain('+    try:\n+        state = await runtime.agent_save_state(agent)\n+    except NotImplementedError:\n+        state = await runtime.send_message(SaveStateRequest(), agent)\n');
-    const j = cli(['check', 'u.py', '--format', 'json', '--fix-strategy', 'type-guard'], dir);
+    const j = cli(['check', 'm.py', '--format', 'json', '--fix-strategy', 'type-guard'], dir);
     const fix = JSON.parse(j.stdout).diagnostics[0].fix;
     expect(fix).toEqual({
-      applicability: 'unsafe',
+      applicability: 'display-only',
       strategy: 'type-guard',
       reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import'),
       edits: [{ line: 6, column: 5, endLine: 6, endColumn: 50, text: expect.stringMatching(/^if isinstance\(runtime, GrpcWorkerAgentRuntime\):\n/) }],
@@ -166,7 +186,7 @@ describe('raiselint check --fix', () => {
   it('keeps a BOM, CRLF line endings and tabs byte for byte', () => {
     const src = '\ufeff' + SAFE.replace(/    /g, '\t').replace(/\n/g, '\r\n');
     const dir = tempTree({ 'w.py': Buffer.from(src, 'utf8') });
-    const r = cli(['check', 'w.py', '--fix'], dir);
+    const r = cli(['check', 'w.py', '--fix', '--unsafe-fixes'], dir);
     expect(r.code).toBe(0);
     const want = '\ufeff' + SAFE_FIXED.replace(/    /g, '\t').replace(/\n/g, '\r\n');
     expect(readFileSync(join(dir, 'w.py')).equals(Buffer.from(want, 'utf8'))).toBe(true);
@@ -176,7 +196,7 @@ describe('raiselint check --fix', () => {
     const dir = tempTree({ 'a.py': SAFE });
     symlinkSync(join(dir, 'a.py'), join(dir, 'b.py'));
     // Both paths are read before fixing; fixing a.py changes the file that b.py names.
-    const r = cli(['check', 'a.py', 'b.py', '--fix'], dir);
+    const r = cli(['check', 'a.py', 'b.py', '--fix', '--unsafe-fixes'], dir);
     expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(SAFE_FIXED);
     expect(r.stdout).toContain('b.py: error: not fixed: the file changed on disk since it was read: not written');
     expect(r.code).toBe(2);
@@ -202,15 +222,15 @@ describe('raiselint check - (standard input)', () => {
 
   it('--fix prints the fixed source on stdout and the findings left on stderr; unchanged input comes back byte for byte', () => {
     const dir = tempTree({});
-    const r = run(['-', '--stdin-filename', 'safe.py', '--fix'], dir, UNSAFE + SAFE.replace(/^from .*\n/, ''));
-    expect(r.stdout.toString()).toBe(UNSAFE + SAFE_FIXED.replace(/^from .*\n/, ''));
+    const r = run(['-', '--stdin-filename', 'safe.py', '--fix', '--unsafe-fixes'], dir, MISSING + SAFE.replace(/^from .*\n/, ''));
+    expect(r.stdout.toString()).toBe(MISSING + SAFE_FIXED.replace(/^from .*\n/, ''));
     expect(r.stderr).toContain('Found 2 findings (1 fixed, 1 remaining).');
     expect(r.stderr).toContain('safe.py:6:19:');
     const raw = Buffer.from('\ufeff' + UNSAFE.replace(/\n/g, '\r\n'), 'utf8');
     const same = run(['-', '--fix'], dir, raw);
     expect(Buffer.compare(same.stdout, raw)).toBe(0);
     expect(same.code).toBe(0);
-    const diff = run(['-', '--stdin-filename', 'safe.py', '--diff'], dir, SAFE);
+    const diff = run(['-', '--stdin-filename', 'safe.py', '--diff', '--unsafe-fixes'], dir, SAFE);
     expect(diff.stdout.toString()).toContain('+    metadata = AGENT_METADATA[agent.type]  # kept by the application\n');
     expect(diff.code).toBe(1);
   });

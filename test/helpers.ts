@@ -38,6 +38,9 @@ async def main(agent_id):
     return state
 `;
 
+/** GRPC_BAD with what the record's alternative uses imported (on a blank line: the lines stay where they were), so its fix applies with --unsafe-fixes. */
+export const GRPC_FIXABLE = GRPC_BAD.replace('\n\n\nasync def', '\nfrom .messages import SaveStateRequest\n\nasync def');
+
 export const CLEAN = `from autogen_core import SingleThreadedAgentRuntime
 
 

@@ -125,7 +125,7 @@ describe('raiselint check on notebooks', () => {
   });
 
   it('a fix in a cell with IPython lines keeps them (they are masked only for checking)', () => {
-    const text = notebook([{ code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n' }, { code: '!ls\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nstate = await runtime.agent_save_state(a)\n%time x = 1\n' }]);
+    const text = notebook([{ code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n' }, { code: '!ls\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nstate = await runtime.agent_save_state(a)\n%time x = 1\n' }]);
     const dir = tempTree({ 'm.ipynb': text });
     const r = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
     expect(r.stdout).toContain('Found 1 finding (1 fixed, 0 remaining).');
@@ -183,7 +183,7 @@ describe('raiselint lsp on notebook cells', () => {
     clients.push(c);
     await c.initialize(dir);
     const cell = `${pathToFileURL(join(dir, 'nb.ipynb')).href.replace(/^file:/, 'vscode-notebook-cell:')}#W3sZmlsZQ%3D%3D`;
-    const text = '%load_ext autoreload\nfrom autogen_core import AgentId, AgentRuntime\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\n\nasync def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:\n    files = !ls\n    await runtime.agent_save_state(agent)\n';
+    const text = '%load_ext autoreload\nfrom autogen_core import AgentId, AgentRuntime\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n\nasync def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:\n    files = !ls\n    await runtime.agent_save_state(agent)\n';
     await c.open(cell, text);
     const [d] = (await c.diagnosticsAt(cell, 1)).diagnostics;
     expect([d!.code, d!.range.start.line]).toEqual([SAVE, 7]);

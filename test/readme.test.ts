@@ -1,17 +1,34 @@
 /**
- * Every command block of README.md runs, and prints what the README shows. The convention (what is
- * a session, a file, a block not run) is in test/helpers/readme.ts; README.md follows it.
+ * Every command block of README.md and of the pages under docs/ runs, and prints what the page shows. The
+ * convention (what is a session, a file, a block not run) is in test/helpers/readme.ts; every page
+ * follows it, and each page is read on its own (a session sees the files defined above it on its page).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classify, matches, normalise, readBlocks, type Classified } from './helpers/readme.js';
 
 const ROOT = join(import.meta.dirname, '..');
+/**
+ * README.md, then every page under docs/, as paths from the repository root. The rule pages
+ * (docs/rules/, written by scripts/gen-rule-docs.mjs from the records: their examples are the
+ * records' own fragments) are checked by test/rule-docs.test.ts instead.
+ */
+function pages(): string[] {
+  const out = ['README.md'];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory() && join(dir, e.name) !== join('docs', 'rules')) walk(join(dir, e.name));
+      else if (e.name.endsWith('.md')) out.push(join(dir, e.name));
+    }
+  };
+  walk('docs');
+  return out;
+}
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const blocks = readBlocks(README).map(classify);
+const blocks = pages().flatMap((p) => readBlocks(readFileSync(join(ROOT, p), 'utf8')).map(classify));
 const made: string[] = [];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
@@ -47,30 +64,40 @@ function run(dir: string, commands: string[]): string[] {
   return r.stdout.split(`${SEP}\n`).slice(1);
 }
 
-describe('README.md', () => {
-  it('every fenced block is a session, a file or marked as not run', () => {
-    const unknown = blocks.filter((b) => b.kind === 'unknown').map((b) => `README.md:${b.block.line}: ${b.block.lines[0]}`);
-    expect(unknown, 'see test/helpers/readme.ts for the convention').toEqual([]);
-    expect(blocks.filter((b) => b.kind === 'session').length).toBeGreaterThan(10);
-  });
-
-  const files = new Map<string, string>();
-  for (const b of blocks as Classified[]) {
-    if (b.kind === 'file') files.set(b.name, b.text);
-    if (b.kind !== 'session') continue;
-    const snapshot = new Map(files);
-    it(`README.md:${b.block.line}: $ ${b.commands[0]!.cmd}`, () => {
-      const dir = folder(snapshot);
-      const outputs = run(dir, b.commands.map((c) => c.cmd));
-      // RAISELINT_README_DUMP=<file>: the real outputs, to copy into README.md when a change is intended.
-      if (process.env.RAISELINT_README_DUMP) writeFileSync(process.env.RAISELINT_README_DUMP, b.commands.map((c, i) => `## README.md:${c.line}: $ ${c.cmd}\n${normalise(outputs[i] ?? '', dir)}\n`).join(''), { flag: 'a' });
-      b.commands.forEach((c, i) => {
-        const expected = normalise(c.expected.join('\n'));
-        const actual = normalise(outputs[i] ?? '', dir);
-        if (!matches(expected, actual)) expect(actual, `README.md:${c.line}: $ ${c.cmd}`).toBe(expected);
-      });
+for (const page of pages()) {
+  describe(page, () => {
+    const pageBlocks = readBlocks(readFileSync(join(ROOT, page), 'utf8')).map(classify);
+    it('every fenced block is a session, a file or marked as not run', () => {
+      const unknown = pageBlocks.filter((b) => b.kind === 'unknown').map((b) => `${page}:${b.block.line}: ${b.block.lines[0]}`);
+      expect(unknown, 'see test/helpers/readme.ts for the convention').toEqual([]);
     });
-  }
+
+    const files = new Map<string, string>();
+    for (const b of pageBlocks as Classified[]) {
+      if (b.kind === 'file') files.set(b.name, b.text);
+      if (b.kind !== 'session') continue;
+      const snapshot = new Map(files);
+      it(`${page}:${b.block.line}: $ ${b.commands[0]!.cmd}`, () => {
+        const dir = folder(snapshot);
+        const outputs = run(dir, b.commands.map((c) => c.cmd));
+        // RAISELINT_README_DUMP=<file>: the real outputs, to copy into the page when a change is intended.
+        if (process.env.RAISELINT_README_DUMP) writeFileSync(process.env.RAISELINT_README_DUMP, b.commands.map((c, i) => `## ${page}:${c.line}: $ ${c.cmd}\n${normalise(outputs[i] ?? '', dir)}\n`).join(''), { flag: 'a' });
+        b.commands.forEach((c, i) => {
+          const expected = normalise(c.expected.join('\n'));
+          const actual = normalise(outputs[i] ?? '', dir);
+          if (!matches(expected, actual)) expect(actual, `${page}:${c.line}: $ ${c.cmd}`).toBe(expected);
+        });
+      });
+    }
+  });
+}
+
+describe('the README and docs together', () => {
+  it('run more than 10 sessions, and the README stays under 500 lines', () => {
+    const sessions = pages().flatMap((p) => readBlocks(readFileSync(join(ROOT, p), 'utf8')).map(classify)).filter((b) => b.kind === 'session');
+    expect(sessions.length).toBeGreaterThan(10);
+    expect(README.split('\n').length).toBeLessThanOrEqual(500);
+  });
 });
 
 describe('README option summaries', () => {
@@ -78,7 +105,7 @@ describe('README option summaries', () => {
   for (const b of blocks) {
     const m = b.kind === 'skip' ? /^option summary \((raiselint [a-z]+) --help\)$/.exec(b.reason) : null;
     if (!m) continue;
-    it(`README.md:${b.block.line}: every option is in \`${m[1]} --help\``, () => {
+    it(`line ${b.block.line}: every option is in \`${m[1]} --help\``, () => {
       const help = spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), ...m[1]!.split(' ').slice(1), '--help'], { encoding: 'utf8' }).stdout;
       const options = [...new Set(b.block.lines.join('\n').match(/(?<![\w-])--?[a-z][a-z-]*/g) ?? [])];
       expect(options.length).toBeGreaterThan(2);

@@ -218,12 +218,15 @@ async def main(agents):
   });
 
   it('fixes[] from a diagnostic that carries a fix; none without one or for display-only fixes', () => {
-    const planned = check(SAMPLE);
-    // The fix the fix stage planned is carried (a replacement, unsafe: SaveStateRequest is not defined).
+    // The fix the fix stage planned is carried (a replacement, unsafe: the record's code), and none
+    // when it is display-only (SaveStateRequest is not defined).
+    expect((sarifLog(check(SAMPLE)) as J).runs[0].results[0].fixes).toBeUndefined();
+    const fixable = SAMPLE.replace('\n\n\nasync def', '\nfrom .messages import SaveStateRequest\n\nasync def');
+    const planned = check(fixable);
     expect((sarifLog(planned) as J).runs[0].results[0].fixes[0].description.text).toMatch(/^Apply the replace fix \(unsafe\)/);
     const base = { ...planned, diagnostics: planned.diagnostics.map((d) => ({ ...d, fix: undefined })) };
     expect((sarifLog(base) as J).runs[0].results[0].fixes).toBeUndefined();
-    const line6 = lineStarts(SAMPLE)[5]!;
+    const line6 = lineStarts(fixable)[5]!;
     const withFix = (applicability: string): Diagnostic[] =>
       base.diagnostics.map((d) => ({
         ...d,

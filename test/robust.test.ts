@@ -8,7 +8,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GRPC_BAD, ROOT, tempTree } from './helpers.js';
+import { GRPC_BAD, GRPC_FIXABLE, ROOT, tempTree } from './helpers.js';
 
 const BIN = join(ROOT, 'bin', 'raiselint.js');
 const RULE = 'autogen/agent-save-state-is-not-yet-implemented';
@@ -180,7 +180,7 @@ describe('5. a corrupt cache is discarded and rebuilt', () => {
 describe('7. deep nesting', () => {
   it('5,000 nested calls and a 20,000-term sum: the file\'s real finding is kept, no stack overflow', () => {
     const deep = `x = ${'f('.repeat(5000)}0${')'.repeat(5000)}\ny = ${Array(20000).fill('1').join(' + ')}\n`;
-    const dir = tempTree({ 'app.py': GRPC_BAD + deep });
+    const dir = tempTree({ 'app.py': GRPC_FIXABLE + deep });
     const r = run(['check', 'app.py', '--format', 'json', '--no-cache'], dir);
     expect(r.stderr).not.toMatch(/internal error|call stack/);
     // The real finding, and each subtree left out said as a warning.
@@ -247,15 +247,15 @@ describe('6. lone CR line endings, as CPython counts them', () => {
   });
 
   it('--fix and --add-ignore on an all-CR file: the same result as on the LF file, with every CR kept', () => {
-    const src = GRPC_BAD.replace(/\n/g, '\r');
+    const src = GRPC_FIXABLE.replace(/\n/g, '\r');
     for (const flags of [['--fix', '--unsafe-fixes'], ['--add-ignore']]) {
       const cr = tempTree({ 'app.py': src });
-      const lf = tempTree({ 'app.py': GRPC_BAD });
+      const lf = tempTree({ 'app.py': GRPC_FIXABLE });
       run(['check', 'app.py', '--no-cache', ...flags], cr);
       run(['check', 'app.py', '--no-cache', ...flags], lf);
       const afterLf = readFileSync(join(lf, 'app.py'), 'utf8');
       const afterCr = readFileSync(join(cr, 'app.py'), 'utf8');
-      expect(afterLf, flags[0]).not.toBe(GRPC_BAD);
+      expect(afterLf, flags[0]).not.toBe(GRPC_FIXABLE);
       expect(afterCr, flags[0]).toBe(afterLf.replace(/\n/g, '\r'));
       const py = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.buffer.read().decode())'], { input: afterCr });
       expect(py.status, flags[0]).toBe(0);
@@ -263,7 +263,7 @@ describe('6. lone CR line endings, as CPython counts them', () => {
   });
 
   it('--fix of a stray-CR file keeps the stray CR', () => {
-    const src = `import os\rimport sys\n${GRPC_BAD}`;
+    const src = `import os\rimport sys\n${GRPC_FIXABLE}`;
     const dir = tempTree({ 'app.py': src });
     run(['check', 'app.py', '--no-cache', '--fix', '--unsafe-fixes'], dir);
     const after = readFileSync(join(dir, 'app.py'), 'utf8');

@@ -270,9 +270,17 @@ function gitignore(c: ConfigFile, patterns: string | string[], key: string): Ign
   }
 }
 
-/** Is the rule reported for this file? (select, ignore, per-file-ignores) */
-export function ruleEnabled(cfg: ResolvedConfig, ruleId: string, fileAbs: string): boolean {
-  if (cfg.select && !cfg.select.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
+/** The `select` pattern that turns on the rules whose raises are control flow (src/rules/controlflow.ts), off by default. */
+export const CONTROL_FLOW = 'control-flow';
+
+/**
+ * Is the rule reported for this file? (select, ignore, per-file-ignores). A rule `offByDefault`
+ * (control flow) is reported only when a `select` names it exactly (its rule or record id) or
+ * names `control-flow`.
+ */
+export function ruleEnabled(cfg: ResolvedConfig, ruleId: string, fileAbs: string, offByDefault = false, recordId?: string): boolean {
+  if (offByDefault && !cfg.select?.some((p) => p.pattern === ruleId || p.pattern === recordId || p.pattern === CONTROL_FLOW)) return false;
+  if (cfg.select && !cfg.select.some((p) => rulePatternMatches(p.pattern, ruleId) || p.pattern === CONTROL_FLOW)) return false;
   if (cfg.ignore.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
   for (const pfi of cfg.perFileIgnores) {
     const rel = inside(pfi.base, fileAbs);
@@ -311,7 +319,7 @@ export function checkRulePatterns(configs: Iterable<ResolvedConfig>, ids: string
       const key = `${p.file}\0${p.key}\0${p.pattern}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (!ids.some((id) => rulePatternMatches(p.pattern, id))) {
+      if (p.pattern !== CONTROL_FLOW && !ids.some((id) => rulePatternMatches(p.pattern, id))) {
         throw new ConfigError(p.file, p.line, p.key, `'${p.pattern}' matches no rule (see \`raiselint rules\`)`);
       }
     }

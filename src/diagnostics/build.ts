@@ -3,6 +3,7 @@ import type { Finding } from '../match/match.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { Rule } from '../rules/types.js';
 import { rulePageUrl } from './docpage.js';
+import { formatMessage, literalArguments } from './message.js';
 import type { Diagnostic } from './types.js';
 
 const pages = new WeakMap<Rule, { helpUri?: string }>();
@@ -23,17 +24,19 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const what = `${rule.raiser.qualname}()`;
   const recv = site.receiverText ? abbreviate(site.receiverText) : undefined;
   const shown = site.kind === 'attribute' ? `${recv}.${site.name}` : recv ? `${recv}.${site.name}()` : `${site.name}()`;
+  // Placeholders filled from the call's literal arguments, or written in words (./message.ts).
+  const said = formatMessage(rule.record.errorMessage, n.type === 'call' && !f.via.length ? literalArguments(n, rule.condition.params) : new Map(), rule.record.messagePattern);
   let message: string;
   if (f.via.length) {
     const path = f.via.join(' -> ');
     message = f.confidence === 'certain'
-      ? `${path}: ${what} raises ${rule.errorClass}: ${rule.record.errorMessage}`
-      : `${path}: may raise ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
+      ? `${path}: ${what} raises ${rule.errorClass}: ${said}`
+      : `${path}: may raise ${rule.errorClass} (${what}): ${said}`;
   } else if (f.confidence === 'certain') {
-    message = `${shown} raises ${rule.errorClass} (${what}): ${rule.record.errorMessage}`;
+    message = `${shown} raises ${rule.errorClass} (${what}): ${said}`;
   } else {
     const cls = rule.raiser.qualname.includes('.') ? rule.raiser.qualname.split('.')[0] : undefined;
-    message = `${shown} may raise ${rule.errorClass}${cls && !f.receiverProven ? ` when the receiver is a ${cls}` : ` (${what})`}: ${rule.record.errorMessage}`;
+    message = `${shown} may raise ${rule.errorClass}${cls && !f.receiverProven ? ` when the receiver is a ${cls}` : ` (${what})`}: ${said}`;
   }
   // Each position read once: every read is a call into the parser that makes a new object.
   const start = n.startPosition;

@@ -32,6 +32,11 @@ export interface Diagnostic {
   /** How to fix it (src/fix/): the record's pattern bound to this code, or why there is no automatic fix. */
   fix?: Fix;
   /**
+   * The other records of this call that raise the same error (one finding per call and error:
+   * src/diagnostics/group.ts), each with its condition; the finding stands for them all.
+   */
+  also?: { ruleId: string; recordId: string; confidence: Confidence; condition?: string; message: string }[];
+  /**
    * Notebooks, in reports (src/report/notebook.ts): the code cell (1-based, every cell counted) that
    * `line`/`endLine` are relative to, and how many lines of the cells' joined module come before it.
    */

@@ -8,7 +8,7 @@ import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { datasetFiles } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
-import type { Confidence } from '../rules/types.js';
+import type { Confidence, Rule } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
 import { filterBaseline, readBaseline } from '../suppress/baseline.js';
@@ -16,6 +16,8 @@ import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
 import type { Pins } from '../rules/condition/versions.js';
 import { pinsFor } from '../config/pins.js';
+import { controlFlowOf } from '../rules/controlflow.js';
+import { groupByCallAndError } from '../diagnostics/group.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
@@ -127,6 +129,16 @@ export interface RunContext {
 
 const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
 
+/** Control-flow rules are off by default (src/rules/controlflow.ts); the answer is kept per rule set. */
+const controlFlowMemo = new WeakMap<RuleSet, Map<string, boolean>>();
+function isControlFlow(rule: Rule, rules: RuleSet): boolean {
+  let memo = controlFlowMemo.get(rules);
+  if (!memo) controlFlowMemo.set(rules, (memo = new Map()));
+  let v = memo.get(rule.id);
+  if (v === undefined) memo.set(rule.id, (v = !!controlFlowOf(rule, rules.exceptions)));
+  return v;
+}
+
 /** The per-file stage after checking: config filters, suppressions, confidence, severity. */
 export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined = () => r.text): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
   // No finding and no suppression comment (most files): nothing to filter, suppress or report.
@@ -140,7 +152,11 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
     return !ctx.configOnly.has(src) || cfg.records.includes(src);
   };
   const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.byRecord.get(id) ?? id);
-  const active = (id: string) => loaded(ruleOf(id)) && ruleEnabled(cfg, ruleOf(id), abs);
+  const active = (id: string) => {
+    const rid = ruleOf(id);
+    const rule = ctx.rules.byId.get(rid);
+    return loaded(rid) && ruleEnabled(cfg, rid, abs, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
+  };
   const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
   const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id), text });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
@@ -151,7 +167,7 @@ export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx:
       return s && s !== d.severity ? { ...d, severity: s } : d;
     })
     .sort(compareDiagnostics);
-  return { diagnostics, unused: sup.unused, suppressed: sup.suppressed.length };
+  return { diagnostics: groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c)), unused: sup.unused, suppressed: sup.suppressed.length };
 }
 
 /** The configuration resolver of a run (config files, `--config`, `--select` / `--ignore` / `--exclude`). */

@@ -201,8 +201,8 @@ function settingsRules(settings: Record<string, unknown>, cwd: string): Rule[] {
 
 export function createPlugin(opts: PluginOptions = {}) {
   const rules = opts.rules ?? jsRulesOf([...(opts.bundled === false ? [] : [join(ROOT, 'rules', 'records')]), ...(opts.records ?? [])]);
-  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? readmeUrl('javascript-and-typescript')]));
-  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint'));
+  const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? readmeUrl('javascript-and-typescript', 'docs/js-ts.md')]));
+  const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint', 'docs/js-ts.md'));
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
   for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
   const recordsRule = create<[], MessageIds>({

@@ -18,6 +18,7 @@ export function repositoryUrl(p: PackageJson = PACKAGE): string | undefined {
 }
 
 /** A section of the README on the repository's page (`#<anchor>`, GitHub's heading slug). */
-export function readmeUrl(anchor: string): string {
-  return `${repositoryUrl() ?? PACKAGE.homepage?.replace(/#.*$/, '') ?? ''}#${anchor}`;
+export function readmeUrl(anchor: string, page?: string): string {
+  const repo = repositoryUrl() ?? PACKAGE.homepage?.replace(/#.*$/, '') ?? '';
+  return page ? `${repo}/blob/main/${page}#${anchor}` : `${repo}#${anchor}`;
 }

@@ -29,6 +29,8 @@ export function formatJson(diags: Diagnostic[], errors: FileError[], sources?: R
       via: d.via,
       // Why certain or possible, one line ("always raises", "mode='rw' is not one of 'r', 'w', 'x', 'a'").
       condition: d.condition ?? null,
+      // Other records of this call raising the same error (one finding per call and error), each with its condition.
+      ...(d.also?.length ? { also: d.also.map((a) => ({ ruleId: a.ruleId, recordId: a.recordId, confidence: a.confidence, condition: a.condition ?? null, message: a.message })) } : {}),
       fingerprint: d.fingerprint ?? null,
       // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
       fix: fixJson(d, at),

@@ -44,11 +44,13 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
       out.push(`${pad} ${c.blue('|')} ${(d.severity === 'error' ? c.red : c.yellow)(caret.replace(/\t/g, '    '))}`);
       out.push(`${pad} ${c.blue('|')}`);
       if (d.condition) out.push(`${pad} ${c.blue('=')} ${c.bold('when')}: ${oneLine(d.condition, Infinity)}`);
+      for (const a of d.also ?? []) out.push(`${pad} ${c.blue('=')} ${c.bold('also')} (${a.ruleId}): ${oneLine(a.condition ?? a.message, Infinity)}`);
       for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${oneLine(t, Infinity)}`);
       if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
       if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${oneLine(d.fix.reason, Infinity)}`);
     } else {
       if (d.condition) out.push(`  = when: ${oneLine(d.condition, Infinity)}`);
+      for (const a of d.also ?? []) out.push(`  = also (${a.ruleId}): ${oneLine(a.condition ?? a.message, Infinity)}`);
       for (const t of d.tips) out.push(`  = help: ${oneLine(t, Infinity)}`);
       if (d.sourceUrl) out.push(`  = raised at: ${d.sourceUrl}`);
     }

@@ -68,6 +68,12 @@ export interface Rule {
   /** When the call raises (src/rules/condition/): over the entry point's parameters, or not known (no `def` in sourceCode: findings are possible). */
   condition: RaiseCondition;
   /**
+   * Why the raise is control flow, not a bug (`SkipTest`, `SystemExit`, a `NoReturn` function, a
+   * function whose purpose is to raise, a branch the library marks unreachable): such a rule is
+   * off unless a `select` names it or `control-flow` (src/config/resolve.ts ruleEnabled).
+   */
+  controlFlow?: string;
+  /**
    * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
    * rule set up to a size, otherwise on first use (`fixPatterns`).
    */

@@ -21,11 +21,11 @@ async def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:
     await runtime.agent_load_state(agent, state)
 `;
 
-/** README's ```lua block whose first line is `-- init.lua: <title>`. */
+/** docs/editors.md's ```lua block whose first line is `-- init.lua: <title>`. */
 function readmeBlock(title: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
   const m = new RegExp('```lua\\n(-- init\\.lua: ' + title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\n[\\s\\S]*?)```').exec(readme);
-  if (!m) throw new Error(`README has no lua block "-- init.lua: ${title}"`);
+  if (!m) throw new Error(`docs/editors.md has no lua block "-- init.lua: ${title}"`);
   return m[1]!;
 }
 

@@ -28,10 +28,10 @@ export function recordArgs(records?: string[], bundled = true): string[] {
  * Runs `raiselint check --format json` on `paths` from `cwd` with a fresh cache directory (so the
  * snapshot is compiled, written and read back, as a first run does), no config and no result cache.
  */
-export function cliFindings(cwd: string, paths: string[], records?: string[], bundled = true): CliRun {
+export function cliFindings(cwd: string, paths: string[], records?: string[], bundled = true, extra: string[] = []): CliRun {
   const cacheDir = mkdtempSync(join(tmpdir(), 'raiselint-snap-'));
   try {
-    const args = ['check', '--format', 'json', '--no-config', '--no-cache', '--cache-dir', cacheDir, ...recordArgs(records, bundled), ...paths];
+    const args = ['check', '--format', 'json', '--no-config', '--no-cache', '--cache-dir', cacheDir, ...recordArgs(records, bundled), ...extra, ...paths];
     const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     let diagnostics: { file: string; line: number; confidence: string; ruleId: string }[];
     try {

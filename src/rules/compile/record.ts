@@ -33,6 +33,7 @@ import { readWindow } from './window.js';
 import { ruleCondition } from './condition.js';
 import { describeCondition } from '../condition/words.js';
 import { TargetBuilder } from './targets.js';
+import { controlFlowOfDef } from '../controlflow.js';
 
 export interface CompileOutcome {
   rule?: Rule;
@@ -196,6 +197,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
     condition: ruleCondition(def, inferred, r.sourceCode, r.lineNumber - r.sourceCodeStart),
   };
+  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', rule.condition.when.k === 'true' && !rule.condition.unknown);
+  if (controlFlow) rule.controlFlow = controlFlow;
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.
   const classFields = def.inClass && !def.className && b.receiverKeys.length ? fieldsNaming(codeText(r), splitQualified(b.receiverKeys[0]!).name) : undefined;

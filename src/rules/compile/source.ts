@@ -35,6 +35,8 @@ export interface RaisingDef {
   params?: string[];
   /** When the statement at lineNumber runs, over the def's parameters (src/rules/condition/). */
   condition?: RaiseCondition;
+  /** The return annotation as written (`NoReturn`, `typing.Never`), when the def has one. */
+  returns?: string;
 }
 
 export interface SourceFacts {
@@ -180,5 +182,5 @@ function raisingDef(root: Node, source: string, row: number, classes: Map<string
   // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
   const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(ctor ? ['<constructor>'] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
   const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
-  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn), condition };
+  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn), condition, returns: field(fn, 'return_type')?.text };
 }

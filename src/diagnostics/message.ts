@@ -1,0 +1,75 @@
+/**
+ * The record's message as a user reads it: its placeholders (`{address}`, `{s.__class__.__name__}`,
+ * `%s`) filled from the call's literal arguments, or written out in words (`the given address`,
+ * `the type of s`), never shown raw. A message that is only an expression (`retcode`, the raise
+ * passed a variable) says so.
+ */
+import type { Node } from '../parse/parser.js';
+import { field, namedChildren } from '../parse/syntax.js';
+import type { ParamSpec } from '../rules/condition/types.js';
+
+const LITERALS = new Set(['string', 'integer', 'float', 'true', 'false', 'none', 'concatenated_string']);
+
+/** The call's literal arguments by parameter name (positional ones by the signature's order). */
+export function literalArguments(call: Node, params: readonly ParamSpec[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const args = field(call, 'arguments');
+  if (!args || args.type !== 'argument_list') return out;
+  const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
+  let i = 0;
+  for (const a of namedChildren(args)) {
+    if (a.type === 'list_splat' || a.type === 'dictionary_splat') return out;
+    if (a.type === 'keyword_argument') {
+      const name = field(a, 'name')?.text;
+      const value = field(a, 'value');
+      if (name && value && LITERALS.has(value.type)) out.set(name, value.text);
+      continue;
+    }
+    const p = positional[i++];
+    if (p && LITERALS.has(a.type)) out.set(p.name, a.text);
+  }
+  return out;
+}
+
+/** A literal's text as `str()` would show it (`'1.2.3'` → `1.2.3`), or as written when that is not plain. */
+function shown(literal: string, repr: boolean): string {
+  if (repr) return literal;
+  const m = /^(['"])([^'"\\]*)\1$/.exec(literal);
+  return m ? m[2]! : literal;
+}
+
+/** What a placeholder's expression stands for, in words. */
+function words(expr: string): string {
+  const e = expr.trim();
+  if (!e) return 'a value';
+  let m = /^(?:type\(\s*([\w.]+)\s*\)|([\w.]+)\.__class__)\.__(?:qual)?name__$/.exec(e);
+  if (m) return `the type of ${m[1] ?? m[2]}`;
+  m = /^(?:self|cls)\.(_*)(\w+)$/.exec(e);
+  if (m) return `the ${m[2]!.replace(/_/g, ' ')}`;
+  if (/^[A-Za-z_]\w*$/.test(e)) return `the given ${e}`;
+  return 'a value';
+}
+
+/** The message with every placeholder filled or written in words. */
+export function formatMessage(template: string, args: ReadonlyMap<string, string>, pattern?: string | null): string {
+  const t = template.trim();
+  // The raise passed an expression, not text (`raise CalledProcessError(retcode, ...)`, `OSError(errno.ENOTSUP)`):
+  // its pattern matches any message, or it is a dotted name.
+  // A parameter passed as a literal: the message is that argument (`self.skipTest("no network")`).
+  if (/^[A-Za-z_]\w*$/.test(t) && args.has(t)) return shown(args.get(t)!, false);
+  const anyText = !pattern || /^\^?\.\*\$?$/.test(pattern);
+  if (/^[A-Za-z_][\w.]*$/.test(t) && ((anyText && pattern) || /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(t))) return `a message computed at run time (\`${t}\`)`;
+  let out = template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (all, inner: string | undefined) => {
+    if (inner === undefined) return all[0]!;
+    const m = /^([^!:]*)(?:!([rsa]))?(?::.*)?$/.exec(inner);
+    const expr = (m?.[1] ?? inner).trim();
+    const lit = args.get(expr);
+    return lit !== undefined ? shown(lit, m?.[2] === 'r') : words(expr);
+  });
+  // %-style: `%s`, `%r`, `%(name)s`, `%d`.
+  out = out.replace(/%\((\w+)\)[sdrfi]|%[-#0 +]*\d*(?:\.\d+)?[sdrfixX]/g, (all, name: string | undefined) => {
+    if (name) return args.has(name) ? shown(args.get(name)!, all.endsWith('r')) : words(name);
+    return 'a value';
+  });
+  return out;
+}
