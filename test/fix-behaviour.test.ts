@@ -47,7 +47,7 @@ describe('fixed code does what it did (fixtures/behaviour)', () => {
   it('the app has findings with these records, and the cases make some calls raise', () => {
     const r = check(join(HERE, 'app'), '--output-format', 'json');
     const ds = JSON.parse(r.stdout) as { diagnostics: unknown[] };
-    expect(ds.diagnostics.length).toBeGreaterThan(10);
+    expect(ds.diagnostics.length).toBeGreaterThan(5);
     const rows = Object.values(original).flat();
     expect(rows.filter(([k]) => k === 'raise').length).toBeGreaterThan(5);
     expect(rows.filter(([k]) => k === 'ok').length).toBeGreaterThan(5);

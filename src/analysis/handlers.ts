@@ -51,12 +51,33 @@ function classMatches(n: Node, errorClass: string, model: FileModel, exc: Except
   const written = dottedName(n);
   if (!written) return false;
   // What the name refers to in this file (an import, a local class); only a name the file does not bind is taken as written.
-  const q = model.qualify(n) ?? written;
+  // A local alias first (it shadows an import or a builtin of the same name).
+  const q = (n.type === 'identifier' ? aliasOf(n, model) : undefined) ?? model.qualify(n) ?? written;
   if (q.startsWith('<local>')) return false;
   if (exc.isSubclass(errorClass, q)) return true;
   // An error class the rule could not qualify: compare by class name.
   if (!errorClass.includes('.') && !exc.isKnown(errorClass)) return q.split('.').pop() === errorClass;
   return false;
+}
+
+/**
+ * A local name bound to an exception class (`SE = statistics.StatisticsError`, then `except SE` or
+ * `assertRaises(SE)`): the class, from the last such assignment before the use in the enclosing
+ * function or module.
+ */
+function aliasOf(n: Node, model: FileModel): string | undefined {
+  let scope: Node | null = parentOf(n);
+  while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = parentOf(scope);
+  if (!scope) return undefined;
+  let best: Node | undefined;
+  for (const a of scope.descendantsOfType('assignment')) {
+    if (!a || a.startIndex >= n.startIndex) continue;
+    const left = field(a, 'left');
+    const right = field(a, 'right');
+    if (left?.type !== 'identifier' || left.text !== n.text || !right || (right.type !== 'attribute' && right.type !== 'identifier')) continue;
+    best = right;
+  }
+  return best ? (model.qualify(best) ?? dottedName(best)) : undefined;
 }
 
 function catches(clause: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {

@@ -12,7 +12,7 @@ import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, showsFixes, type Format } from '../report/formats.js';
 import { addIgnoreReport, baselineTarget, showConfig, writeBaselineReport } from './check-adopt.js';
 import { UsageError, collect, type IO } from './io.js';
-import { addReportingOptions, addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
+import { addReportingOptions, addRuleSourceOptions, pythonOption, type RuleSourceFlags } from './rule-options.js';
 import { writeReport } from './output.js';
 import { PathReport, addRuffOptions, ruffExitCode, ruffProjectOptions, showFiles, type RuffFlags } from './check-flags.js';
 
@@ -116,9 +116,9 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const ruff = ruffProjectOptions(flags);
       const format = ruff.format;
       const stdin = stdinSource(paths, flags);
-      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
+      if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python), config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, fixes: needsFixes(format, flags), originals: !!(flags.fix || flags.diff), stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python), config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, fixes: needsFixes(format, flags), originals: !!(flags.fix || flags.diff), stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });

@@ -5,7 +5,7 @@ import { catalogRules } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
 import { describeProblem } from '../records/load.js';
 import type { IO } from './io.js';
-import { addReportingOptions, addRuleSourceOptions, type RuleSourceFlags } from './rule-options.js';
+import { addReportingOptions, addRuleSourceOptions, pythonOption, type RuleSourceFlags } from './rule-options.js';
 
 interface LspFlags extends RuleSourceFlags {
   minConfidence?: 'certain' | 'possible';
@@ -42,12 +42,12 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       const records = flags.records.map((p) => resolve(p));
       // Bad records stop the server before it starts: one line on stderr, exit 2 (main reports it).
       const cacheDir = resolve(flags.cacheDir);
-      const rules = await catalogRules({ records, bundled: flags.bundled }, cacheDir);
+      const rules = await catalogRules({ records, bundled: flags.bundled, python: pythonOption(flags.python) }, cacheDir);
       await initParser();
       for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
       // stdout carries the protocol: anything printed by mistake goes to stderr instead.
       for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
-      const { done } = startServer(rules, { records, bundled: flags.bundled, minConfidence: flags.minConfidence, config: flags.config, cacheDir, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
+      const { done } = startServer(rules, { records, bundled: flags.bundled, python: pythonOption(flags.python), minConfidence: flags.minConfidence, config: flags.config, cacheDir, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
       await done;
       setCode(0);
     });

@@ -14,6 +14,13 @@ export interface RuleSourceFlags {
   records: string[];
   bundled: boolean;
   cacheDir: string;
+  /** `--python PATH|none`. */
+  python?: string;
+}
+
+/** `--python`: an interpreter, `none` (records compile from their own windows), or undefined (found: src/workspace/pyenv.ts). */
+export function pythonOption(python: string | undefined): string | false | undefined {
+  return python === 'none' ? false : python;
 }
 
 export interface RulePrintFlags extends RuleSourceFlags {
@@ -25,7 +32,8 @@ export function addRuleSourceOptions(cmd: Command): Command {
   return cmd
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
-    .option('--cache-dir <dir>', "where compiled rules (and check's results) are cached", DEFAULT_CACHE_DIR);
+    .option('--cache-dir <dir>', "where compiled rules (and check's results) are cached", DEFAULT_CACHE_DIR)
+    .option('--python <path>', "the project's Python, whose installed libraries the rules are read from ('none': the records alone; default: $VIRTUAL_ENV, .venv/, venv/, python3)");
 }
 
 /** `--min-confidence <level>` and `--no-config`, as check and lsp take them. */
@@ -42,7 +50,7 @@ export function addRulePrintOptions(cmd: Command): Command {
 
 /** Every rule the flags name (from the compiled-rules snapshot); each record warning is printed to stderr first. */
 export async function ruleCatalog(flags: RuleSourceFlags, stderr: IO['stderr']): Promise<RuleSet> {
-  const set = await catalogRules({ records: flags.records, bundled: flags.bundled }, flags.cacheDir);
+  const set = await catalogRules({ records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python) }, flags.cacheDir);
   for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
   return set;
 }

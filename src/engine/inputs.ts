@@ -14,6 +14,14 @@ export interface RuleOptions {
   bundled?: boolean;
   /** Extra curated data files. */
   curated?: string[];
+  /**
+   * The Python environment whose installed libraries ground the records (src/records/ground.ts):
+   * an interpreter's path, `false` for none (records compile from their windows alone), or
+   * undefined to find it (src/workspace/pyenv.ts).
+   */
+  python?: string | false;
+  /** The checked project's folder, where a `.venv/` or `venv/` is looked for (default: the current folder). */
+  projectDir?: string;
 }
 
 /** The dataset and curated files a rule set is built from, in load order. */

@@ -11,8 +11,8 @@ import { sha256 } from '../cache/fingerprint.js';
 import { RecordCacheFile } from '../cache/records.js';
 import { ensureCacheDir } from '../cache/results.js';
 import { codeId } from './codeid.js';
-import { MIN_SPLIT_RECORDS, SplitCompile, type SplitOptions } from './compilesplit.js';
-import { CompileWorker } from './compileworker.js';
+import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
+import { groundRecords } from '../records/ground.js';
 
 export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
 
@@ -20,29 +20,18 @@ export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
  * `cacheDir`: reuse and keep compiled records there (src/cache/records.ts), so that a changed
  * dataset recompiles only its changed records.
  */
-export async function loadRules(opts: RuleOptions = {}, cacheDir?: string, split?: SplitOptions): Promise<RuleSet> {
+export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Promise<RuleSet> {
   const { records: files, curated } = ruleInputs(opts);
   const cache = cacheDir ? RecordCacheFile.open(cacheDir, codeId()) : undefined;
-  // A first compile of many records: the worker that will share it starts now (./compileworker.ts).
-  const early = cache ? CompileWorker.maybe(files, split?.minRecords === 0 ? -1 : cache.size, split?.minRecords ?? MIN_SPLIT_RECORDS, cache.salt) : undefined;
   const records: LoadedRecord[] = [];
   const problems: RecordProblem[] = [];
   const hashInput: string[] = [];
   const classes = new ClassRegistry();
-  try {
-    await readInputs(files, curated, records, problems, hashInput, classes);
-  } catch (e) {
-    early?.stop();
-    throw e;
-  }
-  // Many records to compile: a worker compiles some of them (./compilesplit.ts; the same rules).
-  const shared = cache ? SplitCompile.start(records, cache, records.length <= MAX_RULES_WITH_PATTERNS, split, early) : undefined;
-  let set: RuleSet;
-  try {
-    set = buildRuleSet(records, classes, hashInput, shared ?? cache);
-  } finally {
-    shared?.close();
-  }
+  await readInputs(files, curated, records, problems, hashInput, classes);
+  // Records whose library is installed compile from the installed file (src/records/ground.ts).
+  const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
+  hashInput.push(envFingerprint(env), ...groundRecords(records, env));
+  const set = buildRuleSet(records, classes, hashInput, cache);
   if (cache) {
     try {
       ensureCacheDir(cacheDir!);

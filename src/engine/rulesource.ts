@@ -15,6 +15,7 @@ import { hashParts, sameSig, sha256, statSig, trustedSig, type StatSig } from '.
 import { encodeSnapshot, Snapshot, writeSnapshot } from '../cache/snapshot.js';
 import { ensureCacheDir } from '../cache/results.js';
 import { codeId } from './codeid.js';
+import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 
 export interface PreparedRules {
@@ -72,6 +73,8 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
       parts.push(kind, abs, r.hash);
     }
   }
+  // The environment whose installed libraries ground the records (src/workspace/pyenv.ts): an install or upgrade makes a new snapshot.
+  parts.push('python', envFingerprint(pythonEnv(opts.python, cacheDir, opts.projectDir)));
   const key = hashParts(parts);
   const path = join(dir, `${key.slice(0, 32)}.snap`);
   if (changed) writeIndex(cacheDir, indexPath, index);

@@ -5,7 +5,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Snapshot } from '../cache/snapshot.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
-import type { CompileThreadData, CompileWaitData } from './compilethread.js';
 
 export interface ThreadData {
   files: FileTask[];
@@ -41,12 +40,6 @@ async function run(data: ThreadData): Promise<void> {
   parentPort!.postMessage({ kind: 'done' } satisfies ThreadMessage);
 }
 
-const data = workerData as ThreadData | CompileThreadData | CompileWaitData;
-// A worker of a split compile (./compilesplit.ts), or of a batch run.
-if ('kind' in data && data.kind === 'compile') void import('./compilethread.js').then((m) => m.runCompile(data));
-else if ('kind' in data && data.kind === 'compile-wait') void import('./compilethread.js').then((m) => m.waitCompile(data));
-else {
-  run(data as ThreadData).catch((e: unknown) => {
-    parentPort!.postMessage({ kind: 'failed', message: (e as Error).message } satisfies ThreadMessage);
-  });
-}
+run(workerData as ThreadData).catch((e: unknown) => {
+  parentPort!.postMessage({ kind: 'failed', message: (e as Error).message } satisfies ThreadMessage);
+});

@@ -15,6 +15,8 @@ export interface ServerOptions {
   /** Extra dataset files or folders, absolute. */
   records: string[];
   bundled: boolean;
+  /** `--python`: the environment whose installed libraries ground the rules (src/workspace/pyenv.ts). */
+  python?: string | false;
   /** Overrides every config's `min-confidence`. */
   minConfidence?: Confidence;
   /** Where the compiled rules are cached (absolute; default: the engine's). */

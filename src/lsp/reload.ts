@@ -61,7 +61,7 @@ export class RuleReloader {
     this.reloading = this.reloading.then(async () => {
       const fromConfigs = [...new Set([...this.configRecords(), ...extra])];
       try {
-        const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled }, opts.cacheDir);
+        const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled, python: opts.python }, opts.cacheDir);
         ws.setRules(next, fromConfigs.map((f) => resolve(f)));
         connection.console.info(`raiselint: records reloaded (${why}): ${next.rules.length} rules`);
         for (const w of next.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);

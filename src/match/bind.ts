@@ -8,7 +8,7 @@ import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { literalOf, moduleConstants, pyRepr } from '../rules/condition/literal.js';
-import type { ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
+import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { whyTrue, whyUnknown } from '../rules/condition/words.js';
 
 interface Args {
@@ -110,9 +110,22 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   const b = bindArguments(call, rc.params);
   if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
   const v = evaluate(rc.when, b);
+  // `subprocess.run(cmd, check=True)`: the raise needs a flag the call sets to ask for the error.
+  const asked = [...b.params].find(([n, x]) => ASKS_FOR_ERROR.has(n) && x.given && x.value?.t === 'bool' && x.value.v && requiresTruthy(rc.when, n));
+  if (asked && v !== false) return { raises: false, why: `the call asks for the error (${asked[0]}=True)` };
   if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
   return { raises: undefined, why: whyUnknown(rc, b) };
+}
+
+/** Parameters by which a caller asks for the error rather than a quiet result. */
+const ASKS_FOR_ERROR = new Set(['check', 'strict', 'raise_on_error', 'raise_on_status', 'raise_exceptions', 'raise_errors']);
+
+/** The raise needs `param` to be true: it is a conjunct of the condition. */
+function requiresTruthy(c: Cond, param: string): boolean {
+  if (c.k === 'truthy') return c.param === param;
+  if (c.k === 'and') return c.es.some((e) => requiresTruthy(e, param));
+  return false;
 }
 
 function describeArgs(b: Binding): string {

@@ -39,6 +39,12 @@ export interface LoadedRecord {
   datasetVersion?: string;
   /** Dataset file and 1-based line (JSON array: the element's line). */
   source: { file: string; line: number };
+  /**
+   * The record's library as installed in the checked project's environment (./ground.ts): the
+   * window the compiler reads instead of `sourceCode` (the installed file around the raise, rows
+   * as the file's), or why the record is not compiled (`skip`: this version does not raise there).
+   */
+  grounded?: { file: string; sourceCode?: string; sourceCodeStart?: number; line?: number; skip?: string };
 }
 
 /** A problem with one record of a dataset (invalid JSON is a DatasetError instead, which stops the run). */

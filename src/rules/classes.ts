@@ -159,6 +159,7 @@ function merge(into: ClassInfo, from: ClassInfo): void {
   into.attributes = { ...from.attributes, ...into.attributes };
   into.methods = { ...from.methods, ...into.methods };
   into.source ??= from.source;
+  if (from.ownMethods?.size) into.ownMethods = new Set([...(into.ownMethods ?? []), ...from.ownMethods]);
 }
 
 function uniq<T>(xs: T[]): T[] {

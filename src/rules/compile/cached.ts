@@ -47,14 +47,17 @@ function wellFormed(op: CompileOp): boolean {
   return false;
 }
 
-/** Keys already computed, per record object (a split compile asks for every key before the compile does). */
+/** Keys already computed, per record object. */
 const keys = new WeakMap<LoadedRecord, { salt: string; key: string }>();
 
 /** The cache key of a record: its content and the compiler's identity. */
 export function recordKey(salt: string, lr: LoadedRecord): string {
   const known = keys.get(lr);
   if (known?.salt === salt) return known.key;
-  const key = createHash('sha256').update(salt).update('\0').update(JSON.stringify(lr.record)).digest('hex');
+  // A grounded record compiles from the installed file (src/records/ground.ts): what was read is part of the key.
+  const h = createHash('sha256').update(salt).update('\0').update(JSON.stringify(lr.record));
+  if (lr.grounded) h.update('\0grounded\0').update(JSON.stringify(lr.grounded));
+  const key = h.digest('hex');
   keys.set(lr, { salt, key });
   return key;
 }
@@ -80,7 +83,8 @@ function fresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassR
   const p = patterns && rule ? readPatternsOf(rule) : undefined;
   if (cache && key !== undefined && log?.replayable) {
     const o = rule ? { ...outcome, rule: { ...rule, record: 0, source: 0 } } : outcome;
-    cache.put(key, JSON.stringify({ o, ops: log.ops, ...(p !== undefined ? { p } : {}) }));
+    // A class's own methods are a Set: kept as an array (parseEntry turns it back).
+    cache.put(key, JSON.stringify({ o, ops: log.ops, ...(p !== undefined ? { p } : {}) }, (_k, v: unknown) => (v instanceof Set ? [...v] : v)));
   }
   if (rule && p) rule.patterns = p;
   return outcome;
@@ -92,6 +96,7 @@ function parseEntry(text: string): Entry | undefined {
     if (!e || typeof e.o !== 'object' || !e.o || typeof e.o.derived !== 'object' || !e.o.derived || !Array.isArray(e.ops) || !e.ops.every(wellFormed)) return undefined;
     const r = e.o.rule;
     if (r !== undefined && (typeof r !== 'object' || !r || !isStr(r.id) || !isStr(r.errorClass) || !Array.isArray(r.targets) || !Array.isArray(r.triggers) || !Array.isArray(r.guards))) return undefined;
+    for (const op of e.ops) if ((op.k === 'class' || op.k === 'ensure') && Array.isArray(op.c.ownMethods)) op.c.ownMethods = new Set(op.c.ownMethods as unknown as string[]);
     return r || isStr(e.o.skipped) ? e : undefined;
   } catch {
     return undefined;
@@ -130,12 +135,4 @@ export function compileOne(lr: LoadedRecord, exceptions: ExceptionHierarchy, cla
     return reused;
   }
   return withRecordTrees(() => fresh(lr, exceptions, classes, patterns, cache, key));
-}
-
-/**
- * A fresh compile of `lr` whose cache entry goes to `sink` under the key '' (a split compile's
- * worker: ../../engine/compilethread.ts; it has no entries to look up, so it computes no key).
- */
-export function compileFresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassRegistry, patterns: boolean, sink: RecordCache): CompileOutcome {
-  return withRecordTrees(() => fresh(lr, exceptions, classes, patterns, sink, ''));
 }

@@ -126,6 +126,13 @@ function describe(derived: Derived, rule: Rule, b: TargetBuilder, exceptions: Ex
 
 type FoundDef = { def: RaisingDef; src: SourceFacts; inferred?: Inferred; fromWindow?: string } | { skipped: string };
 
+/** The code the raising def is read from: the installed file when the record is grounded (src/records/ground.ts), else its `sourceCode`. */
+interface Window {
+  sourceCode: string;
+  sourceCodeStart: number;
+  file?: string;
+}
+
 /** The code fields by name (the class a record names is looked up in them). */
 const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
 
@@ -134,10 +141,10 @@ const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGu
  * string or mid-block, ./window.ts), else as the record's code fields describe it (./entry.ts), with
  * the raise's condition unknown.
  */
-function findDef(r: ErrorRecord, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
-  const win = readWindow(r.sourceCode, r.lineNumber - r.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
+function findDef(r: ErrorRecord, w: Window, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
+  const win = readWindow(w.sourceCode, r.lineNumber - w.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
-  if (src.def) return { def: src.def, src, fromWindow: win.offset ? `sourceCode re-parsed from line ${r.sourceCodeStart + win.offset}` : 'sourceCode' };
+  if (src.def) return { def: src.def, src, fromWindow: w.file ? `the installed ${w.file}` : win.offset ? `sourceCode re-parsed from line ${w.sourceCodeStart + win.offset}` : 'sourceCode' };
   const inferred = inferDef(facts, module.split('.')[0]!, module, codeText(r));
   if ('reason' in inferred) return { skipped: inferred.reason };
   const def: RaisingDef = { ...inferred.def, isAsync: false, params: [] };
@@ -152,12 +159,14 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   if (!isPython && isJsRecord(tags, r.filePath)) return compileJsRecord(lr);
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
+  if (lr.grounded?.skip) return { skipped: lr.grounded.skip, derived };
+  const w: Window = lr.grounded?.sourceCode !== undefined ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file } : { sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart };
 
   const facts = snippetFacts(r);
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
   const isPackage = /(^|\/)__init__\.pyi?$/.test(r.filePath.replace(/\\/g, '/'));
-  const found = findDef(r, facts, module, isPackage, exceptions);
+  const found = findDef(r, w, facts, module, isPackage, exceptions);
   if ('skipped' in found) return { skipped: found.skipped, derived };
   const { def, src } = found;
   const inferred = !!found.inferred;
@@ -195,7 +204,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
     versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
-    condition: ruleCondition(def, inferred, r.sourceCode, r.lineNumber - r.sourceCodeStart),
+    condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
   const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', rule.condition.when.k === 'true' && !rule.condition.unknown);
   if (controlFlow) rule.controlFlow = controlFlow;

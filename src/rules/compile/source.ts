@@ -17,6 +17,8 @@ export interface SourceClass {
   bases: string[];
   /** Names bound to a method in the class body by assignment (`getstate = setstate = _notimplemented`). */
   aliases: Map<string, string[]>;
+  /** The methods the class body defines (an override stops the inheritance of a base's raising method). */
+  defs: string[];
 }
 
 export interface RaisingDef {
@@ -108,12 +110,17 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
   const sup = field(cls, 'superclasses');
   const written = sup ? namedChildren(sup).filter((b) => b.type !== 'keyword_argument').map((b) => dottedName(b)).filter((b): b is string => !!b) : [];
   const bases = written.map(qualify).filter((b): b is string => !!b);
-  const info: SourceClass = { name, bases, aliases: new Map() };
+  const info: SourceClass = { name, bases, aliases: new Map(), defs: [] };
   // Exception classes the snippet defines join the hierarchy (their bases resolved through its imports).
   const looksExc = (b: string) => exceptions.isKnown(b) || /(Error|Exception|Warning)$/.test(b.split('.').pop() ?? '');
   if (bases.some(looksExc) || (/(Error|Exception)$/.test(name) && bases.length)) exceptions.define(`${module}.${name}`, bases);
   const body = field(cls, 'body');
-  for (const st of body ? namedChildren(body) : []) readAliases(st, info);
+  for (const st of body ? namedChildren(body) : []) {
+    readAliases(st, info);
+    const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;
+    const defName = def?.type === 'function_definition' ? field(def, 'name')?.text : undefined;
+    if (defName) info.defs.push(defName);
+  }
   return info;
 }
 

@@ -85,7 +85,8 @@ export class TargetBuilder {
   registerClass(key: string, aliases: string[] = []): void {
     const { name } = splitQualified(key);
     const shown = key.startsWith(`${this.module}.`) ? this.src.classes.get(name) : undefined;
-    this.classes.add(newClassInfo(key, { aliases, bases: shown ? shown.bases : [] }));
+    // The methods its body defines, as the window shows them: an override there stops a base's raising method.
+    this.classes.add(newClassInfo(key, { aliases, bases: shown ? shown.bases : [], ...(shown?.defs.length ? { ownMethods: new Set(shown.defs) } : {}) }));
     // Its bases as sourceCode names them, so `isinstance(x, Base)` and `x: Base` know the relation.
     for (const b of shown?.bases ?? []) if (b.includes('.')) ensureClass(this.classes, newClassInfo(b, {}));
   }

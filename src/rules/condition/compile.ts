@@ -41,7 +41,9 @@ function onlyRaiseOf(def: Node, errorClass: string | undefined): Node | undefine
 export function compileCondition(def: Node, row: number, root: Node, o: ConditionOptions): RaiseCondition {
   // Read when a name is looked up (many conditions name no module constant).
   let consts: Map<string, PyVal> | undefined;
-  const constant = (n: string) => (consts ??= moduleConstants(root)).get(n);
+  // The library's module constants: UPPER_CASE names assigned once from a literal (a lowercase module
+  // variable, `_state` or `raiseExceptions`, is state its functions or its users change).
+  const constant = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (consts ??= moduleConstants(root)).get(n) : undefined);
   const params = readParams(def, constant, o.dropFirst);
   const base = { params, entries: o.entries };
   for (let p = def.parent; p; p = p.parent) {

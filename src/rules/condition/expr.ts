@@ -20,6 +20,10 @@ interface Assign {
   row: number;
   /** `if p is None: p = <literal>` / `p = <literal> if p is None else p`. */
   noneMeans?: PyVal;
+  /** `p = sorted(p)` / `list(p)` / `tuple(p)`: a rebinding that keeps the parameter's length. */
+  keepsLength?: boolean;
+  /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
+  lenOf?: string;
 }
 
 export class ExprReader {
@@ -47,14 +51,28 @@ export class ExprReader {
     return undefined;
   }
 
+  /** A parameter whose length is known at `row`: not rebound before it, or rebound only by `sorted`/`list`/`tuple` of itself. */
+  private lengthParam(name: string, row: number): string | undefined {
+    const p = this.params.get(name);
+    if (!p || p.kind === 'var-positional' || p.kind === 'var-keyword') return undefined;
+    return this.assigns.every((a) => a.name !== name || a.row >= row || a.keepsLength) ? name : undefined;
+  }
+
   private side(n: Node): Side {
     if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
     const p = this.param(n);
     if (p) return { param: p };
     if (n.type === 'call' && field(n, 'function')?.text === 'len') {
       const args = namedChildren(field(n, 'arguments') ?? n);
-      const q = args.length === 1 ? this.param(args[0]!) : undefined;
+      const q = args.length === 1 && args[0]!.type === 'identifier' ? this.lengthParam(args[0]!.text, n.startPosition.row) : undefined;
       if (q) return { param: q, len: true };
+    }
+    // `n = len(data)` once before the test: `n` is the parameter's length.
+    if (n.type === 'identifier' && !this.params.has(n.text)) {
+      const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row);
+      const only = before.length === 1 ? before[0]! : undefined;
+      const q = only?.lenOf ? this.lengthParam(only.lenOf, only.row) : undefined;
+      if (q && this.assigns.every((a) => a.name !== n.text || a === only)) return { param: q, len: true };
     }
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
@@ -111,6 +129,10 @@ export class ExprReader {
         return op === 'in' ? given : not(given);
       }
     }
+    // `kwargs.get('key') is not None`: keyword presence (a `None` passed for it reads as not passed).
+    const got = this.kwargsGet(ln) ?? this.kwargsGet(rn);
+    const other = got && this.kwargsGet(ln) ? rn : ln;
+    if (got && other.type === 'none' && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) return op === 'is not' || op === '!=' ? got : not(got);
     // `x is MISSING` where MISSING is x's own default: whether x was passed.
     const sentinel = (s: Side, o: Side): string | undefined => (s && 'param' in s && !s.len && o && 'sentinel' in o && this.params.get(s.param)?.defaultText === o.sentinel ? s.param : undefined);
     const sp = sentinel(l, r) ?? sentinel(r, l);
@@ -122,6 +144,19 @@ export class ExprReader {
     if (r && 'param' in r && l && 'value' in l && FLIP[op]) return build(r, FLIP[op]!, l.value);
     if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
     return data(whole);
+  }
+
+  /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: whether that keyword was passed. */
+  private kwargsGet(n: Node): Cond | undefined {
+    if (n.type !== 'call') return undefined;
+    const fn = field(n, 'function');
+    if (fn?.type !== 'attribute' || field(fn, 'attribute')?.text !== 'get') return undefined;
+    const obj = field(fn, 'object');
+    if (obj?.type !== 'identifier' || this.params.get(obj.text)?.kind !== 'var-keyword' || this.assigns.some((a) => a.name === obj.text && a.row < n.startPosition.row)) return undefined;
+    const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
+    if (!args.length || args.length > 2 || (args[1] && args[1].type !== 'none')) return undefined;
+    const key = this.side(args[0]!);
+    return key && 'value' in key && key.value.t === 'str' ? { k: 'given', param: obj.text, key: key.value.v } : undefined;
   }
 
   private call(n: Node): Cond {
@@ -201,11 +236,31 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
     else if (n.type === 'as_pattern_target' || n.type === 'delete_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') targets.push(n);
     for (const t of targets) {
       if (!t) continue;
-      const ids = t.type === 'identifier' ? [t] : t.descendantsOfType('identifier').filter((x): x is Node => !!x);
-      for (const id of ids) if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant) });
+      // `kwargs['k'] = v` and `obj.attr = v` bind no name: only names, and the names in a tuple or list target.
+      const ids = t.type === 'identifier' ? [t] : t.type === 'subscript' || t.type === 'attribute' ? [] : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
+      for (const id of ids) {
+        if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant), keepsLength: keepsLength(n, id.text) });
+        else out.push({ name: id.text, row: n.startPosition.row, lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined });
+      }
     }
   }
   return out;
+}
+
+/** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length. */
+function keepsLength(a: Node, name: string): boolean {
+  if (a.type !== 'assignment' || field(a, 'left')?.text !== name) return false;
+  const right = field(a, 'right');
+  if (right?.type !== 'call' || !/^(sorted|list|tuple)$/.test(field(right, 'function')?.text ?? '')) return false;
+  const args = namedChildren(field(right, 'arguments') ?? right).filter((x) => x.type !== 'keyword_argument' && x.type !== 'comment');
+  return args.length === 1 && args[0]!.type === 'identifier' && args[0]!.text === name;
+}
+
+/** The parameter name `x` of `len(x)`. */
+function lenArgument(right: Node | null): string | undefined {
+  if (right?.type !== 'call' || field(right, 'function')?.text !== 'len') return undefined;
+  const args = namedChildren(field(right, 'arguments') ?? right);
+  return args.length === 1 && args[0]!.type === 'identifier' ? args[0]!.text : undefined;
 }
 
 /** `if p is None: p = LIT` (the if's only statement, no else) or `p = LIT if p is None else p`. */

@@ -1,0 +1,152 @@
+/**
+ * Source-grounded records: a record whose library is installed in the checked project's Python
+ * environment (src/workspace/pyenv.ts) is compiled from the installed file, not only from its
+ * ~37-line `sourceCode` window, which often starts below the raising `def`. The compiler then sees
+ * the whole def with its signature and defaults, every condition on the path to the raise, the
+ * class around it and the module's imports, constants and small (exception) classes.
+ *
+ * The installed file is found by the record's `filePath` (its longest suffix under one of the
+ * environment's roots: `Lib/json/decoder.py` is `<stdlib>/json/decoder.py`), and the raise by the
+ * text of the record's raising line: at `lineNumber` when the versions agree, else the nearest
+ * equal line. When the file is there but no line raises as the record says (the library changed:
+ * a stub was implemented), the record is not compiled, and `records check` says why.
+ *
+ * The grounded window keeps every line in place (line numbers are the file's) and blanks what the
+ * compiler does not need: the other functions and large classes of the module.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { LoadedRecord } from './types.js';
+
+/** What grounding needs of the environment (src/workspace/pyenv.ts finds and asks it). */
+export interface InstalledRoots {
+  version: string;
+  /** Where modules are found, in import order: the standard library first, then site-packages. */
+  roots: string[];
+}
+
+/** Top-level classes up to this many lines are kept whole (exception classes, small helpers). */
+const SMALL_CLASS_LINES = 15;
+/** Top-level assignments up to this many lines are kept (module constants). */
+const SMALL_ASSIGN_LINES = 25;
+
+const fileMemo = new Map<string, string | null>();
+const textMemo = new Map<string, { text: string; lines: string[] } | null>();
+
+/** The installed file a record's filePath names, under one of the roots; null when none. */
+function installedFile(filePath: string, roots: readonly string[]): string | null {
+  const key = `${roots.join('\0')}\0${filePath}`;
+  const known = fileMemo.get(key);
+  if (known !== undefined) return known;
+  const parts = filePath.replace(/\\/g, '/').split('/').filter(Boolean);
+  let found: string | null = null;
+  // Longest suffix first: `json/decoder.py` before `decoder.py`.
+  outer: for (let i = 0; i < parts.length; i++) {
+    const rel = parts.slice(i).join('/');
+    for (const root of roots) {
+      const p = join(root, rel);
+      try {
+        if (statSync(p).isFile()) {
+          found = p;
+          break outer;
+        }
+      } catch {
+        // not under this root
+      }
+    }
+  }
+  fileMemo.set(key, found);
+  return found;
+}
+
+function fileText(path: string): { text: string; lines: string[] } | null {
+  let t = textMemo.get(path);
+  if (t === undefined) {
+    try {
+      const text = new TextDecoder('utf-8').decode(readFileSync(path)).replace(/\r\n?/g, '\n');
+      t = { text, lines: text.split('\n') };
+    } catch {
+      t = null;
+    }
+    textMemo.set(path, t);
+  }
+  return t;
+}
+
+/** The 0-based line of the installed file that raises as the record's line does, or -1. */
+function raiseLine(lines: readonly string[], want: string, near: number): number {
+  if (lines[near]?.trim() === want) return near;
+  let best = -1;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() === want && (best < 0 || Math.abs(i - near) < Math.abs(best - near))) best = i;
+  return best;
+}
+
+const indentOf = (l: string) => l.length - l.trimStart().length;
+const isCode = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
+
+/**
+ * The file with only what the compiler needs for the raise at `row`: the top-level statement
+ * around it (its function, or its class whole), imports, small assignments and small classes.
+ * Every other line is blank, so rows stay the file's.
+ */
+function keepAround(lines: readonly string[], row: number): string {
+  const out = lines.map(() => '');
+  // Top-level chunks: a line at column 0 and what follows it indented (decorators join their def).
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (isCode(lines[i]!) && indentOf(lines[i]!) === 0 && !/^[)\]}]/.test(lines[i]!.trim())) starts.push(i);
+  const chunks: [number, number][] = [];
+  let lastStart = -1;
+  for (let k = 0; k < starts.length; k++) {
+    const a = starts[k]!;
+    const b = k + 1 < starts.length ? starts[k + 1]! : lines.length;
+    // A decorator's line joins the definition (or the next decorator) below it.
+    if (chunks.length && /^@/.test(lines[lastStart]!)) chunks[chunks.length - 1]![1] = b;
+    else chunks.push([a, b]);
+    lastStart = a;
+  }
+  for (const [a, b] of chunks) {
+    let head = a;
+    while (head < b - 1 && /^@/.test(lines[head]!)) head++;
+    const first = lines[head]!.trimStart();
+    const size = b - a;
+    const keep =
+      (a <= row && row < b) ||
+      /^(import|from)\s/.test(first) ||
+      (/^class\s/.test(first) && size <= SMALL_CLASS_LINES) ||
+      (/^[A-Za-z_][\w.]*\s*(:[^=]*)?=[^=]/.test(first) && size <= SMALL_ASSIGN_LINES) ||
+      (/^(if|try)\b/.test(first) && size <= SMALL_ASSIGN_LINES && lines.slice(a, b).some((l) => /^\s*(import|from)\s/.test(l)));
+    if (keep) for (let i = a; i < b; i++) out[i] = lines[i]!;
+  }
+  return out.join('\n');
+}
+
+/**
+ * Grounds the records whose library is installed in `env` (in place: `lr.grounded`). Returns a
+ * fingerprint of what was read (each installed file's path and content hash), for caches.
+ */
+export function groundRecords(records: LoadedRecord[], env: InstalledRoots | undefined): string[] {
+  const read = new Map<string, string>();
+  if (!env || !env.roots.length) return [];
+  for (const lr of records) {
+    const r = lr.record;
+    const tags = (r.tags ?? []).map((t) => t.toLowerCase());
+    if (!/\.pyi?$/.test(r.filePath) && !tags.includes('python')) continue;
+    if (!/\.py$/.test(r.filePath)) continue;
+    const want = r.sourceCode.split('\n')[r.lineNumber - r.sourceCodeStart]?.trim();
+    if (!want) continue;
+    const file = installedFile(r.filePath, env.roots);
+    if (!file) continue;
+    const t = fileText(file);
+    if (!t) continue;
+    if (!read.has(file)) read.set(file, createHash('sha256').update(t.text).digest('hex'));
+    const row = raiseLine(t.lines, want, r.lineNumber - 1);
+    if (row < 0) {
+      lr.grounded = { file, skip: `the installed ${file} (Python ${env.version}) has no line \`${want.length > 60 ? `${want.slice(0, 57)}...` : want}\`: this version does not raise there` };
+      continue;
+    }
+    // The window starts where the record's lineNumber stays the raise's row of the file.
+    lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1 };
+  }
+  return [...read].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, h]) => `${f}\0${h}`);
+}
