@@ -112,6 +112,16 @@ describe('language server framing (real stdio)', () => {
     expect(await p.response(8)).toMatchObject({ id: 8, result: null });
   }, 60_000);
 
+  it('a request after shutdown is refused with InvalidRequest; a notification is dropped; exit still ends it', async () => {
+    const p = await started();
+    p.write(frame({ jsonrpc: '2.0', id: 20, method: 'shutdown' }));
+    expect(await p.response(20)).toMatchObject({ id: 20, result: null });
+    p.write(frame(HOVER(21)));
+    expect(await p.response(21)).toMatchObject({ id: 21, error: { code: -32600, message: expect.stringContaining('shut down') } });
+    p.write(frame({ jsonrpc: '2.0', method: 'exit' }));
+    expect(await p.exited).toBe(0);
+  }, 60_000);
+
   it('a message split byte by byte is still read', async () => {
     const p = await started();
     for (const byte of frame(HOVER(9))) p.write(Buffer.from([byte]));

@@ -15,10 +15,14 @@ import { writeFileAtomic } from '../io/atomic.js';
 import { pruneFiles } from '../io/prune.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { Directive } from '../suppress/directives.js';
-import type { StatSig } from './fingerprint.js';
+import { sha256, type StatSig } from './fingerprint.js';
 
-/** 3: fix edits are offsets (`{start, end, text}`), no longer lines and columns. */
-const FORMAT = 3;
+/**
+ * 3: fix edits are offsets (`{start, end, text}`), no longer lines and columns.
+ * 4: a header line (`{format, key, sum}`) with the sha256 of the entries that follow: a damaged
+ * bucket (a flipped bit, a truncated write) is a miss, never a wrong result.
+ */
+const FORMAT = 4;
 /** Entries kept per bucket; the least recently used go first. */
 const MAX_ENTRIES = 200_000;
 /** Bucket files kept per cache directory (one per rule set / options / version); the oldest go first. */
@@ -40,10 +44,11 @@ export interface CacheEntry {
   directives: Directive[];
 }
 
-interface BucketFile {
+interface BucketHeader {
   format: number;
   key: string;
-  entries: Record<string, CacheEntry>;
+  /** sha256 of the entries' JSON (the text after the header line). */
+  sum: string;
 }
 
 export class ResultCache {
@@ -66,9 +71,13 @@ export class ResultCache {
   static load(dir: string, key: string): ResultCache {
     const c = new ResultCache(dir, key, new Map());
     try {
-      const data = JSON.parse(readFileSync(c.path, 'utf8')) as BucketFile;
-      if (data.format === FORMAT && data.key === key && data.entries && typeof data.entries === 'object') {
-        for (const [k, v] of Object.entries(data.entries)) {
+      const text = readFileSync(c.path, 'utf8');
+      const nl = text.indexOf('\n');
+      const head = JSON.parse(text.slice(0, nl)) as BucketHeader;
+      const body = text.slice(nl + 1);
+      const entries = head.format === FORMAT && head.key === key && nl > 0 && sha256(body) === head.sum ? (JSON.parse(body) as Record<string, CacheEntry>) : undefined;
+      if (entries && typeof entries === 'object') {
+        for (const [k, v] of Object.entries(entries)) {
           if (v && typeof v.h === 'string' && typeof v.d === 'string' && typeof v.o === 'string' && Array.isArray(v.diagnostics) && Array.isArray(v.errors) && Array.isArray(v.directives)) c.entries.set(k, v);
         }
       }
@@ -108,8 +117,9 @@ export class ResultCache {
       ensureCacheDir(this.dir);
       let list = [...this.entries];
       if (list.length > MAX_ENTRIES) list = list.sort((a, b) => b[1].t - a[1].t).slice(0, MAX_ENTRIES);
-      const data: BucketFile = { format: FORMAT, key: this.key, entries: Object.fromEntries(list) };
-      writeFileAtomic(this.path, JSON.stringify(data));
+      const body = JSON.stringify(Object.fromEntries(list));
+      const head: BucketHeader = { format: FORMAT, key: this.key, sum: sha256(body) };
+      writeFileAtomic(this.path, `${JSON.stringify(head)}\n${body}`);
       this.dirty = false;
       pruneFiles(this.dir, /^results-[0-9a-f]+\.json$/, this.path, MAX_BUCKETS);
     } catch {

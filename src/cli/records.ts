@@ -13,6 +13,7 @@ import { formatSummary, summarize } from './records-summary.js';
 interface RecordsCheckFlags {
   format: 'text' | 'json';
   summary?: boolean;
+  python?: string;
 }
 
 export interface RecordReport {
@@ -52,8 +53,9 @@ export function registerRecords(program: Command, { stdout }: IO, setCode: (code
     .argument('<paths...>', 'dataset files or folders (JSON Lines or JSON arrays of records)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--summary', 'print counts only: compiled and skipped records by kind of raising def, by source and by skip reason')
+    .option('--python <path>', "the Python whose installed libraries the records are read from ('none': the records alone)")
     .action(async (paths: string[], flags: RecordsCheckFlags) => {
-      const reports = await checkRecords(paths);
+      const reports = await checkRecords(paths, flags.python === 'none' ? false : flags.python);
       if (flags.summary) {
         const sum = summarize(reports);
         stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, summary: sum }, null, 2)}\n` : formatSummary(sum));
@@ -63,10 +65,10 @@ export function registerRecords(program: Command, { stdout }: IO, setCode: (code
 }
 
 /** Compiles the datasets alone (with the bundled curated data) and describes each record's outcome. */
-export async function checkRecords(paths: string[]): Promise<RecordReport[]> {
-  // Loaded here: the compiler (and node:worker_threads, for its threads) is not part of every command's start-up.
+export async function checkRecords(paths: string[], python?: string | false): Promise<RecordReport[]> {
+  // Loaded here: the compiler is not part of every command's start-up.
   const { loadRules } = await import('../engine/rules.js');
-  const set = await loadRules({ records: paths, bundled: false });
+  const set = await loadRules({ records: paths, bundled: false, python });
   const reports: RecordReport[] = [];
   const idOf = (r: ErrorRecord) => `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`;
   for (const { record, outcome } of set.outcomes) {

@@ -17,6 +17,7 @@ import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspac
 import type { Pins } from '../rules/condition/versions.js';
 import { pinsFor } from '../config/pins.js';
 import { controlFlowOf } from '../rules/controlflow.js';
+import { removeStaleTempsIn } from '../io/atomic.js';
 import { groupByCallAndError } from '../diagnostics/group.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
@@ -178,7 +179,11 @@ export function projectResolver(opts: ProjectOptions): ConfigResolver {
 /** The files a run checks (`--show-files` lists them). */
 export function discoverProject(paths: string[], opts: ProjectOptions, resolver: ConfigResolver): DiscoveredFile[] {
   // Each folder is listed once: the resolver (and pins, through it) look config files up in the walk's listings.
-  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs), onListing: (dir, names) => resolver.knowListing(dir, names) });
+  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs), onListing: (dir, names) => {
+      resolver.knowListing(dir, names);
+      // What a killed `--fix` left next to the user's files (io/atomic.ts).
+      removeStaleTempsIn(dir, names);
+    } });
 }
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {

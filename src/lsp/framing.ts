@@ -70,7 +70,14 @@ export class LspFraming extends Transform {
   /** Input skipped right after a dropped header is that message's body: not reported again. */
   private quiet = false;
 
-  constructor(private readonly report: FramingReport = () => {}) {
+  /**
+   * `gate`: asked of each well-formed message before it goes on; false drops it (the server
+   * answers a request after `shutdown` itself: server.ts).
+   */
+  constructor(
+    private readonly report: FramingReport = () => {},
+    private readonly gate: (msg: Record<string, unknown>) => boolean = () => true,
+  ) {
     super();
   }
 
@@ -155,6 +162,7 @@ export class LspFraming extends Transform {
       this.report('dropped a malformed message: the body is not a JSON-RPC message object');
       return;
     }
+    if (!this.gate(msg as Record<string, unknown>)) return;
     this.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'latin1'));
     this.push(body);
   }

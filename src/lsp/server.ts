@@ -60,7 +60,19 @@ function serveDocuments(ctx: ServerContext, publisher: DiagnosticsPublisher, rel
 /** Serves one client over the streams; resolves when the client sends `exit`. */
 export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
   // Malformed frames are dropped and said (framing.ts): the reader underneath never wedges.
-  const framed = input.pipe(new LspFraming((problem) => connection.console.warn(`raiselint: ${problem}`)));
+  // After `shutdown`, every request but `exit` is answered InvalidRequest, as the protocol says.
+  let shutDown = false;
+  const afterShutdown = (msg: Record<string, unknown>): boolean => {
+    if (!shutDown) {
+      if (msg.method === 'shutdown') shutDown = true;
+      return true;
+    }
+    if (msg.method === 'exit' || msg.id === undefined || typeof msg.method !== 'string') return true;
+    const reply = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32600, message: `the server is shut down: '${msg.method}' refused` } }), 'utf8');
+    output.write(Buffer.concat([Buffer.from(`Content-Length: ${reply.length}\r\n\r\n`, 'latin1'), reply]));
+    return false;
+  };
+  const framed = input.pipe(new LspFraming((problem) => connection.console.warn(`raiselint: ${problem}`), afterShutdown));
   const connection = createConnection(framed, output);
   const ws = new Workspace(initialRules, { records: opts.records, minConfidence: opts.minConfidence, config: opts.config !== false });
   const ctx = createContext(connection, new TextDocuments(TextDocument), ws, opts);

@@ -66,6 +66,12 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
     const a = args.positional[i]!;
     bound.set(positional[i]!.name, { value: value(a), given: true, text: a.text });
   }
+  // `*args` with no splat in the call: the extra positional arguments, a tuple (its length known even when its items are not).
+  if (varPos && args.splatAt === undefined) {
+    const extra = args.positional.slice(positional.length);
+    const items = extra.map(value);
+    bound.set(varPos.name, items.every((x): x is PyVal => !!x) ? { value: { t: 'tuple', items }, given: extra.length > 0 } : { given: true, length: extra.length });
+  }
   const keywords = new Set<string>();
   for (const [name, node] of args.keywords) {
     const p = params.find((q) => q.name === name && q.kind !== 'positional-only' && q.kind !== 'var-positional' && q.kind !== 'var-keyword');
@@ -102,6 +108,10 @@ export interface Verdict {
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
+  // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
+  // condition is over the raising def's own arguments and state, which the record does not show this
+  // caller passing. Only a raise on every path is known to reach the caller's call.
+  if (direct && !rc.entries.includes(entry) && rc.when.k !== 'true') return { raises: false, why: `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show, and the raise there depends on what that code passes` };
   if (!rc.entries.includes(entry) || !direct) {
     const shown = (e: string) => (e.startsWith('<') ? `the ${e.slice(1, -1)}` : `${e}()`);
     const through = direct ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';

@@ -22,3 +22,8 @@ export const BUILTINS = new Set(
  * built-in exception classes, and any name shaped like one. The prefilter relies on it too (src/rules/prefilter-needs.ts).
  */
 export const BUILTIN_EXCEPTION_NAME = /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
+
+/** A built-in exception or warning class of `builtins` (`Warning` and `Exception` too). */
+export function isBuiltinExceptionClass(name: string): boolean {
+  return BUILTINS.has(name) && (BUILTIN_EXCEPTION_NAME.test(name) || name === 'Exception' || name === 'Warning');
+}

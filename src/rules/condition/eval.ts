@@ -1,6 +1,7 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { truthy } from './expr.js';
 import type { CmpOp, Cond, PyVal } from './types.js';
+import { isBuiltinExceptionClass } from '../../python/builtins.js';
 
 export type Tri = boolean | undefined;
 
@@ -12,6 +13,8 @@ export interface Bound {
   given: Tri;
   /** The argument as written, for messages. */
   text?: string;
+  /** `*args` filled by positional arguments that are not all literals: how many (its length and truthiness are known). */
+  length?: number;
 }
 
 export interface Binding {
@@ -34,6 +37,7 @@ const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
   dict: ['dict'],
   frozenset: [],
   bytearray: [],
+  type: ['class'],
   complex: [],
   'type(None)': ['none'],
   NoneType: ['none'],
@@ -68,6 +72,7 @@ export function pyEquals(a: PyVal, b: PyVal): Tri {
   const y = num(b);
   if (x !== undefined && y !== undefined) return x === y;
   if (a.t !== b.t) return a.t === 'none' || b.t === 'none' || x !== undefined || y !== undefined || a.t === 'str' || b.t === 'str' ? false : undefined;
+  if (a.t === 'class' && b.t === 'class') return a.name === b.name;
   if (a.t === 'none') return true;
   if ((a.t === 'str' || a.t === 'bytes') && (b.t === 'str' || b.t === 'bytes')) return a.v === b.v;
   if ((a.t === 'tuple' || a.t === 'list' || a.t === 'set') && 'items' in b) {
@@ -131,10 +136,35 @@ export function lengthOf(v: PyVal): number | undefined {
   return 'items' in v ? v.items.length : undefined;
 }
 
+/** Built-in classes that are not subclasses of `Exception` (but of BaseException). */
+const BASE_ONLY = new Set(['SystemExit', 'KeyboardInterrupt', 'GeneratorExit', 'BaseExceptionGroup']);
+
+/** `issubclass(v, T)` for a built-in class value against built-in bases; unknown past them. */
+function isSubclass(v: PyVal, types: string[]): Tri {
+  if (v.t !== 'class') return undefined;
+  const exc = isBuiltinExceptionClass(v.name);
+  let out: Tri = false;
+  for (const raw of types) {
+    const t = raw.replace(/^builtins\./, '');
+    if (t === v.name || t === 'object') return true;
+    if (t === 'Warning') {
+      if (v.name.endsWith('Warning')) return true;
+    } else if (t === 'BaseException') {
+      if (exc || BASE_ONLY.has(v.name)) return true;
+    } else if (t === 'Exception') {
+      if (exc && !BASE_ONLY.has(v.name)) return true;
+    } else out = undefined;
+  }
+  // A class value that is not an exception is no subclass of the exception bases above.
+  return out;
+}
+
 function isInstance(v: PyVal, types: string[]): Tri {
   let out: Tri = false;
   for (const t of types) {
     const kinds = BUILTIN_TYPES[typeKey(t)];
+    // A literal (or a class object) is never an instance of an exception class.
+    if (!kinds && isBuiltinExceptionClass(t.replace(/^builtins\./, ''))) continue;
     if (!kinds) out = undefined;
     else if (kinds.includes(v.t)) return true;
   }
@@ -174,10 +204,12 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return b.kwSplat ? undefined : false;
     }
     default: {
-      const v = b.params.get(c.param)?.value;
+      const bound = b.params.get(c.param);
+      const v = bound?.value;
+      if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
       if (!v) return undefined;
       if (c.k === 'truthy') return truthy(v);
-      if (c.k === 'isinstance') return isInstance(v, c.types);
+      if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c.types);
       if (c.k === 'len') {
         const n = lengthOf(v);
         return n === undefined ? undefined : compare({ t: 'int', v: n }, c.op, c.value);

@@ -22,6 +22,8 @@ interface Assign {
   noneMeans?: PyVal;
   /** `p = sorted(p)` / `list(p)` / `tuple(p)`: a rebinding that keeps the parameter's length. */
   keepsLength?: boolean;
+  /** A rebinding under `if G:` (no `elif`/`else`) in the def's own body: when G is false the parameter keeps its value. */
+  guard?: Node;
   /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
   lenOf?: string;
 }
@@ -41,8 +43,10 @@ export class ExprReader {
   private param(n: Node): string | undefined {
     if (n.type !== 'identifier') return undefined;
     const p = this.params.get(n.text);
-    if (!p || p.kind === 'var-positional' || p.kind === 'var-keyword') return undefined;
-    const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row);
+    // `*args` is a tuple of what the call passes positionally (match/bind.ts binds it); `**kwargs` is read by key only.
+    if (!p || p.kind === 'var-keyword') return undefined;
+    // Guarded rebindings are read by `cond` (the test holds on the parameter when no guard does).
+    const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row && !(this.guarded && a.guard && !a.noneMeans));
     if (!before.length) return n.text;
     if (before.length === 1 && before[0]!.noneMeans) {
       p.noneMeans = before[0]!.noneMeans;
@@ -51,10 +55,24 @@ export class ExprReader {
     return undefined;
   }
 
+  /** While a test is read under its guards (see `cond`): guarded rebindings do not hide the parameter. */
+  private guarded = false;
+
+  /**
+   * `if isinstance(message, Warning): category = message.__class__` before the test: the test is
+   * read over the parameter, and holds as written only when no such guard does; when one does,
+   * the parameter's value is not known there.
+   */
+  private guards(n: Node): Node[] {
+    const row = n.startPosition.row;
+    const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
+    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name)).map((a) => a.guard!);
+  }
+
   /** A parameter whose length is known at `row`: not rebound before it, or rebound only by `sorted`/`list`/`tuple` of itself. */
   private lengthParam(name: string, row: number): string | undefined {
     const p = this.params.get(name);
-    if (!p || p.kind === 'var-positional' || p.kind === 'var-keyword') return undefined;
+    if (!p || p.kind === 'var-keyword') return undefined;
     return this.assigns.every((a) => a.name !== name || a.row >= row || a.keepsLength) ? name : undefined;
   }
 
@@ -82,6 +100,19 @@ export class ExprReader {
 
   /** The condition that `n` is true. */
   cond(n: Node): Cond {
+    if (this.guarded) return this.read(n);
+    const gs = this.guards(n);
+    if (!gs.length) return this.read(n);
+    this.guarded = true;
+    try {
+      const g = or(gs.map((x) => this.read(x)));
+      return or([and([not(g), this.read(n)]), and([g, data(n)])]);
+    } finally {
+      this.guarded = false;
+    }
+  }
+
+  private read(n: Node): Cond {
     switch (n.type) {
       case 'parenthesized_expression':
         return namedChildren(n).length === 1 ? this.cond(namedChildren(n)[0]!) : data(n);
@@ -162,11 +193,11 @@ export class ExprReader {
   private call(n: Node): Cond {
     const fn = field(n, 'function')?.text;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
-    if (fn === 'isinstance' && args.length === 2) {
+    if ((fn === 'isinstance' || fn === 'issubclass') && args.length === 2) {
       const p = this.param(args[0]!);
       const t = args[1]!;
       const types = t.type === 'tuple' || t.type === 'parenthesized_expression' ? namedChildren(t).map((x) => dottedName(x)) : [dottedName(t)];
-      if (p && types.every((x): x is string => !!x)) return { k: 'isinstance', param: p, types };
+      if (p && types.every((x): x is string => !!x)) return fn === 'issubclass' ? { k: 'isinstance', param: p, types, subclass: true } : { k: 'isinstance', param: p, types };
     }
     if (fn === 'len' || fn === 'bool') {
       const s = this.side(n);
@@ -208,6 +239,8 @@ export function truthy(v: PyVal): boolean {
       return v.v.length > 0;
     case 'dict':
       return v.entries.length > 0;
+    case 'class':
+      return true;
     default:
       return v.items.length > 0;
   }
@@ -239,12 +272,23 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
       // `kwargs['k'] = v` and `obj.attr = v` bind no name: only names, and the names in a tuple or list target.
       const ids = t.type === 'identifier' ? [t] : t.type === 'subscript' || t.type === 'attribute' ? [] : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
       for (const id of ids) {
-        if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant), keepsLength: keepsLength(n, id.text) });
+        if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant), keepsLength: keepsLength(n, id.text), guard: guardOf(n, def) });
         else out.push({ name: id.text, row: n.startPosition.row, lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined });
       }
     }
   }
   return out;
+}
+
+/** The test of the `if` (no `elif`/`else`) whose body holds the assignment, when that `if` is a statement of the def's own body. */
+function guardOf(a: Node, def: Node): Node | undefined {
+  const stmt = a.parent;
+  const block = stmt?.parent;
+  const ifs = block?.parent;
+  if (stmt?.type !== 'expression_statement' || block?.type !== 'block' || ifs?.type !== 'if_statement') return undefined;
+  if (namedChildren(ifs).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
+  if (ifs.parent?.id !== field(def, 'body')?.id) return undefined;
+  return field(ifs, 'condition') ?? undefined;
 }
 
 /** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length. */

@@ -2,6 +2,7 @@
 import type { Node } from '../../parse/parser.js';
 import { descendantsIn, field, namedChildren } from '../../parse/syntax.js';
 import type { PyVal } from './types.js';
+import { isBuiltinExceptionClass } from '../../python/builtins.js';
 
 /** Found in the one walk of a file's tree that the model's flows share (src/parse/syntax.ts). */
 const GLOBALS = new Set(['global_statement']);
@@ -88,7 +89,8 @@ export function literalOf(n: Node | null | undefined, constant?: (name: string) 
       return { t: 'dict', entries };
     }
     case 'identifier':
-      return constant?.(n.text);
+      // A built-in exception or warning class passed as a value (`warn(msg, DeprecationWarning)`).
+      return constant?.(n.text) ?? (isBuiltinExceptionClass(n.text) ? { t: 'class', name: n.text } : undefined);
     default:
       return undefined;
   }
@@ -117,6 +119,8 @@ export function pyRepr(v: PyVal): string {
       return v.items.length ? `{${v.items.map(pyRepr).join(', ')}}` : 'set()';
     case 'dict':
       return `{${v.entries.map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+    case 'class':
+      return v.name;
   }
 }
 

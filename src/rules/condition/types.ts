@@ -14,7 +14,9 @@ export type PyVal =
   | { t: 'str'; v: string }
   | { t: 'bytes'; v: string }
   | { t: 'tuple' | 'list' | 'set'; items: PyVal[] }
-  | { t: 'dict'; entries: [PyVal, PyVal][] };
+  | { t: 'dict'; entries: [PyVal, PyVal][] }
+  /** A built-in class passed as a value (`DeprecationWarning`, `int`): known to `isinstance(x, type)` and `issubclass`. */
+  | { t: 'class'; name: string };
 
 export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'is' | 'is not';
 
@@ -33,7 +35,7 @@ export type Cond =
   /** `bool(param)`: `if param:`, `if not param:`. */
   | { k: 'truthy'; param: string }
   /** `isinstance(param, T)`, T written as in the raising module (builtins bare). */
-  | { k: 'isinstance'; param: string; types: string[] }
+  | { k: 'isinstance'; param: string; types: string[]; /** `issubclass(param, T)`. */ subclass?: true }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
   | { k: 'given'; param: string; key?: string };
 

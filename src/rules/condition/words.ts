@@ -27,7 +27,7 @@ export function condText(c: Cond, top = true): string {
     case 'not':
       if (c.e.k === 'truthy') return `not ${c.e.param}`;
       if (c.e.k === 'given') return c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
-      if (c.e.k === 'isinstance') return `not isinstance(${c.e.param}, ${c.e.types.join(' | ')})`;
+      if (c.e.k === 'isinstance') return `not ${c.e.subclass ? 'issubclass' : 'isinstance'}(${c.e.param}, ${c.e.types.join(' | ')})`;
       if (c.e.k === 'len' && isNonEmpty(c.e)) return `${c.e.param} is empty`;
       return `not ${condText(c.e, false)}`;
     case 'and':
@@ -42,7 +42,7 @@ export function condText(c: Cond, top = true): string {
     case 'truthy':
       return c.param;
     case 'isinstance':
-      return `isinstance(${c.param}, ${c.types.join(' | ')})`;
+      return `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
       return c.key ? `'${c.key}' passed` : `${c.param} passed`;
   }
@@ -70,7 +70,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
     if (c.e.k === 'given') return condText(c);
     if (c.e.k === 'isinstance') {
       const v = b.params.get(c.e.param)?.value;
-      return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.types.map(shownType).join(' or ')}` : undefined;
+      return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.subclass ? 'subclass of ' : ''}${c.e.types.map(shownType).join(' or ')}` : undefined;
     }
     const inner = atomWords(c.e, b);
     return inner ? `not (${inner})` : undefined;
@@ -81,7 +81,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   if (!v) return undefined;
   const shown = `${c.param}=${pyRepr(v)}`;
   if (c.k === 'truthy') return `${shown} is true`;
-  if (c.k === 'isinstance') return `${shown} is a ${c.types.map(shownType).join(' or ')}`;
+  if (c.k === 'isinstance') return `${shown} is a ${c.subclass ? 'subclass of ' : ''}${c.types.map(shownType).join(' or ')}`;
   if (c.k === 'len' && c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${shown} is empty`;
   if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
   if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
