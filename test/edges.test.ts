@@ -46,3 +46,39 @@ describe('temporary files of a killed --fix', () => {
     expect(readdirSync(join(dir, 'sub'))).toEqual(['.x.py.1-zz.raiselint.tmp']);
   });
 });
+
+describe('records input', () => {
+  const good = readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
+
+  it('invalid UTF-8 in a record is an error naming the file, line and byte offset (exit 2), never a silent U+FFFD', () => {
+    const dir = tempTree({ 'app.py': GRPC_BAD, 'r.jsonl': Buffer.concat([Buffer.from(good), Buffer.from('{"record": {"id": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]) });
+    const r = cli(['check', 'app.py', '--no-bundled', '--records', 'r.jsonl'], dir);
+    expect(r.code).toBe(2);
+    const line = good.trimEnd().split('\n').length + 1;
+    expect(r.stderr.trim()).toBe(`raiselint: error: r.jsonl:${line}: invalid UTF-8 at byte offset ${Buffer.byteLength(good) + 19} of the file`);
+  });
+
+  it('a folder of datasets says each bad file in one line and loads the good ones; exit 2 only when none loads', () => {
+    const dir = tempTree({ 'app.py': GRPC_BAD, 'sets/good.jsonl': good, 'sets/broken.jsonl': '{"record": \n', 'sets/binary.jsonl': Buffer.from([0x7b, 0xff, 0x0a]) });
+    const r = cli(['check', 'app.py', '--no-bundled', '--records', 'sets', '--output-format', 'concise'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('app.py:6:19: autogen/agent-save-state-is-not-yet-implemented');
+    const warnings = r.stderr.trim().split('\n');
+    expect(warnings).toEqual([expect.stringMatching(/^raiselint: warning: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file$/), expect.stringMatching(/^raiselint: warning: sets\/broken\.jsonl:1: not loaded: invalid JSON/)]);
+    const none = tempTree({ 'app.py': GRPC_BAD, 'sets/broken.jsonl': '{"record": \n' });
+    const n = cli(['check', 'app.py', '--no-bundled', '--records', 'sets'], none);
+    expect(n.code).toBe(2);
+    expect(n.stderr).toMatch(/^raiselint: error: sets\/broken\.jsonl:1: invalid JSON/m);
+  });
+
+  it('duplicate records are summarised in one line; --verbose says each', () => {
+    const first = good.split('\n')[0]!;
+    const dir = tempTree({ 'app.py': GRPC_BAD, 'r.jsonl': `${good.trimEnd()}\n${Array(10).fill(first).join('\n')}\n` });
+    const r = cli(['check', 'app.py', '--no-bundled', '--records', 'r.jsonl'], dir);
+    const dups = r.stderr.split('\n').filter((l) => /duplicate record [0-9a-f]/.test(l));
+    expect(dups).toHaveLength(3);
+    expect(r.stderr).toContain('raiselint: warning: 7 more duplicate records ignored (--verbose lists each)');
+    const v = cli(['check', 'app.py', '--no-bundled', '--records', 'r.jsonl', '--verbose', '--no-cache'], dir);
+    expect(v.stderr.split('\n').filter((l) => /duplicate record [0-9a-f]/.test(l))).toHaveLength(10);
+  });
+});

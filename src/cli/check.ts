@@ -1,7 +1,7 @@
 /** `raiselint check`: the lint run. */
 import { targetVersionSpec } from '../config/pins.js';
 import { readFileSync } from 'node:fs';
-import { describeProblem } from '../records/load.js';
+import { warningLines } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject, type ProjectResult } from '../engine/project.js';
@@ -19,6 +19,7 @@ import { PathReport, addRuffOptions, ruffExitCode, ruffProjectOptions, showFiles
 interface CheckFlags extends RuffFlags, RuleSourceFlags {
   format: Format;
   statistics?: boolean;
+  verbose?: boolean;
   minConfidence?: 'certain' | 'possible';
   select?: string[];
   ignore: string[];
@@ -86,6 +87,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
   const cmd = addReportingOptions(addRuleSourceOptions(program.command('check').description('check Python files and directories').argument('[paths...]', 'files or directories to check', ['.'])))
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
+    .option('--verbose', 'say every record warning (duplicate records are summarised otherwise)')
     .option('--select <rules>', 'report only these rules: ids, prefixes or globs, comma-separated (repeatable; replaces the config\'s select)', ruleList)
     .option('--ignore <rules>', 'never report these rules: ids, prefixes or globs, comma-separated (repeatable; added to the config\'s ignore)', ruleList, [])
     .option('-o, --output-file <file>', 'write the report to a file')
@@ -123,7 +125,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
       const rules = result.rules;
-      for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
+      for (const l of warningLines(rules.warnings, flags.verbose)) stderr(`${l}\n`);
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
       if (flags.timings) printTimings(result.stats, t0, stderr);
       // Fixes and added comments parse files: the parser loads only when some work needs it.

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { catalogRules } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
-import { describeProblem } from '../records/load.js';
+import { warningLines } from '../records/load.js';
 import type { IO } from './io.js';
 import { addReportingOptions, addRuleSourceOptions, pythonOption, type RuleSourceFlags } from './rule-options.js';
 
@@ -44,7 +44,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       const cacheDir = resolve(flags.cacheDir);
       const rules = await catalogRules({ records, bundled: flags.bundled, python: pythonOption(flags.python) }, cacheDir);
       await initParser();
-      for (const w of rules.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
+      for (const l of warningLines(rules.warnings)) stderr(`${l}\n`);
       // stdout carries the protocol: anything printed by mistake goes to stderr instead.
       for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
       const { done } = startServer(rules, { records, bundled: flags.bundled, python: pythonOption(flags.python), minConfidence: flags.minConfidence, config: flags.config, cacheDir, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);

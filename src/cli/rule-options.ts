@@ -6,7 +6,7 @@
  */
 import { Option, type Command } from 'commander';
 import { catalogRules, DEFAULT_CACHE_DIR } from '../engine/batch.js';
-import { describeProblem } from '../records/load.js';
+import { warningLines } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { collect, type IO } from './io.js';
 
@@ -51,6 +51,6 @@ export function addRulePrintOptions(cmd: Command): Command {
 /** Every rule the flags name (from the compiled-rules snapshot); each record warning is printed to stderr first. */
 export async function ruleCatalog(flags: RuleSourceFlags, stderr: IO['stderr']): Promise<RuleSet> {
   const set = await catalogRules({ records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python) }, flags.cacheDir);
-  for (const w of set.warnings) stderr(`raiselint: warning: ${describeProblem(w)}\n`);
+  for (const l of warningLines(set.warnings)) stderr(`${l}\n`);
   return set;
 }

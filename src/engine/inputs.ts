@@ -24,11 +24,20 @@ export interface RuleOptions {
   projectDir?: string;
 }
 
-/** The dataset and curated files a rule set is built from, in load order. */
-export function ruleInputs(opts: RuleOptions = {}): { records: string[]; curated: string[] } {
+/**
+ * The dataset and curated files a rule set is built from, in load order. `fromFolders`: the
+ * dataset files found in a folder (a bad one among them is said and skipped; a file named
+ * itself stops the run).
+ */
+export function ruleInputs(opts: RuleOptions = {}): { records: string[]; curated: string[]; fromFolders: Set<string> } {
   const records: string[] = [];
+  const fromFolders = new Set<string>();
   if (opts.bundled !== false) records.push(...datasetFiles(join(BUNDLED_RULES_DIR, 'records')));
-  for (const p of opts.records ?? []) records.push(...datasetFiles(p));
+  for (const p of opts.records ?? []) {
+    const files = datasetFiles(p);
+    if (files.length !== 1 || files[0] !== p) for (const f of files) fromFolders.add(f);
+    records.push(...files);
+  }
   const curatedDir = join(BUNDLED_RULES_DIR, 'curated');
   const curated = [
     ...readdirSync(curatedDir)
@@ -37,5 +46,5 @@ export function ruleInputs(opts: RuleOptions = {}): { records: string[]; curated
       .map((f) => join(curatedDir, f)),
     ...(opts.curated ?? []),
   ];
-  return { records, curated };
+  return { records, curated, fromFolders };
 }

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, type DidChangeWatchedFilesParams, type FileSystemWatcher } from 'vscode-languageserver/node';
 import { CONFIG_FILE_NAMES } from '../config/resolve.js';
 import { catalogRules } from '../engine/batch.js';
-import { DatasetError, describeProblem } from '../records/load.js';
+import { DatasetError, warningLines } from '../records/load.js';
 import { CuratedDataError } from '../rules/curated.js';
 import type { ServerContext, ServerOptions } from './context.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
@@ -64,7 +64,7 @@ export class RuleReloader {
         const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled, python: opts.python }, opts.cacheDir);
         ws.setRules(next, fromConfigs.map((f) => resolve(f)));
         connection.console.info(`raiselint: records reloaded (${why}): ${next.rules.length} rules`);
-        for (const w of next.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
+        for (const l of warningLines(next.warnings)) connection.console.warn(l);
       } catch (e) {
         const msg = e instanceof DatasetError ? e.describe() : e instanceof CuratedDataError ? e.message : `internal error: ${(e as Error).message}`;
         // Keep the datasets that failed out of the wanted set, so a check does not ask again at once.

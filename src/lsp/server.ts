@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { CodeActionKind, TextDocumentSyncKind, TextDocuments, createConnection, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { describeProblem } from '../records/load.js';
+import { warningLines } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { FIX_ALL_KIND } from './actions.js';
 import { createContext, type ServerContext, type ServerOptions } from './context.js';
@@ -81,7 +81,7 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
 
   connection.onInitialize((params) => initialize(ctx, params));
   connection.onInitialized(() => {
-    for (const w of ws.rules.warnings) connection.console.warn(`raiselint: warning: ${describeProblem(w)}`);
+    for (const l of warningLines(ws.rules.warnings)) connection.console.warn(l);
     reloader.registerClientWatchers();
     reloader.rewatch();
   });

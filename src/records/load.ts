@@ -3,15 +3,33 @@
  * (the upstream format), a bare record per line, or a JSON array of either.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { describeFsError, FileReadError, oneLine, readRegularText, specialKind } from '../parse/files.js';
+import { describeFsError, FileReadError, oneLine, readRegular, specialKind } from '../parse/files.js';
 import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
-import { firstByte, forEachLine } from './stream.js';
+import { firstByte, forEachLine, InvalidUtf8Error, invalidUtf8At } from './stream.js';
 
 /** A skipped record, one line: `file:line: field 'x': why`. */
 export function describeProblem(w: RecordProblem): string {
   return `${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}`;
+}
+
+/** Duplicate-record warnings said one by one, up to this many; the rest as one line with their count. */
+const SHOWN_DUPLICATES = 3;
+
+/**
+ * The warning lines of a rule set's problems, each `raiselint: warning: ...`: every problem, but
+ * duplicate records beyond the first few summarised in one line (`verbose`: each one).
+ */
+export function warningLines(problems: readonly RecordProblem[], verbose = false): string[] {
+  const out: string[] = [];
+  let dup = 0;
+  for (const w of problems) {
+    if (!verbose && w.message.startsWith('duplicate record') && ++dup > SHOWN_DUPLICATES) continue;
+    out.push(`raiselint: warning: ${describeProblem(w)}`);
+  }
+  if (dup > SHOWN_DUPLICATES) out.push(`raiselint: warning: ${dup - SHOWN_DUPLICATES} more duplicate records ignored (--verbose lists each)`);
+  return out;
 }
 
 export interface LoadResult {
@@ -91,6 +109,7 @@ export class DatasetError extends Error {
 export function loadDataset(file: string): LoadResult {
   const fail = (e: unknown): never => {
     if (e instanceof DatasetError) throw e;
+    if (e instanceof InvalidUtf8Error) throw new DatasetError(file, e.line, `invalid UTF-8 at byte offset ${e.byteOffset} of the file`);
     throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : describeFsError(e)}`);
   };
   let first: number | undefined;
@@ -103,7 +122,10 @@ export function loadDataset(file: string): LoadResult {
     // A JSON array is parsed whole (bounded by MAX_DATASET_BYTES).
     let text = '';
     try {
-      text = readRegularText(file, MAX_DATASET_BYTES);
+      const bytes = readRegular(file, { maxBytes: MAX_DATASET_BYTES }).bytes;
+      const bad = invalidUtf8At(bytes);
+      if (bad >= 0) throw new InvalidUtf8Error(bytes.subarray(0, bad).filter((b) => b === 10).length + 1, bad);
+      text = bytes.toString('utf8');
     } catch (e) {
       fail(e);
     }
