@@ -3,7 +3,36 @@
  * kind of the raising def, by where the raiser came from (the window's `def`, a re-parse of the window,
  * or the code fields), and the skip reasons grouped by their form (names and numbers left out).
  */
-import type { RecordReport } from './records.js';
+
+/** What `records check` says of one record: the rule it became, or why it was skipped. */
+export interface RecordReport {
+  file: string;
+  line: number;
+  id: string;
+  recordId?: string;
+  status: 'compiled' | 'skipped';
+  reason?: string;
+  kind?: string;
+  module?: string;
+  raiser?: string;
+  raisedAt?: string;
+  errorClass?: string;
+  errorBases?: string[];
+  entryPoints: string[];
+  entrySource?: string;
+  /** What the raising def is (function, method, classmethod, staticmethod, constructor, property). */
+  raiserKind?: string;
+  /** Record fields each part of the rule came from. */
+  derivedFrom?: Record<string, string>;
+  /** `unknown`: the record does not show when the call raises; findings are possible. */
+  condition?: string;
+  /** When the call raises, in words (`always raises`, `raises when mode not in ('r', 'w')`). */
+  when?: string;
+  receiverClasses: string[];
+  guards: string[];
+  versions: string[];
+  notes: string[];
+}
 
 export interface RecordsSummary {
   records: number;

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import type { ErrorRecord } from '../records/types.js';
 import type { CompileOutcome } from '../rules/compile.js';
 import type { IO } from './io.js';
-import { formatSummary, summarize } from './records-summary.js';
+import { formatSummary, summarize, type RecordReport } from './records-summary.js';
 
 interface RecordsCheckFlags {
   format: 'text' | 'json';
@@ -16,34 +16,7 @@ interface RecordsCheckFlags {
   python?: string;
 }
 
-export interface RecordReport {
-  file: string;
-  line: number;
-  id: string;
-  recordId?: string;
-  status: 'compiled' | 'skipped';
-  reason?: string;
-  kind?: string;
-  module?: string;
-  raiser?: string;
-  raisedAt?: string;
-  errorClass?: string;
-  errorBases?: string[];
-  entryPoints: string[];
-  entrySource?: string;
-  /** What the raising def is (function, method, classmethod, staticmethod, constructor, property). */
-  raiserKind?: string;
-  /** Record fields each part of the rule came from. */
-  derivedFrom?: Record<string, string>;
-  /** `unknown`: the record does not show when the call raises; findings are possible. */
-  condition?: string;
-  /** When the call raises, in words (`always raises`, `raises when mode not in ('r', 'w')`). */
-  when?: string;
-  receiverClasses: string[];
-  guards: string[];
-  versions: string[];
-  notes: string[];
-}
+export type { RecordReport } from './records-summary.js';
 
 export function registerRecords(program: Command, { stdout }: IO, setCode: (code: number) => void): void {
   const records = program.command('records').description('work with error-record datasets');

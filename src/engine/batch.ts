@@ -12,7 +12,7 @@
  *     thread produced them: the output is identical for any `jobs`, with or without the cache.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Worker as WorkerType } from 'node:worker_threads';
 import { lazyWorker } from './lazy.js';
@@ -36,7 +36,6 @@ import type { RuleSet } from '../rules/ruleset.js';
 import type { Pins } from '../rules/condition/versions.js';
 import { discover, type DiscoverOptions } from '../workspace/discover.js';
 import type { CheckOptions } from './check.js';
-import type { JsStats } from './jsrun.js';
 import { codeId } from './codeid.js';
 import type { RuleOptions } from './inputs.js';
 import { prepareRules, type PreparedRules } from './rulesource.js';
@@ -161,6 +160,14 @@ export interface RawResult {
   text?: string;
   /** The file's bytes, when the check kept its text (a batch's main thread). */
   bytes?: Buffer;
+}
+
+export interface JsStats {
+  files: number;
+  /** Files linted with type information (those that mention a rule's names, unless --no-prefilter). */
+  linted: number;
+  programs: number;
+  ms: number;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { RunResult } from './run.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
 import { withTree } from '../parse/parser.js';
 import { namesWritten, undefinedNames } from '../fix/verify.js';
-import { fixNotebook } from './notebook-fix.js';
+import { fixNotebook, type FileFix } from './notebook-fix.js';
 
 export interface FixOptions extends CheckOptions {
   /** Apply `unsafe` fixes too. */
@@ -30,21 +30,7 @@ function recheck(text: string, file: string, rules: RuleSet, opts: FixOptions): 
   return opts.finish ? { ...r, diagnostics: opts.finish(r) } : r;
 }
 
-export interface FileFix {
-  file: string;
-  /** Text before and after (UTF-8 decoded). */
-  before: string;
-  after: string;
-  /** Bytes to write (undefined when nothing changed). */
-  bytes?: Buffer;
-  /** Findings fixed. */
-  fixed: number;
-  /** Findings left, positioned in the new text. */
-  diagnostics: Diagnostic[];
-  errors: FileError[];
-  /** A notebook: the module of its code cells after the fixes (before/after are its JSON). */
-  module?: string;
-}
+export type { FileFix } from './notebook-fix.js';
 
 const MAX_ROUNDS = 10;
 

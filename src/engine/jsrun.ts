@@ -14,7 +14,9 @@ import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Rule } from '../rules/types.js';
 import { collectJsDirectives } from '../suppress/jsdirectives.js';
 import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
-import type { RawResult } from './batch.js';
+import type { JsStats, RawResult } from './batch.js';
+
+export type { JsStats } from './batch.js';
 import { buildPrograms } from './jsprogram.js';
 
 export interface JsFile {
@@ -24,13 +26,6 @@ export interface JsFile {
   error?: string;
 }
 
-export interface JsStats {
-  files: number;
-  /** Files linted with type information (those that mention a rule's names, unless --no-prefilter). */
-  linted: number;
-  programs: number;
-  ms: number;
-}
 
 /** Names whose mention lets a file match (every JS/TS rule's), and `raiselint` for suppression comments. */
 export function mentions(text: string, names: Set<string>): { match: boolean; directives: boolean } {

@@ -3,7 +3,24 @@
  * round after round), then only the cells whose code changed are written back into the JSON.
  */
 import { inCell, NotebookError, readNotebook, rewriteNotebook } from '../parse/notebook.js';
-import type { FileFix } from './fix.js';
+import type { Diagnostic, FileError } from '../diagnostics/types.js';
+
+/** One file's fixes, in memory (./fix.ts fixBytes). */
+export interface FileFix {
+  file: string;
+  /** Text before and after (UTF-8 decoded). */
+  before: string;
+  after: string;
+  /** Bytes to write (undefined when nothing changed). */
+  bytes?: Buffer;
+  /** Findings fixed. */
+  fixed: number;
+  /** Findings left, positioned in the new text. */
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  /** A notebook: the module of its code cells after the fixes (before/after are its JSON). */
+  module?: string;
+}
 
 /** `fixModule` fixes Python bytes as `--fix` does (fix.ts's fixBytes, passed in: no import cycle). */
 export function fixNotebook(original: Buffer, file: string, fixModule: (bytes: Buffer) => FileFix): FileFix {

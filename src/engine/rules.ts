@@ -5,7 +5,7 @@ import { DatasetError, loadDataset } from '../records/load.js';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
 import { loadCurated } from '../rules/curated.js';
-import { buildRuleSet, MAX_RULES_WITH_PATTERNS, type RuleSet } from '../rules/ruleset.js';
+import { buildRuleSet, type RuleSet } from '../rules/ruleset.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 import { sha256 } from '../cache/fingerprint.js';
 import { RecordCacheFile } from '../cache/records.js';

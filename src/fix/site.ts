@@ -63,7 +63,7 @@ export function isStatement(n: Node): boolean {
 }
 
 /** Finds the statement around a finding and what stands between them. */
-export function locate(f: Finding, user: UserFile): FixSite | string {
+export function locate(f: Finding, _user: UserFile): FixSite | string {
   const n = f.site.node;
   if (f.via.length) {
     return `the error is raised inside \`${f.via[0]}\` (via ${f.via.slice(1).join(' -> ')}), not by a call the record's patterns protect`;
@@ -95,7 +95,7 @@ export function locate(f: Finding, user: UserFile): FixSite | string {
     cur = parentOf(cur);
   }
   if (!cur) return 'the call is not inside a statement';
-  let stmt = cur;
+  const stmt = cur;
   let hoist: FixSite['hoist'];
   let hoistUnsafe: string | undefined;
   if (!SIMPLE.has(stmt.type)) {

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageType, ShowMessageNotification, TextDocuments, type ClientCapabilities, type Connection } from 'vscode-languageserver/node';
+import { MessageType, ShowMessageNotification, type TextDocuments, type ClientCapabilities, type Connection } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Confidence } from '../rules/types.js';
 import { notebookFileOfCell } from './cells.js';

@@ -113,7 +113,10 @@ export function mayBeDeeper(text: string, limit: number): boolean {
     const c = text.charCodeAt(i);
     if (lineStart && ops.length === 1) {
       let w = 0;
-      while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) (w++, i++);
+      while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) {
+        w++;
+        i++;
+      }
       if (i >= n) break;
       const d = text.charCodeAt(i);
       if (d !== 10 && d !== 13 && d !== 35) {

@@ -100,7 +100,7 @@ function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
   let col = 1;
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
-    let len = b < 0x80 ? 1 : b >> 5 === 6 ? 2 : b >> 4 === 14 ? 3 : b >> 3 === 30 ? 4 : 0;
+    const len = b < 0x80 ? 1 : b >> 5 === 6 ? 2 : b >> 4 === 14 ? 3 : b >> 3 === 30 ? 4 : 0;
     if (len === 0) return { line, column: col };
     for (let k = 1; k < len; k++) if (i + k >= bytes.length || (bytes[i + k]! & 0xc0) !== 0x80) return { line, column: col };
     if (b === 0x0a) {

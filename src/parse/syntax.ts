@@ -99,7 +99,7 @@ NO_NODES.pop();
 export function kids(node: Node): readonly Node[] {
   const memo = memoOf(node.tree as MemoTree);
   const e = canonical(memo, node);
-  let out = e[NAMED];
+  const out = e[NAMED];
   if (out) return out;
   if (TOKENS.has(e.type)) return (e[NAMED] = NO_NODES);
   const all = fastNodes() ? rawNamedChildren(e, memo) : e.namedChildren.map((c) => c && canonical(memo, c));

@@ -1,6 +1,6 @@
 /** Loads curated rule data (`rules/curated/*.json`, schema in docs/curated-data.md) into the class registry. */
 import { readFileSync } from 'node:fs';
-import { ClassRegistry, newClassInfo } from './classes.js';
+import { type ClassRegistry, newClassInfo } from './classes.js';
 import type { InitParam, MethodSummary } from './types.js';
 
 export class CuratedDataError extends Error {

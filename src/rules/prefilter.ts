@@ -34,20 +34,13 @@ import { ID_BYTE, NameTable, type Occurrences, type ScanResult } from './nametab
 import { accessAfter, dotBefore, importContext, type ImportContext } from './prefilter-context.js';
 import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './prefilter-needs.js';
 import { Gate, MAX_NEEDLES, needlesFor } from './prefilter-needles.js';
+import { ROLE_CALL, ROLE_CLASS, ROLE_CONTEXT, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from './types.js';
 
 export { searchCost } from './prefilter-needles.js';
 
 export type { ScanResult };
 
-export const ROLE_CALL = 1;
-export const ROLE_METHOD = 2;
-export const ROLE_CLASS = 4;
-/** Any other trigger (guard functions, receiver class names): matched so the rules they index get loaded. */
-export const ROLE_OTHER = 8;
-/** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
-export const ROLE_DIRECTIVE = 16;
-/** A name a call or method name needs beside it (src/rules/prefilter-needs.ts): a class's name, a guard. */
-export const ROLE_CONTEXT = 32;
+export { ROLE_CALL, ROLE_CLASS, ROLE_CONTEXT, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER };
 /** The roles of the first stage's names (see Prefilter). */
 const STAGE1_ROLES = ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE;
 const DIRECTIVE_MARK = 'raiselint';

@@ -1,7 +1,7 @@
 /** Builds the indexed rule set from records and curated data. */
 import { createHash } from 'node:crypto';
 import type { LoadedRecord, RecordProblem } from '../records/types.js';
-import { ClassRegistry } from './classes.js';
+import { type ClassRegistry } from './classes.js';
 import type { CompileOutcome } from './compile/record.js';
 import { compileOne, type RecordCache } from './compile/cached.js';
 import { readPatterns } from './compile/patterns.js';

@@ -33,6 +33,17 @@ export interface GuardSpec {
   includesWhenTrue: string[];
 }
 
+/** The roles of a name the prefilter looks for on a rule's behalf (`Rule.prefilter`; ./prefilter.ts reads them). */
+export const ROLE_CALL = 1;
+export const ROLE_METHOD = 2;
+export const ROLE_CLASS = 4;
+/** Any other trigger (guard functions, receiver class names): matched so the rules they index get loaded. */
+export const ROLE_OTHER = 8;
+/** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
+export const ROLE_DIRECTIVE = 16;
+/** A name a call or method name needs beside it (src/rules/prefilter-needs.ts): a class's name, a guard. */
+export const ROLE_CONTEXT = 32;
+
 export interface Rule {
   /** Stable readable id: `<repo short name>/<slug>`. */
   id: string;

@@ -55,7 +55,7 @@ export class Demand {
     if (this.scanned) return;
     this.scanned = true;
     const source = this.source;
-    // eslint-disable-next-line no-control-regex
+     
     const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
     let from = 0;
     for (const [start, end] of this.fileFlows().inert) {
@@ -80,7 +80,9 @@ export class Demand {
   live(fn: Node): boolean {
     if (!this.triggers.size) return false;
     this.tokens();
-    let [a, b] = this.tokenSpan(fn.startIndex, fn.endIndex);
+    const span = this.tokenSpan(fn.startIndex, fn.endIndex);
+    let a = span[0];
+    const b = span[1];
     // Its own name, first in its span (`def to_dict(...)`), is bound there, not read: it is no reason to interpret the body.
     if (this.names[a] === 'async') a++;
     if (this.names[a] === 'def') a += 2;
@@ -191,12 +193,20 @@ export class Demand {
         if (KEYWORDS.has(n) || !(lone || this.mayBeBound(i))) continue;
         const def = this.ownDef(i);
         if (def < 0) {
-          if (!into.global.has(n)) (into.global.add(n), (grew = true));
+          if (!into.global.has(n)) {
+            into.global.add(n);
+            grew = true;
+          }
           continue;
         }
         const defs = into.local.get(n);
-        if (!defs) (into.local.set(n, new Set([def])), (grew = true));
-        else if (!defs.has(def)) (defs.add(def), (grew = true));
+        if (!defs) {
+          into.local.set(n, new Set([def]));
+          grew = true;
+        } else if (!defs.has(def)) {
+          defs.add(def);
+          grew = true;
+        }
       }
     }
     return grew;

@@ -3,14 +3,10 @@ import type { Diagnostic, Fix } from '../diagnostics/types.js';
 import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { BLANKET_IGNORE, INVALID_IGNORE, UNUSED_IGNORE, builtinDiagnostic, isBuiltinRule } from './builtin.js';
 import type { Directive, DirectiveId } from './directives.js';
-import { unusedSuppressionEdits } from './edits.js';
+import { unusedSuppressionEdits, type UnusedSuppression } from './edits.js';
 
 /** Rule ids of a directive that suppress nothing (all of them when `all`). */
-export interface UnusedSuppression {
-  directive: Directive;
-  ids: DirectiveId[];
-  all: boolean;
-}
+export type { UnusedSuppression } from './edits.js';
 
 export interface SuppressOptions {
   /** The rule is reported for this file (selected, not ignored): an unused id for a disabled rule is not reported. */

@@ -6,9 +6,15 @@
 import type { Node } from '../parse/parser.js';
 import { lineStarts } from '../diagnostics/positions.js';
 import { isBuiltinRule } from './builtin.js';
-import type { Directive } from './directives.js';
-import type { UnusedSuppression } from './apply.js';
+import type { Directive, DirectiveId } from './directives.js';
 import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
+
+/** A suppression comment (or some of its ids) that suppressed nothing. */
+export interface UnusedSuppression {
+  directive: Directive;
+  ids: DirectiveId[];
+  all: boolean;
+}
 
 /** Applies non-overlapping edits. */
 export function applyEdits(text: string, edits: FixEdit[]): string {

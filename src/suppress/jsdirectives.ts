@@ -56,7 +56,6 @@ export function jsSourceFile(text: string, fileName: string): TS.SourceFile {
 
 export function collectJsDirectives(text: string, fileName: string): Directive[] {
   if (!text.includes('raiselint')) return [];
-  const ts = typescript();
   const starts = lineStarts(text);
   const sf = jsSourceFile(text, fileName);
   const out: Directive[] = [];

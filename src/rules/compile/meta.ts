@@ -1,8 +1,7 @@
 /** A rule's metadata from its record: the qualified error class, id, severity, links, versions, prefilter names. */
-import { ROLE_CALL, ROLE_METHOD, ROLE_OTHER } from '../prefilter.js';
 import type { ExceptionView } from './state.js';
 import { splitQualified, triggerKey } from '../names.js';
-import type { RuleTarget, Severity, VersionNote } from '../types.js';
+import { ROLE_CALL, ROLE_METHOD, ROLE_OTHER, type RuleTarget, type Severity, type VersionNote } from '../types.js';
 import type { SnippetFacts } from './snippets.js';
 import type { SourceFacts } from './source.js';
 

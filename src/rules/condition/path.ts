@@ -5,7 +5,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
-import { ExprReader } from './expr.js';
+import { type ExprReader } from './expr.js';
 import { and, not } from './simplify.js';
 import type { Cond } from './types.js';
 

@@ -80,7 +80,6 @@ function guardCall(c: TS.Expression): { call: TS.CallExpression; negated: boolea
 
 /** A condition's call is a guard when one of its arguments is written as an argument of a call to the raising function. */
 function addGuards(facts: JsSnippetFacts, conds: Cond[], calls: CallOrNew[], sf: TS.SourceFile): void {
-  const ts = typescript();
   for (const { call, negated, then } of conds) {
     // `if (g(x)) { f(x) }`: true is safe; `if (!g(x)) return; f(x)`: true is safe too; `if (bad(x)) throw ...; f(x)`: false is.
     const inside = calls.some((c) => c.pos >= then.pos && c.end <= then.end);
