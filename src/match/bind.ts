@@ -111,7 +111,7 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
   // condition is over the raising def's own arguments and state, which the record does not show this
   // caller passing. Only a raise on every path is known to reach the caller's call.
-  if (direct && !rc.entries.includes(entry) && rc.when.k !== 'true') return { raises: false, why: `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show, and the raise there depends on what that code passes` };
+  if (direct && rc.callers?.includes(entry) && !rc.entries.includes(entry) && rc.when.k !== 'true') return { raises: false, why: `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show, and the raise there depends on what that code passes` };
   if (!rc.entries.includes(entry) || !direct) {
     const shown = (e: string) => (e.startsWith('<') ? `the ${e.slice(1, -1)}` : `${e}()`);
     const through = direct ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';

@@ -19,6 +19,20 @@ export interface TextOptions {
   quiet?: boolean;
 }
 
+/** Source lines longer than this are shown as a window around the finding. */
+const MAX_SHOWN = 160;
+
+/** The part of a long line around columns [column, end) (1-based), with `…` where it is cut, and the columns within it. */
+function clip(line: string, column: number, end: number): { text: string; column: number; end: number } {
+  if (line.length <= MAX_SHOWN) return { text: line, column, end };
+  const from = Math.max(0, Math.min(column - 1 - 40, line.length - MAX_SHOWN));
+  const to = Math.min(line.length, from + MAX_SHOWN);
+  const lead = from > 0 ? '…' : '';
+  const text = `${lead}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
+  const shift = lead.length - from;
+  return { text, column: column + shift, end: Math.min(end, to + 1) + shift };
+}
+
 export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const out: string[] = [];
@@ -34,11 +48,12 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     if (src !== undefined) {
       let lines = linesCache.get(d.file);
       if (!lines) linesCache.set(d.file, (lines = splitLines(src)));
-      const text = cellLines(d, lines)[d.line - 1] ?? '';
+      const full = cellLines(d, lines)[d.line - 1] ?? '';
       const width = String(d.line).length;
       const pad = ' '.repeat(width);
-      const end = d.endLine === d.line ? d.endColumn : text.length + 1;
-      const caret = ' '.repeat(Math.max(0, d.column - 1)) + '^'.repeat(Math.max(1, end - d.column));
+      // A long line (minified code, thousands of statements on one line) is shown around the finding only.
+      const { text, column, end } = clip(full, d.column, d.endLine === d.line ? d.endColumn : full.length + 1);
+      const caret = ' '.repeat(Math.max(0, column - 1)) + '^'.repeat(Math.max(1, end - column));
       out.push(`${pad} ${c.blue('|')}`);
       out.push(`${c.blue(String(d.line))} ${c.blue('|')} ${text.replace(/\t/g, '    ')}`);
       out.push(`${pad} ${c.blue('|')} ${(d.severity === 'error' ? c.red : c.yellow)(caret.replace(/\t/g, '    '))}`);

@@ -182,12 +182,16 @@ function raisingDef(root: Node, source: string, row: number, classes: Map<string
   const otherNames: string[] = [];
   const info = className ? classes.get(className) : undefined;
   for (const a of info?.aliases.get(name) ?? []) otherNames.push(a);
-  for (const w of info ? callers(info, name) : []) if (!w.startsWith('_') && w !== name) otherNames.push(w);
+  const publicCallers: string[] = [];
+  for (const w of info ? callers(info, name) : []) if (!w.startsWith('_') && w !== name) publicCallers.push(w);
+  otherNames.push(...publicCallers);
   const isStatic = decorators.some((d) => /(^|\.)staticmethod$/.test(d));
   const ctor = name === '__init__' || name === '__new__';
   // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.
   // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
   const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(ctor ? ['<constructor>'] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
   const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
+  // Methods of the class that call the raising one (`ZipFile.read` calls `self.open`): its condition is over what they pass.
+  if (condition && publicCallers.length) condition.callers = [...new Set(publicCallers)];
   return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn), condition, returns: field(fn, 'return_type')?.text };
 }

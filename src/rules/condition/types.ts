@@ -53,6 +53,8 @@ export interface ParamSpec {
 }
 
 export interface RaiseCondition {
+  /** Public methods of the raising def's class that call it (`read` for `ZipFile.open`): entry points through code the record does not show. */
+  callers?: string[];
   /** The entry point's parameters as the caller passes them (`self` / `cls` dropped). */
   params: ParamSpec[];
   /** The raise happens when this holds. `true`: on every path (a stub, a removed API). */
