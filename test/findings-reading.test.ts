@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatMessage } from '../src/diagnostics/message.js';
 import { controlFlowOfDef } from '../src/rules/controlflow.js';
+import { onlyLibraryState } from '../src/rules/condition/simplify.js';
 import { cli, ROOT, tempTree } from './helpers.js';
 
 const RECORDS = join(ROOT, 'fixtures', 'control_flow', 'records.jsonl');
@@ -96,3 +97,19 @@ describe('messages never show a raw placeholder', () => {
     expect(formatMessage('reason', new Map([['reason', '"no network"']]), '.*')).toBe('no network');
   });
 });
+
+describe("a raise that depends only on the library's own state", () => {
+  it('is told from one the call or its data decides', () => {
+    const data = (text: string) => ({ k: 'data' as const, text });
+    expect(onlyLibraryState(data('not self._initialized'))).toBe(true);
+    expect(onlyLibraryState({ k: 'not', e: data('_can_fork_exec') })).toBe(true);
+    expect(onlyLibraryState({ k: 'and', es: [data('self._started.is_set()'), data('an earlier branch did not return')] })).toBe(true);
+    // A parameter, data the caller passes, a helper's result: not the library's state alone.
+    expect(onlyLibraryState({ k: 'and', es: [data('self.closed'), { k: 'truthy', param: 'block' }] })).toBe(false);
+    expect(onlyLibraryState(data("s.startswith('\\ufeff')"))).toBe(false);
+    expect(onlyLibraryState(data('self is current_thread()'))).toBe(false);
+    expect(onlyLibraryState(data('an earlier branch did not return'))).toBe(false);
+    expect(onlyLibraryState({ k: 'true' })).toBe(false);
+  });
+});
+

@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
+import { onlyLibraryState } from '../rules/condition/simplify.js';
 import { literalOf, moduleConstants, pyRepr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { whyTrue, whyUnknown } from '../rules/condition/words.js';
@@ -124,6 +125,8 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   const asked = [...b.params].find(([n, x]) => ASKS_FOR_ERROR.has(n) && x.given && x.value?.t === 'bool' && x.value.v && requiresTruthy(rc.when, n));
   if (asked && v !== false) return { raises: false, why: `the call asks for the error (${asked[0]}=True)` };
   if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
+  // `Thread.start()`'s `not self._initialized`, Popen's `not _can_fork_exec`: nothing at the call decides it, nothing there to act on.
+  if (v === undefined && onlyLibraryState(rc.when)) return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }

@@ -54,6 +54,34 @@ export function mentionsData(c: Cond): boolean {
   return false;
 }
 
+/** Words of the data atoms the compiler writes for control flow (`an earlier branch did not return`): neither state nor arguments. */
+const SYNTHETIC = /^(an earlier (branch|statement) did not return|the block runs|a loop body runs|no handler of the surrounding try catches it|.+ was raised and caught|the def is defined)\b/;
+/** Names that are no object's state: keywords, builtins a test calls. */
+const NEUTRAL = new Set(['not', 'and', 'or', 'is', 'in', 'None', 'True', 'False', 'isinstance', 'len', 'bool', 'type', 'hasattr', 'getattr', 'callable', 'str', 'int', 'bytes', 'tuple', 'list', 'dict']);
+
+/**
+ * The condition depends on the library's own state only: no atom is over the call's parameters,
+ * and every data atom reads the receiver (`self._initialized`, `self.fp`, `self is current_thread()`)
+ * or the module's private names (`_can_fork_exec`). Such a raise guards the library's invariants
+ * (a subclass that skipped `__init__`, a platform without fork): nothing at the call decides it.
+ */
+export function onlyLibraryState(c: Cond): boolean {
+  let state = 0;
+  const visit = (x: Cond): boolean => {
+    if (x.k === 'true' || x.k === 'false') return true;
+    if (x.k === 'not') return visit(x.e);
+    if (x.k === 'and' || x.k === 'or') return x.es.every(visit);
+    if (x.k !== 'data') return false;
+    if (SYNTHETIC.test(x.text)) return true;
+    // The roots of the expression's names: those not after a `.`.
+    const roots = [...x.text.replace(/(['"]).*?\1/g, '').matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((n) => !NEUTRAL.has(n));
+    if (!roots.length || !roots.every((n) => n === 'self' || n === 'cls' || n.startsWith('_'))) return false;
+    state++;
+    return true;
+  };
+  return visit(c) && state > 0;
+}
+
 const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', is: 'is not', 'is not': 'is' };
 
 /** The condition with `not` pushed down to its atoms (`not (a or b)` is `not a and not b`; `not x < 1` is `x >= 1`). */
