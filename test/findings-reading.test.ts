@@ -108,6 +108,9 @@ describe("a raise that depends only on the library's own state", () => {
     expect(onlyLibraryState({ k: 'and', es: [data('self.closed'), { k: 'truthy', param: 'block' }] })).toBe(false);
     expect(onlyLibraryState(data("s.startswith('\\ufeff')"))).toBe(false);
     expect(onlyLibraryState(data('self is current_thread()'))).toBe(false);
+    // Public state is what the caller feeds (`decoder.feed(chunk)` appends to `self.buffer`).
+    expect(onlyLibraryState(data('len(self.buffer) > self.limit'))).toBe(false);
+    expect(onlyLibraryState(data('self.__state != _CS_IDLE'))).toBe(true);
     expect(onlyLibraryState(data('an earlier branch did not return'))).toBe(false);
     expect(onlyLibraryState({ k: 'true' })).toBe(false);
   });

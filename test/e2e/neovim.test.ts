@@ -13,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const LONG = 300_000;
 const RULE = 'autogen/agent-load-state-is-not-yet-implemented';
+// The record's alternative uses LoadStateRequest: imported, so the fixes apply (unsafe: the record's code).
 const BAD = `from autogen_core import AgentId, AgentRuntime
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+from .messages import LoadStateRequest
 
 
 async def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:
@@ -168,7 +170,7 @@ function cliFixed(): string {
 }
 
 const EXPECTED = [
-  `6:11 W ${RULE} (possible) runtime.agent_load_state() may raise NotImplementedError when the receiver is a GrpcWorkerAgentRuntime: Agent load_state is not yet implemented.`,
+  `7:11 W ${RULE} (possible) runtime.agent_load_state() may raise NotImplementedError when the receiver is a GrpcWorkerAgentRuntime: Agent load_state is not yet implemented.`,
   `action: Guard with isinstance(runtime, GrpcWorkerAgentRuntime) (${RULE}) [unsafe]`,
   `action: Wrap in try/except NotImplementedError (${RULE}) [unsafe]`,
   `action: Ignore ${RULE} on this line`,

@@ -21,8 +21,10 @@ const ARTIFACTS = join(ROOT, 'test-artifacts', 'vscode');
 const CHROMIUM = process.env.RAISELINT_CHROMIUM ?? '/usr/bin/chromium';
 const LONG = 900_000;
 const RULE = 'autogen/agent-load-state-is-not-yet-implemented';
+// The record's alternative uses LoadStateRequest: imported, so the fixes apply (unsafe: the record's code).
 const BAD = `from autogen_core import AgentId, AgentRuntime
 from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+from .messages import LoadStateRequest
 
 
 async def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:

@@ -60,10 +60,11 @@ const SYNTHETIC = /^(an earlier (branch|statement) did not return|the block runs
 const NEUTRAL = new Set(['not', 'and', 'or', 'is', 'in', 'None', 'True', 'False', 'isinstance', 'len', 'bool', 'type', 'hasattr', 'getattr', 'callable', 'str', 'int', 'bytes', 'tuple', 'list', 'dict']);
 
 /**
- * The condition depends on the library's own state only: no atom is over the call's parameters,
- * and every data atom reads the receiver (`self._initialized`, `self.fp`, `self is current_thread()`)
- * or the module's private names (`_can_fork_exec`). Such a raise guards the library's invariants
- * (a subclass that skipped `__init__`, a platform without fork): nothing at the call decides it.
+ * The condition depends on the library's own private state only: no atom is over the call's
+ * parameters, and every data atom reads private attributes of the receiver (`self._initialized`,
+ * `self.__state`) or the module's private names (`_can_fork_exec`). Such a raise guards the
+ * library's invariants (a subclass that skipped `__init__`, a platform without fork): nothing at
+ * the call decides it. Public state (`self.buffer`, `self.fp`) is state the caller feeds: judged as data.
  */
 export function onlyLibraryState(c: Cond): boolean {
   let state = 0;
@@ -74,8 +75,11 @@ export function onlyLibraryState(c: Cond): boolean {
     if (x.k !== 'data') return false;
     if (SYNTHETIC.test(x.text)) return true;
     // The roots of the expression's names: those not after a `.`.
-    const roots = [...x.text.replace(/(['"]).*?\1/g, '').matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((n) => !NEUTRAL.has(n));
+    const code = x.text.replace(/(['"]).*?\1/g, '');
+    const roots = [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((n) => !NEUTRAL.has(n));
     if (!roots.length || !roots.every((n) => n === 'self' || n === 'cls' || n.startsWith('_'))) return false;
+    // Private state only (`self._started`, `self.__state`): public attributes (`self.buffer`) are state the caller feeds.
+    if (![...code.matchAll(/(?<![\w.])(?:self|cls)\s*\.\s*(\w+)/g)].every((m) => m[1]!.startsWith('_'))) return false;
     state++;
     return true;
   };
