@@ -12,15 +12,14 @@
 import type { Node } from '../parse/parser.js';
 import { field, namedChildren, parentOf } from '../parse/syntax.js';
 import type { Pattern } from '../rules/types.js';
-import type { FixSite } from './site.js';
+import { ASKS_FOR_ERROR } from '../python/params.js';
+import { abbrev, type FixSite } from './site.js';
 
 export interface Safety {
   unsafe: string[];
   display?: string;
 }
 
-/** Keyword arguments by which a call asks to raise rather than return quietly. */
-const ASKS_FOR_ERROR = new Set(['check', 'strict', 'raise_on_error', 'raise_on_status', 'raise_exceptions', 'raise_for_status']);
 
 /** The alternative's value, when it is the literal `None` (`x = None`, `return None`) or nothing at all (`pass`). */
 export function swallowedAs(p: Pattern): 'None' | 'pass' | undefined {
@@ -93,7 +92,7 @@ export function breaksOnNone(n: Node): string | undefined {
   const p = parentOf(n);
   if (!p) return undefined;
   const is = (x: Node | null | undefined) => !!x && x.id === n.id;
-  const t = abbrevText(n.text);
+  const t = abbrev(n.text);
   switch (p.type) {
     case 'parenthesized_expression':
       return breaksOnNone(p);
@@ -132,10 +131,6 @@ export function breaksOnNone(n: Node): string | undefined {
   return undefined;
 }
 
-function abbrevText(text: string): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > 40 ? `${one.slice(0, 37)}...` : one;
-}
 
 /** Where the statements after the assignment use `name` so that `None` always raises (breaksOnNone). */
 export function usedAsObject(stmt: Node, name: string): string | undefined {

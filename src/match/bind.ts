@@ -8,6 +8,7 @@ import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState } from '../rules/condition/simplify.js';
+import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { whyTrue, whyUnknown } from '../rules/condition/words.js';
@@ -130,9 +131,6 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }
-
-/** Parameters by which a caller asks for the error rather than a quiet result. */
-const ASKS_FOR_ERROR = new Set(['check', 'strict', 'raise_on_error', 'raise_on_status', 'raise_exceptions', 'raise_errors']);
 
 /** The raise needs `param` to be true: it is a conjunct of the condition. */
 function requiresTruthy(c: Cond, param: string): boolean {

@@ -280,15 +280,21 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
   return out;
 }
 
-/** The test of the `if` (no `elif`/`else`) whose body holds the assignment, when that `if` is a statement of the def's own body. */
-function guardOf(a: Node, def: Node): Node | undefined {
+/** The `if` (no `elif`/`else`) whose body holds the assignment statement directly, and that body. */
+function ifAround(a: Node): { ifs: Node; block: Node } | undefined {
   const stmt = a.parent;
   const block = stmt?.parent;
   const ifs = block?.parent;
   if (stmt?.type !== 'expression_statement' || block?.type !== 'block' || ifs?.type !== 'if_statement') return undefined;
   if (namedChildren(ifs).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
-  if (ifs.parent?.id !== field(def, 'body')?.id) return undefined;
-  return field(ifs, 'condition') ?? undefined;
+  return { ifs, block };
+}
+
+/** The test of the `if` around the assignment, when that `if` is a statement of the def's own body. */
+function guardOf(a: Node, def: Node): Node | undefined {
+  const around = ifAround(a);
+  if (!around || around.ifs.parent?.id !== field(def, 'body')?.id) return undefined;
+  return field(around.ifs, 'condition') ?? undefined;
 }
 
 /** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length. */
@@ -317,10 +323,7 @@ function noneReplacement(a: Node, name: string, constant: (name: string) => PyVa
     if (isNoneTest(test) && other?.text === name) return literalOf(v, constant);
     return undefined;
   }
-  const stmt = a.parent;
-  const block = stmt?.parent;
-  const ifs = block?.parent;
-  if (stmt?.type !== 'expression_statement' || block?.type !== 'block' || ifs?.type !== 'if_statement') return undefined;
-  if (namedChildren(block).length !== 1 || namedChildren(ifs).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
-  return isNoneTest(field(ifs, 'condition')) ? literalOf(right, constant) : undefined;
+  const around = ifAround(a);
+  if (!around || namedChildren(around.block).length !== 1) return undefined;
+  return isNoneTest(field(around.ifs, 'condition')) ? literalOf(right, constant) : undefined;
 }
