@@ -147,7 +147,7 @@ describe('VS Code extension', () => {
         await problem.first().waitFor({ timeout: 120_000 });
         const text = (await problem.first().textContent()) ?? '';
         expect(text).toContain('(possible) runtime.agent_load_state() may raise NotImplementedError when the receiver is a GrpcWorkerAgentRuntime');
-        expect(text).toContain('[Ln 6, Col 11]');
+        expect(text).toContain('[Ln 7, Col 11]');
         await page.screenshot({ path: join(ARTIFACTS, '1-problems.png') });
 
         // The Quick Fix menu at the call: every strategy, with its safety.
