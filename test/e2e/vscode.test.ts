@@ -154,7 +154,7 @@ describe('VS Code extension', () => {
         await page.click('.monaco-editor .view-lines');
         await page.keyboard.press('Control+G');
         await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
-        await page.keyboard.type('6:20');
+        await page.keyboard.type('7:20');
         await page.keyboard.press('Enter');
         await page.keyboard.press('Control+.');
         const menu = page.locator('.action-widget .monaco-list-row');
