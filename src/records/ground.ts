@@ -31,13 +31,15 @@ const SMALL_CLASS_LINES = 15;
 /** Top-level assignments up to this many lines are kept (module constants). */
 const SMALL_ASSIGN_LINES = 25;
 
-const fileMemo = new Map<string, string | null>();
-const textMemo = new Map<string, { text: string; lines: string[] } | null>();
+/** What one grounding read: installed files by filePath, their texts by path (kept for that call only: a long-lived language server sees upgrades, and holds no texts). */
+interface Reads {
+  files: Map<string, string | null>;
+  texts: Map<string, { text: string; lines: string[] } | null>;
+}
 
 /** The installed file a record's filePath names, under one of the roots; null when none. */
-function installedFile(filePath: string, roots: readonly string[]): string | null {
-  const key = `${roots.join('\0')}\0${filePath}`;
-  const known = fileMemo.get(key);
+function installedFile(filePath: string, roots: readonly string[], reads: Reads): string | null {
+  const known = reads.files.get(filePath);
   if (known !== undefined) return known;
   const parts = filePath.replace(/\\/g, '/').split('/').filter(Boolean);
   let found: string | null = null;
@@ -56,12 +58,12 @@ function installedFile(filePath: string, roots: readonly string[]): string | nul
       }
     }
   }
-  fileMemo.set(key, found);
+  reads.files.set(filePath, found);
   return found;
 }
 
-function fileText(path: string): { text: string; lines: string[] } | null {
-  let t = textMemo.get(path);
+function fileText(path: string, reads: Reads): { text: string; lines: string[] } | null {
+  let t = reads.texts.get(path);
   if (t === undefined) {
     try {
       const text = new TextDecoder('utf-8').decode(readFileSync(path)).replace(/\r\n?/g, '\n');
@@ -69,7 +71,7 @@ function fileText(path: string): { text: string; lines: string[] } | null {
     } catch {
       t = null;
     }
-    textMemo.set(path, t);
+    reads.texts.set(path, t);
   }
   return t;
 }
@@ -128,6 +130,7 @@ function keepAround(lines: readonly string[], row: number): string {
 export function groundRecords(records: LoadedRecord[], env: InstalledRoots | undefined): string[] {
   const read = new Map<string, string>();
   if (!env || !env.roots.length) return [];
+  const reads: Reads = { files: new Map(), texts: new Map() };
   for (const lr of records) {
     const r = lr.record;
     const tags = (r.tags ?? []).map((t) => t.toLowerCase());
@@ -135,9 +138,9 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     if (!/\.py$/.test(r.filePath)) continue;
     const want = r.sourceCode.split('\n')[r.lineNumber - r.sourceCodeStart]?.trim();
     if (!want) continue;
-    const file = installedFile(r.filePath, env.roots);
+    const file = installedFile(r.filePath, env.roots, reads);
     if (!file) continue;
-    const t = fileText(file);
+    const t = fileText(file, reads);
     if (!t) continue;
     if (!read.has(file)) read.set(file, createHash('sha256').update(t.text).digest('hex'));
     const row = raiseLine(t.lines, want, r.lineNumber - 1);
