@@ -44,6 +44,11 @@ export interface ServerContext {
   showError(message: string): void;
   /** The configuration changed: errors shown before may be shown again. */
   forgetShown(): void;
+  /**
+   * The newest version of each document that has come in on the wire (the framing sees a change
+   * before the connection applies it): a check of an older version would be superseded work.
+   */
+  readonly arrived: Map<string, number>;
 }
 
 export function isPython(doc: TextDocument): boolean {
@@ -78,5 +83,6 @@ export function createContext(connection: Connection, documents: TextDocuments<T
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message });
     },
     forgetShown: () => shown.clear(),
+    arrived: new Map(),
   };
 }

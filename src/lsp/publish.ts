@@ -9,6 +9,14 @@ import { cellSource } from './cells.js';
 import { isPython, type ServerContext } from './context.js';
 import { toLspDiagnostic } from './convert.js';
 
+/** Quiet periods a check waits at most for a change seen on the wire but not applied. */
+const MAX_SKIPS = 20;
+
+function clearPending(t: NodeJS.Timeout | NodeJS.Immediate): void {
+  if ('refresh' in t) clearTimeout(t);
+  else clearImmediate(t as NodeJS.Immediate);
+}
+
 export interface Checked {
   version: number;
   diagnostics: Diagnostic[];
@@ -16,7 +24,7 @@ export interface Checked {
 
 export class DiagnosticsPublisher {
   private readonly checked = new Map<string, Checked>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, NodeJS.Timeout | NodeJS.Immediate>();
 
   /** `beforeCheck`: called with the document's file before each check (the config it names may want datasets loaded). */
   constructor(
@@ -63,32 +71,44 @@ export class DiagnosticsPublisher {
     return this.checked.get(doc.uri)?.version === doc.version;
   }
 
-  /** Checks the document after the quiet period, with its text then. */
-  schedule(doc: TextDocument): void {
+  /**
+   * Checks the document after the quiet period, with its text then. When the period ends, input
+   * that came in meanwhile is read first (a timer runs before the event loop polls its input): if
+   * a newer version of the document is on its way, this check would be superseded, and the change
+   * that brings it schedules the next one. A busy server thus checks the latest text of each
+   * document rather than working through the backlog (a few skips at most, should a change that
+   * was seen never be applied).
+   */
+  schedule(doc: TextDocument, skips = 0): void {
     this.cancel(doc.uri);
     this.timers.set(doc.uri, setTimeout(() => {
-      this.timers.delete(doc.uri);
-      const latest = this.ctx.documents.get(doc.uri);
-      if (latest) this.check(latest);
+      this.timers.set(doc.uri, setImmediate(() => {
+        this.timers.delete(doc.uri);
+        const latest = this.ctx.documents.get(doc.uri);
+        if (!latest) return;
+        if ((this.ctx.arrived.get(doc.uri) ?? 0) > latest.version && skips < MAX_SKIPS) this.schedule(latest, skips + 1);
+        else this.check(latest);
+      }));
     }, this.ctx.opts.debounceMs));
   }
 
   /** The document was closed: its findings are dropped and cleared in the client. */
   close(uri: string): void {
     this.cancel(uri);
+    this.ctx.arrived.delete(uri);
     this.checked.delete(uri);
     void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
   /** Drops every pending check (shutdown). */
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearPending(t);
     this.timers.clear();
   }
 
   private cancel(uri: string): void {
     const timer = this.timers.get(uri);
-    if (timer) clearTimeout(timer);
+    if (timer) clearPending(timer);
     this.timers.delete(uri);
   }
 }

@@ -57,12 +57,19 @@ function serveDocuments(ctx: ServerContext, publisher: DiagnosticsPublisher, rel
   documents.onDidClose((e) => publisher.close(e.document.uri));
 }
 
+/** Keeps the newest version of a document seen on the wire (a change not applied yet supersedes a pending check). */
+function noteArrival(ctx: ServerContext, params: unknown): void {
+  const doc = (params as { textDocument?: { uri?: unknown; version?: unknown } } | undefined)?.textDocument;
+  if (typeof doc?.uri === 'string' && typeof doc.version === 'number') ctx.arrived.set(doc.uri, Math.max(doc.version, ctx.arrived.get(doc.uri) ?? 0));
+}
+
 /** Serves one client over the streams; resolves when the client sends `exit`. */
 export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
   // Malformed frames are dropped and said (framing.ts): the reader underneath never wedges.
   // After `shutdown`, every request but `exit` is answered InvalidRequest, as the protocol says.
   let shutDown = false;
   const afterShutdown = (msg: Record<string, unknown>): boolean => {
+    if (msg.method === 'textDocument/didChange') noteArrival(ctx, msg.params);
     if (!shutDown) {
       if (msg.method === 'shutdown') shutDown = true;
       return true;
