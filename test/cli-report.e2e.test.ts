@@ -185,7 +185,7 @@ describe('raiselint rules', () => {
   it('lists every rule with error class, raiser and confidence', () => {
     const r = run(['rules']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('5 rules from 1 dataset, and 5 built-in rules (suppression comments, unreadable files, code too deep to analyse).');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('5 rules from 1 dataset, and 6 built-in rules (suppression comments, unreadable or too large files, code too deep to analyse).');
     const unused = r.stdout.split('\n\n').find((b) => b.startsWith('raiselint/unused-ignore  (built in)\n'))!;
     expect(unused).toContain('  severity  warning');
     expect(unused).toContain('  fix       Safe: `--fix` removes the unused rule ids');
@@ -201,8 +201,8 @@ describe('raiselint rules', () => {
   it('--format json, and a filter', () => {
     const all: J[] = JSON.parse(run(['rules', '--format', 'json']).stdout);
     expect(all.map((x) => x.id)).toEqual([...all.map((x) => x.id)].sort());
-    expect(all).toHaveLength(10);
-    expect(all.filter((x) => x.builtin).map((x) => x.id)).toEqual(['raiselint/blanket-ignore', 'raiselint/invalid-ignore', 'raiselint/io-error', 'raiselint/too-deep', 'raiselint/unused-ignore']);
+    expect(all).toHaveLength(11);
+    expect(all.filter((x) => x.builtin).map((x) => x.id)).toEqual(['raiselint/blanket-ignore', 'raiselint/invalid-ignore', 'raiselint/io-error', 'raiselint/too-deep', 'raiselint/too-large', 'raiselint/unused-ignore']);
     expect(all.find((x) => x.id === 'raiselint/unused-ignore')).toMatchObject({ severity: 'warning', fix: expect.stringContaining('--fix') });
     const save = all.find((x) => x.id === SAVE);
     expect(save).toMatchObject({ errorClass: 'NotImplementedError', severity: 'error', raiser: { qualname: 'GrpcWorkerAgentRuntime.agent_save_state', line: 502 }, messagePattern: 'Agent save_state is not yet implemented\\.' });

@@ -330,7 +330,7 @@ describe('--show-config', () => {
     expect(doc.severity).toEqual({ 'autogen/saving-*': 'warning' });
     expect(doc.exclude['.']).toContain('gen/');
     expect(doc['per-file-ignores']).toEqual([{ base: '.', glob: 'tests/**', rules: ['autogen/loading-*'], applies: true }]);
-    expect(doc.rules).toEqual({ [R.save]: 'warning', 'raiselint/blanket-ignore': 'warning', 'raiselint/unused-ignore': 'warning', 'raiselint/invalid-ignore': 'warning', 'raiselint/io-error': 'error', 'raiselint/too-deep': 'warning' });
+    expect(doc.rules).toEqual({ [R.save]: 'warning', 'raiselint/blanket-ignore': 'warning', 'raiselint/unused-ignore': 'warning', 'raiselint/invalid-ignore': 'warning', 'raiselint/io-error': 'error', 'raiselint/too-deep': 'warning', 'raiselint/too-large': 'error' });
     const cli = parseToml(raiselint(root, ['check', '--show-config', 'tests/test_a.py', '--min-confidence', 'possible']).stdout) as Record<string, any>;
     expect(cli['min-confidence']).toBe('possible');
   });

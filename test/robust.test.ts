@@ -118,15 +118,28 @@ describe('2. special files', () => {
     expect(rc.stderr).not.toMatch(/internal error|ENOENT/);
   });
 
-  it('a file over the max file size is an io-error finding that says so (--max-file-size)', () => {
+  it('a file over the max file size is a raiselint/too-large finding that says so (--max-file-size)', () => {
     const dir = tempTree({ 'app.py': GRPC_BAD });
     const r = run(['check', 'app.py', '--format', 'json', '--no-cache', '--max-file-size', '100'], dir);
     const d = json(r);
-    expect(d.map((x) => x.ruleId)).toEqual(['raiselint/io-error']);
-    expect(d[0]!.message).toContain('max file size');
+    expect(d.map((x) => x.ruleId)).toEqual(['raiselint/too-large']);
+    expect(d[0]!.message).toBe(`file is too large to check: ${Buffer.byteLength(GRPC_BAD)} bytes (0.0 MiB), over --max-file-size (100 bytes)`);
     expect(r.code).toBe(1);
     const ok = run(['check', 'app.py', '--format', 'json', '--no-cache', '--max-file-size', '1000000'], dir);
     expect(json(ok).map((x) => x.ruleId)).toEqual([RULE]);
+  });
+
+  it('a file whose analysis would not fit in the heap left is raiselint/too-large, not an out-of-memory crash; the other files are checked', () => {
+    // About 3 MiB of code under a 64 MiB heap: 40 bytes of heap per byte would need ~120 MiB.
+    const chunk = 'def f(items, key=None):\n    out = {}\n    for i, x in enumerate(items):\n        if key is not None and x.get(key):\n            out[x[key]] = [i, x, str(x).split(",")]\n    return out\n\n';
+    // It mentions a rule's trigger, so the prefilter does not skip it: without the bound, it is parsed and the heap runs out.
+    const dir = tempTree({ 'big.py': `${GRPC_BAD}\n${chunk.repeat(Math.ceil((3 << 20) / chunk.length))}`, 'app.py': GRPC_BAD });
+    const r = run(['check', '.', '--format', 'json', '--no-cache', '--jobs', '1'], dir, { env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '--max-old-space-size=64' }, timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/heap out of memory|FATAL|at .*\(/);
+    const d = json(r);
+    expect(d.map((x) => `${x.file} ${x.ruleId}`)).toEqual([`app.py ${RULE}`, 'big.py raiselint/too-large']);
+    expect(d[1]!.message).toMatch(/^file is too large to check: \d+ bytes \(3\.\d MiB\), over the memory bound per file \([\d.]+ MiB: [\d.]+ MiB of heap left \/ 40 bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it\)$/);
+    expect(r.code).toBe(1);
   });
 });
 

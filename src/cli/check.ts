@@ -103,7 +103,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .option('--unsafe-fixes', 'with --fix or --diff, apply unsafe fixes too')
     .option('--diff', 'print the fixes as a unified diff and write nothing')
     .option('--follow-links', 'follow symbolic links to directories (each real directory once)')
-    .option('--max-file-size <bytes>', 'files larger than this are not read but reported as raiselint/io-error (bytes, or with K/M/G; default 10M)', fileSize)
+    .option('--max-file-size <bytes>', 'files larger than this are not read but reported as raiselint/too-large (bytes, or with K/M/G; default 10M)', fileSize)
     .option('--target-version <version>', 'the Python version to check for (py38 ... py314, as Ruff; default: target-version, .python-version or requires-python of the project)', targetVersionOption)
     .addOption(new Option('--fix-strategy <strategy>', 'how to fix: the record\'s choice (auto), a try/except, or a type guard (default: config, else auto)').choices(['auto', 'try-except', 'type-guard']))
     .option('--exit-non-zero-on-fix', 'exit 1 when findings were fixed, even if none remain')

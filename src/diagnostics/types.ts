@@ -85,6 +85,6 @@ export interface FileError {
   file: string;
   line?: number;
   column?: number;
-  kind: 'syntax' | 'decode' | 'read' | 'internal' | 'fix';
+  kind: 'syntax' | 'decode' | 'read' | 'too-large' | 'internal' | 'fix';
   message: string;
 }

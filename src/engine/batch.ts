@@ -315,7 +315,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
     }
     if (o.parsed) stats.parsed++;
     results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives, text: o.text, bytes: o.source };
-    if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read')) {
+    if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read' || e.kind === 'too-large')) {
       cache.set(f.abs, { h: o.hash, d: f.display, o: optionsOf(f), s: o.sig, t: now, diagnostics: o.diagnostics, errors: o.errors, directives: o.directives });
     }
   }

@@ -1,5 +1,6 @@
 /** The per-file pipeline: parse → semantic model → matching → handlers → diagnostics. */
-import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
+import { readRegular, sourceLimits } from '../parse/files.js';
+import { readError } from './ioerror.js';
 import { parsePython } from '../parse/parser.js';
 import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
@@ -124,10 +125,9 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
 export function checkFile(abs: string, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   let bytes: Buffer;
   try {
-    bytes = Buffer.from(readRegular(abs, { maxBytes: DEFAULT_MAX_FILE_SIZE, limitName: '--max-file-size' }).bytes);
+    bytes = Buffer.from(readRegular(abs, sourceLimits()).bytes);
   } catch (e) {
-    const why = e instanceof FileReadError ? e.message : describeFsError(e);
-    return { file: display, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }] };
+    return { file: display, diagnostics: [], errors: [readError(display, e)] };
   }
   return checkBytes(bytes, display, rules, opts);
 }

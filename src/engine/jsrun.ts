@@ -13,7 +13,8 @@ import { assignFingerprints } from '../diagnostics/fingerprint.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Rule } from '../rules/types.js';
 import { collectJsDirectives } from '../suppress/jsdirectives.js';
-import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
+import { DEFAULT_MAX_FILE_SIZE, readRegular } from '../parse/files.js';
+import { readError } from './ioerror.js';
 import type { JsStats, RawResult } from './batch.js';
 
 export type { JsStats } from './batch.js';
@@ -58,7 +59,7 @@ function read(f: JsFile, errors: FileError[], maxBytes: number): string | undefi
   try {
     bytes = readRegular(f.abs, { maxBytes, limitName: '--max-file-size' }).bytes;
   } catch (e) {
-    errors.push({ file: f.display, kind: 'read', message: `cannot read file: ${e instanceof FileReadError ? e.message : describeFsError(e)}` });
+    errors.push(readError(f.display, e));
     return undefined;
   }
   try {

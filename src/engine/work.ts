@@ -7,7 +7,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
-import { DEFAULT_MAX_FILE_SIZE, describeFsError, FileReadError, readRegular } from '../parse/files.js';
+import { DEFAULT_MAX_FILE_SIZE, readRegular, sourceLimits } from '../parse/files.js';
+import { readError } from './ioerror.js';
 import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
 import type { Prefilter } from '../rules/prefilter.js';
@@ -74,7 +75,7 @@ export class FileReader {
    */
   read(abs: string, withSig: boolean): { bytes: Buffer; sig?: StatSig } {
     const now = Date.now();
-    const { bytes, st } = readRegular(abs, { maxBytes: this.maxBytes, limitName: '--max-file-size' }, this.holder);
+    const { bytes, st } = readRegular(abs, sourceLimits(this.maxBytes), this.holder);
     // The signature describes these bytes only if the file did not change size while we read.
     return { bytes, sig: withSig && bytes.length === st.size ? trustedSig(st, now) : undefined };
   }
@@ -151,8 +152,7 @@ export class FileChecker {
     try {
       ({ bytes, sig } = this.reader.read(task.abs, this.opts.hash));
     } catch (e) {
-      const why = e instanceof FileReadError ? e.message : describeFsError(e);
-      return { index, diagnostics: [], errors: [{ file: display, kind: 'read', message: `cannot read file: ${why}` }], directives: [], parsed: false, bytes: 0 };
+      return { index, diagnostics: [], errors: [readError(display, e)], directives: [], parsed: false, bytes: 0 };
     }
     const out: WorkResult = { index, diagnostics: [], errors: [], directives: [], parsed: false, bytes: bytes.length, sig };
     if (this.opts.hash) {

@@ -4,6 +4,7 @@
  * and every failure said in words, never a raw errno. Light: no parser.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 
 /** The default limit for a source file (`--max-file-size`): Ruff has none; 10 MiB of Python is generated data, not code. */
 export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
@@ -58,6 +59,7 @@ export function specialKind(st: Stats): string | undefined {
 export function formatSize(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  if (n >= 1024 * 1024) return mib(n);
   return `${n} bytes`;
 }
 
@@ -66,6 +68,32 @@ export interface ReadLimits {
   maxBytes: number;
   /** Names the limit in the message (`--max-file-size`). */
   limitName?: string;
+  /** How the limit was reached, for the message. */
+  detail?: string;
+}
+
+/**
+ * Peak heap per byte of Python source while one file is parsed and analysed. Measured on
+ * stdlib-like code with the stdlib records: an 8 MiB file fails with a 256 MiB heap and passes with
+ * 320 MiB, a 2 MiB one passes with 96 MiB; 40 bytes per byte covers them.
+ */
+export const HEAP_PER_SOURCE_BYTE = 40;
+
+/**
+ * The limits of one source file: `--max-file-size`, and the memory bound per file (what this
+ * thread's heap has left, over HEAP_PER_SOURCE_BYTE), whichever is lower. A file over either is
+ * `raiselint/too-large`, never an out-of-memory crash. With Node's default heap the bound is far
+ * above the default 10 MiB limit; it matters under `--max-old-space-size` or with the limit raised.
+ */
+export function sourceLimits(maxFileSize = DEFAULT_MAX_FILE_SIZE): ReadLimits {
+  const { heap_size_limit: limit, used_heap_size: used } = getHeapStatistics();
+  const memory = Math.max(0, Math.floor((limit - used) / HEAP_PER_SOURCE_BYTE));
+  if (memory >= maxFileSize) return { maxBytes: maxFileSize, limitName: '--max-file-size' };
+  return { maxBytes: memory, limitName: 'the memory bound per file', detail: `${mib(limit - used)} of heap left / ${HEAP_PER_SOURCE_BYTE} bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it` };
+}
+
+function mib(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** Opens a regular file for reading without blocking; throws FileReadError otherwise. Returns the fd and its stat. */
@@ -92,8 +120,9 @@ export function openRegular(path: string): { fd: number; st: Stats } {
 }
 
 export function tooLarge(path: string, size: number, limits: ReadLimits): FileReadError {
-  const name = limits.limitName ? `; ${limits.limitName}` : '';
-  return new FileReadError(path, `file is larger than the max file size (${formatSize(limits.maxBytes)}${name}): ${size > limits.maxBytes ? `${size} bytes` : 'it grew while read'}`, 'TOO_LARGE');
+  const what = size > limits.maxBytes ? `${size} bytes (${mib(size)})` : 'it grew while read';
+  const limit = `${formatSize(limits.maxBytes)}${limits.detail ? `: ${limits.detail}` : ''}`;
+  return new FileReadError(path, `file is too large to check: ${what}, over ${limits.limitName ? `${limits.limitName} (${limit})` : limit}`, 'TOO_LARGE');
 }
 
 /**

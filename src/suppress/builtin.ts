@@ -20,6 +20,7 @@ export const UNUSED_IGNORE = 'raiselint/unused-ignore';
 export const INVALID_IGNORE = 'raiselint/invalid-ignore';
 export const IO_ERROR = 'raiselint/io-error';
 export const TOO_DEEP = 'raiselint/too-deep';
+export const TOO_LARGE = 'raiselint/too-large';
 
 export const BUILTIN_RULES: BuiltinRule[] = [
   {
@@ -62,6 +63,14 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     help: 'Split the expression (name the inner parts), or accept that raiselint does not look inside it.',
     why: 'Thousands of nested calls or a sum of thousands of terms would overflow the analysis; rather than lose the whole file, raiselint leaves that expression out and says so.',
     example: 'x = f(f(f(f(...))))  # 5,000 levels\n# use instead:\ninner = f(f(...))\nx = f(f(inner))',
+  },
+  {
+    id: TOO_LARGE,
+    defaultSeverity: 'error',
+    summary: 'A file too large to check: over `--max-file-size` (10 MiB by default) or the memory bound per file',
+    help: 'Exclude generated data files (`extend-exclude`), or raise `--max-file-size` (and the heap, `NODE_OPTIONS=--max-old-space-size=MB`) to check it.',
+    why: 'Analysing a file takes about 40 bytes of heap per byte of source. A file whose analysis would not fit in the heap left is not read, and says so, instead of crashing the whole run out of memory; a file over `--max-file-size` is generated data more often than code. Either way it was not checked, so the run does not pass silently.',
+    example: '# data/huge_table.py: 12 MiB of generated literals\n# use instead: extend-exclude = ["data/huge_table.py"] in raiselint.toml',
   },
 ];
 
