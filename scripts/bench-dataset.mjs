@@ -8,7 +8,7 @@
 // synthetic records, which only exercise the prefilter on these corpora).
 //
 // Each scenario runs `reps` times (bench.mjs's --dataset-reps; these runs take tens of seconds each).
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { generateStdlibRecords } from './gen-stdlib-records.mjs';
@@ -53,6 +53,34 @@ function copyPy(from, to) {
 }
 
 /**
+ * Inputs for the cost-in-size rows: one file of 1 MiB and one of 4 MiB made of the corpus's own
+ * top-level modules (concatenated, cut at a `def`), and 2,500 and 10,000 statements on one line that
+ * call what the 1,000-record sample names. Each in its own folder: [id, folder, label].
+ */
+function scaleInputs(corpus, work) {
+  const mods = readdirSync(corpus).filter((n) => n.endsWith('.py')).sort().map((n) => readFileSync(join(corpus, n), 'utf8')).filter((t) => !t.includes('__future__'));
+  const blob = mods.join('\n');
+  const out = [];
+  for (const mb of [1, 4]) {
+    const n = mb << 20;
+    let text = blob.repeat(Math.ceil(n / blob.length)).slice(0, n);
+    text = `${text.slice(0, text.lastIndexOf('\ndef '))}\n`;
+    const dir = join(work, `scale-${mb}m`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'big.py'), text);
+    out.push([`scale${mb}m`, dir, `one ${mb} MiB file of stdlib code`]);
+  }
+  for (const k of [2500, 10000]) {
+    const stmts = Array.from({ length: k }, (_, i) => `x${i + 1} = json.loads(os.path.join(x${i}, "a")); subprocess.Popen(x${i + 1})`);
+    const dir = join(work, `scale-line-${k}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'one.py'), `import json, os, subprocess; x0 = ""; ${stmts.join('; ')}\n`);
+    out.push([`scaleLine${k}`, dir, `${k.toLocaleString('en-US')} statements on one line`]);
+  }
+  return out;
+}
+
+/**
  * Generates the datasets and the corpus copies; returns the scenarios to time, the ratios to
  * print, and a report of what the runs did (files read and parsed, findings, first compile).
  */
@@ -90,6 +118,11 @@ export function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps
     // records name nothing in it): the prefilter's worth, and the model's cost on every file.
     if (!c.id) sc('dsNoPf1k', `raiselint, ${count(sampleFile)} stdlib records, --no-prefilter, --jobs ${j}`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--no-prefilter', '--records', sampleFile, '--jobs', j]));
     if (!c.id) sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
+  }
+
+  // Cost in size (issue: bounded cost at the edges): each pair side by side, the ratio should stay near the size ratio (4x).
+  for (const [id, dir, label] of scaleInputs(corpus, work)) {
+    scenarios.push({ id, label: `scale: ${label}, ${count(sampleFile)} records, --jobs 1`, cmd: process.execPath, argv: check(dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']), reps });
   }
 
   /** What a raiselint run did, from its --timings line: files read and parsed (the prefilter's pass rate). */
@@ -141,6 +174,8 @@ export function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps
       ratios.push([`${c.name}: 1,000 records --jobs 1 / --jobs ${jobs}`, 'ds1kJ1', 'ds1k', '(info)', null]);
     }
   }
+  ratios.push(['scale: a 4 MiB file / a 1 MiB file', 'scale4m', 'scale1m', '<= 5', (v) => v <= 5]);
+  ratios.push(['scale: 10,000 statements on one line / 2,500', 'scaleLine10000', 'scaleLine2500', '<= 5', (v) => v <= 5]);
   const rssTarget = corpora.some((c) => c.id) ? 'dsAllSp' : 'dsAll';
   return { scenarios, report, observe, ratios, rssTarget, prepare };
 }

@@ -82,3 +82,23 @@ describe('records input', () => {
     expect(v.stderr.split('\n').filter((l) => /duplicate record [0-9a-f]/.test(l))).toHaveLength(10);
   });
 });
+
+describe('thousands of statements on one line', () => {
+  it('5,000 findings on one 250 KB line: every report says each once, with its fix reason clipped (not the whole line per finding)', () => {
+    const calls = Array.from({ length: 5000 }, (_, i) => `s${i} = await r.agent_save_state(a)`).join('; ');
+    const src = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nasync def f(a): r = GrpcWorkerAgentRuntime(host_address="x"); ${calls}\n`;
+    const dir = tempTree({ 'one.py': src });
+    const json = cli(['check', 'one.py', '--format', 'json', '--no-cache', '--fix-strategy', 'try-except'], dir);
+    expect(json.stderr).toBe('');
+    const ds: { line: number; fix?: { reason: string } }[] = JSON.parse(json.stdout).diagnostics;
+    expect(ds).toHaveLength(5000);
+    expect(ds.every((d) => d.line === 2)).toBe(true);
+    const reasons = ds.map((d) => d.fix?.reason ?? '');
+    expect(Math.max(...reasons.map((r) => r.length))).toBeLessThan(400);
+    expect(reasons[4999]).toContain('the statement shares its line with `...');
+    // The text report (a code frame per finding, clipped around it) ends with the count, no "Invalid string length".
+    const text = cli(['check', 'one.py', '--no-cache'], dir);
+    expect(text.stderr).toBe('');
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Found 5000 findings/);
+  });
+});

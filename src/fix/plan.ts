@@ -77,8 +77,8 @@ class GroupPlanner extends PlanBind {
     } else {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
       if (this.inlineBodyAt === undefined && !this.user.aloneOnLines(this.stmt)) {
-        const before = this.user.text.slice(this.user.lineStart(this.stmt.startIndex), this.stmt.startIndex).trim();
-        throw new NoFix(before ? `the statement shares its line with \`${before}\`` : 'the statement shares its line with other code');
+        const before = this.user.text.slice(Math.max(this.user.lineStart(this.stmt.startIndex), this.stmt.startIndex - 200), this.stmt.startIndex).trim();
+        throw new NoFix(before ? `the statement shares its line with \`${before.length > 50 ? `...${before.slice(-47)}` : before}\`` : 'the statement shares its line with other code');
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
       // The alternative's value takes the call's place in the header (fix/site.ts HEADERS says when that is unsafe).

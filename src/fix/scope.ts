@@ -33,11 +33,19 @@ function firstFrom(nodes: readonly Node[], offset: number): number {
   return lo;
 }
 
+function lineBreaks(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i);
+  return out;
+}
+
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
   private comments?: Node[];
   private strings?: Node[];
+  /** Offsets of the text's `\n`s, in order (made on the first line question). */
+  private newlines?: number[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -89,20 +97,44 @@ export class UserFile {
     return out;
   }
 
+  /**
+   * The index in `newlines` of the first line break at or after `offset`. Line questions are asked
+   * per finding: a search of the text from the offset would cost the line's length each time,
+   * quadratic for thousands of statements on one line.
+   */
+  private newlineFrom(offset: number): number {
+    const nl = (this.newlines ??= lineBreaks(this.text));
+    let lo = 0;
+    let hi = nl.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (nl[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Offset of the first line break at or after `offset`, or -1. */
+  private nextNewline(offset: number): number {
+    const k = this.newlineFrom(offset);
+    return k < this.newlines!.length ? this.newlines![k]! : -1;
+  }
+
   lineStart(offset: number): number {
-    return this.text.lastIndexOf('\n', offset - 1) + 1;
+    const k = this.newlineFrom(offset);
+    return k > 0 ? this.newlines![k - 1]! + 1 : 0;
   }
 
   /** End of the line holding `offset`, before its line ending. */
   lineEnd(offset: number): number {
-    const j = this.text.indexOf('\n', offset);
+    const j = this.nextNewline(offset);
     const e = j < 0 ? this.text.length : j;
     return e > 0 && this.text[e - 1] === '\r' && e - 1 >= offset ? e - 1 : e;
   }
 
   /** The line ending of the line holding `offset` (the file's first one when that line has none). */
   eolAt(offset: number): string {
-    const j = this.text.indexOf('\n', offset);
+    const j = this.nextNewline(offset);
     if (j < 0) return this.eol;
     return j > 0 && this.text[j - 1] === '\r' ? '\r\n' : '\n';
   }
