@@ -20,7 +20,7 @@ import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
 import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/engine/rules.js';
 import { runCheck } from '../src/engine/run.js';
-import { encodeSnapshot, Snapshot } from '../src/cache/snapshot.js';
+import { encodeSnapshot, joinPieces, Snapshot } from '../src/cache/snapshot.js';
 import { readPatterns, fixPatterns } from '../src/rules/compile/patterns.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
 import { RACY_MS } from '../src/cache/fingerprint.js';
@@ -264,7 +264,7 @@ describe('discovery', () => {
 describe('compiled-rules snapshot', () => {
   it('restores the same rule set as compiling the records', async () => {
     const rules = await loadRules();
-    const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    const snap = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     const all = snap.ruleSetFor(null);
     expect(JSON.parse(JSON.stringify(all.rules))).toEqual(JSON.parse(JSON.stringify(rules.rules)));
     const sortEntries = (m: Map<string, { id: string }[]>) => [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
@@ -278,7 +278,7 @@ describe('compiled-rules snapshot', () => {
 
   it('keeps the fix patterns of each rule, equal to those read from the record', async () => {
     const rules = await loadRules();
-    const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    const snap = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     const all = snap.ruleSetFor(null);
     // The snapshot's rules carry their patterns; reading them afresh from the record gives the same data.
     for (const r of all.rules) {
@@ -310,13 +310,13 @@ describe('compiled-rules snapshot', () => {
 
   it('loads only the rules a file can need, including those reached through curated summaries', async () => {
     const rules = await loadRules();
-    const snap = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    const snap = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     const ids = (names: string[]) => snap.ruleSetFor(names).rules.map((r) => r.id);
     expect(ids(['agent_metadata'])).toEqual(['autogen/agent-metadata-is-not-yet-implemented']);
     // `team.save_state()` reaches `runtime.agent_save_state()`.
     expect(ids(['save_state'])).toEqual(expect.arrayContaining(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/saving-state-is-not-yet-implemented']));
     // Names that Object.prototype has are no rule's (the index is a plain object read from JSON).
-    const fresh = Snapshot.fromBytes(encodeSnapshot(rules, prefilterSpec(rules), 'k'));
+    const fresh = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     expect(fresh.ruleSetFor(['constructor', 'toString', '__proto__', 'hasOwnProperty']).rules).toEqual([]);
   });
 
@@ -332,7 +332,7 @@ describe('compiled-rules snapshot', () => {
     };
     writeFileSync(twice, [...lines, ...lines.map(copy)].join('\n') + '\n');
     const rules = await loadRules({ records: [twice] });
-    const encoded = encodeSnapshot(rules, prefilterSpec(rules), 'k');
+    const encoded = Buffer.from(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k')));
     const full = Snapshot.fromBytes(encoded).ruleSetFor(null);
     const lists = (m: Map<string, { id: string }[]>) => [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     const names = [...rules.triggerNames].sort();

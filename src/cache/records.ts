@@ -8,25 +8,33 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../io/atomic.js';
+import { AtomicWriter } from '../io/atomic.js';
 import type { RecordCache } from '../rules/compile/cached.js';
+import { ensureCacheDir } from './results.js';
 
 const HEADER = 'RLRECS1';
 
 export class RecordCacheFile implements RecordCache {
   private readonly known = new Map<string, string>();
+  /** Entries used before the first miss (their strings are `known`'s): written only if a record is compiled. */
   private readonly used = new Map<string, string>();
+  /** From the first miss on, entries go straight to the new file instead of being kept (20,000 records: ~50 MB). */
+  private writer?: AtomicWriter;
+  private readonly written = new Set<string>();
+  private pending = '';
+  private broken = false;
   private added = 0;
   hits = 0;
 
   private constructor(
     readonly path: string,
     readonly salt: string,
+    private readonly cacheDir: string,
   ) {}
 
   /** The cache of `cacheDir` for the compiler `salt` (empty when there is none, or it is another compiler's). */
   static open(cacheDir: string, salt: string): RecordCacheFile {
-    const c = new RecordCacheFile(join(cacheDir, 'rules', 'records.cache'), salt);
+    const c = new RecordCacheFile(join(cacheDir, 'rules', 'records.cache'), salt, cacheDir);
     let text: string;
     try {
       text = readFileSync(c.path, 'utf8');
@@ -50,7 +58,9 @@ export class RecordCacheFile implements RecordCache {
   put(key: string, value: string): void {
     if (this.known.get(key) === value) this.hits++;
     else this.added++;
-    this.used.set(key, value);
+    if (this.added && !this.writer && !this.broken) this.start();
+    if (this.writer) this.emit(key, value);
+    else this.used.set(key, value);
   }
 
   /** Entries the file held when it was opened. */
@@ -63,16 +73,56 @@ export class RecordCacheFile implements RecordCache {
     return this.added;
   }
 
-  /** Writes the entries used, when any record was compiled; false when the file cannot be written (the cache is an optimisation). */
+  /** Puts the new file in place, when any record was compiled; false when it cannot be written (the cache is an optimisation). */
   save(): boolean {
     if (!this.added) return true;
-    const parts = [`${HEADER} ${this.salt}`];
-    for (const [k, v] of this.used) parts.push(`${k}\t${v}`);
+    if (!this.writer) return false;
     try {
-      writeFileAtomic(this.path, `${parts.join('\n')}\n`, { mkdir: true });
+      this.flush();
+      this.writer.commit();
       return true;
     } catch {
       return false;
+    } finally {
+      this.writer = undefined;
     }
+  }
+
+  /** Drops the new file (the compile failed). */
+  abort(): void {
+    this.writer?.abort();
+    this.writer = undefined;
+  }
+
+  private start(): void {
+    try {
+      ensureCacheDir(this.cacheDir);
+      this.writer = new AtomicWriter(this.path, { mkdir: true });
+      this.pending = `${HEADER} ${this.salt}\n`;
+      for (const [k, v] of this.used) this.emit(k, v);
+      this.used.clear();
+    } catch {
+      this.writer?.abort();
+      this.writer = undefined;
+      this.broken = true;
+    }
+  }
+
+  private emit(key: string, value: string): void {
+    if (this.written.has(key)) return;
+    this.written.add(key);
+    this.pending += `${key}\t${value}\n`;
+    if (this.pending.length > 1 << 16) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.writer || !this.pending) return;
+    try {
+      this.writer.write(this.pending);
+    } catch {
+      this.writer = undefined;
+      this.broken = true;
+    }
+    this.pending = '';
   }
 }

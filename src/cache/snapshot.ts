@@ -92,16 +92,23 @@ function ruleLoads(rules: RuleSet): Record<string, number[]> {
   return out;
 }
 
-/** Serializes a compiled rule set. */
-export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string): Buffer {
-  const parts: Buffer[] = [];
+/** A serialized rule set: its size, and its bytes in pieces, made as they are written (writeSnapshot, joinPieces). */
+export interface SnapshotPieces {
+  size: number;
+  pieces(): Iterable<Uint8Array>;
+}
+
+/**
+ * Serializes a compiled rule set. The rules section is made twice, once for the offsets the index
+ * needs and once as it is written, so that 20,000 rules (100 MB) are never all in memory as bytes
+ * next to the rules themselves.
+ */
+export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string): SnapshotPieces {
   const offsets: number[] = [0];
   let pos = 0;
   // Each rule exactly as compiled (with its fix patterns when the rule set read them: buildRuleSet).
   for (const r of rules.rules) {
-    const b = Buffer.from(JSON.stringify(r), 'utf8');
-    parts.push(b);
-    pos += b.length;
+    pos += Buffer.byteLength(JSON.stringify(r), 'utf8');
     offsets.push(pos);
   }
   const meta: SnapshotMeta = { format: FORMAT, key, hash: rules.hash, ruleCount: rules.rules.length, warnings: rules.warnings, rulesLength: pos };
@@ -122,14 +129,43 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
   const pf = Prefilter.build(spec).toBytes();
   const x = Buffer.from(JSON.stringify(index), 'utf8');
   const n = (v: number) => String(v).padStart(12, '0');
-  return Buffer.concat([Buffer.from(`${MAGIC} ${n(m.length)} ${n(pf.length)} ${n(x.length)}\n`, 'latin1'), m, pf, x, ...parts]);
+  const head = [Buffer.from(`${MAGIC} ${n(m.length)} ${n(pf.length)} ${n(x.length)}\n`, 'latin1'), m, pf, x];
+  const list = rules.rules;
+  return {
+    size: head.reduce((s, b) => s + b.length, 0) + pos,
+    *pieces() {
+      yield* head;
+      let chunk = '';
+      for (const r of list) {
+        chunk += JSON.stringify(r);
+        if (chunk.length > 1 << 16) {
+          yield Buffer.from(chunk, 'utf8');
+          chunk = '';
+        }
+      }
+      if (chunk) yield Buffer.from(chunk, 'utf8');
+    },
+  };
+}
+
+/** The snapshot in one buffer (shared with worker threads when it cannot be written to disk; tests). */
+export function joinPieces(s: SnapshotPieces): SharedArrayBuffer {
+  const shared = new SharedArrayBuffer(s.size);
+  const view = new Uint8Array(shared);
+  let at = 0;
+  for (const p of s.pieces()) {
+    view.set(p, at);
+    at += p.length;
+  }
+  if (at !== s.size) throw new Error(`snapshot of ${at} bytes, ${s.size} expected`);
+  return shared;
 }
 
 const FIRST_LINE = MAGIC.length + 3 * 13 + 1;
 
-/** Writes a snapshot atomically. */
-export function writeSnapshot(path: string, bytes: Uint8Array): void {
-  writeFileAtomic(path, bytes, { mkdir: true });
+/** Writes a snapshot atomically, piece by piece. */
+export function writeSnapshot(path: string, s: SnapshotPieces): void {
+  writeFileAtomic(path, s.pieces(), { mkdir: true });
 }
 
 /** A source of snapshot bytes: a file (read piecewise) or bytes in memory (shared with workers). */

@@ -9,7 +9,6 @@ import { buildRuleSet, type RuleSet } from '../rules/ruleset.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 import { sha256 } from '../cache/fingerprint.js';
 import { RecordCacheFile } from '../cache/records.js';
-import { ensureCacheDir } from '../cache/results.js';
 import { codeId } from './codeid.js';
 import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
 import { groundRecords } from '../records/ground.js';
@@ -31,15 +30,14 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
   // Records whose library is installed compile from the installed file (src/records/ground.ts).
   const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
   hashInput.push(envFingerprint(env), ...groundRecords(records, env));
-  const set = buildRuleSet(records, classes, hashInput, cache);
-  if (cache) {
-    try {
-      ensureCacheDir(cacheDir!);
-      cache.save();
-    } catch {
-      // the cache is an optimisation
-    }
+  let set: RuleSet;
+  try {
+    set = buildRuleSet(records, classes, hashInput, cache);
+  } catch (e) {
+    cache?.abort();
+    throw e;
   }
+  cache?.save();
   set.warnings = [...problems, ...set.warnings];
   return set;
 }

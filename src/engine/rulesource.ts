@@ -11,8 +11,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic.js';
 import { pruneFiles } from '../io/prune.js';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { hashParts, sameSig, sha256, statSig, trustedSig, type StatSig } from '../cache/fingerprint.js';
-import { encodeSnapshot, Snapshot, writeSnapshot } from '../cache/snapshot.js';
+import { encodeSnapshot, joinPieces, Snapshot, writeSnapshot } from '../cache/snapshot.js';
 import { ensureCacheDir } from '../cache/results.js';
 import { codeId } from './codeid.js';
 import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
@@ -85,21 +86,29 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   const t0 = performance.now();
   const { loadRules } = await import('./rules.js');
   const { prefilterSpec } = await import('../rules/prefilter.js');
-  const rules = await loadRules(opts, cacheDir);
-  const bytes = encodeSnapshot(rules, prefilterSpec(rules), key);
-  const compileMs = performance.now() - t0;
+  // A compile allocates much that dies soon (each record's snippets, parsed and walked): V8 would let
+  // the heap grow to a multiple of what lives before collecting it. Growing it by 20% at a time
+  // keeps 20,000 records under 400 MB (456 MB with V8's default), at no measured cost in time; the
+  // default comes back for the check that follows.
+  setFlagsFromString('--heap-growing-percent=20');
   try {
-    ensureCacheDir(cacheDir);
-    writeSnapshot(path, bytes);
-    pruneFiles(dir, /\.snap$/, path, MAX_SNAPSHOTS);
-    const snap = Snapshot.open(path, key);
-    if (snap) return { key, snapshot: snap, path, compileMs };
-  } catch {
-    // not writable: keep it in memory
+    const rules = await loadRules(opts, cacheDir);
+    const pieces = encodeSnapshot(rules, prefilterSpec(rules), key);
+    const compileMs = performance.now() - t0;
+    try {
+      ensureCacheDir(cacheDir);
+      writeSnapshot(path, pieces);
+      pruneFiles(dir, /\.snap$/, path, MAX_SNAPSHOTS);
+      const snap = Snapshot.open(path, key);
+      if (snap) return { key, snapshot: snap, path, compileMs };
+    } catch {
+      // not writable: keep it in memory
+    }
+    const shared = joinPieces(pieces);
+    return { key, snapshot: Snapshot.fromBytes(new Uint8Array(shared)), bytes: shared, compileMs };
+  } finally {
+    setFlagsFromString('--heap-growing-percent=0');
   }
-  const shared = new SharedArrayBuffer(bytes.length);
-  new Uint8Array(shared).set(bytes);
-  return { key, snapshot: Snapshot.fromBytes(new Uint8Array(shared)), bytes: shared, compileMs };
 }
 
 function writeIndex(cacheDir: string, path: string, index: InputIndex): void {

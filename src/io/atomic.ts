@@ -62,38 +62,95 @@ export function removeStaleTempsIn(dir: string, names: readonly string[], prefix
   }
 }
 
-export function writeFileAtomic(path: string, data: Uint8Array | string, opts: AtomicOptions = {}): void {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  if (opts.mkdir) mkdirSync(dirname(path), { recursive: true });
-  removeStaleTemps(path);
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
-  const fd = openSync(tmp, 'wx', opts.mode ?? 0o666);
-  let renamed = false;
-  try {
+/**
+ * A file written piece by piece and put in place at once: the pieces go to the temporary file as
+ * they come (a 100 MB cache file is never one buffer in memory); `commit` flushes it to disk and
+ * renames it over the target, `abort` removes it. Used through writeFileAtomic, or alone when the
+ * pieces are made over a long computation (the records cache, src/cache/records.ts).
+ */
+export class AtomicWriter {
+  private fd: number | undefined;
+  private readonly tmp: string;
+
+  constructor(
+    readonly path: string,
+    private readonly opts: AtomicOptions = {},
+  ) {
+    if (opts.mkdir) mkdirSync(dirname(path), { recursive: true });
+    removeStaleTemps(path);
+    this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+    this.fd = openSync(this.tmp, 'wx', opts.mode ?? 0o666);
+  }
+
+  write(piece: Uint8Array | string): void {
+    if (this.fd === undefined) throw new Error(`${this.path}: written after commit or abort`);
+    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
     try {
       let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    if (opts.mode !== undefined) chmodSync(tmp, opts.mode);
-    if (opts.owner) {
-      try {
-        chownSync(tmp, opts.owner.uid, opts.owner.gid);
-      } catch {
-        // Only root may give a file away; the owner stays the writer's.
-      }
-    }
-    renameSync(tmp, path);
-    renamed = true;
-  } finally {
-    if (!renamed) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
+      while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      this.abort();
+      throw e;
     }
   }
+
+  /** Flushes, sets mode and owner, and renames over the target; on failure the temporary file is removed. */
+  commit(): void {
+    const fd = this.fd;
+    if (fd === undefined) throw new Error(`${this.path}: committed after commit or abort`);
+    this.fd = undefined;
+    let renamed = false;
+    try {
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      if (this.opts.mode !== undefined) chmodSync(this.tmp, this.opts.mode);
+      if (this.opts.owner) {
+        try {
+          chownSync(this.tmp, this.opts.owner.uid, this.opts.owner.gid);
+        } catch {
+          // Only root may give a file away; the owner stays the writer's.
+        }
+      }
+      renameSync(this.tmp, this.path);
+      renamed = true;
+    } finally {
+      if (!renamed) this.removeTemp();
+    }
+  }
+
+  /** Drops what was written; the target is untouched. */
+  abort(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    this.fd = undefined;
+    this.removeTemp();
+  }
+
+  private removeTemp(): void {
+    try {
+      unlinkSync(this.tmp);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function writeFileAtomic(path: string, data: Uint8Array | string | Iterable<Uint8Array | string>, opts: AtomicOptions = {}): void {
+  // Pieces are written one by one: a 100 MB snapshot is never one more buffer in memory.
+  const pieces: Iterable<Uint8Array | string> = typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
+  const w = new AtomicWriter(path, opts);
+  try {
+    for (const piece of pieces) w.write(piece);
+  } catch (e) {
+    w.abort();
+    throw e;
+  }
+  w.commit();
 }
