@@ -102,3 +102,17 @@ describe('thousands of statements on one line', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Found 5000 findings/);
   });
 });
+
+describe('a records or baseline path that names some other file', () => {
+  it('is said to be no JSON Lines (or no baseline) without quoting a byte of it', () => {
+    const dir = tempTree({ 'app.py': GRPC_BAD, 'notes.txt': 'secret-token-abcdef\nmore\n', 'raiselint.toml': 'records = ["notes.txt"]\n' });
+    const viaConfig = cli(['check', 'app.py'], dir);
+    expect(viaConfig.code).toBe(2);
+    expect(viaConfig.stderr).toBe(`raiselint: error: ${join(dir, 'notes.txt')}:1: invalid JSON (not JSON Lines, or damaged)\n`);
+    const viaFlag = cli(['check', 'app.py', '--no-config', '--records', 'notes.txt'], dir);
+    expect(viaFlag.stderr).toBe('raiselint: error: notes.txt:1: invalid JSON (not JSON Lines, or damaged)\n');
+    const baseline = cli(['check', 'app.py', '--no-config', '--baseline', 'notes.txt'], dir);
+    expect(baseline.code).toBe(2);
+    expect(`${viaConfig.stderr}${viaFlag.stderr}${baseline.stderr}`).not.toMatch(/secret|token/);
+  });
+});

@@ -159,6 +159,18 @@ export function readRegular(path: string, limits: ReadLimits, into?: { buf: Buff
   }
 }
 
+/**
+ * Why a text is not JSON, in words that quote none of it (V8's messages quote the text: a
+ * `--records` or `--baseline` path may name any file, a key or a password). `what` names what the
+ * file should have been ("JSON Lines").
+ */
+export function jsonErrorWords(e: unknown, what = 'JSON'): string {
+  const m = e instanceof Error ? e.message : '';
+  if (/Unexpected end of JSON input/.test(m)) return `invalid JSON: it ends before the value does (not ${what}, or cut short)`;
+  const pos = /at position (\d+)/.exec(m);
+  return `invalid JSON${pos ? ` at column ${Number(pos[1]) + 1}` : ''} (not ${what}, or damaged)`;
+}
+
 /** A regular file's text (UTF-8), read with a limit. */
 export function readRegularText(path: string, maxBytes: number): string {
   return readRegular(path, { maxBytes }).bytes.toString('utf8');

@@ -3,7 +3,7 @@
  * (the upstream format), a bare record per line, or a JSON array of either.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { describeFsError, FileReadError, oneLine, readRegular, specialKind } from '../parse/files.js';
+import { describeFsError, FileReadError, jsonErrorWords, readRegular, specialKind } from '../parse/files.js';
 import { join } from 'node:path';
 import type { ErrorRecord, LoadedRecord, RecordProblem } from './types.js';
 import { validateRecord } from './validate.js';
@@ -147,7 +147,7 @@ function parseLine(l: string, file: string, line: number): unknown {
   try {
     return JSON.parse(l);
   } catch (e) {
-    throw new DatasetError(file, line, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
+    throw new DatasetError(file, line, jsonErrorWords(e, 'JSON Lines'));
   }
 }
 
@@ -159,7 +159,7 @@ export function parseDataset(text: string, file: string): LoadResult {
     try {
       arr = JSON.parse(trimmed);
     } catch (e) {
-      throw new DatasetError(file, 1, `invalid JSON: ${oneLine((e as Error).message, 160, true)}`);
+      throw new DatasetError(file, 1, jsonErrorWords(e, 'a JSON array of records'));
     }
     if (!Array.isArray(arr)) throw new DatasetError(file, 1, 'expected a JSON array of records');
     // Approximate element lines by the position of each `{` at depth 1.

@@ -1,5 +1,6 @@
 /** Loads curated rule data (`rules/curated/*.json`, schema in docs/curated-data.md) into the class registry. */
 import { readFileSync } from 'node:fs';
+import { describeFsError, jsonErrorWords } from '../parse/files.js';
 import { type ClassRegistry, newClassInfo } from './classes.js';
 import type { InitParam, MethodSummary } from './types.js';
 
@@ -30,7 +31,7 @@ export function loadCurated(file: string, registry: ClassRegistry): void {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new CuratedDataError(file, '(file)', (e as Error).message);
+    throw new CuratedDataError(file, '(file)', e instanceof SyntaxError ? jsonErrorWords(e, 'curated data (JSON)') : describeFsError(e));
   }
   applyCurated(data, file, registry);
 }

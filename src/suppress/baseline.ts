@@ -4,7 +4,7 @@
  * relative to the baseline file, so the file can be committed and used from any folder.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { FileReadError, oneLine, readRegularText } from '../parse/files.js';
+import { FileReadError, jsonErrorWords, readRegularText } from '../parse/files.js';
 
 /** A baseline larger than this is not one (a device, a mistake): 512 MiB holds millions of findings. */
 const MAX_BASELINE_BYTES = 512 * 1024 * 1024;
@@ -54,7 +54,7 @@ export function readBaseline(path: string): Baseline {
     doc = JSON.parse(readRegularText(path, MAX_BASELINE_BYTES));
   } catch (e) {
     if (e instanceof FileReadError) throw new BaselineError(path, `cannot read baseline: ${e.message}`);
-    throw new BaselineError(path, `invalid JSON: ${oneLine((e as Error).message)}`);
+    throw new BaselineError(path, jsonErrorWords(e, 'a raiselint baseline'));
   }
   const obj = doc as { version?: unknown; findings?: unknown };
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new BaselineError(path, 'expected a JSON object with "version" and "findings"');
