@@ -65,6 +65,11 @@ describe('records input', () => {
     expect(r.stdout).toContain('app.py:6:19: autogen/agent-save-state-is-not-yet-implemented');
     const warnings = r.stderr.trim().split('\n');
     expect(warnings).toEqual([expect.stringMatching(/^raiselint: warning: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file$/), expect.stringMatching(/^raiselint: warning: sets\/broken\.jsonl:1: not loaded: invalid JSON/)]);
+    // --strict: any file that does not load ends the run, said as errors.
+    const strict = cli(['check', 'app.py', '--no-bundled', '--records', 'sets', '--strict'], dir);
+    expect(strict.code).toBe(2);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^raiselint: error: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file \(--strict\)$/), expect.stringMatching(/^raiselint: error: sets\/broken\.jsonl:1: not loaded: invalid JSON.* \(--strict\)$/)]);
     const none = tempTree({ 'app.py': GRPC_BAD, 'sets/broken.jsonl': '{"record": \n' });
     const n = cli(['check', 'app.py', '--no-bundled', '--records', 'sets'], none);
     expect(n.code).toBe(2);

@@ -1,7 +1,7 @@
 /** `raiselint check`: the lint run. */
 import { targetVersionSpec } from '../config/pins.js';
 import { readFileSync } from 'node:fs';
-import { warningLines } from '../records/load.js';
+import { describeProblem, isUnloadedFile, warningLines } from '../records/load.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject, type ProjectResult } from '../engine/project.js';
@@ -20,6 +20,7 @@ interface CheckFlags extends RuffFlags, RuleSourceFlags {
   format: Format;
   statistics?: boolean;
   verbose?: boolean;
+  strict?: boolean;
   minConfidence?: 'certain' | 'possible';
   select?: string[];
   ignore: string[];
@@ -88,6 +89,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
     .option('--verbose', 'say every record warning (duplicate records are summarised otherwise)')
+    .option('--strict', 'exit 2 when a dataset file of a records folder does not load (otherwise a warning, and the others load)')
     .option('--select <rules>', 'report only these rules: ids, prefixes or globs, comma-separated (repeatable; replaces the config\'s select)', ruleList)
     .option('--ignore <rules>', 'never report these rules: ids, prefixes or globs, comma-separated (repeatable; added to the config\'s ignore)', ruleList, [])
     .option('-o, --output-file <file>', 'write the report to a file')
@@ -125,7 +127,13 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
       const rules = result.rules;
-      for (const l of warningLines(rules.warnings, flags.verbose)) stderr(`${l}\n`);
+      // --strict: a dataset file of a records folder that did not load ends the run (else it is a warning and the others load).
+      const unloaded = flags.strict ? rules.warnings.filter(isUnloadedFile) : [];
+      for (const l of warningLines(unloaded.length ? rules.warnings.filter((w) => !isUnloadedFile(w)) : rules.warnings, flags.verbose)) stderr(`${l}\n`);
+      if (unloaded.length) {
+        for (const w of unloaded) stderr(`raiselint: error: ${describeProblem(w)} (--strict)\n`);
+        return setCode(2);
+      }
       if (!result.ruleCount) throw new UsageError('no rules: every record was skipped (see warnings above)');
       if (flags.timings) printTimings(result.stats, t0, stderr);
       // Fixes and added comments parse files: the parser loads only when some work needs it.

@@ -14,6 +14,11 @@ export function describeProblem(w: RecordProblem): string {
   return `${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}`;
 }
 
+/** A dataset file of a records folder that did not load (engine/rules.ts: the others load). */
+export function isUnloadedFile(w: RecordProblem): boolean {
+  return w.message.startsWith('not loaded: ');
+}
+
 /** Duplicate-record warnings said one by one, up to this many; the rest as one line with their count. */
 const SHOWN_DUPLICATES = 3;
 
