@@ -2,7 +2,9 @@
  * The fuzz suite's short seeded run (issue 15): the same generators and judgements as
  * `npm run fuzz` (scripts/fuzz.mjs), a few hundred inputs, on the compiled pipeline (dist/).
  * Every kind of input runs: mutated Python, encodings and line endings, hostile records and
- * configs, LSP framing, filesystem oddities (link cycles, FIFOs, deletions mid-run).
+ * configs, LSP framing, filesystem oddities (link cycles, FIFOs, deletions mid-run), and the edges
+ * once wrong (statements on one line, invalid UTF-8 in records, a damaged results cache, stale
+ * temporary files, files over --max-file-size).
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain ESM scripts without type declarations
@@ -28,7 +30,7 @@ describe('fuzz (short seeded run)', () => {
     for (const i of cpythonBroken(pairs)) failures.push(`${i}: the fixed output does not parse with CPython`);
     expect(failures).toEqual([]);
     // Every kind of input ran, and some fixes were applied (the judgement of fixes is exercised).
-    for (const k of ['python', 'encoding', 'records', 'config', 'lsp', 'fs']) expect(kinds.get(k), k).toBeGreaterThan(5);
+    for (const k of ['python', 'encoding', 'records', 'config', 'lsp', 'fs', 'edges']) expect(kinds.get(k), k).toBeGreaterThan(5);
     expect(pairs.length).toBeGreaterThan(10);
   }, 300_000);
 });

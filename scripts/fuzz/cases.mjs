@@ -6,7 +6,7 @@
 //             that left its finding
 //   pair      [input, output] of an applied fix, for the CPython check at the end (scripts/fuzz.mjs)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configText, encodedSource, frame, framingGarbage, pythonSource, recordsText, rngFor, rpcMessage, PY_SEEDS } from './gen.mjs';
@@ -24,7 +24,6 @@ export async function setup(workDir) {
   await parser.initParser();
   const ruleSet = await rules.loadRules({});
   const bundled = readdirSync(rules.BUNDLED_RULES_DIR + '/records').map((f) => join(rules.BUNDLED_RULES_DIR, 'records', f));
-  const { readFileSync } = await import('node:fs');
   const baseRecords = bundled.map((f) => readFileSync(f, 'utf8')).join('\n');
   const dir = workDir ?? mkdtempSync(join(tmpdir(), 'raiselint-fuzz-'));
   ctx = { parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions, ruleSet, baseRecords, dir, cacheDir: join(dir, 'cache') };
@@ -257,6 +256,97 @@ async function fsCase(c, r) {
   }
 }
 
+/** The pid of a process that has ended (a temporary file named with it is stale). */
+let deadPid;
+function stalePid() {
+  deadPid ??= Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return deadPid;
+}
+
+let edgeRun = 0;
+/**
+ * The edges that once went wrong (issue: bounded cost at the edges), so that they stay fixed:
+ *  - many statements on one line: each finding's fix reason stays short (it quoted the line: a
+ *    string over V8's limit), positions stay on that line, the fix keeps every byte;
+ *  - a record with bytes that are not UTF-8: a DatasetError naming the byte offset, never U+FFFD;
+ *  - a damaged results cache (a flipped byte): the report is the one of a cold run;
+ *  - temporary files a killed --fix left: removed by the next run, other files kept;
+ *  - a file over --max-file-size: a raiselint/too-large finding, the others checked.
+ */
+async function edgesCase(c, r) {
+  const out = { kind: 'edges' };
+  const which = r.int(5);
+  if (which === 0) {
+    const n = 50 + r.int(3000);
+    const call = () => r.pick(['s = await r.agent_save_state(a)', 'await r.agent_load_state(a, s)', 'x = 1', 'pass', 'print(s)']);
+    const src = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nasync def f(a): r = GrpcWorkerAgentRuntime(host_address="x"); ${Array.from({ length: n }, call).join('; ')}\n`;
+    const res = c.check.checkBytes(Buffer.from(src), 'one.py', c.ruleSet, { fixStrategy: r.pick([undefined, 'try-except', 'type-guard']) });
+    if (internal(res.errors)) return { ...out, crash: internal(res.errors).message };
+    for (const d of res.diagnostics) {
+      if (d.line !== 2 || d.endLine !== 2) return { ...out, crash: `a finding of line 2 at ${d.line}-${d.endLine}` };
+      if ((d.fix?.reason ?? '').length > 400) return { ...out, crash: `a fix reason of ${d.fix.reason.length} characters (it quotes the line)` };
+    }
+    return { ...pythonCase(c, r, Buffer.from(src)), kind: 'edges' };
+  }
+  const root = join(c.dir, `edge${edgeRun++}`);
+  mkdirSync(root, { recursive: true });
+  try {
+    if (which === 1) {
+      const text = Buffer.from(c.baseRecords.trim().split('\n').slice(0, 1 + r.int(5)).join('\n') + '\n');
+      const at = r.int(text.length);
+      const bad = Buffer.concat([text.subarray(0, at), Buffer.from([r.pick([0xff, 0xc3, 0xe2, 0x80, 0xed])]), text.subarray(at)]);
+      const file = join(root, 'r.jsonl');
+      writeFileSync(file, bad);
+      try {
+        const res = c.records.loadDataset(file);
+        if (JSON.stringify(res.records.map((x) => x.record)).includes('\ufffd')) return { ...out, lostBytes: 'invalid UTF-8 became U+FFFD in a record' };
+        return { ...out, crash: 'a records file with invalid UTF-8 loaded' };
+      } catch (e) {
+        if (e instanceof c.records.DatasetError && /invalid UTF-8 at byte offset \d+/.test(e.describe())) return out;
+        return { ...out, crash: `invalid UTF-8 in a record: ${String(e?.message).slice(0, 200)}` };
+      }
+    }
+    for (let k = 1 + r.int(4); k > 0; k--) writeFileSync(join(root, `m${k}.py`), r.pick(PY_SEEDS));
+    const cacheDir = join(root, '.cache');
+    const run = (extra = {}) => c.project.runProject([root], { cacheDir, cache: true, jobs: 1, ...extra });
+    const shown = (res) => JSON.stringify(res.diagnostics.map((d) => [d.file, d.line, d.column, d.ruleId, d.message]));
+    if (which === 2) {
+      const cold = await run({ cache: false });
+      await run();
+      const buckets = readdirSync(cacheDir).filter((n) => n.startsWith('results-'));
+      for (const b of buckets) {
+        const p = join(cacheDir, b);
+        const bytes = readFileSync(p);
+        if (!bytes.length) continue;
+        bytes[r.int(bytes.length)] ^= 1 << r.int(8);
+        writeFileSync(p, bytes);
+      }
+      const warm = await run();
+      if (shown(warm) !== shown(cold)) return { ...out, crash: 'a damaged results cache changed the report' };
+      return out;
+    }
+    if (which === 3) {
+      const stale = `.m1.py.${stalePid()}-${r.int(0xffffffff).toString(16).padStart(8, '0')}.raiselint.tmp`;
+      const other = '.m1.py.keep-me.raiselint.tmp';
+      writeFileSync(join(root, stale), 'half a file');
+      writeFileSync(join(root, other), 'not of our shape');
+      await run({ cache: r.chance(0.5) });
+      const names = readdirSync(root);
+      if (names.includes(stale)) return { ...out, crash: 'a stale temporary file of a dead process survived a run' };
+      if (!names.includes(other)) return { ...out, lostBytes: 'a file that is not a stale temporary file was removed' };
+      return out;
+    }
+    writeFileSync(join(root, 'huge.py'), `${r.pick(PY_SEEDS)}\n${'x = 1\n'.repeat(400 + r.int(400))}`);
+    const res = await run({ maxFileSize: 2000, cache: false });
+    if (internal(res.errors)) return { ...out, crash: internal(res.errors).message };
+    const big = res.diagnostics.filter((d) => d.file.endsWith('huge.py'));
+    if (big.length !== 1 || big[0].ruleId !== 'raiselint/too-large') return { ...out, crash: `a file over --max-file-size gave ${JSON.stringify(big.map((d) => d.ruleId))}` };
+    return out;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** Runs input `i` of `seed`. */
 export async function runOne(c, seed, i) {
   const r = rngFor(seed, i);
@@ -265,9 +355,10 @@ export async function runOne(c, seed, i) {
     if (pick < 0.5) return pythonCase(c, r, Buffer.from(pythonSource(r), 'utf8'));
     if (pick < 0.6) return { ...pythonCase(c, r, encodedSource(r)), kind: 'encoding' };
     if (pick < 0.7) return await recordsCase(c, r);
-    if (pick < 0.8) return configCase(c, r);
-    if (pick < 0.92) return lspCase(c, r);
-    return await fsCase(c, r);
+    if (pick < 0.78) return configCase(c, r);
+    if (pick < 0.88) return lspCase(c, r);
+    if (pick < 0.95) return await fsCase(c, r);
+    return await edgesCase(c, r);
   } catch (e) {
     return { kind: 'unknown', crash: `${e?.constructor?.name}: ${String(e?.stack ?? e).slice(0, 400)}` };
   }
