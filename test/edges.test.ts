@@ -2,11 +2,11 @@
  * Clean recovery at the edges: a damaged results cache is a miss, never a wrong report; temporary
  * files that a killed `--fix` left next to the user's files are removed by the next run.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, GRPC_BAD, tempTree } from './helpers.js';
+import { BIN, cli, GRPC_BAD, GRPC_FIXABLE, tempTree } from './helpers.js';
 
 /** The pid of a process that has ended (a temporary file named with it is stale). */
 function deadPid(): number {
@@ -120,4 +120,38 @@ describe('a records or baseline path that names some other file', () => {
     expect(baseline.code).toBe(2);
     expect(`${viaConfig.stderr}${viaFlag.stderr}${baseline.stderr}`).not.toMatch(/secret|token/);
   });
+});
+
+describe('killed --fix runs', () => {
+  it('SIGKILL during the writes: each file is whole (before or after its fix), and the next run leaves no temporary file', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`pkg${i % 5}/m${i}.py`] = GRPC_FIXABLE;
+    const fixedOnce = tempTree({ 'm.py': GRPC_FIXABLE });
+    cli(['check', 'm.py', '--fix', '--unsafe-fixes', '--no-cache'], fixedOnce);
+    const after = readFileSync(join(fixedOnce, 'm.py'), 'utf8');
+    expect(after).not.toBe(GRPC_FIXABLE);
+    const temps = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.raiselint.tmp'));
+    let midway = 0;
+    for (const wait of [0, 2, 10, 30]) {
+      const dir = tempTree(files);
+      const child = spawn(process.execPath, [BIN, 'check', '.', '--fix', '--unsafe-fixes', '--no-cache', '--jobs', '2'], { cwd: dir, stdio: 'ignore' });
+      const exited = new Promise((r) => child.on('exit', r));
+      let done = false;
+      void exited.then(() => (done = true));
+      // The writes have begun when the first temporary file appears or the first file changes.
+      const begun = () => [0, 1, 2, 3, 4].some((k) => readdirSync(join(dir, `pkg${k}`)).some((n) => n.endsWith('.raiselint.tmp'))) || readFileSync(join(dir, 'pkg0', 'm0.py'), 'utf8') !== GRPC_FIXABLE;
+      while (!done && !begun()) await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setTimeout(r, wait));
+      child.kill('SIGKILL');
+      await exited;
+      const texts = Object.keys(files).map((f) => readFileSync(join(dir, f), 'utf8'));
+      for (const t of texts) expect([GRPC_FIXABLE, after]).toContain(t);
+      const fixed = texts.filter((t) => t === after).length;
+      if (fixed > 0 && fixed < texts.length) midway++;
+      cli(['check', '.', '--no-cache'], dir);
+      expect(temps(dir)).toEqual([]);
+    }
+    // The kills landed among the writes (some files fixed, others not), not before or after them.
+    expect(midway).toBeGreaterThan(0);
+  }, 120_000);
 });
