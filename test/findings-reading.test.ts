@@ -116,3 +116,30 @@ describe("a raise that depends only on the library's own state", () => {
   });
 });
 
+
+describe('a call whose literal arguments decide the raise', () => {
+  const cases: [string, string, boolean, boolean][] = [
+    // [what, def, constructor, arguments only]
+    ['a constructor testing its argument against a constant table', "def __init__(self, fmt=None, style='%'):\n    if style not in _STYLES:\n        raise ValueError('Style must be one of: %s' % ','.join(_STYLES.keys()))\n    self._style = _STYLES[style][0](fmt)\n", true, true],
+    ['a method reading only its argument', "async def readuntil(self, separator=b'\\n'):\n    seplen = len(separator)\n    if seplen == 0:\n        raise ValueError('Separator should be at least one-byte string')\n    offset = 0\n", false, true],
+    ['a flag set in an except around receiver state (mailbox update)', "def update(self, arg=None):\n    bad_key = False\n    for key, message in arg:\n        try:\n            self[key] = message\n        except KeyError:\n            bad_key = True\n    if bad_key:\n        raise KeyError('No message with key(s)')\n", false, false],
+    ['a helper of unknown purity', "def f(x):\n    y = lookup(x)\n    if y is None:\n        raise LookupError(x)\n", false, false],
+    ['the receiver, outside a constructor', "def join(self, timeout=None):\n    if self is current_thread():\n        raise RuntimeError('cannot join current thread')\n", false, false],
+    ['the file system', "def g(path):\n    if os.path.exists(path):\n        raise FileExistsError(path)\n", false, false],
+    ['a module variable', "def h(x):\n    if x not in registry:\n        raise KeyError(x)\n", false, false],
+  ];
+  it.each(cases)('%s', async (_what, src, ctor, expected) => {
+    const { initParser, parsePython } = await import('../src/parse/parser.js');
+    const { argumentsOnly } = await import('../src/rules/condition/pure.js');
+    await initParser();
+    const tree = parsePython(src);
+    try {
+      const def = tree.rootNode.descendantsOfType('function_definition')[0]!;
+      const raise = def.descendantsOfType('raise_statement')[0]!;
+      expect(argumentsOnly(def, raise, ctor)).toBe(expected);
+    } finally {
+      tree.delete();
+    }
+  });
+});
+

@@ -129,7 +129,16 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   // `Thread.start()`'s `not self._initialized`, Popen's `not _can_fork_exec`: nothing at the call decides it, nothing there to act on.
   if (v === undefined && onlyLibraryState(rc.when)) return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
+  // `namedtuple('Point', 'x y')`, `ip_network('10.0.0.0/8')`: every argument a literal, a condition over them alone.
+  if (v === undefined && rc.argumentsOnly && allKnown(b)) return { raises: false, why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data` };
   return { raises: undefined, why: whyUnknown(rc, b) };
+}
+
+/** Every parameter is known: a literal argument, or a literal default. */
+function allKnown(b: Binding): boolean {
+  if (b.kwSplat) return false;
+  for (const x of b.params.values()) if (x.given === undefined || x.value === undefined) return false;
+  return true;
 }
 
 /** The raise needs `param` to be true: it is a conjunct of the condition. */

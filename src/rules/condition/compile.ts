@@ -7,6 +7,7 @@ import { ExprReader } from './expr.js';
 import { moduleConstants } from './literal.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
+import { argumentsOnly } from './pure.js';
 import { and } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition } from './types.js';
 
@@ -55,7 +56,8 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
   const when = new PathReader(expr).reach(def, stmt);
   const exists = definedWhen(def);
-  return { ...base, when: exists ? and([exists, when]) : when };
+  const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'));
+  return { ...base, when: exists ? and([exists, when]) : when, ...(pure ? { argumentsOnly: true as const } : {}) };
 }
 
 /** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */

@@ -59,6 +59,11 @@ export interface RaiseCondition {
   params: ParamSpec[];
   /** The raise happens when this holds. `true`: on every path (a stub, a removed API). */
   when: Cond;
+  /**
+   * The path to the raise reads the arguments and nothing else the program can change (./pure.ts):
+   * with every argument a literal, the call raises on every run or on none.
+   */
+  argumentsOnly?: true;
   /** Why the call's arguments cannot decide it at all (a generator, the window shows no def...), if so. */
   unknown?: string;
   /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */
