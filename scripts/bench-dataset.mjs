@@ -84,7 +84,7 @@ function scaleInputs(corpus, work) {
  * Generates the datasets and the corpus copies; returns the scenarios to time, the ratios to
  * print, and a report of what the runs did (files read and parsed, findings, first compile).
  */
-export function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps, sitePackages, root }) {
+export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps, sitePackages, root }) {
   const copy = join(work, 'stdlib-copy');
   copyPy(corpus, copy);
   if (insideGit(copy)) throw new Error(`${copy} is inside a git repository: its .gitignore files would hide the corpus`);
@@ -95,9 +95,9 @@ export function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule, reps
     corpora.push({ id: 'Sp', name: 'site-packages', dir: sp, ...pyStats(sp) });
   }
   const allFile = join(work, 'stdlib-records-all.jsonl');
-  writeLines(generateStdlibRecords({ stdlib: corpus }), allFile);
+  writeLines(await generateStdlibRecords({ stdlib: corpus }), allFile);
   const sampleFile = join(work, 'stdlib-records-1k.jsonl');
-  writeLines(generateStdlibRecords({ stdlib: corpus, sample: 1000, seed: 1 }), sampleFile);
+  writeLines(await generateStdlibRecords({ stdlib: corpus, sample: 1000, seed: 1 }), sampleFile);
   const count = (f) => readFileSync(f, 'utf8').trimEnd().split('\n').length;
   const nAll = count(allFile);
   const check = (dir, cache, extra = []) => [bin, 'check', '--format', 'concise', '--timings', '--cache-dir', join(work, cache), ...extra, dir];

@@ -206,7 +206,7 @@ let dataset;
 if (DATASET_REPS > 0) {
   process.stderr.write('bench: generating the stdlib datasets and copying the corpora ...\n');
   const { datasetBench } = await import('./bench-dataset.mjs');
-  dataset = datasetBench({ work, corpus, bin, jobs: JOBS, run, astGrep, rule, reps: DATASET_REPS, sitePackages, root: ROOT });
+  dataset = await datasetBench({ work, corpus, bin, jobs: JOBS, run, astGrep, rule, reps: DATASET_REPS, sitePackages, root: ROOT });
   scenarios.push(...dataset.scenarios);
 }
 // ---------------------------------------------------------------- end of dataset scale

@@ -4,7 +4,13 @@
  * classes, guards, version notes) and why not where it failed. Exit 0 when every record compiled,
  * 1 when one was skipped, 2 when a dataset cannot be read.
  */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
+import type { GenerateInput } from '../records/generate/index.js';
+import { pythonEnv } from '../workspace/pyenv.js';
+import { UsageError } from './io.js';
+import { writeReport } from './output.js';
 import type { ErrorRecord } from '../records/types.js';
 import type { CompileOutcome } from '../rules/compile.js';
 import type { IO } from './io.js';
@@ -18,8 +24,25 @@ interface RecordsCheckFlags {
 
 export type { RecordReport } from './records-summary.js';
 
-export function registerRecords(program: Command, { stdout }: IO, setCode: (code: number) => void): void {
+export function registerRecords(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
   const records = program.command('records').description('work with error-record datasets');
+  records
+    .command('generate')
+    .description("write records for every raise site of Python code: a package folder, a folder of modules (site-packages, src/), an installed distribution by name, or --stdlib")
+    .argument('[paths...]', 'package folders, folders of modules, or names of distributions installed in the project\'s Python')
+    .option('--stdlib', "the standard library of the project's Python")
+    .option('--python <path>', "the project's Python (for --stdlib and distribution names; default: as `check` finds it)")
+    .option('-o, --out <file>', 'write the records there (default: standard output)')
+    .action(async (paths: string[], flags: { stdlib?: boolean; python?: string; out?: string }) => {
+      const { generateRecords } = await import('../records/generate/index.js');
+      const inputs = resolveGenerateInputs(paths, flags);
+      const { lines, files } = await generateRecords(inputs);
+      const text = lines.length ? `${lines.join('\n')}\n` : '';
+      if (flags.out) writeReport(flags.out, text);
+      else stdout(text);
+      stderr(`raiselint: ${lines.length} records from ${files} files\n`);
+      setCode(0);
+    });
   records
     .command('check')
     .description('compile record datasets and report, per record, what rule it became or why it was skipped')
@@ -35,6 +58,28 @@ export function registerRecords(program: Command, { stdout }: IO, setCode: (code
       } else stdout(flags.format === 'json' ? `${JSON.stringify({ version: 1, records: reports }, null, 2)}\n` : formatReports(reports));
       setCode(reports.some((r) => r.status === 'skipped') ? 1 : 0);
     });
+}
+
+/** The folders to read: paths as given, distribution names found in the project's Python, the stdlib. */
+function resolveGenerateInputs(paths: string[], flags: { stdlib?: boolean; python?: string }): GenerateInput[] {
+  const needEnv = flags.stdlib || paths.some((p) => !existsSync(p));
+  const env = needEnv ? pythonEnv(flags.python === 'none' ? false : flags.python) : undefined;
+  if (needEnv && !env) throw new UsageError(`no Python found to read ${flags.stdlib ? 'the standard library' : 'installed distributions'} from (--python PATH)`);
+  const inputs: GenerateInput[] = [];
+  if (flags.stdlib) inputs.push({ path: env!.roots[0]!, stdlib: { version: env!.version } });
+  for (const p of paths) {
+    if (existsSync(p)) {
+      if (!statSync(p).isDirectory()) throw new UsageError(`${p}: not a folder (a package folder, a folder of modules, or an installed distribution's name)`);
+      inputs.push({ path: p });
+      continue;
+    }
+    const name = p.toLowerCase().replace(/-/g, '_');
+    const found = env!.roots.slice(1).flatMap((r) => [join(r, name), join(r, p)]).find((d) => existsSync(join(d, '__init__.py')));
+    if (!found) throw new UsageError(`${p}: no such folder, and no installed package of that name in ${env!.executable}'s site-packages`);
+    inputs.push({ path: found });
+  }
+  if (!inputs.length) throw new UsageError('nothing to read: give package folders, distribution names, or --stdlib');
+  return inputs;
 }
 
 /** Compiles the datasets alone (with the bundled curated data) and describes each record's outcome. */
