@@ -39,7 +39,7 @@ describe('config file parsing', () => {
 
   it('unknown keys name the file, line and key, with a suggestion', () => {
     const e = configError('[project]\nname = "x"\n\n[tool.raiselint]\nselect = []\nmin_confidence = "certain"\n');
-    expect(e.describe('/p')).toBe("pyproject.toml:6: key 'tool.raiselint.min_confidence': unknown key (did you mean 'min-confidence'?); known keys: root, records, select, ignore, severity, per-file-ignores, exclude, extend-exclude, extend-include, min-confidence, fix-strategy, target-version");
+    expect(e.describe('/p')).toBe("pyproject.toml:6: key 'tool.raiselint.min_confidence': unknown key (did you mean 'min-confidence'?); known keys: root, records, select, ignore, severity, per-file-ignores, exclude, extend-exclude, extend-include, min-confidence, fix-strategy, target-version, derive");
     expect(configError('selct = ["a"]\n', '/p/raiselint.toml').describe('/p')).toMatch(/^raiselint\.toml:1: key 'selct': unknown key \(did you mean 'select'\?\)/);
     expect(configError('[tool]\n[tool.raiselint]\n', '/p/raiselint.toml').key).toBe('tool');
   });

@@ -21,6 +21,7 @@ interface CheckFlags extends RuffFlags, RuleSourceFlags {
   statistics?: boolean;
   verbose?: boolean;
   strict?: boolean;
+  derive?: 'off' | 'certain' | 'all';
   minConfidence?: 'certain' | 'possible';
   select?: string[];
   ignore: string[];
@@ -89,6 +90,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .option('--statistics', 'print the number of findings per rule instead of the findings')
     .option('--verbose', 'say every record warning (duplicate records are summarised otherwise)')
+    .addOption(new Option('--derive <mode>', "records for the installed modules the checked files import: off, their certain findings, or all (default: the config's derive, else off)").choices(['off', 'certain', 'all']))
     .option('--strict', 'exit 2 when a dataset file of a records folder does not load (otherwise a warning, and the others load)')
     .option('--select <rules>', 'report only these rules: ids, prefixes or globs, comma-separated (repeatable; replaces the config\'s select)', ruleList)
     .option('--ignore <rules>', 'never report these rules: ids, prefixes or globs, comma-separated (repeatable; added to the config\'s ignore)', ruleList, [])
@@ -122,7 +124,7 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       const stdin = stdinSource(paths, flags);
       if (flags.showConfig !== undefined) return setCode(await showConfig(flags.showConfig, { records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python), config: ruff.config!, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, cacheDir: flags.cacheDir }, { stdout, stderr }));
       const paths_ = new PathReport();
-      const projectOpts = { records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python), config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, fixes: needsFixes(format, flags), originals: !!(flags.fix || flags.diff), stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion };
+      const projectOpts = { records: flags.records, bundled: flags.bundled, python: pythonOption(flags.python), config: ruff.config, configFile: ruff.configFile, minConfidence: flags.minConfidence, select: flags.select, ignore: flags.ignore, respectGitignore: flags.gitignore, exclude: ruff.exclude, replaceExclude: ruff.replaceExclude, discovery: { forceExclude: flags.forceExclude, ...paths_.hooks }, baseline: flags.updateBaseline ? undefined : flags.baseline, fixStrategy: flags.fixStrategy, jobs: flags.jobs, cache: flags.cache, cacheDir: flags.cacheDir, prefilter: flags.prefilter, fixes: needsFixes(format, flags), originals: !!(flags.fix || flags.diff), stdin, followLinks: flags.followLinks, maxFileSize: flags.maxFileSize, targetVersion: flags.targetVersion, derive: flags.derive };
       if (flags.showFiles) return setCode(showFiles(paths, projectOpts, { stdout, stderr }));
       const result = await runProject(paths, projectOpts);
       const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });

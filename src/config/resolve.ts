@@ -58,6 +58,7 @@ export interface ResolvedConfig {
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
   targetVersion?: string;
+  derive?: 'off' | 'certain' | 'all';
 }
 
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
@@ -249,6 +250,7 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
     targetVersion: c.targetVersion ?? parent.targetVersion,
+    derive: c.derive ?? parent.derive,
   };
   for (const r of c.records ?? []) for (const f of datasetFiles(resolve(c.dir, r))) if (!out.records.includes(resolve(f))) out.records.push(resolve(f));
   if (c.select) out.select = pats(c.select, 'select');

@@ -23,7 +23,7 @@ export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];
 export const SEVERITIES: readonly Severity[] = ['error', 'warning'];
 
 /** Every key the table accepts, in documentation order. */
-export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy', 'target-version'] as const;
+export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy', 'target-version', 'derive'] as const;
 
 export class ConfigError extends Error {
   constructor(
@@ -66,6 +66,8 @@ export interface ConfigFile {
   extendInclude?: string[];
   minConfidence?: Confidence;
   fixStrategy?: FixStrategy;
+  /** Records derived from the installed modules the checked files import: off, their certain findings, all. */
+  derive?: 'off' | 'certain' | 'all';
   /** The Python version checked for (`py311`), as Ruff's `target-version`. */
   targetVersion?: string;
 }
@@ -152,6 +154,9 @@ function validate(t: Record<string, unknown>, text: string, file: string, kind: 
         break;
       case 'min-confidence':
         cfg.minConfidence = oneOf(key, v, CONFIDENCES);
+        break;
+      case 'derive':
+        cfg.derive = oneOf(key, v, ['off', 'certain', 'all'] as const);
         break;
       case 'fix-strategy':
         cfg.fixStrategy = oneOf(key, v, FIX_STRATEGIES);

@@ -27,9 +27,13 @@ import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from '.
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
+import { deriveForRun, keepDerived } from './derive.js';
+import type { DeriveMode } from '../records/generate/derive.js';
 import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 
 export interface ProjectOptions extends RuleOptions {
+  /** Records derived from the installed modules the checked files import (default: the config's `derive`, else off). */
+  derive?: DeriveMode;
   /** Overrides every config's `min-confidence`. */
   minConfidence?: Confidence;
   /** `--select` (replaces the configs' `select`) and `--ignore` (added to their `ignore`). */
@@ -196,7 +200,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
-  const prepared = await rulesFor({ ...opts, records: [...(opts.records ?? []), ...configOnly] }, opts);
+  const deriveMode = opts.derive ?? cfgs[0]?.derive ?? 'off';
+  const derived = opts.stdin ? undefined : await deriveForRun(deriveMode, files, opts, [...(opts.records ?? []), ...configOnly]);
+  const prepared = await rulesFor({ ...opts, records: [...(opts.records ?? []), ...configOnly, ...(derived?.files ?? [])] }, opts);
   const rules = prepared.snapshot.catalog();
   // Rule ids are read from the snapshot's index only when a config names rules.
   const distinct = new Set(cfgs);
@@ -225,6 +231,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     // The check keeps no text (batch.ts): read once, when a suppression, a finding or the outcome needs it.
     const once = new FileText(f.abs, raw);
     const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => once.text());
+    done.diagnostics = keepDerived(done.diagnostics, deriveMode, derived);
     if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);

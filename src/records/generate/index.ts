@@ -20,9 +20,11 @@ export const STAMP = '2026-08-15T17:31:12.345Z';
 const SKIP_DIRS = new Set(['test', 'tests', 'idlelib', 'turtledemo', 'site-packages', 'dist-packages', '__pycache__', '__phello__', 'node_modules']);
 
 export interface GenerateInput {
-  /** A package folder, a folder of modules, or the standard library (`stdlib`). */
+  /** A package folder, a module file, a folder of modules, or the standard library (`stdlib`). */
   path: string;
   stdlib?: { version: string };
+  /** Only these top-level modules of the folder. */
+  only?: string[];
 }
 
 export interface Generated {
@@ -124,9 +126,11 @@ export async function generateRecords(inputs: GenerateInput[]): Promise<Generate
   for (const input of inputs) {
     const abs = resolve(input.path);
     // A package folder is read from the folder above it, so its modules are named as they are imported.
-    const isPackage = !input.stdlib && existsSync(join(abs, '__init__.py'));
-    const importRoot = isPackage ? dirname(abs) : abs;
-    const rels = isPackage ? publicModules(abs, false).map((r) => `${basename(abs)}/${r}`) : publicModules(abs, !input.stdlib);
+    const isFile = abs.endsWith('.py') && statSync(abs).isFile();
+    const isPackage = !isFile && !input.stdlib && existsSync(join(abs, '__init__.py'));
+    const importRoot = isPackage || isFile ? dirname(abs) : abs;
+    const onlyOf = (n: string) => (existsSync(join(abs, n, '__init__.py')) ? publicModules(join(abs, n), false).map((r) => `${n}/${r}`) : existsSync(join(abs, `${n}.py`)) ? [`${n}.py`] : []);
+    const rels = isFile ? [basename(abs)] : input.only ? input.only.flatMap(onlyOf) : isPackage ? publicModules(abs, false).map((r) => `${basename(abs)}/${r}`) : publicModules(abs, !input.stdlib);
     const dists = input.stdlib ? new Map<string, Dist>() : distributions(importRoot);
     const slugs = new Set<string>();
     for (const rel of rels) {

@@ -1,0 +1,60 @@
+/**
+ * `--derive` / `derive = ...`: records derived from the installed modules the checked files import
+ * (here the standard library of the machine's python3), cached, certain findings only unless `all`,
+ * and never in place of a configured record for the same raise site.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempTree } from './helpers.js';
+
+const APP = 'import statistics\nimport json\n\n\ndef f(xs, s):\n    statistics.quantiles(xs, n=0)\n    json.loads(s)\n';
+type D = { line: number; ruleId: string; confidence: string; tips: string[] };
+const run = (dir: string, args: string[]): D[] => (JSON.parse(cli(['check', 'app.py', '--no-bundled', '--format', 'json', ...args], dir).stdout) as { diagnostics: D[] }).diagnostics;
+
+describe('derived records', () => {
+  it('off by default; --derive certain reports only the certain findings of the imported modules, from a cache on later runs', () => {
+    const dir = tempTree({ 'app.py': APP });
+    // Off by default: the bundled records alone, which name nothing here.
+    expect((JSON.parse(cli(['check', 'app.py', '--format', 'json'], dir).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
+    const certain = run(dir, ['--derive', 'certain']);
+    expect(certain.map((d) => [d.line, d.ruleId, d.confidence])).toEqual([[6, 'cpython/quantiles-n-must-be-at-least-1', 'certain']]);
+    const derived = join(dir, '.raiselint_cache', 'derived');
+    const files = readdirSync(derived).sort();
+    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.jsonl$/, ''))).toEqual([expect.stringMatching(/^json-3\.\d+\.\d+$/), expect.stringMatching(/^statistics-3\.\d+\.\d+$/)]);
+    const times = files.map((f) => statSync(join(derived, f)).mtimeMs);
+    expect(run(dir, ['--derive', 'certain'])).toEqual(certain);
+    expect(readdirSync(derived).sort().map((f) => statSync(join(derived, f)).mtimeMs)).toEqual(times);
+    // `all`: the possible ones too.
+    expect(run(dir, ['--derive', 'all']).map((d) => [d.line, d.confidence])).toEqual([[6, 'certain'], [7, 'possible'], [7, 'possible']]);
+    // The config says it as well.
+    writeFileSync(join(dir, 'raiselint.toml'), 'derive = "certain"\n');
+    expect(run(dir, []).map((d) => d.ruleId)).toEqual(['cpython/quantiles-n-must-be-at-least-1']);
+  });
+
+  it('a configured record for the same raise site wins (its tips); a module of the project itself is not derived', () => {
+    const dir = tempTree({ 'app.py': APP });
+    run(dir, ['--derive', 'certain']);
+    const derived = join(dir, '.raiselint_cache', 'derived');
+    const stats = readdirSync(derived).find((f) => f.startsWith('statistics-'))!;
+    const line = readFileSync(join(derived, stats), 'utf8').split('\n').find((l) => l.includes('"n must be at least 1"'))!;
+    const curated = JSON.parse(line) as { record: { preventionTips: string[]; id: string } };
+    curated.record.preventionTips = ['Pass n >= 1 (our team rule)'];
+    curated.record.id = 'team-quantiles';
+    writeFileSync(join(dir, 'team.jsonl'), `${JSON.stringify(curated)}\n`);
+    const ds = run(dir, ['--derive', 'certain', '--records', 'team.jsonl']);
+    expect(ds).toHaveLength(1);
+    expect(ds[0]!.tips).toEqual(['Pass n >= 1 (our team rule)']);
+    // `statistics.py` next to app.py is the project's own module: nothing is derived for it.
+    const own = tempTree({ 'app.py': APP, 'statistics.py': 'def quantiles(xs, n=4):\n    return []\n' });
+    expect((JSON.parse(cli(['check', 'app.py', '--format', 'json', '--derive', 'certain'], own).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
+    expect(readdirSync(join(own, '.raiselint_cache', 'derived')).map((f) => f.split('-')[0])).toEqual(['json']);
+  });
+
+  it('a bad --derive value is a usage error (exit 2)', () => {
+    const dir = tempTree({ 'app.py': APP });
+    const r = cli(['check', 'app.py', '--derive', 'some'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--derive/);
+  });
+});
