@@ -48,7 +48,12 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       for (const n of names) {
         for (const rule of rules.byTrigger.get(n) ?? []) {
           for (const t of rule.targets) {
-            if (t.kind === 'call' && site.callee.some((q) => symbolMatches(t.symbol, q))) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()! });
+            // A local class inherits a library class's constructor, never a function it names as a base
+            // (`class Token(NamedTuple)`: calling Token does not call typing.NamedTuple(), the raising def itself).
+            if (t.kind !== 'call') continue;
+            const isRaisingFunction = t.symbol.module === rule.raiser.module && t.symbol.path === rule.raiser.qualname;
+            const reaches = (q: string) => symbolMatches(t.symbol, q) && !(isRaisingFunction && site.inherited?.includes(q));
+            if (site.callee.some(reaches)) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()! });
           }
         }
       }

@@ -253,11 +253,12 @@ export abstract class Expressions {
     }
     args.pos.length = npos;
     if (ctx.record && name) {
-      const callee = this.members.calleeNames(calleeT);
+      const inherited: string[] = [];
+      const callee = this.members.calleeNames(calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
-        if (fn.type === 'attribute') this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text));
-        else this.observer.add(callSite(n, 'call', name, undefined, callee));
+        if (fn.type === 'attribute') this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text, inherited.length ? inherited : undefined));
+        else this.observer.add(callSite(n, 'call', name, undefined, callee, undefined, inherited.length ? inherited : undefined));
       }
     }
     // Result type.

@@ -110,14 +110,17 @@ export class Members {
    * library classes (constructors), and for a class defined in the file, the library class whose
    * constructor it inherits (no `__init__` / `__new__` of its own on the way).
    */
-  calleeNames(calleeT: Type): string[] {
+  calleeNames(calleeT: Type, inherited?: string[]): string[] {
     const out: string[] = [];
     for (const a of calleeT) {
       if (a.kind === 'ref') out.push(a.qualname);
       else if (a.kind === 'class' && !a.key.startsWith('<local>')) out.push(a.key);
       else if (a.kind === 'class') {
         const lib = this.inheritedFromLibrary(a.key, ['__init__', '__new__']);
-        if (lib) out.push(lib);
+        if (lib) {
+          out.push(lib);
+          inherited?.push(lib);
+        }
       }
     }
     return out.length < 2 ? out : [...new Set(out)];

@@ -17,11 +17,13 @@ export interface CallSite {
   callee?: string[];
   /** Receiver as written (`self._runtime`), for messages and fixes. */
   receiverText?: string;
+  /** Callee names reached only as the library class a local class inherits its constructor from. */
+  inherited?: string[];
 }
 
 /** A call site with every field set, in one order: one hidden class for the sites of every kind (the matcher reads them all). */
-export function callSite(node: Node, kind: CallSite['kind'], name: string, receiver?: Type, callee?: string[], receiverText?: string): CallSite {
-  return { node, kind, name, receiver, callee, receiverText };
+export function callSite(node: Node, kind: CallSite['kind'], name: string, receiver?: Type, callee?: string[], receiverText?: string, inherited?: string[]): CallSite {
+  return { node, kind, name, receiver, callee, receiverText, inherited };
 }
 
 export interface SiteObserver {
