@@ -143,3 +143,15 @@ describe('a call whose literal arguments decide the raise', () => {
   });
 });
 
+
+describe('attributes every object has', () => {
+  it('copy.copy / copy.deepcopy: their "un(shallow)copyable object" raise needs getattr(x, "__reduce_ex__", None) to be None, which it never is', () => {
+    const records = join(ROOT, 'test', 'data', 'copy-records.jsonl');
+    const dir = tempTree({ 'app.py': 'import copy\n\n\ndef f(x, y):\n    return copy.copy(x), copy.deepcopy(y)\n' });
+    const grounded = cli(['check', '.', '--no-config', '--no-bundled', '--records', records, '--format', 'json'], dir);
+    expect((JSON.parse(grounded.stdout) as { diagnostics: J[] }).diagnostics).toEqual([]);
+    // From the records' windows alone (no def shown), nothing is decided: possible, as before.
+    const windows = cli(['check', '.', '--no-config', '--no-bundled', '--python', 'none', '--records', records, '--format', 'json'], dir);
+    expect((JSON.parse(windows.stdout) as { diagnostics: J[] }).diagnostics.map((d) => d.ruleId)).toEqual(['cpython/copy-un-shallow-copyable-object-of-type-s', 'cpython/deepcopy-un-deep-copyable-object-of-type-s']);
+  });
+});

@@ -4,7 +4,7 @@
  * over parameters and literals is `data` (state, a helper's result, a local variable).
  */
 import type { Node } from '../../parse/parser.js';
-import { dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { contains, dottedName, field, namedChildren, stringValue } from '../../parse/syntax.js';
 import { literalOf } from './literal.js';
 import { and, not, or } from './simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from './types.js';
@@ -13,7 +13,22 @@ const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
-type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | undefined;
+/** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
+type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | { present: true } | undefined;
+
+/**
+ * Attributes of `object` itself, which every Python object has and which are never None (`__hash__`
+ * and `__doc__` may be None, so they are not here): `getattr(x, "__reduce_ex__", None)` is never the default.
+ */
+const OBJECT_ATTRIBUTES = new Set(['__class__', '__delattr__', '__dir__', '__eq__', '__format__', '__ge__', '__getattribute__', '__gt__', '__init__', '__init_subclass__', '__le__', '__lt__', '__ne__', '__new__', '__reduce__', '__reduce_ex__', '__repr__', '__setattr__', '__sizeof__', '__str__', '__subclasshook__']);
+
+/** `getattr(<any>, "<an attribute of object>", <default>)`. */
+function objectAttribute(n: Node | null): boolean {
+  if (n?.type !== 'call' || field(n, 'function')?.text !== 'getattr') return false;
+  const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
+  const name = args[1]?.type === 'string' ? stringValue(args[1]) : undefined;
+  return args.length >= 2 && !!name && OBJECT_ATTRIBUTES.has(name);
+}
 
 interface Assign {
   name: string;
@@ -26,6 +41,8 @@ interface Assign {
   guard?: Node;
   /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
   lenOf?: string;
+  /** A local bound to `getattr(x, "<an attribute of object>", default)`: the assignment statement. */
+  objectAttr?: Node;
 }
 
 export class ExprReader {
@@ -91,6 +108,10 @@ export class ExprReader {
       const only = before.length === 1 ? before[0]! : undefined;
       const q = only?.lenOf ? this.lengthParam(only.lenOf, only.row) : undefined;
       if (q && this.assigns.every((a) => a.name !== n.text || a === only)) return { param: q, len: true };
+      // The binding the test reads: the last one before it, in a block that holds the test (no branch skips it).
+      const last = before.length ? before[before.length - 1]! : undefined;
+      const block = last?.objectAttr?.parent?.parent;
+      if (last?.objectAttr && block?.type === 'block' && contains(block, n) && !this.assigns.some((a) => a.name === n.text && a.row > last.row && a.row <= n.startPosition.row)) return { present: true };
     }
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
@@ -135,6 +156,7 @@ export class ExprReader {
         const s = this.side(n);
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
+        if (s && 'present' in s) return { k: 'true' };
         return data(n);
       }
     }
@@ -171,6 +193,10 @@ export class ExprReader {
       const given: Cond = { k: 'given', param: sp };
       return op === 'is not' || op === '!=' ? given : not(given);
     }
+    // A local bound to an attribute every object has is never None.
+    const present = (l && 'present' in l && rn.type === 'none') || (r && 'present' in r && ln.type === 'none');
+    if (present && (op === 'is' || op === '==')) return { k: 'false' };
+    if (present && (op === 'is not' || op === '!=')) return { k: 'true' };
     if (l && 'param' in l && r && 'value' in r) return build(l, op, r.value);
     if (r && 'param' in r && l && 'value' in l && FLIP[op]) return build(r, FLIP[op]!, l.value);
     if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
@@ -273,7 +299,7 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
       const ids = t.type === 'identifier' ? [t] : t.type === 'subscript' || t.type === 'attribute' ? [] : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
       for (const id of ids) {
         if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant), keepsLength: keepsLength(n, id.text), guard: guardOf(n, def) });
-        else out.push({ name: id.text, row: n.startPosition.row, lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined });
+        else out.push({ name: id.text, row: n.startPosition.row, lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined, objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined });
       }
     }
   }
