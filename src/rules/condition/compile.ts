@@ -56,7 +56,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
   const when = new PathReader(expr).reach(def, stmt);
   const exists = definedWhen(def);
-  const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'));
+  const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);
   return { ...base, when: exists ? and([exists, when]) : when, ...(pure ? { argumentsOnly: true as const } : {}) };
 }
 

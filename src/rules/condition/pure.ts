@@ -18,6 +18,44 @@ import { BUILTINS } from '../../python/builtins.js';
 
 const PURE_CALLS = new Set(['isinstance', 'issubclass', 'len', 'type', 'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'tuple', 'list', 'set', 'frozenset', 'dict', 'callable', 'hasattr', 'getattr', 'repr', 'ord', 'chr', 'min', 'max', 'sum', 'any', 'all', 'sorted', 'reversed', 'abs', 'range', 'enumerate', 'zip', 'map', 'filter', 'divmod', 'round', 'hex', 'oct', 'bin', 'format', 'slice']);
 const PURE_METHODS = new Set(['startswith', 'endswith', 'isidentifier', 'isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isascii', 'isspace', 'islower', 'isupper', 'istitle', 'lower', 'upper', 'title', 'capitalize', 'strip', 'lstrip', 'rstrip', 'split', 'rsplit', 'partition', 'rpartition', 'replace', 'find', 'rfind', 'index', 'rindex', 'count', 'join', 'encode', 'decode', 'format', 'keys', 'values', 'items', 'get', 'copy', 'casefold', 'splitlines', 'zfill', 'ljust', 'rjust', 'center', 'expandtabs', 'removeprefix', 'removesuffix', 'translate', 'add', 'append', 'extend', 'insert', 'pop', 'setdefault', 'discard', 'remove', 'union', 'intersection', 'difference', 'issubset', 'issuperset', 'to_bytes', 'bit_length']);
+/**
+ * Functions of the standard library that read only their arguments, by the name their module binds
+ * them to (`import sys as _sys` makes `_sys.intern` one): what namedtuple, ipaddress, string
+ * handling call on the way to their raises.
+ */
+const PURE_LIBRARY = new Set(['sys.intern', 'keyword.iskeyword', 'keyword.issoftkeyword', 'operator.index', 'math.isfinite', 'math.isnan', 'math.isinf', 'math.floor', 'math.ceil', 'math.trunc', 'math.log', 'math.sqrt', 'math.fabs', 'math.isqrt', 'unicodedata.category', 'unicodedata.normalize', 're.escape', 'itertools.chain', 'itertools.repeat', 'itertools.islice', 'functools.reduce', 'os.fspath']);
+
+/** Module-level imports of the file: the local name to the module or `module.name` it binds. */
+function importsOf(root: Node): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of namedChildren(root)) {
+    if (n.type === 'import_statement') {
+      for (const c of namedChildren(n)) {
+        if (c.type === 'dotted_name') out.set(c.text, c.text);
+        else if (c.type === 'aliased_import') out.set(field(c, 'alias')?.text ?? '', field(c, 'name')?.text ?? '');
+      }
+    } else if (n.type === 'import_from_statement') {
+      const mod = field(n, 'module_name');
+      if (!mod || mod.text.startsWith('.')) continue;
+      for (const c of namedChildren(n)) {
+        if (c.id === mod.id) continue;
+        if (c.type === 'dotted_name') out.set(c.text, `${mod.text}.${c.text}`);
+        else if (c.type === 'aliased_import') out.set(field(c, 'alias')?.text ?? '', `${mod.text}.${field(c, 'name')?.text ?? ''}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** A call of a known-pure library function, through the module's imports (`_sys.intern`, `_iskeyword`). */
+function pureLibraryCall(fn: Node, imports: Map<string, string>): boolean {
+  const dotted = fn.type === 'identifier' ? fn.text : fn.type === 'attribute' && field(fn, 'object')?.type === 'identifier' ? `${field(fn, 'object')!.text}.${field(fn, 'attribute')?.text ?? ''}` : undefined;
+  if (!dotted) return false;
+  const [head, ...rest] = dotted.split('.');
+  const bound = imports.get(head!);
+  return !!bound && PURE_LIBRARY.has([bound, ...rest].join('.'));
+}
+
 /** Statements whose presence on the path means more than the arguments are read. */
 const IMPURE = new Set(['try_statement', 'with_statement', 'global_statement', 'nonlocal_statement', 'await', 'yield', 'function_definition', 'class_definition', 'lambda', 'delete_statement', 'import_statement', 'import_from_statement', 'exec_statement', 'print_statement']);
 const TARGETS = new Set(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression']);
@@ -50,8 +88,9 @@ function pathNodes(def: Node, stmt: Node): Node[] {
   return out;
 }
 
-export function argumentsOnly(def: Node, stmt: Node, constructor: boolean): boolean {
+export function argumentsOnly(def: Node, stmt: Node, constructor: boolean, root?: Node): boolean {
   const locals = localsOf(def);
+  const imports = root ? importsOf(root) : new Map<string, string>();
   for (const top of pathNodes(def, stmt)) {
     const stack: Node[] = [top];
     while (stack.length) {
@@ -62,6 +101,11 @@ export function argumentsOnly(def: Node, stmt: Node, constructor: boolean): bool
       if (n.type === 'call') {
         const fn = field(n, 'function');
         if (!fn) return false;
+        if (pureLibraryCall(fn, imports) && !locals.has(fn.type === 'identifier' ? fn.text : (field(fn, 'object')?.text ?? ''))) {
+          const args = field(n, 'arguments');
+          if (args) stack.push(args);
+          continue;
+        }
         if (fn.type === 'identifier' ? !PURE_CALLS.has(fn.text) || locals.has(fn.text) : fn.type !== 'attribute' || !PURE_METHODS.has(field(fn, 'attribute')?.text ?? '')) return false;
         // A pure method of what? Its object is checked as any expression below (a module's function is a free name).
         if (fn.type === 'identifier') {
