@@ -194,7 +194,23 @@ export function dottedName(node: Node | null): string | undefined {
 /** Statement-like node types whose body is a new scope. */
 export const SCOPE_TYPES = new Set(['function_definition', 'lambda', 'class_definition']);
 
-/** The text value of a Python string literal node, when it has no interpolation. */
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v' };
+
+/**
+ * The characters a string literal's source text stands for (the text between its quotes, not a raw
+ * string): `\n`, `\x41`, `\u00e9`, `\U0001F600`, octal `\012`, a line continuation. An unknown
+ * escape (`\d`) stays as written, as Python keeps it.
+ */
+export function unescapePython(text: string): string {
+  return text.replace(/\\(\r?\n|[\\'"abfnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3})/g, (e, k: string) => {
+    if (k.startsWith('\r') || k === '\n') return '';
+    if (k in ESCAPES) return ESCAPES[k]!;
+    if (/^[0-7]+$/.test(k)) return String.fromCharCode(parseInt(k, 8));
+    return String.fromCodePoint(parseInt(k.slice(1), 16));
+  });
+}
+
+/** The text value of a Python string literal node, when it has no interpolation (escapes as written: unescapePython decodes them). */
 export function stringValue(node: Node): string | undefined {
   if (node.type === 'concatenated_string') {
     let s = '';

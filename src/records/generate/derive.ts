@@ -11,8 +11,8 @@
  * is left out: curated records, with their tips and fixes, win.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../../io/atomic.js';
 import type { InstalledRoots } from '../ground.js';
 import { generateRecords, type GenerateInput } from './index.js';
@@ -20,12 +20,34 @@ import { generateRecords, type GenerateInput } from './index.js';
 export type DeriveMode = 'off' | 'certain' | 'all';
 export const DERIVE_MODES: readonly DeriveMode[] = ['off', 'certain', 'all'];
 
-/** A derived dataset file, and the ids of its records (their possible findings are dropped under `certain`). */
+/** The derived dataset files, and the ids of their records (their possible findings are dropped under `certain`). */
 export interface Derived {
   files: string[];
   recordIds: Set<string>;
-  /** Modules derived (from the cache, or generated now). */
-  modules: { name: string; cached: boolean; records: number }[];
+}
+
+type Line = { line: string; record: { id: string; repo: string; filePath: string; lineNumber: number } };
+
+/** The lines of a derived dataset in the cache, or undefined when it is missing or damaged (then derived again). */
+function cached(file: string): Line[] | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a dataset into the cache; false when it cannot be written (the module is then not derived: rules are read from files). */
+function store(file: string, lines: readonly string[]): boolean {
+  try {
+    writeFileAtomic(file, lines.length ? `${lines.join('\n')}\n` : '', { mkdir: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const IMPORT = /^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))/gm;
@@ -77,7 +99,7 @@ export const siteKey = (r: { repo: string; filePath: string; lineNumber: number 
 export async function deriveDatasets(texts: Iterable<string>, env: InstalledRoots, cacheDir: string, projectDirs: string[], known: KnownSites): Promise<Derived> {
   const names = new Set<string>();
   for (const t of texts) for (const n of importedModules(t)) names.add(n);
-  const out: Derived = { files: [], recordIds: new Set(), modules: [] };
+  const out: Derived = { files: [], recordIds: new Set() };
   const dir = join(cacheDir, 'derived');
   for (const name of [...names].sort()) {
     if (name.startsWith('_') || name === '__future__') continue;
@@ -85,36 +107,20 @@ export async function deriveDatasets(texts: Iterable<string>, env: InstalledRoot
     const where = locate(name, env);
     if (!where) continue;
     const file = join(dir, `${name}-${where.stdlib ? env.version : 'site'}-${signature(where.path)}.jsonl`);
-    let text: string;
-    let cached = true;
-    if (existsSync(file)) text = readFileSync(file, 'utf8');
-    else {
-      cached = false;
+    let lines = cached(file);
+    if (!lines) {
       const input: GenerateInput = where.stdlib ? { path: where.root, stdlib: { version: env.version }, only: [name] } : { path: where.path };
-      const lines = (await generateRecords([input])).lines;
-      text = lines.length ? `${lines.join('\n')}\n` : '';
-      mkdirSync(dirname(file), { recursive: true });
-      try {
-        writeFileAtomic(file, text);
-      } catch {
-        // the cache is an optimisation: the records are used from memory below through a file that could not be written
-      }
+      const made = (await generateRecords([input])).lines;
+      if (!store(file, made)) continue;
+      lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
     }
-    const kept = text.split('\n').filter((l) => {
-      if (!l) return false;
-      const r = (JSON.parse(l) as { record: { id: string; repo: string; filePath: string; lineNumber: number } }).record;
-      if (known.has(siteKey(r))) return false;
-      out.recordIds.add(r.id);
-      return true;
-    });
-    out.modules.push({ name, cached, records: kept.length });
+    const kept = lines.filter((l) => !known.has(siteKey(l.record)));
     if (!kept.length) continue;
-    if (kept.length === text.split('\n').filter(Boolean).length && existsSync(file)) out.files.push(file);
-    else {
-      const trimmed = join(dir, `${name}-kept-${createHash('sha256').update(kept.join('\n')).digest('hex').slice(0, 16)}.jsonl`);
-      if (!existsSync(trimmed)) writeFileAtomic(trimmed, `${kept.join('\n')}\n`, { mkdir: true });
-      out.files.push(trimmed);
-    }
+    // Some raise sites are a configured dataset's: the rest in a file of their own.
+    const use = kept.length === lines.length ? file : join(dir, `${name}-kept-${createHash('sha256').update(kept.map((l) => l.line).join('\n')).digest('hex').slice(0, 16)}.jsonl`);
+    if (use !== file && !existsSync(use) && !store(use, kept.map((l) => l.line))) continue;
+    for (const l of kept) out.recordIds.add(l.record.id);
+    out.files.push(use);
   }
   return out;
 }

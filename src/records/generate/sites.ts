@@ -6,8 +6,9 @@
  * (no path part starting with `_` except `__init__.py`; no test, idlelib or site-packages folders).
  */
 import type { Node } from '../../parse/parser.js';
-import { dottedName, field, namedChildren, stringValue } from '../../parse/syntax.js';
+import { dottedName, field, namedChildren, stringValue, unescapePython } from '../../parse/syntax.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
+import { importedNames, importTarget } from '../../python/imports.js';
 
 export type SiteKind = 'function' | 'method' | 'classmethod' | 'staticmethod' | 'property' | 'constructor';
 
@@ -85,7 +86,7 @@ function moduleNames(root: Node): Set<string> {
         const name = field(def, 'name')?.text;
         if (name) names.add(name);
       } else if (n.type === 'import_statement' || n.type === 'import_from_statement') {
-        for (const [local] of importedNames(n)) names.add(local);
+        for (const i of importedNames(n)) names.add(i.local);
       } else if (n.type === 'expression_statement') {
         const a = namedChildren(n)[0];
         if (a?.type === 'assignment') {
@@ -105,45 +106,24 @@ function moduleNames(root: Node): Set<string> {
   return names;
 }
 
-/** [local name, the module path or `module.name` it binds] of an import statement (relative modules kept with their dots). */
-function importedNames(n: Node): [string, string][] {
-  const out: [string, string][] = [];
-  if (n.type === 'import_statement') {
-    for (const c of namedChildren(n)) {
-      if (c.type === 'dotted_name') out.push([c.text.split('.')[0]!, c.text.split('.')[0]!]);
-      else if (c.type === 'aliased_import') out.push([field(c, 'alias')?.text ?? '', field(c, 'name')?.text ?? '']);
-    }
-    return out;
-  }
-  const mod = field(n, 'module_name')?.text ?? '';
-  for (const c of namedChildren(n)) {
-    if (c.id === field(n, 'module_name')?.id) continue;
-    if (c.type === 'dotted_name') out.push([c.text, `${mod}\u0000${c.text}`]);
-    else if (c.type === 'aliased_import') out.push([field(c, 'alias')?.text ?? '', `${mod}\u0000${field(c, 'name')?.text ?? ''}`]);
-  }
-  return out;
-}
-
 /** Module-level imported name -> the qualified name it binds (relative imports resolved against `module`). */
 function importMap(root: Node, module: string, isPackage: boolean): Map<string, string> {
   const pkg = isPackage ? module.split('.') : module.split('.').slice(0, -1);
   const out = new Map<string, string>();
   for (const n of [...root.descendantsOfType('import_statement'), ...root.descendantsOfType('import_from_statement')]) {
     if (!n) continue;
-    for (const [local, target] of importedNames(n)) {
-      if (!local) continue;
-      const [from, name] = target.split('\u0000');
-      if (name === undefined) {
-        out.set(local, from!);
+    for (const i of importedNames(n)) {
+      if (i.kind === 'module') {
+        out.set(i.local, importTarget(i));
         continue;
       }
-      let base = from!;
+      let base = i.module;
       const dots = /^\.+/.exec(base)?.[0].length ?? 0;
       if (dots) {
         const up = dots > 1 ? pkg.slice(0, Math.max(0, pkg.length - (dots - 1))) : pkg;
         base = [...up, ...(base.slice(dots) ? [base.slice(dots)] : [])].join('.');
       }
-      out.set(local, base ? `${base}.${name}` : name!);
+      out.set(i.local, base ? `${base}.${i.name}` : i.name!);
     }
   }
   return out;
@@ -160,17 +140,6 @@ function constString(n: Node): string | undefined {
   return undefined;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
-
-/** An escape sequence's character (`\n`, `\x41`, `\u00e9`, a line continuation). */
-function unescape(e: string): string {
-  const k = e.slice(1);
-  if (k in ESCAPES) return ESCAPES[k]!;
-  if (/^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})$/.test(k)) return String.fromCodePoint(parseInt(k.slice(1), 16));
-  if (/^[0-7]{1,3}$/.test(k)) return String.fromCharCode(parseInt(k, 8));
-  return e;
-}
-
 /** An f-string's `{expr}` hole as the template shows it (`{k=}` is `k={k}`, as CPython expands it). */
 function hole(interp: Node): string {
   const expr = namedChildren(interp)[0]?.text ?? '';
@@ -180,7 +149,7 @@ function hole(interp: Node): string {
 /** A string's pieces as its value reads (escapes decoded unless the string is raw); holes for an f-string's interpolations. */
 function pieces(s: Node, holeOf: (c: Node) => string): string {
   const raw = /r/i.test(namedChildren(s).find((c) => c.type === 'string_start')?.text ?? '');
-  const decode = (t: string) => (raw ? t : t.replace(/\\(\r?\n|[\\'"abfnrtv0]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3})/g, (e) => unescape(e.replace(/^\\\r\n$/, '\\\n'))));
+  const decode = (t: string) => (raw ? t : unescapePython(t));
   return namedChildren(s)
     .filter((c) => c.type === 'string_content' || c.type === 'interpolation' || c.type === 'escape_sequence')
     .map((c) => (c.type === 'interpolation' ? holeOf(c) : decode(c.text)))

@@ -1,20 +1,11 @@
 /** Python literals read from syntax (`'r'`, `-1`, `(1, 2)`, `{'a': None}`), and how they are written back. */
 import type { Node } from '../../parse/parser.js';
-import { descendantsIn, field, namedChildren } from '../../parse/syntax.js';
+import { descendantsIn, field, namedChildren, unescapePython } from '../../parse/syntax.js';
 import type { PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 
 /** Found in the one walk of a file's tree that the model's flows share (src/parse/syntax.ts). */
 const GLOBALS = new Set(['global_statement']);
-
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
-
-function unescape(s: string): string {
-  return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (m, e: string) => {
-    if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
-    return ESCAPES[e] ?? m;
-  });
-}
 
 function stringLit(n: Node): PyVal | undefined {
   const start = namedChildren(n).find((c) => c.type === 'string_start')?.text ?? n.text.slice(0, 1);
@@ -25,7 +16,7 @@ function stringLit(n: Node): PyVal | undefined {
     if (c.type === 'interpolation') return undefined;
     if (c.type === 'string_content' || c.type === 'escape_sequence') s += c.text;
   }
-  const v = prefix.includes('r') ? s : unescape(s);
+  const v = prefix.includes('r') ? s : unescapePython(s);
   return prefix.includes('b') ? { t: 'bytes', v } : { t: 'str', v };
 }
 

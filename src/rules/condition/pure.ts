@@ -15,6 +15,7 @@
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
 import { BUILTINS } from '../../python/builtins.js';
+import { importedNames, importTarget } from '../../python/imports.js';
 
 const PURE_CALLS = new Set(['isinstance', 'issubclass', 'len', 'type', 'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'tuple', 'list', 'set', 'frozenset', 'dict', 'callable', 'hasattr', 'getattr', 'repr', 'ord', 'chr', 'min', 'max', 'sum', 'any', 'all', 'sorted', 'reversed', 'abs', 'range', 'enumerate', 'zip', 'map', 'filter', 'divmod', 'round', 'hex', 'oct', 'bin', 'format', 'slice']);
 const PURE_METHODS = new Set(['startswith', 'endswith', 'isidentifier', 'isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isascii', 'isspace', 'islower', 'isupper', 'istitle', 'lower', 'upper', 'title', 'capitalize', 'strip', 'lstrip', 'rstrip', 'split', 'rsplit', 'partition', 'rpartition', 'replace', 'find', 'rfind', 'index', 'rindex', 'count', 'join', 'encode', 'decode', 'format', 'keys', 'values', 'items', 'get', 'copy', 'casefold', 'splitlines', 'zfill', 'ljust', 'rjust', 'center', 'expandtabs', 'removeprefix', 'removesuffix', 'translate', 'add', 'append', 'extend', 'insert', 'pop', 'setdefault', 'discard', 'remove', 'union', 'intersection', 'difference', 'issubset', 'issuperset', 'to_bytes', 'bit_length']);
@@ -25,25 +26,10 @@ const PURE_METHODS = new Set(['startswith', 'endswith', 'isidentifier', 'isdigit
  */
 const PURE_LIBRARY = new Set(['sys.intern', 'keyword.iskeyword', 'keyword.issoftkeyword', 'operator.index', 'math.isfinite', 'math.isnan', 'math.isinf', 'math.floor', 'math.ceil', 'math.trunc', 'math.log', 'math.sqrt', 'math.fabs', 'math.isqrt', 'unicodedata.category', 'unicodedata.normalize', 're.escape', 'itertools.chain', 'itertools.repeat', 'itertools.islice', 'functools.reduce', 'os.fspath']);
 
-/** Module-level imports of the file: the local name to the module or `module.name` it binds. */
+/** Module-level imports of the file (absolute ones): the local name to the module or `module.name` it binds. */
 function importsOf(root: Node): Map<string, string> {
   const out = new Map<string, string>();
-  for (const n of namedChildren(root)) {
-    if (n.type === 'import_statement') {
-      for (const c of namedChildren(n)) {
-        if (c.type === 'dotted_name') out.set(c.text, c.text);
-        else if (c.type === 'aliased_import') out.set(field(c, 'alias')?.text ?? '', field(c, 'name')?.text ?? '');
-      }
-    } else if (n.type === 'import_from_statement') {
-      const mod = field(n, 'module_name');
-      if (!mod || mod.text.startsWith('.')) continue;
-      for (const c of namedChildren(n)) {
-        if (c.id === mod.id) continue;
-        if (c.type === 'dotted_name') out.set(c.text, `${mod.text}.${c.text}`);
-        else if (c.type === 'aliased_import') out.set(field(c, 'alias')?.text ?? '', `${mod.text}.${field(c, 'name')?.text ?? ''}`);
-      }
-    }
-  }
+  for (const n of namedChildren(root)) for (const i of importedNames(n)) if (!i.relative) out.set(i.local, importTarget(i));
   return out;
 }
 
