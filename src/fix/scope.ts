@@ -6,6 +6,7 @@
 import type { Node } from '../parse/parser.js';
 import { descendantsIn, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { Scopes } from '../semantic/scopes.js';
+import { lineStarts, positionAt } from '../diagnostics/positions.js';
 
 export interface ImportSpot {
   /** Offset where a new import line is inserted (a line start). */
@@ -33,19 +34,13 @@ function firstFrom(nodes: readonly Node[], offset: number): number {
   return lo;
 }
 
-function lineBreaks(text: string): number[] {
-  const out: number[] = [];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i);
-  return out;
-}
-
 export class UserFile {
   readonly eol: string;
   private unitCache?: string;
   private comments?: Node[];
   private strings?: Node[];
-  /** Offsets of the text's `\n`s, in order (made on the first line question). */
-  private newlines?: number[];
+  /** The text's line starts (diagnostics/positions.ts; made on the first line question). */
+  private starts?: number[];
 
   /** The scope queries: the semantic model's, or made for this file. */
   readonly scopes: Scopes;
@@ -98,31 +93,23 @@ export class UserFile {
   }
 
   /**
-   * The index in `newlines` of the first line break at or after `offset`. Line questions are asked
-   * per finding: a search of the text from the offset would cost the line's length each time,
-   * quadratic for thousands of statements on one line.
+   * The row holding `offset`, from the line starts. Line questions are asked per finding: a search
+   * of the text from the offset would cost the line's length each time, quadratic for thousands of
+   * statements on one line. (The fix stage's text has no lone CR: parse/source.ts normalizeLoneCR.)
    */
-  private newlineFrom(offset: number): number {
-    const nl = (this.newlines ??= lineBreaks(this.text));
-    let lo = 0;
-    let hi = nl.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (nl[mid]! < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  private rowOf(offset: number): number {
+    return positionAt((this.starts ??= lineStarts(this.text)), offset).row;
   }
 
-  /** Offset of the first line break at or after `offset`, or -1. */
+  /** Offset of the `\n` ending the line holding `offset`, or -1 on the last line. */
   private nextNewline(offset: number): number {
-    const k = this.newlineFrom(offset);
-    return k < this.newlines!.length ? this.newlines![k]! : -1;
+    const row = this.rowOf(offset);
+    return row + 1 < this.starts!.length ? this.starts![row + 1]! - 1 : -1;
   }
 
   lineStart(offset: number): number {
-    const k = this.newlineFrom(offset);
-    return k > 0 ? this.newlines![k - 1]! + 1 : 0;
+    const row = this.rowOf(offset);
+    return this.starts![row]!;
   }
 
   /** End of the line holding `offset`, before its line ending. */
