@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { loadRules } = await import('../dist/engine/rules.js');
+const { loadRules } = await import('../dist/compile/load.js');
 const { rulePages } = await import('../dist/report/rulepage.js');
 const { BUILTIN_RULES } = await import('../dist/suppress/builtin.js');
 

@@ -1,5 +1,5 @@
-// Why files pass the prefilter (src/rules/prefilter.ts): for every file that passes, the entry
-// names and the conditions that let it through (src/rules/prefilter-needs.ts); with a JSON report
+// Why files pass the prefilter (src/prefilter/index.ts): for every file that passes, the entry
+// names and the conditions that let it through (src/prefilter/needs.ts); with a JSON report
 // of the same run, only the files without findings (those parsed and modelled for nothing),
 // ranked by the entry names and conditions that let most of them through.
 //

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { ONE, R, checkJson, makeProject, raiselint } from './helpers/project.js';
 

@@ -1,5 +1,5 @@
 /**
- * The per-record compile cache (src/rules/compile/cached.ts, src/cache/records.ts): a compile
+ * The per-record compile cache (src/compile/python/cached.ts, src/compile/recordcache.ts): a compile
  * through it gives the rule set of a compile without it, byte for byte, whatever was cached
  * before (another order, another dataset, a corrupt file); a dataset with one record more
  * compiles one record.
@@ -8,12 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordCacheFile } from '../src/cache/records.js';
+import { RecordCacheFile } from '../src/compile/recordcache.js';
 import { loadDataset } from '../src/records/load.js';
 import type { LoadedRecord } from '../src/records/types.js';
 import { initParser } from '../src/parse/parser.js';
 import { ClassRegistry } from '../src/rules/classes.js';
-import { buildRuleSet, type RuleSet } from '../src/rules/ruleset.js';
+import { buildRuleSet } from '../src/compile/ruleset.js';
+import type { RuleSet } from '../src/rules/ruleset.js';
 import { generateRecords } from '../scripts/gen-records.mjs';
 import { ROOT, cli } from './helpers.js';
 

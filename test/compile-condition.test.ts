@@ -1,12 +1,12 @@
 /**
- * A rule's raise condition (src/rules/compile/condition.ts): a module function whose def line is
+ * A rule's raise condition (src/compile/python/condition.ts): a module function whose def line is
  * indented in the excerpt is defined in a block the excerpt does not show, which the condition
  * says. The def line is found by its shape (`^\s*(async\s+)?def\s+<name>\b`) with no pattern made
  * per record.
  */
 import { describe, expect, it } from 'vitest';
-import { ruleCondition } from '../src/rules/compile/condition.js';
-import type { RaisingDef } from '../src/rules/compile/source.js';
+import { ruleCondition } from '../src/compile/python/condition.js';
+import type { RaisingDef } from '../src/compile/python/source.js';
 import type { RaiseCondition } from '../src/rules/condition/types.js';
 
 const when: RaiseCondition = { params: [], entries: [], when: true } as unknown as RaiseCondition;

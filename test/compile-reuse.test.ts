@@ -1,14 +1,14 @@
 /**
- * What the first compile no longer does twice (src/rules/compile/): a snippet text met again in
+ * What the first compile no longer does twice (src/compile/python/): a snippet text met again in
  * another record is not parsed again (its facts are copied, so one record's resolution cannot
  * reach another's), and a sourceCode window that can show no def is not parsed. Each check
  * compares with the answer of a compile that cannot reuse anything.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser } from '../src/parse/parser.js';
-import { emptyFacts, readSnippet, resolveAll, type SnippetFacts } from '../src/rules/compile/snippets.js';
-import { readWindow, windowStarts } from '../src/rules/compile/window.js';
-import { withRecordTrees } from '../src/rules/compile/trees.js';
+import { emptyFacts, readSnippet, resolveAll, type SnippetFacts } from '../src/compile/python/snippets.js';
+import { readWindow, windowStarts } from '../src/compile/python/window.js';
+import { withRecordTrees } from '../src/compile/python/trees.js';
 
 beforeAll(async () => {
   await initParser();

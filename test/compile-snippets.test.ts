@@ -1,5 +1,5 @@
 /**
- * How a record's snippets are read (src/rules/compile/snippets.ts, patterns.ts): a snippet's nodes
+ * How a record's snippets are read (src/compile/python/snippets.ts, patterns.ts): a snippet's nodes
  * in document order, found by one walk inside the parser, each with its context (in a `try` body,
  * in an `else` clause) from the regions around it; the except clauses of each `try` in order;
  * nothing inside an import. And what is parsed for the fix patterns: no text that cannot tell.
@@ -9,8 +9,8 @@ import { Parser, TreeCursor } from 'web-tree-sitter';
 import { initParser } from '../src/parse/parser.js';
 import type { LoadedRecord } from '../src/records/types.js';
 import { ClassRegistry } from '../src/rules/classes.js';
-import { compileOne } from '../src/rules/compile/cached.js';
-import { emptyFacts, readSnippet, resolveAll, type SnippetFacts } from '../src/rules/compile/snippets.js';
+import { compileOne } from '../src/compile/python/cached.js';
+import { emptyFacts, readSnippet, resolveAll, type SnippetFacts } from '../src/compile/python/snippets.js';
 import { ExceptionHierarchy } from '../src/rules/exceptions.js';
 
 beforeAll(async () => {

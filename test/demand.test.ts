@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 import { pyFiles, stdlibDir } from './helpers/stdlib.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { matchCalls } from '../src/match/match.js';
 import { withTree } from '../src/parse/parser.js';
 import type { RuleSet } from '../src/rules/ruleset.js';

@@ -130,7 +130,7 @@ describe('a call whose literal arguments decide the raise', () => {
   ];
   it.each(cases)('%s', async (_what, src, ctor, expected) => {
     const { initParser, parsePython } = await import('../src/parse/parser.js');
-    const { argumentsOnly } = await import('../src/rules/condition/pure.js');
+    const { argumentsOnly } = await import('../src/compile/condition/pure.js');
     await initParser();
     const tree = parsePython(src);
     try {

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { checkSource } from '../src/engine/check.js';
 import { fixBytes } from '../src/engine/fix.js';
 import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } from '../src/fix/apply.js';

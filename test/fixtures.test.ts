@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { checkSource } from '../src/engine/check.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { mentionsData, onlyLibraryState } from '../src/rules/condition/simplify.js';

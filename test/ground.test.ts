@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { groundRecords } from '../src/records/ground.js';
 import type { LoadedRecord } from '../src/records/types.js';
 import { pythonEnv } from '../src/workspace/pyenv.js';

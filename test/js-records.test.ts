@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../src/records/load.js';
 import type { ErrorRecord, LoadedRecord } from '../src/records/types.js';
-import { compileJsRecord, packageOf } from '../src/rules/js/compile.js';
-import { loadRules } from '../src/engine/rules.js';
+import { compileJsRecord, packageOf } from '../src/compile/js/compile.js';
+import { loadRules } from '../src/compile/load.js';
 
 const RECORDS = join(import.meta.dirname, '..', 'fixtures', 'js', 'js-records.jsonl');
 const records = loadDataset(RECORDS).records;

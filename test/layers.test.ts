@@ -8,9 +8,12 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-// Earlier stages first. `io` is file writing shared by every stage that writes (atomic writes, cache pruning). `python` reads syntax into facts for every later stage; `lsp` and `cli` are
-// the front ends (`raiselint lsp` in cli starts the server); `engine` drives the pipeline.
-const ORDER = ['io', 'parse', 'python', 'records', 'rules', 'semantic', 'match', 'analysis', 'eslint', 'diagnostics', 'fix', 'suppress', 'report', 'workspace', 'config', 'cache', 'engine', 'lsp', 'cli'];
+// Earlier stages first. `io` is file writing shared by every stage that writes (atomic writes, cache pruning). `python` reads
+// syntax into facts for every later stage. `workspace` (files, the project's Python) comes before `compile`, which grounds
+// records in the installed libraries. `rules` is the model and index that `compile` produces and every later stage reads;
+// `prefilter` is the per-file gate that the compiler builds into the snapshot. `engine` drives the pipeline; `lsp` and `cli`
+// are the front ends (`raiselint lsp` in cli starts the server).
+const ORDER = ['io', 'parse', 'python', 'records', 'workspace', 'rules', 'prefilter', 'compile', 'semantic', 'match', 'analysis', 'eslint', 'diagnostics', 'fix', 'suppress', 'report', 'config', 'cache', 'engine', 'lsp', 'cli'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -56,6 +59,14 @@ describe('layering', () => {
     }
   });
 
+  it('other stages reach the compiler only through its entry, src/compile/index.ts', () => {
+    const entry = join(SRC, 'compile', 'index.ts');
+    for (const f of all) {
+      if (stageOf(f) === 'compile') continue;
+      for (const { target } of importsOf(f)) if (stageOf(target) === 'compile') expect(target, `${relative(SRC, f)} imports ${relative(SRC, target)}`).toBe(entry);
+    }
+  });
+
   it('no import cycle (dynamic and type-only imports included)', () => {
     const graph = new Map(all.map((f) => [f, importsOf(f).map((i) => i.target)]));
     const state = new Map<string, 'open' | 'done'>();
@@ -75,7 +86,7 @@ describe('layering', () => {
   });
 
   it('the checks above see imports of nested folders', () => {
-    const f = join(SRC, 'rules', 'compile', 'record.ts');
+    const f = join(SRC, 'compile', 'python', 'record.ts');
     expect(importsOf(f).map((i) => relative(SRC, i.target))).toContain(join('records', 'types.ts'));
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { findRuleById, matchRuntimeError, parseErrorText, parseTraceback, pythonRegex, similarIds } from '../src/rules/lookup.js';
 import { reachIndex, ruleReach } from '../src/rules/reach.js';
 import { formatRulesJson } from '../src/report/rules.js';

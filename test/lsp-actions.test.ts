@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, TextEdit } from 'vscode-languageserver';
 import { checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import type { Diagnostic } from '../src/diagnostics/types.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { codeActions, type ActionRequest } from '../src/lsp/actions.js';

@@ -18,12 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRules, checkPaths, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
 import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
 import { formatExplainJson } from '../src/report/explain.js';
-import { loadRules, type RuleOptions } from '../src/engine/rules.js';
+import { loadRules, type RuleOptions } from '../src/compile/load.js';
 import { runCheck } from '../src/engine/run.js';
-import { encodeSnapshot, joinPieces, Snapshot } from '../src/cache/snapshot.js';
-import { readPatterns, fixPatterns } from '../src/rules/compile/patterns.js';
-import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/rules/prefilter.js';
-import { RACY_MS } from '../src/cache/fingerprint.js';
+import { encodeSnapshot, joinPieces, Snapshot } from '../src/compile/snapshot.js';
+import { readPatterns, fixPatterns } from '../src/compile/python/patterns.js';
+import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/prefilter/index.js';
+import { RACY_MS } from '../src/io/fingerprint.js';
 import { resolvePath } from '../src/workspace/discover.js';
 // @ts-expect-error: plain JavaScript module without types
 import { generateCorpus } from '../scripts/gen-corpus.mjs';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { oneLine } from '../src/parse/files.js';
 import { codingCookie } from '../src/parse/source.js';
 import { mayBeDeeper } from '../src/parse/depth.js';
-import { NameTable } from '../src/rules/nametable.js';
+import { NameTable } from '../src/prefilter/nametable.js';
 
 describe('oneLine', () => {
   it('returns plain text as it is, cut at max code units', () => {

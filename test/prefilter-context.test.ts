@@ -1,5 +1,5 @@
 /**
- * What the prefilter reads from a file's bytes around the names it finds (src/rules/prefilter-context.ts):
+ * What the prefilter reads from a file's bytes around the names it finds (src/prefilter/context.ts):
  * the module roots its imports name, the names its import lists hold, and names written after a `.`.
  * It must never read less than the semantic model does from the tree: checked here against
  * tree-sitter's own import statements and attributes, on hand-made and broken code and on a sample
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node } from '../src/parse/parser.js';
 import { importedNames } from '../src/python/imports.js';
-import { accessAfter, dotBefore, importContext } from '../src/rules/prefilter-context.js';
+import { accessAfter, dotBefore, importContext } from '../src/prefilter/context.js';
 import { pyFiles, stdlibDir } from './helpers/stdlib.js';
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The prefilter's gate (src/rules/prefilter-needles.ts): with few names, a file must also show one
+ * The prefilter's gate (src/prefilter/needles.ts): with few names, a file must also show one
  * of the names every condition needs (a receiver class's name) and one of the module roots every
  * condition needs imported, or the directive mark. The gate only rejects files the needs would
  * reject: the verdicts with and without it are the same (the bundled rules, on the fixtures and on
@@ -9,9 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
-import { requiredTokens, type NeedsSpec } from '../src/rules/prefilter-needs.js';
-import { Prefilter, prefilterSpec } from '../src/rules/prefilter.js';
+import { loadRules } from '../src/compile/load.js';
+import { requiredTokens, type NeedsSpec } from '../src/prefilter/needs.js';
+import { Prefilter, prefilterSpec } from '../src/prefilter/index.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { ROOT } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * The prefilter's per-rule combination (src/rules/prefilter-needs.ts) near its boundary, through the
+ * The prefilter's per-rule combination (src/prefilter/needs.ts) near its boundary, through the
  * real pipeline: for each snippet, the findings of the semantic model without the prefilter are
  * the expected ones (so the case is real), the prefilter lets it through exactly when there are
  * findings, or says so where it knowingly lets one more file through, and the findings with it are
@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canMatch, checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { ClassRegistry, newClassInfo } from '../src/rules/classes.js';
-import { prefilterNames } from '../src/rules/compile/meta.js';
-import { Prefilter, prefilterSpec } from '../src/rules/prefilter.js';
+import { prefilterNames } from '../src/compile/python/meta.js';
+import { Prefilter, prefilterSpec } from '../src/prefilter/index.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import type { RuleTarget } from '../src/rules/types.js';
 import { ROOT } from './helpers.js';

@@ -1,12 +1,12 @@
 /**
- * The prefilter's scans (src/rules/prefilter.ts): when the shortest name of any role is as short as
+ * The prefilter's scans (src/prefilter/index.ts): when the shortest name of any role is as short as
  * the shortest call or method name, the first stage would sample the same bytes, so a file is
  * scanned once for every name instead of twice (the first stage's names, then every name). The
  * verdicts and the names found are the two-stage scan's, computed here with the name tables.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NameTable } from '../src/rules/nametable.js';
-import { Prefilter, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER, rolesCanMatch, type PrefilterSpec } from '../src/rules/prefilter.js';
+import { NameTable } from '../src/prefilter/nametable.js';
+import { Prefilter, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER, rolesCanMatch, type PrefilterSpec } from '../src/prefilter/index.js';
 
 const FIRST = ROLE_CALL | ROLE_METHOD | ROLE_DIRECTIVE;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetError, parseDataset } from '../src/records/load.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { moduleFromFilePath, symbolMatches } from '../src/rules/names.js';
 import { ROOT } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, FileError } from '../src/diagnostics/types.js';
 import { checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { fingerprints } from '../src/report/fingerprint.js';
 import { FORMATS, renderReport, reportsErrors } from '../src/report/formats.js';
 import { escapeData, escapeProperty, formatGithub } from '../src/report/github.js';

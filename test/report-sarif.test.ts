@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, FileError } from '../src/diagnostics/types.js';
 import { lineStarts } from '../src/diagnostics/positions.js';
 import { checkSource } from '../src/engine/check.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { runCheck } from '../src/engine/run.js';
 import { artifactLocation, formatSarif, pascalCase, sarifLog, SARIF_SCHEMA_URI, urlLine } from '../src/report/sarif.js';
 import type { RuleSet } from '../src/rules/ruleset.js';

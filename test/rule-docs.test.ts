@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rulePageUrl } from '../src/diagnostics/docpage.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { rulePages } from '../src/report/rulepage.js';
 import { BUILTIN_RULES } from '../src/suppress/builtin.js';
 

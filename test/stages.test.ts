@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { filterHandled } from '../src/analysis/handlers.js';
-import { loadRules } from '../src/engine/rules.js';
+import { loadRules } from '../src/compile/load.js';
 import { matchCalls } from '../src/match/match.js';
 import { withTree } from '../src/parse/parser.js';
 import type { RuleSet } from '../src/rules/ruleset.js';

@@ -19,7 +19,7 @@ let ctx;
 export async function setup(workDir) {
   if (ctx) return ctx;
   const [parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions] = await Promise.all(
-    ['parse/parser.js', 'engine/check.js', 'engine/fix.js', 'records/load.js', 'config/schema.js', 'lsp/framing.js', 'engine/project.js', 'engine/rules.js', 'rules/lookup.js', 'parse/syntax.js', 'parse/source.js', 'diagnostics/positions.js'].map(load),
+    ['parse/parser.js', 'engine/check.js', 'engine/fix.js', 'records/load.js', 'config/schema.js', 'lsp/framing.js', 'engine/project.js', 'compile/load.js', 'rules/lookup.js', 'parse/syntax.js', 'parse/source.js', 'diagnostics/positions.js'].map(load),
   );
   await parser.initParser();
   const ruleSet = await rules.loadRules({});

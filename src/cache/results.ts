@@ -9,13 +9,14 @@
  * stale, whatever changed (a file, a record, a curated file, an option, raiselint itself).
  * A corrupt or unreadable cache is ignored; the cache never changes a run's output.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../io/atomic.js';
 import { pruneFiles } from '../io/prune.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { Directive } from '../suppress/directives.js';
-import { sha256, type StatSig } from './fingerprint.js';
+import { sha256, type StatSig } from '../io/fingerprint.js';
+import { ensureCacheDir } from '../io/cachedir.js';
 
 /**
  * 3: fix edits are offsets (`{start, end, text}`), no longer lines and columns.
@@ -126,12 +127,4 @@ export class ResultCache {
       // read-only or full disk: run without a cache
     }
   }
-}
-
-/** Creates the cache directory with a `.gitignore` (`*`) and a CACHEDIR.TAG, as Ruff does. */
-export function ensureCacheDir(dir: string): void {
-  if (existsSync(join(dir, '.gitignore'))) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, '.gitignore'), '# Automatically created by raiselint.\n*\n');
-  writeFileSync(join(dir, 'CACHEDIR.TAG'), 'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by raiselint.\n');
 }

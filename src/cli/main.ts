@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { PACKAGE } from '../io/package.js';
 import { DatasetError } from '../records/load.js';
-import { CuratedDataError } from '../rules/curated.js';
+import { CuratedDataError } from '../compile/index.js';
 import { ConfigError } from '../config/schema.js';
 import { BaselineError } from '../suppress/baseline.js';
 import { PathError } from '../workspace/discover.js';

@@ -12,7 +12,7 @@ import { pythonEnv } from '../workspace/pyenv.js';
 import { UsageError } from './io.js';
 import { writeReport } from './output.js';
 import type { ErrorRecord } from '../records/types.js';
-import type { CompileOutcome } from '../rules/compile.js';
+import type { CompileOutcome } from '../rules/types.js';
 import type { IO } from './io.js';
 import { formatSummary, summarize, type RecordReport } from './records-summary.js';
 
@@ -85,7 +85,7 @@ function resolveGenerateInputs(paths: string[], flags: { stdlib?: boolean; pytho
 /** Compiles the datasets alone (with the bundled curated data) and describes each record's outcome. */
 export async function checkRecords(paths: string[], python?: string | false): Promise<RecordReport[]> {
   // Loaded here: the compiler is not part of every command's start-up.
-  const { loadRules } = await import('../engine/rules.js');
+  const { loadRules } = await import('../compile/index.js');
   const set = await loadRules({ records: paths, bundled: false, python });
   const reports: RecordReport[] = [];
   const idOf = (r: ErrorRecord) => `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`;
@@ -112,7 +112,7 @@ export async function checkRecords(paths: string[], python?: string | false): Pr
     }
   }
   // Rules renamed because two records share a slug keep their final id.
-  const { fixPatterns } = await import('../rules/compile/patterns.js');
+  const { fixPatterns } = await import('../compile/index.js');
   for (const rule of set.rules) {
     const r = reports.find((x) => x.file === rule.source.file && x.line === rule.source.line);
     if (!r) continue;

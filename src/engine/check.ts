@@ -6,7 +6,7 @@ import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
 import { isStackOverflow, mayBeDeeper, shallowSource } from '../parse/depth.js';
 import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
-import { prefilterFor } from '../rules/prefilter.js';
+import { prefilterFor } from '../prefilter/index.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import type { Pins } from '../rules/condition/versions.js';
@@ -44,7 +44,7 @@ export interface FileResult {
   bytes?: Buffer;
 }
 
-/** False when the text cannot produce a finding (see src/rules/prefilter.ts): one pass, whatever the number of rules. */
+/** False when the text cannot produce a finding (see src/prefilter/index.ts): one pass, whatever the number of rules. */
 export function canMatch(text: string, rules: RuleSet): boolean {
   return prefilterFor(rules).candidateText(text) !== null;
 }

@@ -10,7 +10,7 @@ import { deriveDatasets, siteKey, type Derived, type DeriveMode } from '../recor
 import type { DiscoveredFile } from '../workspace/discover.js';
 import { pythonEnv } from '../workspace/pyenv.js';
 import { DEFAULT_CACHE_DIR } from './batch.js';
-import { ruleInputs, type RuleOptions } from './inputs.js';
+import { ruleInputs, type RuleOptions } from '../compile/index.js';
 
 /** The derived datasets of a run, or undefined (off, or no Python found). `datasets`: the run's other dataset paths. */
 export async function deriveForRun(mode: DeriveMode, files: readonly DiscoveredFile[], opts: RuleOptions & { cacheDir?: string }, datasets: string[]): Promise<Derived | undefined> {

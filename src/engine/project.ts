@@ -22,7 +22,7 @@ import { groupByCallAndError } from '../diagnostics/group.js';
 import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
-import type { RuleOptions } from './rules.js';
+import type { RuleOptions } from '../compile/index.js';
 import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
@@ -84,7 +84,7 @@ export interface FileOutcome {
 }
 
 export interface ProjectResult extends RunResult {
-  /** Every rule, read lazily from the compiled-rules snapshot (see cache/snapshot.ts). */
+  /** Every rule, read lazily from the compiled-rules snapshot (see compile/snapshot.ts). */
   rules: RuleSet;
   ruleCount: number;
   /** What the run did: files cached, read, parsed; threads. */

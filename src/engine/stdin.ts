@@ -11,7 +11,7 @@ import { NotebookError, notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
 import { checkBytes } from './check.js';
 import type { BatchStats, RawResult } from './batch.js';
-import type { PreparedRules } from './rulesource.js';
+import type { PreparedRules } from '../compile/index.js';
 import type { StrategyOption } from '../fix/plan.js';
 
 export interface StdinSource {

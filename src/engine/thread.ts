@@ -3,7 +3,7 @@
  * round trips through the main thread); results go back in batches.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Snapshot } from '../cache/snapshot.js';
+import { Snapshot } from '../compile/index.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 
 export interface ThreadData {

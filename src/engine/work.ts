@@ -11,9 +11,9 @@ import { DEFAULT_MAX_FILE_SIZE, readRegular, sourceLimits } from '../parse/files
 import { readError } from './ioerror.js';
 import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
 import { isNotebookPath } from '../workspace/pathkind.js';
-import type { Prefilter } from '../rules/prefilter.js';
+import type { Prefilter } from '../prefilter/index.js';
 import type { RuleSet } from '../rules/ruleset.js';
-import { sha256, trustedSig, type StatSig } from '../cache/fingerprint.js';
+import { sha256, trustedSig, type StatSig } from '../io/fingerprint.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';

@@ -6,7 +6,7 @@
  */
 import ts from 'typescript';
 import type { JsGuard, JsTarget } from '../rules/js/types.js';
-import { unNegate } from '../rules/js/syntax.js';
+import { unNegate } from '../compile/index.js';
 
 export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarget, classes: string[]): boolean {
   return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t.guards);

@@ -10,7 +10,7 @@ import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/ut
 import ts from 'typescript';
 import { PACKAGE, readmeUrl } from '../io/package.js';
 import { datasetFiles, loadDataset } from '../records/load.js';
-import { compileJsRecord, isJsRecord } from '../rules/js/compile.js';
+import { compileJsRecord, isJsRecord } from '../compile/index.js';
 import type { JsTarget } from '../rules/js/types.js';
 import type { Rule } from '../rules/types.js';
 import { guardSuggestion, trySuggestion } from './fixes.js';

@@ -1,5 +1,5 @@
 /**
- * The fix stage: planning fixes. For each finding, while the tree is alive, the rule's fix pattern (`rule.patterns`, read by ../rules/compile/patterns.ts)
+ * The fix stage: planning fixes. For each finding, while the tree is alive, the rule's fix pattern (`rule.patterns`, read by ../compile/python/patterns.ts)
  * is bound to the user's code: the pattern's receiver, arguments and assignment target become
  * the user's expressions, and the result is one of
  *   - try/except: the enclosing simple statement wrapped in `try:` / `except <errorClass>:` + alternative

@@ -4,7 +4,7 @@ import { field, parentOf } from '../parse/syntax.js';
 import { withItems } from '../python/withitems.js';
 import type { Finding } from '../match/match.js';
 import type { Fix } from '../diagnostics/types.js';
-import { fixPatterns } from '../rules/compile/patterns.js';
+import { fixPatterns } from '../compile/index.js';
 import type { Pattern, RulePatterns } from '../rules/types.js';
 import type { Scopes } from '../semantic/scopes.js';
 import type { UserFile } from './scope.js';

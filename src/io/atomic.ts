@@ -66,7 +66,7 @@ export function removeStaleTempsIn(dir: string, names: readonly string[], prefix
  * A file written piece by piece and put in place at once: the pieces go to the temporary file as
  * they come (a 100 MB cache file is never one buffer in memory); `commit` flushes it to disk and
  * renames it over the target, `abort` removes it. Used through writeFileAtomic, or alone when the
- * pieces are made over a long computation (the records cache, src/cache/records.ts).
+ * pieces are made over a long computation (the records cache, src/compile/recordcache.ts).
  */
 export class AtomicWriter {
   private fd: number | undefined;

@@ -11,7 +11,7 @@ import { DidChangeWatchedFilesNotification, type DidChangeWatchedFilesParams, ty
 import { CONFIG_FILE_NAMES } from '../config/resolve.js';
 import { catalogRules } from '../engine/batch.js';
 import { DatasetError, warningLines } from '../records/load.js';
-import { CuratedDataError } from '../rules/curated.js';
+import { CuratedDataError } from '../compile/index.js';
 import type { ServerContext, ServerOptions } from './context.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
 import { forgetPins, isPinFile, PIN_FILES_GLOB } from '../config/pins.js';

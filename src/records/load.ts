@@ -14,7 +14,7 @@ export function describeProblem(w: RecordProblem): string {
   return `${w.file}:${w.line}: ${w.field ? `field '${w.field}': ` : ''}${w.message}`;
 }
 
-/** A dataset file of a records folder that did not load (engine/rules.ts: the others load). */
+/** A dataset file of a records folder that did not load (compile/load.ts: the others load). */
 export function isUnloadedFile(w: RecordProblem): boolean {
   return w.message.startsWith('not loaded: ');
 }

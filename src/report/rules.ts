@@ -1,5 +1,5 @@
 /** `raiselint rules`: the loaded rules, as text or JSON. */
-import { describeTarget } from '../rules/compile.js';
+import { describeTarget } from '../rules/names.js';
 import { reachIndex, ruleReach, type ReachIndex, type RuleReach } from '../rules/reach.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';

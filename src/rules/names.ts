@@ -45,3 +45,9 @@ export function triggerKey(t: RuleTarget): string {
   const p = t.symbol.path;
   return p.slice(p.lastIndexOf('.') + 1);
 }
+
+/** A target as messages and listings show it: `zipfile.ZipFile.open()`, `Popen.wait()`. */
+export function describeTarget(t: RuleTarget): string {
+  if (t.kind === 'method') return `${t.classKey}.${t.method}()`;
+  return `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`;
+}

@@ -4,8 +4,7 @@
  * indirectly (curated summaries), all from the rule set's data.
  */
 import type { ClassRegistry } from './classes.js';
-import { describeTarget } from './compile.js';
-import { splitQualified } from './names.js';
+import { describeTarget, splitQualified } from './names.js';
 import type { ClassInfo, Rule } from './types.js';
 
 export interface RuleReach {

@@ -41,7 +41,7 @@ export const ROLE_CLASS = 4;
 export const ROLE_OTHER = 8;
 /** `raiselint` (as in `# raiselint: ignore[...]`): suppression comments are read from the tree, so such a file is parsed. */
 export const ROLE_DIRECTIVE = 16;
-/** A name a call or method name needs beside it (src/rules/prefilter-needs.ts): a class's name, a guard. */
+/** A name a call or method name needs beside it (src/prefilter/needs.ts): a class's name, a guard. */
 export const ROLE_CONTEXT = 32;
 
 export interface Rule {
@@ -66,7 +66,7 @@ export interface Rule {
   targets: RuleTarget[];
   /** Names whose presence in a file makes the rule able to match there (prefilter and index keys). */
   triggers: string[];
-  /** The names the prefilter looks for on the rule's behalf, with their role bits (src/rules/prefilter.ts). */
+  /** The names the prefilter looks for on the rule's behalf, with their role bits (src/prefilter/index.ts). */
   prefilter: [name: string, roles: number][];
   guards: GuardSpec[];
   defaultSeverity: Severity;
@@ -85,7 +85,7 @@ export interface Rule {
    */
   controlFlow?: string;
   /**
-   * The fix patterns read from the record's snippets (src/rules/compile/patterns.ts): read with the
+   * The fix patterns read from the record's snippets (src/compile/python/patterns.ts): read with the
    * rule set up to a size, otherwise on first use (`fixPatterns`).
    */
   patterns?: RulePatterns;
@@ -233,4 +233,35 @@ export interface RulePatterns {
   handling?: 'try-except' | 'type-guard';
   /** Why a strategy is unavailable. */
   missing: { tryExcept?: string; guard?: string; replace?: string };
+}
+
+/** What compiling one record gave: its rule, or why it gave none, and what was derived (`raiselint records check`). */
+export interface CompileOutcome {
+  rule?: Rule;
+  /** Why the record did not become a rule (one line), when it did not. */
+  skipped?: string;
+  /** What was derived, for `raiselint records check`. */
+  derived: {
+    language?: string;
+    module?: string;
+    raiser?: string;
+    kind?: string;
+    entryPoints: string[];
+    receiverClasses: string[];
+    guards: string[];
+    errorClass?: string;
+    /** Bases of the error class, nearest first (`ValueError`, `Exception`, ...). */
+    errorBases?: string[];
+    versions?: string[];
+    /** Where the entry points came from (`snippets` or `raising def`). */
+    entrySource?: string;
+    /** The record fields each part of the rule was derived from (`raiser`, `module`, `class`, `entry points`, `condition`). */
+    fields?: Record<string, string>;
+    /** What the raising def is: function, method, classmethod, staticmethod, constructor or property. */
+    raiserKind?: string;
+    /** `unknown` when the raise's condition is not known (the window shows no `def`): findings are possible. */
+    condition?: 'unknown';
+    /** The raise condition in words. */
+    when?: string;
+  };
 }

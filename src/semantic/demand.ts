@@ -17,9 +17,9 @@
  */
 import type { Node } from '../parse/parser.js';
 import type { FileFlows, ValueFlow } from '../python/flows.js';
-import { NameTable, type Occurrences } from '../rules/nametable.js';
-import { needFacts, prefilterFor } from '../rules/prefilter.js';
-import { Needs, needTokens } from '../rules/prefilter-needs.js';
+import { NameTable, type Occurrences } from '../prefilter/nametable.js';
+import { needFacts, prefilterFor } from '../prefilter/index.js';
+import { Needs, needTokens } from '../prefilter/needs.js';
 import type { RuleSet } from '../rules/ruleset.js';
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
@@ -278,7 +278,7 @@ const CONTEXT = 2;
 
 interface LiveTable {
   table: NameTable;
-  /** The prefilter's needs (src/rules/prefilter-needs.ts); undefined for a spec without them (every name written is live). */
+  /** The prefilter's needs (src/prefilter/needs.ts); undefined for a spec without them (every name written is live). */
   needs: Needs | undefined;
 }
 
@@ -301,7 +301,7 @@ function liveTable(rules: RuleSet, names: Set<string>): LiveTable {
 /**
  * The names of `names` (the demand's: triggers and the aliases that stand for them) that can lead
  * to a finding in this file: those it writes (anywhere: code, strings or comments) that are no
- * rule's entry name, and the entry names whose needs it meets (src/rules/prefilter-needs.ts), read
+ * rule's entry name, and the entry names whose needs it meets (src/prefilter/needs.ts), read
  * as the prefilter reads them, from the file's bytes. A finding through an entry name needs what
  * that name needs: a method name, a receiver that can be of the raising class (the file imports
  * and names one of the classes whose instances reach the method, or calls a guard narrowing to

@@ -6,7 +6,7 @@
  * The same directives as Python's `# raiselint:` comments (directives.ts), as plain data.
  */
 import type * as TS from 'typescript';
-import { typescript } from '../rules/js/source.js';
+import { typescript } from '../parse/typescript.js';
 import { lineStarts, positionAt } from '../diagnostics/positions.js';
 import { directiveIds, type Directive } from './directives.js';
 

@@ -5,7 +5,7 @@
  */
 import type * as TS from 'typescript';
 import type { Diagnostic, FixEdit } from '../diagnostics/types.js';
-import { typescript } from '../rules/js/source.js';
+import { typescript } from '../parse/typescript.js';
 import { isBuiltinRule } from './builtin.js';
 import type { Directive } from './directives.js';
 import { IgnoreEdits } from './edits.js';

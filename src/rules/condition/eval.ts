@@ -1,5 +1,5 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
-import { truthy } from './expr.js';
+import { truthy } from './simplify.js';
 import type { CmpOp, Cond, PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 

@@ -1,5 +1,5 @@
 /** Building conditions with constant folding: `and([true, c])` is `c`, `not(not(c))` is `c`. */
-import type { Cond } from './types.js';
+import type { Cond, PyVal } from './types.js';
 
 export function and(cs: Cond[]): Cond {
   return junction('and', cs);
@@ -98,4 +98,31 @@ export function pushNot(c: Cond, negate = false): Cond {
   if (!negate) return c;
   if (c.k === 'cmp' || c.k === 'len') return { ...c, op: NEGATED[c.op] as typeof c.op };
   return not(c);
+}
+
+/** `len(p) != 0`, the truthiness of a sized value. */
+export function isNonEmpty(c: Cond): boolean {
+  return c.k === 'len' && c.op === '!=' && c.value.t === 'int' && c.value.v === 0;
+}
+
+/** Python's truth value of a literal. */
+export function truthy(v: PyVal): boolean {
+  switch (v.t) {
+    case 'none':
+      return false;
+    case 'bool':
+      return v.v;
+    case 'int':
+    case 'float':
+      return v.v !== 0;
+    case 'str':
+    case 'bytes':
+      return v.v.length > 0;
+    case 'dict':
+      return v.entries.length > 0;
+    case 'class':
+      return true;
+    default:
+      return v.items.length > 0;
+  }
 }

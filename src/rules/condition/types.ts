@@ -2,7 +2,7 @@
  * The raise condition of a rule, as plain JSON data (the compiled-rules snapshot stores it as is):
  * over which parameters of the entry point, and for which of their values, the statement at the
  * record's `lineNumber` is reached. Compiled from the raising `def` in `sourceCode`
- * (./compile.ts), evaluated against a call's arguments at match time (src/match/bind.ts).
+ * (../../compile/condition/compile.ts), evaluated against a call's arguments at match time (src/match/bind.ts).
  */
 
 /** A Python literal value (what a call's argument or a parameter's default can be known as). */
@@ -60,7 +60,7 @@ export interface RaiseCondition {
   /** The raise happens when this holds. `true`: on every path (a stub, a removed API). */
   when: Cond;
   /**
-   * The path to the raise reads the arguments and nothing else the program can change (./pure.ts):
+   * The path to the raise reads the arguments and nothing else the program can change (../../compile/condition/pure.ts):
    * with every argument a literal, the call raises on every run or on none.
    */
   argumentsOnly?: true;

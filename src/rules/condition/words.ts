@@ -1,8 +1,7 @@
 /** Raise conditions in words: for `records check`, `explain` and the `condition` of a diagnostic. */
 import { evaluate, lengthOf, type Binding } from './eval.js';
-import { isNonEmpty } from './expr.js';
 import { pyRepr } from './literal.js';
-import { mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
+import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition } from './types.js';
 
 function list(v: PyVal): string {

@@ -1,0 +1,79 @@
+/**
+ * The raise condition of a record, compiled from the raising `def` in its `sourceCode`: over the
+ * entry point's parameters, when the statement at `lineNumber` runs (see ./types.ts).
+ */
+import type { Node } from '../../parse/parser.js';
+import { ExprReader } from './expr.js';
+import { moduleConstants } from '../../rules/condition/literal.js';
+import { readParams } from './params.js';
+import { PathReader, statementAt } from './path.js';
+import { argumentsOnly } from './pure.js';
+import { and } from '../../rules/condition/simplify.js';
+import type { Cond, PyVal, RaiseCondition } from '../../rules/condition/types.js';
+
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
+
+/** A `yield` of `def` itself (not of a function, lambda or class nested in it): one search of the tree, not a walk node by node. */
+function yields(def: Node): boolean {
+  return def.descendantsOfType('yield').some((y) => {
+    for (let p = y?.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return false;
+    return !!y;
+  });
+}
+
+export interface ConditionOptions {
+  /** A method's `self` or a class method's `cls` is not passed by the caller. */
+  dropFirst: boolean;
+  /** The names that call this def directly (its name, aliases, its class for a constructor). */
+  entries: string[];
+  /** The record's error class: when `lineNumber` is not a statement of the def (its header), the one `raise` of that class is. */
+  errorClass?: string;
+}
+
+/** The def's only `raise` of `errorClass` (by its simple name), when the record's line is not one of its statements. */
+function onlyRaiseOf(def: Node, errorClass: string | undefined): Node | undefined {
+  if (!errorClass) return undefined;
+  const simple = errorClass.split('.').pop()!;
+  const raises = def.descendantsOfType('raise_statement').filter((r): r is Node => !!r && new RegExp(`\\b${simple}\\b`).test(r.text));
+  return raises.length === 1 ? raises[0] : undefined;
+}
+
+/** When the statement at `row` of `def` (a node of the tree rooted at `root`) runs. */
+export function compileCondition(def: Node, row: number, root: Node, o: ConditionOptions): RaiseCondition {
+  // Read when a name is looked up (many conditions name no module constant).
+  let consts: Map<string, PyVal> | undefined;
+  // The library's module constants: UPPER_CASE names assigned once from a literal (a lowercase module
+  // variable, `_state` or `raiseExceptions`, is state its functions or its users change).
+  const constant = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (consts ??= moduleConstants(root)).get(n) : undefined);
+  const params = readParams(def, constant, o.dropFirst);
+  const base = { params, entries: o.entries };
+  for (let p = def.parent; p; p = p.parent) {
+    if (p.type === 'function_definition') return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
+  }
+  if (yields(def)) return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
+  const stmt = statementAt(def, row) ?? onlyRaiseOf(def, o.errorClass);
+  if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
+  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
+  const when = new PathReader(expr).reach(def, stmt);
+  const exists = definedWhen(def);
+  const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);
+  return { ...base, when: exists ? and([exists, when]) : when, ...(pure ? { argumentsOnly: true as const } : {}) };
+}
+
+/** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */
+function definedWhen(def: Node): Cond | undefined {
+  for (let p = def.parent; p; p = p.parent) {
+    const header = (n: Node) => n.text.split('\n')[0]!.trim().replace(/:$/, '');
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause' || p.type === 'except_clause' || p.type === 'except_group_clause' || p.type === 'case_clause') {
+      const where = p.type === 'else_clause' || p.type === 'elif_clause' ? `${header(p.parent ?? p)} ... ${header(p)}` : header(p);
+      return { k: 'data', text: `the def is defined (only under \`${where}\`)` };
+    }
+  }
+  return undefined;
+}
+
+/** The condition of a rule whose window shows no def: nothing about it is known. */
+export function unknownCondition(why: string): RaiseCondition {
+  return { params: [], entries: [], when: { k: 'data', text: 'unknown' }, unknown: why };
+}
+

@@ -1,0 +1,140 @@
+/**
+ * When the statement at a line of a `def` runs: the `if`/`elif`/`else` branches around it, the
+ * early `return`/`raise` before it, and what is not decidable from the call (loops, `try`
+ * handlers, state), as a `Cond` over the def's parameters (./expr.ts reads the tests).
+ */
+import type { Node } from '../../parse/parser.js';
+import { field, namedChildren } from '../../parse/syntax.js';
+import { type ExprReader } from './expr.js';
+import { and, not } from '../../rules/condition/simplify.js';
+import type { Cond } from '../../rules/condition/types.js';
+
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
+const EXITS = new Set(['return_statement', 'raise_statement']);
+
+/** The statement that holds line `row` of `def`: a `raise` there first, else the innermost statement starting on it. */
+export function statementAt(def: Node, row: number): Node | undefined {
+  const raise = def.descendantsOfType('raise_statement').find((r) => r && r.startPosition.row === row);
+  if (raise) return raise;
+  const body = field(def, 'body');
+  if (!body) return undefined;
+  let found: Node | undefined;
+  const visit = (block: Node) => {
+    for (const st of namedChildren(block)) {
+      if (st.startPosition.row > row || st.endPosition.row < row) continue;
+      if (st.startPosition.row === row) found = st;
+      for (const b of namedChildren(st).flatMap((c) => (c.type === 'block' ? [c] : namedChildren(c).filter((d) => d.type === 'block')))) visit(b);
+    }
+  };
+  visit(body);
+  return found;
+}
+
+/** Statements that leave the function (or the loop) somewhere inside `n`, not counting nested defs. */
+function hasExit(n: Node): boolean {
+  if (EXITS.has(n.type) || n.type === 'continue_statement' || n.type === 'break_statement') return true;
+  if (SCOPES.has(n.type)) return false;
+  return namedChildren(n).some(hasExit);
+}
+
+/** The block always ends by leaving (its last statement returns, raises, continues or breaks). */
+function alwaysExits(block: Node | null): boolean {
+  const last = block ? namedChildren(block).pop() : undefined;
+  if (!last) return false;
+  if (EXITS.has(last.type) || last.type === 'continue_statement' || last.type === 'break_statement') return true;
+  if (last.type === 'if_statement') {
+    const bs = branches(last);
+    return bs.some((b) => b.test === null) && bs.every((b) => alwaysExits(b.block));
+  }
+  return false;
+}
+
+interface Branch {
+  /** null for `else`. */
+  test: Node | null;
+  block: Node | null;
+}
+
+function branches(ifs: Node): Branch[] {
+  const out: Branch[] = [{ test: field(ifs, 'condition'), block: field(ifs, 'consequence') }];
+  for (const c of namedChildren(ifs)) {
+    if (c.type === 'elif_clause') out.push({ test: field(c, 'condition'), block: field(c, 'consequence') });
+    else if (c.type === 'else_clause') out.push({ test: null, block: field(c, 'body') ?? namedChildren(c).find((b) => b.type === 'block') ?? null });
+  }
+  return out;
+}
+
+export class PathReader {
+  constructor(private readonly expr: ExprReader) {}
+
+  /** The condition under which `stmt` (inside `def`) runs, from the def's first statement. */
+  reach(def: Node, stmt: Node): Cond {
+    const conj: Cond[] = [];
+    let node = stmt;
+    for (let guard = 0; guard < 64; guard++) {
+      const block = node.parent;
+      if (!block) return { k: 'data', text: 'the statement is not inside the def' };
+      for (const sib of namedChildren(block)) {
+        if (sib.id === node.id || sib.startIndex >= node.startIndex) break;
+        conj.push(this.passes(sib));
+      }
+      const owner = block.type === 'block' ? block.parent : null;
+      if (!owner) return { k: 'data', text: 'the statement is not inside the def' };
+      if (owner.id === def.id) return and(conj);
+      const step = this.enters(owner, block);
+      conj.push(step.cond);
+      node = step.stmt;
+    }
+    return { k: 'data', text: 'nested too deeply' };
+  }
+
+  /** Entering `block`, the body of `owner`: the condition, and the statement to continue upwards from. */
+  private enters(owner: Node, block: Node): { cond: Cond; stmt: Node } {
+    const stmtOf = (n: Node) => (['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause'].includes(n.type) && n.parent ? n.parent : n);
+    if (owner.type === 'case_clause') {
+      let m: Node = owner;
+      while (m.parent && m.type !== 'match_statement') m = m.parent;
+      return { cond: { k: 'data', text: 'a case of a match statement matches' }, stmt: m };
+    }
+    const stmt = stmtOf(owner);
+    if (owner.type === 'if_statement' || owner.type === 'elif_clause' || (owner.type === 'else_clause' && stmt.type === 'if_statement')) {
+      const bs = branches(stmt);
+      const i = bs.findIndex((b) => b.block?.id === block.id);
+      if (i < 0) return { cond: { k: 'data', text: stmt.text.split('\n')[0]! }, stmt };
+      const before = bs.slice(0, i).map((b) => not(this.expr.cond(b.test!)));
+      const test = bs[i]!.test;
+      return { cond: and([...before, ...(test ? [this.expr.cond(test)] : [])]), stmt };
+    }
+    if (owner.type === 'with_statement' || owner.type === 'finally_clause') return { cond: { k: 'true' }, stmt };
+    if (owner.type === 'try_statement') {
+      const catches = namedChildren(owner).some((c) => c.type === 'except_clause' || c.type === 'except_group_clause');
+      return { cond: catches ? { k: 'data', text: 'no handler of the surrounding try catches it' } : { k: 'true' }, stmt };
+    }
+    if (owner.type === 'while_statement' && field(owner, 'condition')?.type === 'true') return { cond: { k: 'true' }, stmt };
+    if (owner.type === 'except_clause' || owner.type === 'except_group_clause') return { cond: { k: 'data', text: `${namedChildren(owner).find((c) => c.type !== 'block')?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'} was raised and caught` }, stmt };
+    if (owner.type === 'for_statement' || owner.type === 'while_statement') return { cond: { k: 'data', text: `a loop body runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
+    return { cond: { k: 'data', text: `the block runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
+  }
+
+  /** What it takes to get past an earlier statement `sib` of the same block. */
+  private passes(sib: Node): Cond {
+    if (EXITS.has(sib.type)) return { k: 'false' };
+    if (sib.type === 'assert_statement') {
+      const test = namedChildren(sib)[0];
+      return test ? this.expr.cond(test) : { k: 'true' };
+    }
+    if (!hasExit(sib)) return { k: 'true' };
+    if (sib.type === 'if_statement') {
+      const out: Cond[] = [];
+      const prior: Cond[] = [];
+      for (const b of branches(sib)) {
+        const taken = and([...prior, ...(b.test ? [this.expr.cond(b.test)] : [])]);
+        if (b.block && alwaysExits(b.block)) out.push(not(taken));
+        else if (b.block && hasExit(b.block)) out.push({ k: 'data', text: 'an earlier branch did not return' });
+        if (b.test) prior.push(not(this.expr.cond(b.test)));
+      }
+      return and(out);
+    }
+    return { k: 'data', text: `an earlier statement did not return (${sib.text.split('\n')[0]!.trim()})` };
+  }
+}

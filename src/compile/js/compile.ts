@@ -1,0 +1,129 @@
+/**
+ * Compiles a JS/TS record into a rule whose target is plain data (`rule.js`, see types.ts), read by
+ * the ESLint plugin (src/eslint/). No code per record: everything comes from the record's fields.
+ *
+ * - the throwing function, method, static method or constructor, its class, async or not, and
+ *   whether it always throws: from `sourceCode` around `lineNumber` (source.ts);
+ * - the package: what the code fields import, matched with the repository name and the path's
+ *   package folder (`packages/<name>/`); Node core (`nodejs/node`, `lib/...`) is `node:<module>`;
+ * - the error class and the bases the window shows; guards and example calls from the code fields.
+ */
+import type { LoadedRecord } from '../../records/types.js';
+import type { Rule, Severity } from '../../rules/types.js';
+import { readJsSource } from './source.js';
+import { classFromSnippets, entryFromSnippets } from './entry.js';
+import { jsBeforePart, readJsSnippets } from './snippets.js';
+import type { JsTarget } from '../../rules/js/types.js';
+import { unknownCondition } from '../condition/compile.js';
+
+export const JS_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+const JS_TAGS = new Set(['javascript', 'typescript', 'js', 'ts', 'node', 'nodejs', 'deno', 'bun']);
+
+export interface JsCompileOutcome {
+  rule?: Rule;
+  skipped?: string;
+  derived: { language?: string; module?: string; raiser?: string; kind?: string; entryPoints: string[]; receiverClasses: string[]; guards: string[]; errorClass?: string; errorBases?: string[]; entrySource?: string };
+}
+
+/** A record for JavaScript or TypeScript code (tags or file extension). */
+export function isJsRecord(tags: string[], filePath: string): boolean {
+  return JS_EXTENSIONS.test(filePath) || tags.some((t) => JS_TAGS.has(t));
+}
+
+/** The builtin error hierarchy of JavaScript (every error class is an Error). */
+const BUILTIN_ERRORS = new Set(['TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
+
+export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
+  const r = lr.record;
+  const derived: JsCompileOutcome['derived'] = { entryPoints: [], receiverClasses: [], guards: [] };
+  const language = /\.[cm]?tsx?$/.test(r.filePath) || (r.tags ?? []).some((t) => /^(typescript|ts)$/i.test(t)) ? 'typescript' : 'javascript';
+  derived.language = language;
+  const src = readJsSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, /\.[jt]sx$/.test(r.filePath));
+  const codes = [r.validationCode, r.typeGuard, r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined, ...codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`)].filter((c): c is string => !!c);
+  // The window may start inside the function's body: then the call the record protects is the entry point.
+  const fn = src.fn ?? entryFromSnippets([r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c), codes, r.filePath);
+  if (!fn) return { skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`, derived };
+  if (fn.kind !== 'function' && !fn.className) fn.className = classFromSnippets(fn, codes, r.filePath);
+  if (fn.kind === 'constructor' && !fn.name && fn.className) fn.name = fn.className;
+  const facts = readJsSnippets(codes, fn.name);
+  const pkg = packageOf(r.repo, r.filePath, facts.imports);
+  derived.module = pkg;
+  const raiser = fn.className && fn.kind !== 'constructor' ? `${fn.className}.${fn.name}` : fn.name;
+  derived.raiser = raiser;
+  derived.kind = fn.kind;
+  if (fn.kind !== 'function' && !fn.className) return { skipped: `method '${fn.name}' of a class the sourceCode does not show (too imprecise to check)`, derived };
+  const errorBases: string[] = [];
+  for (let c = src.classes.get(r.errorClass)?.[0]; c && !errorBases.includes(c); c = src.classes.get(c)?.[0]) errorBases.push(c);
+  if ((BUILTIN_ERRORS.has(r.errorClass) || errorBases.length) && !errorBases.includes('Error') && r.errorClass !== 'Error') errorBases.push('Error');
+  const shown = fn.kind === 'constructor' ? `new ${fn.name}()` : `${raiser}()`;
+  const names = [fn.kind === 'constructor' ? fn.className! : fn.name];
+  const js: JsTarget = {
+    language,
+    package: pkg,
+    kind: fn.kind,
+    className: fn.className,
+    name: fn.name,
+    async: fn.async,
+    always: fn.always,
+    errorClass: r.errorClass,
+    errorBases,
+    arities: facts.arities,
+    guards: facts.guards,
+    names,
+  };
+  derived.entryPoints = [shown];
+  derived.entrySource = src.fn ? 'raising function' : 'snippets';
+  derived.receiverClasses = fn.className ? [fn.className] : [];
+  derived.guards = facts.guards.map((g) => `${g.callee}(arg ${g.guardArg})`);
+  derived.errorClass = r.errorClass;
+  derived.errorBases = errorBases;
+  const rule: Rule = {
+    id: `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`,
+    recordId: r.id,
+    record: r,
+    source: lr.source,
+    errorClass: r.errorClass,
+    raiser: { module: pkg, qualname: raiser, line: r.lineNumber, url: r.githubUrl ? r.githubUrl.replace(/#L\d+(-L\d+)?$/, '') + `#L${r.lineNumber}` : undefined },
+    targets: [],
+    triggers: [],
+    // The Python prefilter never needs a JS/TS rule (the JS/TS prefilter reads `js.names`).
+    prefilter: [],
+    guards: [],
+    defaultSeverity: severityOf(r.severity),
+    tips: r.preventionTips ?? [],
+    docsUrl: r.githubUrl ?? undefined,
+    versions: [],
+    // Checked by the ESLint plugin, which reads `js.always`; the Python matcher never sees this rule.
+    condition: js.always ? { params: [], when: { k: 'true' }, entries: [fn.name] } : unknownCondition('JS/TS: the throw depends on data (the ESLint rule reports such calls as possible)'),
+    js,
+  };
+  return { rule, derived };
+}
+
+function severityOf(s: string | null | undefined): Severity {
+  return s && /warn|info|low/i.test(s) ? 'warning' : 'error';
+}
+
+/** `code spans` of prose fields (`new URL(input)`). */
+function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+}
+
+/** The npm package (or `node:<module>`) the raising file belongs to. */
+export function packageOf(repo: string, filePath: string, imports: string[]): string {
+  const path = filePath.replace(/\\/g, '/');
+  const repoName = (repo.split('/').pop() ?? repo).toLowerCase();
+  const folder = /(?:^|\/)packages\/([^/]+)\//.exec(path)?.[1]?.toLowerCase();
+  const bare = (p: string) => p.replace(/^node:/, '').split('/').pop()!.toLowerCase();
+  const external = imports.filter((i) => !i.startsWith('node:') || repoName === 'node');
+  if (repoName === 'node') {
+    const core = imports.find((i) => i.startsWith('node:')) ?? imports.find((i) => !i.includes('/'));
+    const mod = /^lib\/(?:internal\/)?([^/.]+)/.exec(path)?.[1];
+    return core ? (core.startsWith('node:') ? core : `node:${core}`) : `node:${mod ?? 'unknown'}`;
+  }
+  for (const want of [folder, repoName]) {
+    const hit = want && external.find((i) => bare(i) === want || bare(i) === want.replace(/^node-/, '').replace(/\.js$/, ''));
+    if (hit) return hit;
+  }
+  return folder ?? repoName;
+}

@@ -1,0 +1,160 @@
+/**
+ * Reads a JS/TS record's `sourceCode` window with the TypeScript compiler's parser: the function,
+ * method, static method or constructor around the raise, its class, whether it is async, whether
+ * the raise is unconditional, and the error classes the window defines (with their bases).
+ *
+ * A window often starts inside a class body or halfway through a function: it is parsed as it is,
+ * then inside a class wrapper, then from later lines, until a function encloses the raise line.
+ */
+import type * as TS from 'typescript';
+import type { JsKind } from '../../rules/js/types.js';
+import { typescript } from '../../parse/typescript.js';
+
+export interface RaisingFunction {
+  kind: JsKind;
+  name: string;
+  className?: string;
+  async: boolean;
+  always: boolean;
+}
+
+export interface SourceFacts {
+  fn?: RaisingFunction;
+  /** Classes the window declares: name → base names (`class NotOpenError extends ModuleError`). */
+  classes: Map<string, string[]>;
+}
+
+const WRAP = 'class __RaiselintWindow__ {\n';
+
+/** Facts of the window; `row` is the raise's 0-based line in it. */
+export function readJsSource(code: string, row: number, tsx: boolean): SourceFacts {
+  const lines = code.split(/\r?\n/);
+  let classes = new Map<string, string[]>();
+  for (let start = 0; start <= Math.min(row, lines.length - 1); start++) {
+    const text = lines.slice(start).join('\n');
+    for (const wrapped of [false, true]) {
+      const sf = parse(wrapped ? `${WRAP}${text}\n}` : text, tsx);
+      const r = row - start + (wrapped ? 1 : 0);
+      if (start === 0 && !wrapped) classes = declaredClasses(sf);
+      const fn = raisingFunction(sf, r);
+      if (fn) {
+        if (fn.className === '__RaiselintWindow__') {
+          delete fn.className;
+          if (fn.kind === 'constructor') fn.name = '';
+        }
+        return { fn, classes };
+      }
+    }
+  }
+  return { classes };
+}
+
+function parse(text: string, tsx: boolean): TS.SourceFile {
+  const ts = typescript();
+  return ts.createSourceFile(tsx ? 'window.tsx' : 'window.ts', text, ts.ScriptTarget.Latest, true, tsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+}
+
+function declaredClasses(sf: TS.SourceFile): Map<string, string[]> {
+  const ts = typescript();
+  const out = new Map<string, string[]>();
+  const visit = (n: TS.Node) => {
+    if ((ts.isClassDeclaration(n) || ts.isClassExpression(n)) && n.name) {
+      const ext = n.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+      out.set(n.name.text, ext ? [ext.expression.getText(sf)] : []);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The raise on line `row`: a `throw`, a `Promise.reject(...)` / `reject(...)`, or (native raises) any call on the line. */
+function raiseAt(sf: TS.SourceFile, row: number): TS.Node | undefined {
+  const ts = typescript();
+  let found: TS.Node | undefined;
+  let call: TS.Node | undefined;
+  const visit = (n: TS.Node) => {
+    if (found) return;
+    const line = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line;
+    const endLine = sf.getLineAndCharacterOfPosition(n.getEnd()).line;
+    if (endLine < row || line > row) return;
+    if (line === row && ts.isThrowStatement(n)) found = n;
+    else if (line === row && ts.isCallExpression(n) && /(^|\.)reject$/.test(n.expression.getText(sf))) found = n;
+    else if (line === row && !call && (ts.isCallExpression(n) || ts.isNewExpression(n))) call = n;
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found ?? call;
+}
+
+type FnLike = TS.FunctionDeclaration | TS.MethodDeclaration | TS.ConstructorDeclaration | TS.FunctionExpression | TS.ArrowFunction | TS.GetAccessorDeclaration;
+
+function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | undefined {
+  const ts = typescript();
+  const raise = raiseAt(sf, row);
+  if (!raise) return undefined;
+  let fn: TS.Node | undefined = raise.parent;
+  while (fn && !ts.isFunctionLike(fn)) fn = fn.parent;
+  if (!fn || !('body' in fn) || !fn.body) return undefined;
+  const f = fn as FnLike;
+  const named = nameOf(f, sf);
+  if (!named) return undefined;
+  const isAsync = !!f.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) || (ts.isCallExpression(raise) && /reject$/.test(raise.expression.getText(sf)));
+  return { ...named, async: isAsync, always: unconditional(raise, f) };
+}
+
+function nameOf(f: FnLike, sf: TS.SourceFile): { kind: JsKind; name: string; className?: string } | undefined {
+  const ts = typescript();
+  const isStatic = !!(ts.canHaveModifiers(f) && ts.getModifiers(f)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword));
+  const cls = f.parent && (ts.isClassDeclaration(f.parent) || ts.isClassExpression(f.parent)) ? f.parent.name?.text : undefined;
+  if (ts.isConstructorDeclaration(f)) return cls ? { kind: 'constructor', name: cls, className: cls } : undefined;
+  if ((ts.isMethodDeclaration(f) || ts.isGetAccessorDeclaration(f)) && f.name && !ts.isComputedPropertyName(f.name)) {
+    if (ts.isObjectLiteralExpression(f.parent)) return undefined;
+    return { kind: isStatic ? 'static' : 'method', name: f.name.getText(sf), className: cls };
+  }
+  if (ts.isFunctionDeclaration(f)) return f.name ? { kind: 'function', name: f.name.text } : undefined;
+  // `const parse = (...) => {}`, `exports.parse = function`, `A.prototype.m = function`, `A.m = function`.
+  const p = f.parent;
+  if (ts.isVariableDeclaration(p) && ts.isIdentifier(p.name)) return { kind: 'function', name: p.name.text };
+  if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    const parts = p.left.getText(sf).split('.');
+    const last = parts.pop()!;
+    if (parts.length >= 2 && parts[parts.length - 1] === 'prototype') return { kind: 'method', name: last, className: parts[parts.length - 2] };
+    if (parts.length === 1 && ['exports', 'module'].includes(parts[0]!)) return { kind: 'function', name: last };
+    if (parts.length === 2 && parts.join('.') === 'module.exports') return { kind: 'function', name: last };
+    if (parts.length === 1 && /^[A-Z]/.test(parts[0]!)) return { kind: 'static', name: last, className: parts[0] };
+  }
+  return undefined;
+}
+
+/** No condition between the function and the raise, and no earlier statement that can return. */
+function unconditional(raise: TS.Node, fn: FnLike): boolean {
+  const ts = typescript();
+  if (!ts.isThrowStatement(raise) && !(ts.isCallExpression(raise) && ts.isReturnStatement(raise.parent))) return false;
+  let n: TS.Node = raise;
+  while (n.parent && n.parent !== fn.body) {
+    const p = n.parent;
+    if (ts.isIfStatement(p) || ts.isConditionalExpression(p) || ts.isSwitchStatement(p) || ts.isCaseClause(p) || ts.isCatchClause(p) || ts.isTryStatement(p) || ts.isIterationStatement(p, false)) return false;
+    if (ts.isBinaryExpression(p) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(p.operatorToken.kind)) return false;
+    n = p;
+  }
+  const body = fn.body;
+  if (!body || !ts.isBlock(body)) return true;
+  for (const s of body.statements) {
+    if (s === n) break;
+    if (canExit(s)) return false;
+  }
+  return true;
+}
+
+function canExit(s: TS.Node): boolean {
+  const ts = typescript();
+  let exits = false;
+  const visit = (n: TS.Node) => {
+    if (exits || ts.isFunctionLike(n)) return;
+    if (ts.isReturnStatement(n) || ts.isThrowStatement(n)) exits = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(s);
+  return exits;
+}
