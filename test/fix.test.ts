@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../src/compile/load.js';
 import { checkSource } from '../src/engine/check.js';
-import { fixBytes } from '../src/engine/fix.js';
+import { aloneContext, fixBytes as fixIn } from '../src/engine/fix.js';
+import type { StrategyOption } from '../src/fix/plan.js';
+
 import { applyBytes, applyText, ChangedOnDiskError, selectEdits, writeAtomic } from '../src/fix/apply.js';
 import { UserFile } from '../src/fix/scope.js';
 import { lineStarts } from '../src/diagnostics/positions.js';
@@ -20,6 +22,9 @@ import type { Fix } from '../src/diagnostics/types.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 import { fixesOf } from '../src/lsp/fixes.js';
 import { BIN } from './helpers/project.js';
+
+/** A file's lint-and-fix loop with no config: the fix stage alone. */
+const fixBytes = (bytes: Buffer, file: string, rules: Parameters<typeof fixIn>[1], o: { unsafe?: boolean; fixStrategy?: StrategyOption } = {}) => fixIn(bytes, rules, aloneContext(file, o), { unsafe: o.unsafe });
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'fixes');
 const cases = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory()).sort();

@@ -79,7 +79,7 @@ function pythonCase(c, r, bytes) {
   for (const d of res.diagnostics) if (!(d.line >= 1 && d.column >= 1 && d.endLine >= d.line)) return { ...out, crash: `bad position ${d.line}:${d.column}` };
   const unsafe = r.chance(0.7);
   const fixStrategy = r.pick([undefined, 'try-except', 'type-guard']);
-  const ff = c.fix.fixBytes(bytes, 'fuzz.py', c.ruleSet, { unsafe, fixStrategy });
+  const ff = c.fix.fixBytes(bytes, c.ruleSet, c.fix.aloneContext('fuzz.py', { fixStrategy }), { unsafe });
   if (internal(ff.errors)) return { ...out, crash: internal(ff.errors).message };
   if (!ff.bytes) return out;
   out.fixed = true;
@@ -93,7 +93,7 @@ function pythonCase(c, r, bytes) {
     tree.delete();
   }
   // Stable: fixing the result again changes nothing (the rounds of --fix run until nothing is left to fix).
-  const again = c.fix.fixBytes(ff.bytes, 'fuzz.py', c.ruleSet, { unsafe, fixStrategy });
+  const again = c.fix.fixBytes(ff.bytes, c.ruleSet, c.fix.aloneContext('fuzz.py', { fixStrategy }), { unsafe });
   if (again.bytes && !again.bytes.equals(ff.bytes)) return { ...out, badFix: 'not idempotent: fixing the fixed file changes it again' };
   // No lost bytes: only the lines the applied fixes' edits span may change.
   // Fix edits are offsets into the checked text: their lines, as reporters position them.

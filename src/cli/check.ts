@@ -147,21 +147,21 @@ export function registerCheck(program: Command, { stdout, stderr }: IO, setCode:
       // Like Ruff, `--fix` on stdin: the fixed source on stdout (byte for byte when nothing changed), the report on stderr.
       const fixStdin = stdin && flags.fix && !flags.diff;
       if (fixStdin) {
-        fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: false });
-        const changed = fixed.changed[0];
+        // Not written: the fixed source goes to stdout, and the report shows what is left in it.
+        const run = fixRun(result, rules, { unsafe: flags.unsafeFixes, write: false });
+        const changed = run.changed[0];
         stdout(changed?.bytes ?? stdin.bytes);
-        if (changed) {
-          result.diagnostics = changed.diagnostics;
-          result.sources.set(changed.file, changed.after);
-        }
-      } else if (flags.fix || flags.diff) fixed = fixRun(result, rules, { fixStrategy: flags.fixStrategy, unsafe: flags.unsafeFixes, write: !flags.diff });
-      if (flags.diff) return setCode(diffReport(result, fixed!, flags.exitZero, { stdout, stderr }));
+        fixed = changed ? { ...run, diagnostics: changed.diagnostics, sources: new Map([...run.sources, [changed.file, changed.after]]) } : run;
+      } else if (flags.fix || flags.diff) fixed = fixRun(result, rules, { unsafe: flags.unsafeFixes, write: !flags.diff });
+      if (flags.diff) return setCode(diffReport(fixed!, flags.exitZero, { stdout, stderr }));
+      // The run after its fixes: what the report shows and the exit code counts.
+      const shown: ProjectResult = fixed ? { ...result, diagnostics: fixed.diagnostics, errors: fixed.errors, sources: fixed.sources } : result;
       const color = !fixStdin && (flags.color ?? (!flags.outputFile && process.stdout.isTTY === true && !process.env.NO_COLOR));
-      const report = renderReport(format, { ...result, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes, quiet: flags.quiet });
+      const report = renderReport(format, { ...shown, rules: rules.byId }, { color, statistics: flags.statistics, fixed: fixed?.fixed, unsafeFixes: flags.unsafeFixes, quiet: flags.quiet });
       if (flags.outputFile) writeReport(flags.outputFile, report);
       else (fixStdin ? stderr : stdout)(report);
-      if (flags.statistics || !reportsErrors(format)) for (const e of result.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
-      setCode(noFiles ?? ruffExitCode(exitCode(result), result, flags, fixed?.fixed ?? 0, { stdout, stderr }));
+      if (flags.statistics || !reportsErrors(format)) for (const e of shown.errors) stderr(`raiselint: ${e.kind === 'syntax' ? 'warning' : 'error'}: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+      setCode(noFiles ?? ruffExitCode(exitCode(shown), shown, flags, fixed?.fixed ?? 0, { stdout, stderr }));
     });
 }
 
@@ -172,12 +172,12 @@ function printTimings(s: BatchStats, t0: number, stderr: IO['stderr']): void {
 }
 
 /** `--diff`, like Ruff: the diff on stdout, a summary on stderr; returns the exit code (1 when something would change). */
-function diffReport(result: ProjectResult, fixed: FixRunResult, exitZero: boolean | undefined, { stdout, stderr }: IO): number {
+function diffReport(fixed: FixRunResult, exitZero: boolean | undefined, { stdout, stderr }: IO): number {
   for (const f of fixed.changed) stdout(formatDiff(f.file, f.before, f.after));
-  for (const e of result.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  for (const e of fixed.errors) if (e.kind !== 'syntax') stderr(`raiselint: error: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
   const n = fixed.fixed;
   stderr(n ? `Would fix ${n} finding${n === 1 ? '' : 's'}.\n` : 'No fixes to apply.\n');
-  return result.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !exitZero ? 1 : 0;
+  return fixed.errors.some((e) => e.kind !== 'syntax') ? 2 : n && !exitZero ? 1 : 0;
 }
 
 function targetVersionOption(v: string): string {

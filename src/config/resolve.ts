@@ -64,7 +64,8 @@ export interface ResolvedConfig {
 /** The built-in exclusions (`exclude` replaces them, `extend-exclude` adds to them). */
 export const DEFAULT_EXCLUDE = [...SKIP_DIRS].sort().map((d) => `${d}/`);
 
-const EMPTY: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [], include: [] };
+/** No config file: every rule, no filters. */
+export const EMPTY_CONFIG: ResolvedConfig = { sources: [], records: [], ignore: [], severity: [], perFileIgnores: [], exclude: [], include: [] };
 
 /** Rule id patterns: an exact id, a prefix ending at `/` (`autogen` selects `autogen/...`), or a glob (`*` also crosses `/`). */
 export function rulePatternMatches(pattern: string, id: string): boolean {
@@ -154,12 +155,12 @@ export class ConfigResolver {
     const hit = this.dirCache.get(dir);
     if (hit) return hit;
     let out: ResolvedConfig;
-    if (this.opts.use === false) out = EMPTY;
+    if (this.opts.use === false) out = EMPTY_CONFIG;
     else if (this.opts.file) out = this.fixed();
     else {
       const own = this.configIn(dir);
       const up = resolve(dir, '..');
-      const parent = up === dir || own?.root ? EMPTY : this.merged(up);
+      const parent = up === dir || own?.root ? EMPTY_CONFIG : this.merged(up);
       out = own ? merge(parent, own) : parent;
     }
     this.dirCache.set(dir, out);
@@ -177,7 +178,7 @@ export class ConfigResolver {
     if (!own) throw new ConfigError(file, undefined, undefined, 'no [tool.raiselint] table (--config)');
     const c = { ...own, dir: process.cwd(), root: true };
     checkPaths(c);
-    const out = merge(EMPTY, c);
+    const out = merge(EMPTY_CONFIG, c);
     this.dirCache.set(key, out);
     return out;
   }

@@ -20,11 +20,9 @@ import { hashParts, sameSig, statSig } from '../io/fingerprint.js';
 import { ResultCache, type CacheEntry } from '../cache/results.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
-import { decodeSource } from '../parse/source.js';
 import { readRegular } from '../parse/files.js';
 import { isIoError } from './ioerror.js';
-import { notebookModule } from '../parse/notebook.js';
-import { isNotebookPath } from '../workspace/pathkind.js';
+import { Source } from '../parse/kind.js';
 
 /** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
 const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
@@ -329,7 +327,7 @@ export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buff
   try {
     const bytes = Buffer.from(readRegular(abs, { maxBytes: MAX_REREAD_BYTES }).bytes);
     // A notebook: the text is the module of its cells (as checked), the bytes its JSON (for fixes).
-    return { text: r.text ?? (isNotebookPath(abs) ? notebookModule(bytes) : decodeSource(bytes).text), bytes };
+    return { text: r.text ?? new Source(abs, bytes).text(), bytes };
   } catch {
     return { text: r.text };
   }

@@ -1,8 +1,11 @@
 /**
- * `--fix`: round after round, the applicable fixes of a file are applied to its bytes and
- * verified (the result parses without errors, exactly the fixed findings are gone, nothing new
- * appears) until no applicable fix is left, so a second run changes nothing. A round whose
- * result fails is retried fix by fix; a fix that fails alone is dropped and reported.
+ * `--fix`, Ruff's lint-and-fix loop for one file: lint (check + the per-file stage of
+ * ./filecontext.ts), apply the applicable fixes to the bytes, lint again and verify (the result
+ * parses without errors, exactly the fixed findings are gone, nothing new appears), until no
+ * applicable fix is left, so a second run changes nothing. The first lint is the run's own when it
+ * has one: unchanged text is not analysed again. A round whose result fails is retried fix by
+ * fix; a fix that fails alone is dropped and reported. Nothing here reaches back into the run: a
+ * file's `FileContext` is data, and fixRun returns the run's findings after the fixes as a new value.
  */
 import type { RuleSet } from '../rules/ruleset.js';
 import { TOO_DEEP } from '../suppress/builtin.js';
@@ -12,30 +15,45 @@ import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, ReadOnlyErro
 import { compareDiagnostics } from '../diagnostics/build.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
 import type { RunResult } from './run.js';
-import { isNotebookPath } from '../workspace/pathkind.js';
+import { Source } from '../parse/kind.js';
 import { withTree } from '../parse/parser.js';
 import { namesWritten, undefinedNames } from '../fix/verify.js';
 import { fixNotebook, type FileFix } from './notebook-fix.js';
+import { finishFile, type FileContext, type RunContext } from './filecontext.js';
+import { EMPTY_CONFIG } from '../config/resolve.js';
 
-export interface FixOptions extends CheckOptions {
+export interface FixOptions {
   /** Apply `unsafe` fixes too. */
   unsafe?: boolean;
-  /** The run's per-file stage after checking (config, suppressions, baseline): only what it keeps is fixed. */
-  finish?: (r: FileResult) => Diagnostic[];
 }
 
-/** Checks a text as the run does (with its per-file stage). */
-function recheck(text: string, file: string, rules: RuleSet, opts: FixOptions): FileResult {
-  const r = checkSource(text, file, rules, opts);
-  return opts.finish ? { ...r, diagnostics: opts.finish(r) } : r;
+/** How a file is linted: as the run checks it and with the run's per-file stage, or (no `run`) checked alone. */
+export interface LintContext {
+  file: FileContext;
+  run?: RunContext;
+}
+
+/** A lint of a text: checked as the run checks the file, and kept as the run keeps its findings. */
+function lint(text: string, rules: RuleSet, ctx: LintContext): FileResult {
+  const r = checkSource(text, ctx.file.display, rules, { fixStrategy: ctx.file.fixStrategy, pins: ctx.file.pins });
+  return ctx.run ? { ...r, diagnostics: finishFile(r, ctx.file, ctx.run).diagnostics } : r;
+}
+
+/** A context for fixing a file alone: no config, no per-file stage (tests, `fixBytes` callers). */
+export function aloneContext(display: string, opts: Pick<CheckOptions, 'fixStrategy' | 'pins'> = {}): LintContext {
+  return { file: { abs: display, display, config: EMPTY_CONFIG, fixStrategy: opts.fixStrategy, pins: opts.pins } };
 }
 
 export type { FileFix } from './notebook-fix.js';
 
 const MAX_ROUNDS = 10;
 
-/** Fixes one file's bytes in memory. */
-export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: FixOptions = {}): FileFix {
+/**
+ * Fixes one file's bytes in memory. `first`: the run's lint of these very bytes (its findings
+ * after the per-file stage, and its errors), so the loop starts from it instead of linting again.
+ */
+export function fixBytes(original: Buffer, rules: RuleSet, ctx: LintContext, opts: FixOptions = {}, first?: Pick<FileResult, 'diagnostics' | 'errors'>): FileFix {
+  const file = ctx.file.display;
   let decoded;
   try {
     decoded = decodeSource(original);
@@ -46,10 +64,11 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
   // Lone CRs read as line breaks (as checkSource reads them); the bytes outside edits keep them.
   const before = normalizeLoneCR(decoded.text);
   const eol = loneCrEol(decoded.text);
-  let res = recheck(before, file, rules, opts);
+  let res: Pick<FileResult, 'diagnostics' | 'errors'> = first ?? lint(before, rules, ctx);
+  const lints = { n: first ? 0 : 1 };
   const fail = (message: string): FileFix => ({ file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: [...res.errors.filter((e) => e.kind !== 'syntax'), { file, kind: 'fix', message }] });
   const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
-  if (!distinctFixes(res.diagnostics, accept).length) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors };
+  if (!distinctFixes(res.diagnostics, accept).length) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors, lints: lints.n };
   const body = Buffer.from(original.subarray(decoded.bom ? 3 : 0));
   if (!body.equals(Buffer.from(decoded.text, 'utf8'))) return fail('not fixed: fixes are written only to UTF-8 files');
   // A syntax error is already reported (as a warning): the file is left alone.
@@ -66,7 +85,7 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
     if (round === MAX_ROUNDS) return fail(`not fixed: the fixes did not settle after ${MAX_ROUNDS} rounds`);
     const sel = selectEdits(text, candidates.map((c) => c.fix));
     const chosen = candidates.filter((c) => sel.applied.includes(c.fix));
-    const attempt = tryApply(bytes, text, decoded.bom, eolEdits(sel.edits, eol), chosen, res, file, rules, opts);
+    const attempt = tryApply(bytes, text, decoded.bom, eolEdits(sel.edits, eol), chosen, res, rules, ctx, lints);
     if (attempt.ok) {
       ({ bytes, text, res } = attempt);
       fixed += chosen.reduce((n, c) => n + c.diagnostics.length, 0);
@@ -75,7 +94,7 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
     // Find the fix at fault: apply them one at a time; keep the first that passes.
     let progressed = false;
     for (const c of chosen) {
-      const one = tryApply(bytes, text, decoded.bom, eolEdits(fixOffsets(text, c.fix), eol), [c], res, file, rules, opts);
+      const one = tryApply(bytes, text, decoded.bom, eolEdits(fixOffsets(text, c.fix), eol), [c], res, rules, ctx, lints);
       if (one.ok) {
         ({ bytes, text, res } = one);
         fixed += c.diagnostics.length;
@@ -88,7 +107,7 @@ export function fixBytes(original: Buffer, file: string, rules: RuleSet, opts: F
     }
     if (!progressed && !candidates.some((c) => !failed.has(fixKey(c.fix, false)))) break;
   }
-  return { file, before, after: text, bytes: text === before ? undefined : bytes, fixed, diagnostics: res.diagnostics, errors: [...errors, ...res.errors] };
+  return { file, before, after: text, bytes: text === before ? undefined : bytes, fixed, diagnostics: res.diagnostics, errors: [...errors, ...res.errors], lints: lints.n };
 }
 
 /** Edits for a lone-CR file insert lone CRs (see loneCrEol). */
@@ -98,10 +117,11 @@ function eolEdits(edits: FixEdit[], eol: '\r' | undefined): FixEdit[] {
 
 type Attempt = { ok: true; bytes: Buffer; text: string; res: FileResult } | { ok: false; why: string };
 
-function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: FileResult, file: string, rules: RuleSet, opts: FixOptions): Attempt {
+function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: Pick<FileResult, 'diagnostics'>, rules: RuleSet, ctx: LintContext, lints: { n: number }): Attempt {
   const next = applyBytes(bytes, text, bom, edits);
   const nextText = normalizeLoneCR(decodeSource(next).text);
-  const res = recheck(nextText, file, rules, opts);
+  const res = lint(nextText, rules, ctx);
+  lints.n++;
   const syntax = res.errors.find((e) => e.kind === 'syntax');
   if (syntax) return { ok: false, why: `the result does not parse (line ${syntax.line})` };
   // Unsafe still means valid: the fixed code reads no name that nothing defines.
@@ -154,47 +174,56 @@ export interface FixRunResult {
   fixed: number;
   /** Files whose text changes. */
   changed: FileFix[];
+  /** The run's findings, errors and texts after the fixes (with --diff: as the run found them, with the fixes' errors). */
+  diagnostics: Diagnostic[];
+  errors: FileError[];
+  sources: Map<string, string>;
 }
 
+/** What fixRun reads of a run: its findings and the bytes it checked, and what it knew of each file. */
+export type FixableRun = Pick<RunResult, 'diagnostics' | 'errors' | 'sources' | 'originals'> & { context?: RunContext; contexts?: Map<string, FileContext> };
+
 /**
- * Fixes the files of a check run that have applicable fixes, from the bytes the check read.
- * With `write`, each changed file is written (atomically, and not when it changed meanwhile)
- * and the run's findings become those left in the new text.
+ * Fixes the files of a check run that have applicable fixes, from the bytes the check read, each
+ * file through its own lint-and-fix loop started from the run's findings. With `write`, each
+ * changed file is written (atomically, and not when it changed meanwhile) and the findings
+ * returned are those left in the new text. The run itself is not changed.
  */
-export function fixRun(
-  run: RunResult & { finish?: (r: FileResult, display: string) => Diagnostic[]; strategyOf?: (display: string) => FixOptions['fixStrategy']; pinsOf?: (display: string) => FixOptions['pins'] },
-  rules: RuleSet,
-  opts: FixOptions & { write: boolean },
-): FixRunResult {
+export function fixRun(run: FixableRun, rules: RuleSet, opts: FixOptions & { write: boolean }): FixRunResult {
   const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
-  const out: FixRunResult = { fixed: 0, changed: [] };
+  const out: FixRunResult = { fixed: 0, changed: [], diagnostics: [], errors: [...run.errors], sources: new Map(run.sources) };
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of run.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  const left = new Map(byFile);
   for (const [display, { abs, bytes }] of run.originals) {
-    const mine = run.diagnostics.filter((d) => d.file === display);
+    const mine = byFile.get(display) ?? [];
     if (!distinctFixes(mine, accept).length) continue;
-    const finish = run.finish;
-    const fileOpts: FixOptions = { ...opts, fixStrategy: opts.fixStrategy ?? run.strategyOf?.(display), pins: opts.pins ?? run.pinsOf?.(display) };
-    if (finish) fileOpts.finish = (r) => finish(r, display);
-    const ff = isNotebookPath(abs) ? fixNotebook(bytes, display, (b) => fixBytes(b, display, rules, fileOpts)) : fixBytes(bytes, display, rules, fileOpts);
-    const replace = (diags: Diagnostic[], errors: FileError[]) => {
-      run.diagnostics = [...run.diagnostics.filter((d) => d.file !== display), ...diags];
-      run.errors.push(...errors.filter((e) => e.kind !== 'syntax'));
-    };
+    const file = run.contexts?.get(display);
+    const ctx: LintContext = file ? { file, run: run.context } : aloneContext(display);
+    // A notebook's findings are positioned in its cells: its module is linted afresh.
+    const src = new Source(abs, bytes);
+    const first = src.isNotebook ? undefined : { diagnostics: mine, errors: run.errors.filter((e) => e.file === display) };
+    const ff = src.isNotebook ? fixNotebook(bytes, display, (b) => fixBytes(b, rules, ctx, opts)) : fixBytes(bytes, rules, ctx, opts, first);
+    // The run has the check's errors: a fix adds only its own.
+    const newErrors = (errors: FileError[]) => errors.filter((e) => e.kind === 'fix');
     if (!ff.bytes) {
-      replace(mine, ff.errors);
+      out.errors.push(...newErrors(ff.errors));
       continue;
     }
     if (opts.write) {
       const w = writeFixed(abs, display, bytes, ff.bytes);
       if (!w.written) {
-        replace(mine, [...ff.errors, w.error!]);
+        out.errors.push(...newErrors(ff.errors), w.error!);
         continue;
       }
-      run.sources.set(display, ff.module ?? ff.after);
-      replace(ff.diagnostics, ff.errors);
-    } else replace(mine, ff.errors);
+      out.sources.set(display, ff.module ?? ff.after);
+      left.set(display, ff.diagnostics);
+      out.errors.push(...newErrors(ff.errors));
+    } else out.errors.push(...newErrors(ff.errors));
     out.fixed += ff.fixed;
     out.changed.push(ff);
   }
-  run.diagnostics.sort(compareDiagnostics);
+  for (const ds of left.values()) out.diagnostics.push(...ds);
+  out.diagnostics.sort(compareDiagnostics);
   return out;
 }

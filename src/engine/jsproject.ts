@@ -8,12 +8,13 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import type { ConfigResolver, ResolvedConfig } from '../config/resolve.js';
 import type { Rule } from '../rules/types.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
+import { kindOf } from '../parse/kind.js';
 import type { BatchStats, RawResult } from './batch.js';
 
 /** What discovery also finds (`alsoFind`): JS/TS files. */
 export const JS_FILES = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 /** Files checked by the JS/TS rules (declaration files are not code). */
-export const isJsFile = (p: string) => /\.(?:[cm]?[jt]s|[jt]sx)$/.test(p) && !/\.d\.[cm]?ts$/.test(p);
+export const isJsFile = (p: string) => kindOf(p) === 'js';
 
 /** The files for the Python checker: all but the JS/TS files discovery also found. */
 export function pythonFiles(found: DiscoveredFile[]): DiscoveredFile[] {

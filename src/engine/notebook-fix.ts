@@ -20,6 +20,8 @@ export interface FileFix {
   errors: FileError[];
   /** A notebook: the module of its code cells after the fixes (before/after are its JSON). */
   module?: string;
+  /** Times the text was analysed (checked and finished) by the fix loop, the run's own check not counted. */
+  lints?: number;
 }
 
 /** `fixModule` fixes Python bytes as `--fix` does (fix.ts's fixBytes, passed in: no import cycle). */

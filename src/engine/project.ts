@@ -1,6 +1,6 @@
 /**
- * A configured run: per-file configuration (../config), suppression comments and unused ones
- * (../suppress), severity overrides, then the baseline. Config files decide which extra datasets
+ * A configured run: discovery, per-file configuration (../config), the rules, the check, then each
+ * file's per-file stage (./filecontext.ts: config filters, suppressions, severity, the baseline). Config files decide which extra datasets
  * load, so files are discovered (and their configs resolved) before the rules are built.
  */
 import { resolve } from 'node:path';
@@ -8,18 +8,15 @@ import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { datasetFiles } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
-import type { Confidence, Rule } from '../rules/types.js';
+import type { Confidence } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
-import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
-import { filterBaseline, readBaseline } from '../suppress/baseline.js';
+import type { UnusedSuppression } from '../suppress/apply.js';
+import { baselinePath, readBaseline, type Baseline, type BaselineEntry } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
-import type { Pins } from '../rules/condition/versions.js';
 import { pinsFor } from '../config/pins.js';
-import { controlFlowOf } from '../rules/controlflow.js';
 import { removeStaleTempsIn } from '../io/atomic.js';
-import { groupByCallAndError } from '../diagnostics/group.js';
-import { ConfigResolver, checkRulePatterns, rulePatterns, ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, rulePatterns } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { RuleOptions } from '../compile/index.js';
@@ -27,9 +24,14 @@ import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from '.
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
-import { deriveForRun, keepDerived } from './derive.js';
+import { deriveForRun } from './derive.js';
 import type { DeriveMode } from '../records/generate/derive.js';
 import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
+import { finishFile, type FileContext, type RunContext } from './filecontext.js';
+
+export { finishFile, type FileContext, type RunContext } from './filecontext.js';
+
+const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
 
 export interface ProjectOptions extends RuleOptions {
   /** Records derived from the installed modules the checked files import (default: the config's `derive`, else off). */
@@ -98,12 +100,9 @@ export interface ProjectResult extends RunResult {
   /** Findings hidden because the baseline has them; baseline entries of checked files no longer found. */
   baselined: number;
   staleBaseline: number;
-  /** The same per-file stage (config, suppressions, confidence, severity, baseline) for a re-check of one file (--fix). */
-  finish: (r: FileResult, display: string) => Diagnostic[];
-  /** The fix strategy for a file: the option, else its config's `fix-strategy`. */
-  strategyOf: (display: string) => StrategyOption | undefined;
-  /** The versions each checked file's project pins. */
-  pinsOf: (display: string) => Pins | undefined;
+  /** What the per-file stage knew of the run, and of each checked file (by display path): a re-check (--fix) finishes as the run did. */
+  context: RunContext;
+  contexts: Map<string, FileContext>;
 }
 
 /** A checked file's text and bytes, read again (textOf) at most once, and only when asked for. */
@@ -122,57 +121,6 @@ class FileText {
   read(): { text?: string; bytes?: Buffer } {
     return (this.got ??= textOf(this.abs, this.raw));
   }
-}
-
-/** What the per-file stage needs to know about the whole run. */
-export interface RunContext {
-  rules: RuleSet;
-  /** Dataset files (absolute) that only some configs load: their rules apply only under those configs. */
-  configOnly: Set<string>;
-  minConfidence?: Confidence;
-}
-
-const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
-
-/** Control-flow rules are off by default (src/rules/controlflow.ts); the answer is kept per rule set. */
-const controlFlowMemo = new WeakMap<RuleSet, Map<string, boolean>>();
-function isControlFlow(rule: Rule, rules: RuleSet): boolean {
-  let memo = controlFlowMemo.get(rules);
-  if (!memo) controlFlowMemo.set(rules, (memo = new Map()));
-  let v = memo.get(rule.id);
-  if (v === undefined) memo.set(rule.id, (v = !!controlFlowOf(rule, rules.exceptions)));
-  return v;
-}
-
-/** The per-file stage after checking: config filters, suppressions, confidence, severity. */
-export function finishFile(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined = () => r.text): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
-  // No finding and no suppression comment (most files): nothing to filter, suppress or report.
-  if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
-  const loaded = (id: string) => {
-    // Every rule applies when no dataset is config-only (the usual run): no rule to read, no path to resolve.
-    if (!ctx.configOnly.size) return true;
-    const rule = ctx.rules.byId.get(id);
-    if (!rule) return true;
-    const src = resolve(rule.source.file);
-    return !ctx.configOnly.has(src) || cfg.records.includes(src);
-  };
-  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.byRecord.get(id) ?? id);
-  const active = (id: string) => {
-    const rid = ruleOf(id);
-    const rule = ctx.rules.byId.get(rid);
-    return loaded(rid) && ruleEnabled(cfg, rid, abs, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
-  };
-  const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
-  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id), text });
-  const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
-  const diagnostics = [...sup.kept, ...sup.problems]
-    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
-    .map((d) => {
-      const s = severityOverride(cfg, d.ruleId);
-      return s && s !== d.severity ? { ...d, severity: s } : d;
-    })
-    .sort(compareDiagnostics);
-  return { diagnostics: groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c)), unused: sup.unused, suppressed: sup.suppressed.length };
 }
 
 /** The configuration resolver of a run (config files, `--config`, `--select` / `--ignore` / `--exclude`). */
@@ -209,20 +157,35 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
+  const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
+  const contexts = new Map<string, FileContext>();
+  const baselineOf = baselineByFile(baseline);
+  const certainOnly = deriveMode === 'certain' ? derived?.recordIds : undefined;
+  // Made when first asked for: JS/TS files join `files` after checking (jsproject.ts).
+  const contextOf = (f: DiscoveredFile, i: number): FileContext => {
+    let c = contexts.get(f.display);
+    if (!c) {
+      const cfg = cfgs[i]!;
+      contexts.set(f.display, (c = { abs: f.abs, display: f.display, config: cfg, fixStrategy: opts.fixStrategy ?? cfg.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfg.targetVersion, listed), baseline: baselineOf(f.abs), certainOnly }));
+    }
+    return c;
+  };
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: opts.fixStrategy ?? cfgs[0]!.fixStrategy, prefilter: opts.prefilter, pins: pinsFor(files[0]!.abs, opts.targetVersion ?? cfgs[0]!.targetVersion, listed) }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: opts.fixStrategy ?? cfgs[i]!.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfgs[i]!.targetVersion, listed) })),
+  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: contextOf(files[0]!, 0).fixStrategy, prefilter: opts.prefilter, pins: contextOf(files[0]!, 0).pins }) : await checkFiles(
+    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: contextOf(f, i).fixStrategy, pins: contextOf(f, i).pins })),
     prepared,
     { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize, fixes: opts.fixes },
   );
 
   const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];
-  let diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const outcomes = new Map<string, FileOutcome>();
   const absByDisplay = new Map<string, string>();
   const originals = new Map<string, { abs: string; bytes: Buffer }>();
   let suppressed = 0;
+  let baselined = 0;
+  let staleBaseline = 0;
   files.forEach((f, i) => {
     const raw = batch.results[i]!;
     // A file that cannot be read or decoded is a raiselint/io-error finding (as Ruff's E902), configured like any rule.
@@ -230,12 +193,13 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
     // The check keeps no text (batch.ts): read once, when a suppression, a finding or the outcome needs it.
     const once = new FileText(f.abs, raw);
-    const done = finishFile(r, f.abs, cfgs[i]!, ctx, () => once.text());
-    done.diagnostics = keepDerived(done.diagnostics, deriveMode, derived);
+    const done = finishFile(r, contextOf(f, i), ctx, () => once.text());
     if (js) displayOnlyFixes(f.abs, done.diagnostics);
     diagnostics.push(...done.diagnostics);
     errors.push(...r.errors);
     suppressed += done.suppressed;
+    baselined += done.baselined;
+    staleBaseline += done.staleBaseline;
     absByDisplay.set(f.display, f.abs);
     if (done.diagnostics.length) {
       // Files with findings: their text (code frames) and bytes (fixes).
@@ -247,24 +211,18 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     outcomes.set(f.display, { abs: f.abs, display: f.display, text, directives: r.directives ?? [], unused: done.unused });
   });
   const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
-  let baselined = 0;
-  let staleBaseline = 0;
-  const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
-  if (baseline) {
-    const b = filterBaseline(baseline, diagnostics, absOf, files.map((f) => f.abs));
-    diagnostics = b.fresh;
-    baselined = b.known.length;
-    staleBaseline = b.stale;
-  }
   diagnostics.sort(compareDiagnostics);
-  const index = new Map(files.map((f, i) => [f.display, i]));
-  const finish = (r: FileResult, display: string): Diagnostic[] => {
-    const i = index.get(display)!;
-    const abs = files[i]!.abs;
-    const kept = finishFile(r, abs, cfgs[i]!, ctx).diagnostics;
-    return baseline ? filterBaseline(baseline, kept, absOf, [abs]).fresh : kept;
-  };
-  const strategyOf = (display: string) => opts.fixStrategy ?? cfgs[index.get(display)!]?.fixStrategy;
-  const pinsOf = (display: string) => (index.has(display) ? pinsFor(files[index.get(display)!]!.abs, opts.targetVersion ?? cfgs[index.get(display)!]?.targetVersion, listed) : undefined);
-  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, finish, strategyOf, pinsOf };
+  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, context: ctx, contexts };
+}
+
+/** A baseline's entries of each file, by the file's absolute path (undefined: no baseline). */
+function baselineByFile(baseline: Baseline | undefined): (abs: string) => Baseline | undefined {
+  if (!baseline) return () => undefined;
+  const byFile = new Map<string, BaselineEntry[]>();
+  for (const e of baseline.entries) {
+    const list = byFile.get(e.file);
+    if (list) list.push(e);
+    else byFile.set(e.file, [e]);
+  }
+  return (abs) => ({ path: baseline.path, entries: byFile.get(baselinePath(baseline.path, abs)) ?? [] });
 }

@@ -7,8 +7,8 @@
 import { resolve } from 'node:path';
 import { initParser } from '../parse/parser.js';
 import type { Pins } from '../rules/condition/versions.js';
-import { NotebookError, notebookModule } from '../parse/notebook.js';
-import { isNotebookPath } from '../workspace/pathkind.js';
+import { NotebookError } from '../parse/notebook.js';
+import { Source } from '../parse/kind.js';
 import { checkBytes } from './check.js';
 import type { BatchStats, RawResult } from './batch.js';
 import type { PreparedRules } from '../compile/index.js';
@@ -28,16 +28,14 @@ export function stdinFile(src: StdinSource): { abs: string; display: string } {
 export async function checkStdin(src: StdinSource, prepared: PreparedRules, opts: { fixStrategy?: StrategyOption; prefilter?: boolean; pins?: Pins }): Promise<{ results: RawResult[]; stats: BatchStats }> {
   await initParser();
   const { abs, display } = stdinFile(src);
-  let bytes = src.bytes;
+  let bytes: Buffer;
   // `--stdin-filename x.ipynb`: the notebook's JSON, checked as the module of its code cells.
-  if (isNotebookPath(abs)) {
-    try {
-      bytes = Buffer.from(notebookModule(bytes), 'utf8');
-    } catch (e) {
-      if (!(e instanceof NotebookError)) throw e;
-      const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
-      return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
-    }
+  try {
+    bytes = new Source(abs, src.bytes).checked();
+  } catch (e) {
+    if (!(e instanceof NotebookError)) throw e;
+    const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
+    return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
   }
   const r = checkBytes(bytes, display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter, pins: opts.pins });
   const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: r.text === undefined ? 0 : 1, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };

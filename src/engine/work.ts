@@ -9,8 +9,8 @@ import { isUtf8 } from 'node:buffer';
 import { codingCookie, DecodeError, decodeSource } from '../parse/source.js';
 import { DEFAULT_MAX_FILE_SIZE, readRegular, sourceLimits } from '../parse/files.js';
 import { readError } from './ioerror.js';
-import { inCell, NotebookError, notebookModule } from '../parse/notebook.js';
-import { isNotebookPath } from '../workspace/pathkind.js';
+import { NotebookError } from '../parse/notebook.js';
+import { Source } from '../parse/kind.js';
 import type { Prefilter } from '../prefilter/index.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { sha256, trustedSig, type StatSig } from '../io/fingerprint.js';
@@ -137,8 +137,8 @@ export class FileChecker {
   private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
 
   /** Keeps the text and a copy of the bytes of a file that has findings or directives, while the budget lasts (not notebooks: their text is made from cells). */
-  private keep(out: WorkResult, abs: string, text: string, bytes: Buffer): void {
-    if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || isNotebookPath(abs)) return;
+  private keep(out: WorkResult, src: Source, text: string, bytes: Buffer): void {
+    if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || !src.textIsFile) return;
     this.keepBytes -= bytes.length;
     out.text = text;
     out.source = Buffer.from(bytes);
@@ -162,15 +162,14 @@ export class FileChecker {
         return out;
       }
     }
-    // A notebook is checked as the module of its code cells (../parse/notebook.ts).
-    if (isNotebookPath(task.abs)) {
-      try {
-        bytes = Buffer.from(notebookModule(bytes), 'utf8');
-      } catch (e) {
-        if (!(e instanceof NotebookError)) throw e;
-        out.errors.push({ file: display, kind: 'decode', message: e.message });
-        return out;
-      }
+    // A notebook is checked as the module of its code cells (../parse/kind.ts).
+    const src = new Source(task.abs, bytes);
+    try {
+      bytes = src.checked();
+    } catch (e) {
+      if (!(e instanceof NotebookError)) throw e;
+      out.errors.push({ file: display, kind: 'decode', message: e.message });
+      return out;
     }
     let names: string[] | null = null;
     if (this.opts.prefilter) {
@@ -202,11 +201,11 @@ export class FileChecker {
       const r = this.check(text, display, rules, this.checkOptions(task));
       out.diagnostics = r.diagnostics;
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
-      out.errors = isNotebookPath(task.abs) ? r.errors.map((e) => inCell(text, e)) : r.errors;
+      out.errors = r.errors.map((e) => src.place(e, text));
       out.directives = r.directives ?? [];
       // Beyond the budget (and in workers) the text is not kept: the files with findings (all of
       // site-packages' sources with 1,760 records: ~50 MB) are read again for code frames and fixes (textOf).
-      this.keep(out, task.abs, text, bytes);
+      this.keep(out, src, text, bytes);
     } catch (e) {
       out.diagnostics = [];
       out.errors = [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }];

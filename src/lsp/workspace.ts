@@ -11,10 +11,10 @@ import { ConfigResolver, checkRulePatterns, isExcluded, rulePatterns, type Resol
 import { ConfigError } from '../config/schema.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { pinsFor } from '../config/pins.js';
-import { checkSource, type FileResult } from '../engine/check.js';
+import { checkSource } from '../engine/check.js';
 import { fixBytes } from '../engine/fix.js';
 import type { StrategyOption } from '../fix/plan.js';
-import { finishFile, type RunContext } from '../engine/project.js';
+import { finishFile, type FileContext, type RunContext } from '../engine/filecontext.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
@@ -118,9 +118,10 @@ export class Workspace {
     return problem;
   }
 
-  private finisher(abs: string, cfg: ResolvedConfig): (r: FileResult) => Diagnostic[] {
-    const ctx = this.context();
-    return (r) => finishFile(r, abs, cfg, ctx).diagnostics;
+  /** A buffer's context, as `raiselint check` would make it for the file (`fixStrategy`: as `--fix-strategy`). */
+  private fileContext(abs: string | undefined, display: string, cfg: ResolvedConfig, fixStrategy?: StrategyOption): FileContext {
+    const path = this.pathOf(abs, display);
+    return { abs: path, display, config: cfg, fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(path, cfg.targetVersion) };
   }
 
   /** A path for a buffer without a file: per-file-ignores and the like see it in the workspace folder. */
@@ -132,8 +133,9 @@ export class Workspace {
   check(abs: string | undefined, display: string, text: string, fixStrategy?: StrategyOption): CheckedText {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
-    const res = checkSource(text, display, this.rules, { fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion) });
-    const diagnostics = this.finisher(this.pathOf(abs, display), cfg)(res);
+    const file = this.fileContext(abs, display, cfg, fixStrategy);
+    const res = checkSource(text, display, this.rules, { fixStrategy: file.fixStrategy, pins: file.pins });
+    const diagnostics = finishFile(res, file, this.context()).diagnostics;
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }
 
@@ -141,7 +143,7 @@ export class Workspace {
   fixAll(abs: string | undefined, display: string, text: string): FixAllResult {
     const { cfg } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { text, fixed: 0, errors: [] };
-    const ff = fixBytes(Buffer.from(text, 'utf8'), display, this.rules, { fixStrategy: cfg.fixStrategy, pins: pinsFor(this.pathOf(abs, display), cfg.targetVersion), finish: this.finisher(this.pathOf(abs, display), cfg) });
+    const ff = fixBytes(Buffer.from(text, 'utf8'), this.rules, { file: this.fileContext(abs, display, cfg), run: this.context() });
     return { text: ff.after || text, fixed: ff.fixed, errors: ff.errors.filter((e) => e.kind === 'fix') };
   }
 }

@@ -5,9 +5,10 @@
  * (editInCell, when ./fixinfo.ts positions them).
  */
 import type { Diagnostic, PositionedEdit } from '../diagnostics/types.js';
+import { kindOf } from '../parse/kind.js';
 import { cellOf } from '../parse/notebook.js';
 
-export const isNotebook = (file: string) => file.endsWith('.ipynb');
+export const isNotebook = (file: string) => kindOf(file) === 'notebook';
 
 /** The cell and line of a module line; a cell's marker line counts as the start of that cell. */
 function position(text: string, line: number): { cell: number; line: number } | undefined {

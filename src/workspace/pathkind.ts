@@ -8,10 +8,6 @@ export const PYTHON_FILE = /\.(?:pyi?|ipynb)$/;
 /** Extensions of Python files named on the command line. */
 const NAMED = new Set(['.py', '.pyi', '.pyw', '.ipynb']);
 
-/** True for a Jupyter notebook (checked through src/parse/notebook.ts). */
-export function isNotebookPath(p: string): boolean {
-  return p.endsWith('.ipynb');
-}
 
 /** A file named on the command line is checked when it is Python: a Python extension, or no extension and a `#!...python` first line. */
 export function isPythonFile(abs: string): boolean {

@@ -16,7 +16,7 @@ import { jsBeforePart, readJsSnippets } from './snippets.js';
 import type { JsTarget } from '../../rules/js/types.js';
 import { unknownCondition } from '../condition/compile.js';
 
-export const JS_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+const JS_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const JS_TAGS = new Set(['javascript', 'typescript', 'js', 'ts', 'node', 'nodejs', 'deno', 'bun']);
 
 export interface JsCompileOutcome {

@@ -1,0 +1,111 @@
+/**
+ * The per-file stage after checking, and what it needs to know: config filters, suppressions,
+ * confidence, severity, one finding per call and error, derived records, the baseline.
+ *
+ * A file's `FileContext` is data (no callbacks into the run): the run builds one per checked file
+ * and the same context finishes the file's first check, every re-check of `--fix`'s loop
+ * (./fix.ts) and a language-server buffer, so a fix is verified against exactly what the run shows.
+ */
+import { resolve } from 'node:path';
+import { compareDiagnostics } from '../diagnostics/build.js';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { groupByCallAndError } from '../diagnostics/group.js';
+import type { RuleSet } from '../rules/ruleset.js';
+import type { Confidence, Rule } from '../rules/types.js';
+import type { Pins } from '../rules/condition/versions.js';
+import { controlFlowOf } from '../rules/controlflow.js';
+import { BUILTIN_RULES } from '../suppress/builtin.js';
+import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
+import { filterBaseline, type Baseline } from '../suppress/baseline.js';
+import type { StrategyOption } from '../fix/plan.js';
+import { ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import type { FileResult } from './check.js';
+
+/** What the per-file stage needs to know about the whole run. */
+export interface RunContext {
+  rules: RuleSet;
+  /** Dataset files (absolute) that only some configs load: their rules apply only under those configs. */
+  configOnly: Set<string>;
+  minConfidence?: Confidence;
+}
+
+/** What the per-file stage needs to know about one file. */
+export interface FileContext {
+  abs: string;
+  /** The path findings show. */
+  display: string;
+  config: ResolvedConfig;
+  /** `--fix-strategy`, else the config's `fix-strategy`. */
+  fixStrategy?: StrategyOption;
+  /** The versions the file's project pins (`--target-version` first). */
+  pins?: Pins;
+  /** `--baseline`: findings it has are not reported. */
+  baseline?: Baseline;
+  /** `derive = "certain"`: the records whose possible findings are left out. */
+  certainOnly?: Set<string>;
+}
+
+export interface FinishedFile {
+  diagnostics: Diagnostic[];
+  unused: UnusedSuppression[];
+  suppressed: number;
+  /** Findings the baseline has; baseline entries of this file no longer found. */
+  baselined: number;
+  staleBaseline: number;
+}
+
+const BUILTIN_IDS = BUILTIN_RULES.map((r) => r.id);
+
+/** Control-flow rules are off by default (src/rules/controlflow.ts); the answer is kept per rule set. */
+const controlFlowMemo = new WeakMap<RuleSet, Map<string, boolean>>();
+function isControlFlow(rule: Rule, rules: RuleSet): boolean {
+  let memo = controlFlowMemo.get(rules);
+  if (!memo) controlFlowMemo.set(rules, (memo = new Map()));
+  let v = memo.get(rule.id);
+  if (v === undefined) memo.set(rule.id, (v = !!controlFlowOf(rule, rules.exceptions)));
+  return v;
+}
+
+/** The per-file stage: what a file's check keeps to report. `text`: the file's text, read only when a suppression needs it. */
+export function finishFile(r: FileResult, file: FileContext, run: RunContext, text: () => string | undefined = () => r.text): FinishedFile {
+  const kept = keptFindings(r, file.abs, file.config, run, text);
+  let diagnostics = kept.diagnostics;
+  if (file.certainOnly) {
+    const drop = file.certainOnly;
+    diagnostics = diagnostics.filter((d) => d.confidence !== 'possible' || !drop.has(d.recordId));
+  }
+  if (!file.baseline) return { ...kept, diagnostics, baselined: 0, staleBaseline: 0 };
+  const b = filterBaseline(file.baseline, diagnostics, () => file.abs, [file.abs]);
+  return { ...kept, diagnostics: b.fresh, baselined: b.known.length, staleBaseline: b.stale };
+}
+
+/** Config filters, suppressions, confidence, severity, one finding per call and error. */
+function keptFindings(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+  // No finding and no suppression comment (most files): nothing to filter, suppress or report.
+  if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
+  const loaded = (id: string) => {
+    // Every rule applies when no dataset is config-only (the usual run): no rule to read, no path to resolve.
+    if (!ctx.configOnly.size) return true;
+    const rule = ctx.rules.byId.get(id);
+    if (!rule) return true;
+    const src = resolve(rule.source.file);
+    return !ctx.configOnly.has(src) || cfg.records.includes(src);
+  };
+  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.byRecord.get(id) ?? id);
+  const active = (id: string) => {
+    const rid = ruleOf(id);
+    const rule = ctx.rules.byId.get(rid);
+    return loaded(rid) && ruleEnabled(cfg, rid, abs, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
+  };
+  const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
+  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id), text });
+  const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
+  const diagnostics = [...sup.kept, ...sup.problems]
+    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
+    .map((d) => {
+      const s = severityOverride(cfg, d.ruleId);
+      return s && s !== d.severity ? { ...d, severity: s } : d;
+    })
+    .sort(compareDiagnostics);
+  return { diagnostics: groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c)), unused: sup.unused, suppressed: sup.suppressed.length };
+}
