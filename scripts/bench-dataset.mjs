@@ -40,16 +40,19 @@ function insideGit(dir) {
 
 /** A copy of the .py files of `from` (and their folders) under `to`. */
 function copyPy(from, to) {
-  cpSync(from, to, { recursive: true, filter: (src) => {
-    const name = src.split(/[\\/]/).pop();
-    // The folder copied may itself be named site-packages: only what is below it is skipped.
-    if (src !== from && SKIP.has(name)) return false;
-    try {
-      return statSync(src).isDirectory() || name.endsWith('.py');
-    } catch {
-      return false;
-    }
-  } });
+  cpSync(from, to, {
+    recursive: true,
+    filter: (src) => {
+      const name = src.split(/[\\/]/).pop();
+      // The folder copied may itself be named site-packages: only what is below it is skipped.
+      if (src !== from && SKIP.has(name)) return false;
+      try {
+        return statSync(src).isDirectory() || name.endsWith('.py');
+      } catch {
+        return false;
+      }
+    },
+  });
 }
 
 /**
@@ -58,7 +61,11 @@ function copyPy(from, to) {
  * call what the 1,000-record sample names. Each in its own folder: [id, folder, label].
  */
 function scaleInputs(corpus, work) {
-  const mods = readdirSync(corpus).filter((n) => n.endsWith('.py')).sort().map((n) => readFileSync(join(corpus, n), 'utf8')).filter((t) => !t.includes('__future__'));
+  const mods = readdirSync(corpus)
+    .filter((n) => n.endsWith('.py'))
+    .sort()
+    .map((n) => readFileSync(join(corpus, n), 'utf8'))
+    .filter((t) => !t.includes('__future__'));
   const blob = mods.join('\n');
   const out = [];
   for (const mb of [1, 4]) {
@@ -109,20 +116,61 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
     if (!c.id) sc('dsSg1', 'ast-grep scan, one rule, -j 1', astGrep, ['scan', '-r', rule, '-j', '1', '--report-style', 'short', c.dir]);
     sc('dsSgN', `ast-grep scan, one rule, -j ${j}`, astGrep, ['scan', '-r', rule, '-j', j, '--report-style', 'short', c.dir]);
     sc('dsRuff', "Ruff's WASM build, one rule, one process", process.execPath, [ruff, c.dir]);
-    sc('ds1k', `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', j]));
-    if (!c.id) sc('ds1kJ1', `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs 1`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']));
-    sc('dsAll', `raiselint, all ${nAll} stdlib records, cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsall', ['--no-cache', '--records', allFile, '--jobs', j]));
-    if (!c.id) sc('dsAllWarm', `raiselint, all ${nAll} stdlib records, warm (cache)`, process.execPath, check(c.dir, 'cache-dsall-warm', ['--records', allFile, '--jobs', j]));
-    if (!c.id) sc('dsNoPf', `raiselint, bundled records, --no-prefilter, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsnopf', ['--no-cache', '--no-prefilter', '--jobs', j]));
+    sc(
+      'ds1k',
+      `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs ${j}`,
+      process.execPath,
+      check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', j]),
+    );
+    if (!c.id)
+      sc(
+        'ds1kJ1',
+        `raiselint, ${count(sampleFile)} stdlib records, cold, --jobs 1`,
+        process.execPath,
+        check(c.dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']),
+      );
+    sc(
+      'dsAll',
+      `raiselint, all ${nAll} stdlib records, cold, --jobs ${j}`,
+      process.execPath,
+      check(c.dir, 'cache-dsall', ['--no-cache', '--records', allFile, '--jobs', j]),
+    );
+    if (!c.id)
+      sc(
+        'dsAllWarm',
+        `raiselint, all ${nAll} stdlib records, warm (cache)`,
+        process.execPath,
+        check(c.dir, 'cache-dsall-warm', ['--records', allFile, '--jobs', j]),
+      );
+    if (!c.id)
+      sc(
+        'dsNoPf',
+        `raiselint, bundled records, --no-prefilter, --jobs ${j}`,
+        process.execPath,
+        check(c.dir, 'cache-dsnopf', ['--no-cache', '--no-prefilter', '--jobs', j]),
+      );
     // Every file parsed and modelled with records that name what the corpus calls (the bundled
     // records name nothing in it): the prefilter's worth, and the model's cost on every file.
-    if (!c.id) sc('dsNoPf1k', `raiselint, ${count(sampleFile)} stdlib records, --no-prefilter, --jobs ${j}`, process.execPath, check(c.dir, 'cache-ds1k', ['--no-cache', '--no-prefilter', '--records', sampleFile, '--jobs', j]));
-    if (!c.id) sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
+    if (!c.id)
+      sc(
+        'dsNoPf1k',
+        `raiselint, ${count(sampleFile)} stdlib records, --no-prefilter, --jobs ${j}`,
+        process.execPath,
+        check(c.dir, 'cache-ds1k', ['--no-cache', '--no-prefilter', '--records', sampleFile, '--jobs', j]),
+      );
+    if (!c.id)
+      sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
   }
 
   // Cost in size (issue: bounded cost at the edges): each pair side by side, the ratio should stay near the size ratio (4x).
   for (const [id, dir, label] of scaleInputs(corpus, work)) {
-    scenarios.push({ id, label: `scale: ${label}, ${count(sampleFile)} records, --jobs 1`, cmd: process.execPath, argv: check(dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']), reps });
+    scenarios.push({
+      id,
+      label: `scale: ${label}, ${count(sampleFile)} records, --jobs 1`,
+      cmd: process.execPath,
+      argv: check(dir, 'cache-ds1k', ['--no-cache', '--records', sampleFile, '--jobs', '1']),
+      reps,
+    });
   }
 
   /** What a raiselint run did, from its --timings line: files read and parsed (the prefilter's pass rate). */
@@ -132,14 +180,21 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
     const findings = /Found (\d+) finding/.exec(r.stdout)?.[1] ?? (/All checks passed/.test(r.stdout) ? '0' : '?');
     if (!m) return { text: line || r.stderr.trim().split('\n').pop() || '', findings };
     const [, files, , read, parsed] = m.map(Number);
-    return { text: `${read} read, ${parsed} parsed (${read ? ((100 * parsed) / read).toFixed(0) : 0}% pass the prefilter) of ${files} files; ${findings} findings`, findings };
+    return {
+      text: `${read} read, ${parsed} parsed (${read ? ((100 * parsed) / read).toFixed(0) : 0}% pass the prefilter) of ${files} files; ${findings} findings`,
+      findings,
+    };
   };
   const last = new Map();
   const observe = (s, r) => last.set(s.id, r);
   // Not timed, once: the rules snapshots (one compile per records file and cache directory) and the warm cache.
   // The cold dataset runs themselves are not run as warm-ups: each takes tens of seconds.
   const prepare = [
-    ...[['cache-ds1k', sampleFile], ['cache-dsall', allFile], ['cache-dsall-warm', allFile]].map(([cache, file]) => [bin, 'rules', '--format', 'json', '--cache-dir', join(work, cache), '--records', file]),
+    ...[
+      ['cache-ds1k', sampleFile],
+      ['cache-dsall', allFile],
+      ['cache-dsall-warm', allFile],
+    ].map(([cache, file]) => [bin, 'rules', '--format', 'json', '--cache-dir', join(work, cache), '--records', file]),
     check(copy, 'cache-dsall-warm', ['--records', allFile, '--jobs', String(jobs)]),
   ];
 
@@ -149,10 +204,18 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
     for (const s of scenarios) {
       const r = last.get(s.id);
       if (!r) continue;
-      const what = s.cmd === process.execPath && s.argv[0] === bin ? did(r).text : s.cmd === astGrep ? `${r.stdout.split('\n').filter(Boolean).length} matches` : (r.stdout.trim().split('\n').pop() ?? '').slice(0, 90);
+      const what =
+        s.cmd === process.execPath && s.argv[0] === bin
+          ? did(r).text
+          : s.cmd === astGrep
+            ? `${r.stdout.split('\n').filter(Boolean).length} matches`
+            : (r.stdout.trim().split('\n').pop() ?? '').slice(0, 90);
       out(`  ${s.label}: ${what}\n`);
     }
-    for (const [label, file] of [['1,000 records', sampleFile], [`all ${nAll} records`, allFile]]) {
+    for (const [label, file] of [
+      ['1,000 records', sampleFile],
+      [`all ${nAll} records`, allFile],
+    ]) {
       const first = run(process.execPath, [bin, 'rules', '--format', 'json', '--cache-dir', join(work, `first-${label.length}`), '--records', file]);
       out(`  first compile, ${label} (raiselint rules, empty cache directory): ${fmt(first.ms)}\n`);
     }

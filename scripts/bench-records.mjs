@@ -51,7 +51,9 @@ export function recordLoadingBlock({ out = (s) => process.stdout.write(s), count
   const py = join(dir, 'one.py');
   writeFileSync(py, 'import json\n\nx = json.loads("{}")\n');
   out(`\nrecord loading (synthetic records, one JSON Lines file each; fresh process per command):\n`);
-  out(`${'records'.padStart(8)} ${'file'.padStart(8)}  ${'load'.padStart(8)} ${'RSS'.padStart(7)} ${'per rec'.padStart(8)}  ${'compile'.padStart(8)} ${'RSS'.padStart(7)} ${'per rec'.padStart(8)}  ${'reuse'.padStart(7)} ${'RSS'.padStart(7)}  rules\n`);
+  out(
+    `${'records'.padStart(8)} ${'file'.padStart(8)}  ${'load'.padStart(8)} ${'RSS'.padStart(7)} ${'per rec'.padStart(8)}  ${'compile'.padStart(8)} ${'RSS'.padStart(7)} ${'per rec'.padStart(8)}  ${'reuse'.padStart(7)} ${'RSS'.padStart(7)}  rules\n`,
+  );
   for (const n of counts) {
     const file = join(dir, `records-${n}.jsonl`);
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'gen-records.mjs'), '--count', String(n), '--out', file]);
@@ -67,9 +69,13 @@ export function recordLoadingBlock({ out = (s) => process.stdout.write(s), count
     const args = [bin, 'check', py, '--no-bundled', '--records', file, '--cache-dir', cache, '--no-cache', '--timings'];
     const compile = timed(args);
     const reuse = timed(args);
-    const rules = /; (\d+) rules/.exec(compile.stderr)?.[1] ?? (compile.code === 0 || compile.code === 1 ? '?' : `failed (exit ${compile.code}: ${compile.stderr.trim().split('\n').pop()})`);
+    const rules =
+      /; (\d+) rules/.exec(compile.stderr)?.[1] ??
+      (compile.code === 0 || compile.code === 1 ? '?' : `failed (exit ${compile.code}: ${compile.stderr.trim().split('\n').pop()})`);
     const per = (ms) => `${((ms * 1000) / n).toFixed(0)} us`;
-    out(`${String(n).padStart(8)} ${`${(size / 1e6).toFixed(0)} MB`.padStart(8)}  ${fmt(load.ms).padStart(8)} ${mb(load.rssKb).padStart(7)} ${per(load.ms).padStart(8)}  ${fmt(compile.ms).padStart(8)} ${mb(compile.rssKb).padStart(7)} ${per(compile.ms).padStart(8)}  ${fmt(reuse.ms).padStart(7)} ${mb(reuse.rssKb).padStart(7)}  ${rules}\n`);
+    out(
+      `${String(n).padStart(8)} ${`${(size / 1e6).toFixed(0)} MB`.padStart(8)}  ${fmt(load.ms).padStart(8)} ${mb(load.rssKb).padStart(7)} ${per(load.ms).padStart(8)}  ${fmt(compile.ms).padStart(8)} ${mb(compile.rssKb).padStart(7)} ${per(compile.ms).padStart(8)}  ${fmt(reuse.ms).padStart(7)} ${mb(reuse.rssKb).padStart(7)}  ${rules}\n`,
+    );
     if (typeof loaded.records !== 'number') out(`         load: ${loaded.records}\n`);
     rmSync(cache, { recursive: true, force: true });
     rmSync(file, { force: true });

@@ -107,7 +107,10 @@ const work = mkdtempSync(join(tmpdir(), 'raiselint-bench-'));
 const listFile = join(work, 'files.txt');
 writeFileSync(listFile, files.join('\n'));
 const rule = join(work, 'rule.yml');
-writeFileSync(rule, 'id: agent-save-state\nlanguage: python\nseverity: error\nmessage: agent_save_state raises NotImplementedError\nrule:\n  pattern: $X.agent_save_state($$$)\n');
+writeFileSync(
+  rule,
+  'id: agent-save-state\nlanguage: python\nseverity: error\nmessage: agent_save_state raises NotImplementedError\nrule:\n  pattern: $X.agent_save_state($$$)\n',
+);
 const records10k = join(work, 'records-10k.jsonl');
 execFileSync(process.execPath, [join(ROOT, 'scripts', 'gen-records.mjs'), '--count', '9995', '--out', records10k]);
 // A parse-heavy corpus: generated files that use the recorded APIs (most pass the prefilter).
@@ -169,14 +172,49 @@ const smallScenarios = [
   { id: 'floor', label: 'read-only floor (node, read every file)', cmd: process.execPath, argv: ['-e', readFloor, listFile] },
   { id: 'sg1', label: 'ast-grep scan, 1 thread', cmd: astGrep, argv: ['scan', '-r', rule, '-j', '1', '--report-style', 'short', ...files] },
   { id: 'sgN', label: `ast-grep scan, ${JOBS} threads`, cmd: astGrep, argv: ['scan', '-r', rule, '-j', String(JOBS), '--report-style', 'short', ...files] },
-  { id: 'cold1', label: 'raiselint cold (--no-cache), --jobs 1', cmd: process.execPath, argv: rl(['--cache-dir', cacheCold, '--no-cache', '--jobs', '1', ...files]) },
-  { id: 'coldN', label: `raiselint cold (--no-cache), --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', cacheCold, '--no-cache', '--jobs', String(JOBS), ...files]) },
-  { id: 'warm', label: `raiselint warm (cache), --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', cacheWarm, '--jobs', String(JOBS), ...files]) },
-  { id: 'cold10k', label: `raiselint cold, 10,000 records, --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', cache10k, '--no-cache', '--records', records10k, '--jobs', String(JOBS), ...files]) },
-  { id: 'pre20', label: 'pre-commit style: 20 files, cold (--no-cache)', cmd: process.execPath, argv: rl(['--cache-dir', cachePre, '--no-cache', ...preCommitFiles]) },
+  {
+    id: 'cold1',
+    label: 'raiselint cold (--no-cache), --jobs 1',
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', cacheCold, '--no-cache', '--jobs', '1', ...files]),
+  },
+  {
+    id: 'coldN',
+    label: `raiselint cold (--no-cache), --jobs ${JOBS}`,
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', cacheCold, '--no-cache', '--jobs', String(JOBS), ...files]),
+  },
+  {
+    id: 'warm',
+    label: `raiselint warm (cache), --jobs ${JOBS}`,
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', cacheWarm, '--jobs', String(JOBS), ...files]),
+  },
+  {
+    id: 'cold10k',
+    label: `raiselint cold, 10,000 records, --jobs ${JOBS}`,
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', cache10k, '--no-cache', '--records', records10k, '--jobs', String(JOBS), ...files]),
+  },
+  {
+    id: 'pre20',
+    label: 'pre-commit style: 20 files, cold (--no-cache)',
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', cachePre, '--no-cache', ...preCommitFiles]),
+  },
   { id: 'pre20warm', label: 'pre-commit style: 20 files, cache on', cmd: process.execPath, argv: rl(['--cache-dir', cachePre, ...preCommitFiles]) },
-  { id: 'heavy1', label: 'parse-heavy generated corpus, --jobs 1', cmd: process.execPath, argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', '1', heavy]) },
-  { id: 'heavyN', label: `parse-heavy generated corpus, --jobs ${JOBS}`, cmd: process.execPath, argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', String(JOBS), heavy]) },
+  {
+    id: 'heavy1',
+    label: 'parse-heavy generated corpus, --jobs 1',
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', '1', heavy]),
+  },
+  {
+    id: 'heavyN',
+    label: `parse-heavy generated corpus, --jobs ${JOBS}`,
+    cmd: process.execPath,
+    argv: rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--records', heavyRecords, '--jobs', String(JOBS), heavy]),
+  },
   { id: 'node', label: 'node -e 0 (start-up alone)', cmd: process.execPath, argv: ['-e', '0'] },
 ];
 const scenarios = DATASET_ONLY ? [] : smallScenarios;
@@ -215,13 +253,21 @@ const out = (s) => process.stdout.write(s);
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 out(`raiselint benchmark\n`);
 out(`machine: ${cpu}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}, Node ${process.version}\n`);
-out(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; scheduling priority (nice): ${getPriority()}\n`);
-out(`corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions (dataset scale: ${DATASET_REPS}), medians; threads: ${JOBS}\n\n`);
+out(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; scheduling priority (nice): ${getPriority()}\n`,
+);
+out(
+  `corpus: ${corpus}: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${REPS} repetitions (dataset scale: ${DATASET_REPS}), medians; threads: ${JOBS}\n\n`,
+);
 
 // Warm-ups (not timed): compiled-rules snapshots, the warm cache, ast-grep's binary in the page cache.
 out('preparing (compiling rule snapshots, filling the cache) ...\n');
 const first5 = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-5'), '--no-cache', '--timings', ...files]));
-const first10k = DATASET_ONLY ? undefined : run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
+const first10k = DATASET_ONLY
+  ? undefined
+  : run(process.execPath, rl(['--cache-dir', join(work, 'first-10k'), '--no-cache', '--timings', '--records', records10k, ...files]));
 const isTool = (s) => s.cmd === astGrep || s.id === 'floor' || s.id === 'node' || s.id.startsWith('dsRuff');
 for (const argv of dataset?.prepare ?? []) run(process.execPath, argv);
 for (const s of scenarios) {
@@ -232,8 +278,15 @@ for (const s of scenarios) {
   if (!isTool(s) && r.status === 2 && !/error:/.test(r.stdout + r.stderr)) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
   dataset?.observe(s, r);
 }
-const statsOf = (extra) => run(process.execPath, rl([...extra, '--timings', ...files])).stderr.split('\n').find((l) => l.startsWith('raiselint: ') && l.includes(' files: ')) ?? '';
-const sgInspect = DATASET_ONLY ? '' : (run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files]).stderr.split('\n').find((l) => l.includes('scannedFileCount')) ?? '');
+const statsOf = (extra) =>
+  run(process.execPath, rl([...extra, '--timings', ...files]))
+    .stderr.split('\n')
+    .find((l) => l.startsWith('raiselint: ') && l.includes(' files: ')) ?? '';
+const sgInspect = DATASET_ONLY
+  ? ''
+  : (run(astGrep, ['scan', '-r', rule, '-j', String(JOBS), '--inspect', 'summary', ...files])
+      .stderr.split('\n')
+      .find((l) => l.includes('scannedFileCount')) ?? '');
 
 const times = new Map(scenarios.map((s) => [s.id, []]));
 const cpuTimes = new Map(scenarios.map((s) => [s.id, []]));
@@ -248,7 +301,9 @@ for (let rep = 0; rep < rounds; rep++) {
     if (r.rssKb) rss.get(s.id).push(r.rssKb);
     if (s.reps !== undefined) dataset.observe(s, r);
     // Progress, so that a long run that is stopped still says what it measured.
-    process.stderr.write(`  [${rep + 1}] ${s.label}: ${(r.ms / 1000).toFixed(2)} s wall${r.cpuMs !== undefined ? `, ${(r.cpuMs / 1000).toFixed(2)} s CPU` : ''}${r.rssKb ? `, ${Math.round(r.rssKb / 1024)} MB` : ''}\n`);
+    process.stderr.write(
+      `  [${rep + 1}] ${s.label}: ${(r.ms / 1000).toFixed(2)} s wall${r.cpuMs !== undefined ? `, ${(r.cpuMs / 1000).toFixed(2)} s CPU` : ''}${r.rssKb ? `, ${Math.round(r.rssKb / 1024)} MB` : ''}\n`,
+    );
   }
   out(`  repetition ${rep + 1}/${rounds} done (load ${loadavg()[0].toFixed(2)})\n`);
 }
@@ -267,14 +322,22 @@ out(`${''.padEnd(W)} ${'(wall)'.padStart(9)} ${''.padStart(9)} ${''.padStart(9)}
 for (const s of scenarios) {
   const t = times.get(s.id);
   const c = cpuTimes.get(s.id);
-  out(`${s.label.padEnd(W)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${(c.length ? fmt(median(c)) : 'n/a').padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}  (${t.length}x)\n`);
+  out(
+    `${s.label.padEnd(W)} ${fmt(med(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${(c.length ? fmt(median(c)) : 'n/a').padStart(9)} ${mb(Math.max(0, ...rss.get(s.id))).padStart(9)}  (${t.length}x)\n`,
+  );
 }
 if (!DATASET_ONLY) {
   out(`\nfirst run, empty cache directory (compiles and saves the rules snapshot), once:\n`);
   out(`  5 records:      ${fmt(first5.ms)}   ${first5.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
   out(`  10,000 records: ${fmt(first10k.ms)}   ${first10k.stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n`);
   out(`parse-heavy corpus: ${pyFiles(heavy).length} generated files, ${(heavyBytes / 1e6).toFixed(1)} MB, 200 extra synthetic records\n`);
-  out(`what the runs did (the 5 bundled and 10,000 synthetic records name APIs the corpus never mentions: they measure the prefilter and start-up):\n  heavy: ${run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy])).stderr.split('\n').find((l) => l.includes(' files: ')) ?? ''}\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`);
+  out(
+    `what the runs did (the 5 bundled and 10,000 synthetic records name APIs the corpus never mentions: they measure the prefilter and start-up):\n  heavy: ${
+      run(process.execPath, rl(['--cache-dir', join(work, 'cache-heavy'), '--no-cache', '--timings', '--records', heavyRecords, heavy]))
+        .stderr.split('\n')
+        .find((l) => l.includes(' files: ')) ?? ''
+    }\n  cold: ${statsOf(['--cache-dir', cacheCold, '--no-cache'])}\n  warm: ${statsOf(['--cache-dir', cacheWarm])}\n  10k:  ${statsOf(['--cache-dir', cache10k, '--no-cache', '--records', records10k])}\n  ast-grep: ${sgInspect.trim()}\n`,
+  );
 }
 dataset?.report(out, fmt);
 
@@ -292,14 +355,24 @@ if (!DATASET_ONLY) {
 }
 for (const [s, twin] of twins) ratio(`this build / baseline: ${s.label}`, s.id, twin.id, '<= 1 (no slower)', (v) => v <= 1);
 out(`\n${'ratio (of medians)'.padEnd(W)} ${'wall'.padStart(9)} ${'CPU'.padStart(9)}  target (on wall time)\n`);
-for (const [label, v, target, ok, c] of ratios) out(`${label.padEnd(W)} ${v.toFixed(2).padStart(9)} ${(Number.isFinite(c) ? c.toFixed(2) : 'n/a').padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`);
-if (!DATASET_ONLY) out(`${'20-file pre-commit run, wall (cold)'.padEnd(W)} ${fmt(med('pre20')).padStart(9)} ${''.padStart(9)}  <= 300 ms${med('pre20') <= 300 ? '  met' : '  MISSED'}\n`);
+for (const [label, v, target, ok, c] of ratios)
+  out(
+    `${label.padEnd(W)} ${v.toFixed(2).padStart(9)} ${(Number.isFinite(c) ? c.toFixed(2) : 'n/a').padStart(9)}  ${target}${ok ? (ok(v) ? '  met' : '  MISSED') : ''}\n`,
+  );
+if (!DATASET_ONLY)
+  out(
+    `${'20-file pre-commit run, wall (cold)'.padEnd(W)} ${fmt(med('pre20')).padStart(9)} ${''.padStart(9)}  <= 300 ms${med('pre20') <= 300 ? '  met' : '  MISSED'}\n`,
+  );
 const rlIds = scenarios.filter((s) => !isTool(s)).map((s) => s.id);
 const rlRss = Math.max(0, ...rlIds.flatMap((id) => rss.get(id)));
-out(`${'peak RSS of any raiselint run'.padEnd(W)} ${mb(rlRss).padStart(9)} ${''.padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+out(
+  `${'peak RSS of any raiselint run'.padEnd(W)} ${mb(rlRss).padStart(9)} ${''.padStart(9)}  <= 400 MB${rlRss ? (rlRss / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`,
+);
 if (dataset && times.has(dataset.rssTarget)) {
   const k = Math.max(0, ...rss.get(dataset.rssTarget));
-  out(`${`peak RSS, ${dataset.rssTarget} (all records, largest corpus)`.padEnd(W)} ${mb(k).padStart(9)} ${''.padStart(9)}  <= 400 MB${k ? (k / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`);
+  out(
+    `${`peak RSS, ${dataset.rssTarget} (all records, largest corpus)`.padEnd(W)} ${mb(k).padStart(9)} ${''.padStart(9)}  <= 400 MB${k ? (k / 1024 <= 400 ? '  met' : '  MISSED') : ''}\n`,
+  );
 }
 // ---------------------------------------------------------------- JS/TS (type-aware ESLint rules)
 // A separate block: a generated TypeScript project (a tsconfig, the packages of node_modules
@@ -311,7 +384,22 @@ if (!NO_JS) {
   const jsDir = join(work, 'js-project');
   mkdirSync(join(jsDir, 'src'), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(jsDir, 'node_modules'), 'dir');
-  writeFileSync(join(jsDir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['src'] }));
+  writeFileSync(
+    join(jsDir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2023'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
+      include: ['src'],
+    }),
+  );
   const JS_FILES = 200;
   const USING = 10;
   for (let i = 0; i < JS_FILES; i++) {
@@ -343,17 +431,31 @@ if (!NO_JS) {
   const jsMed = (id) => median(jsTimes.get(id));
   for (const s of jsScenarios) {
     const t = jsTimes.get(s.id);
-    out(`${s.label.padEnd(52)} ${fmt(jsMed(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...jsRss.get(s.id))).padStart(9)}\n`);
+    out(
+      `${s.label.padEnd(52)} ${fmt(jsMed(s.id)).padStart(9)} ${fmt(Math.min(...t)).padStart(9)} ${fmt(Math.max(...t)).padStart(9)} ${mb(Math.max(0, ...jsRss.get(s.id))).padStart(9)}\n`,
+    );
   }
-  const jsLine = (extra) => run(process.execPath, [...jsRl(extra), '--timings']).stderr.split('\n').filter((l) => l.startsWith('raiselint: ')).join('\n    ');
-  out(`what the runs did:\n  prefilter on:\n    ${jsLine(['--records', jsRecords])}\n  --no-prefilter:\n    ${jsLine(['--records', jsRecords, '--no-prefilter'])}\n`);
+  const jsLine = (extra) =>
+    run(process.execPath, [...jsRl(extra), '--timings'])
+      .stderr.split('\n')
+      .filter((l) => l.startsWith('raiselint: '))
+      .join('\n    ');
+  out(
+    `what the runs did:\n  prefilter on:\n    ${jsLine(['--records', jsRecords])}\n  --no-prefilter:\n    ${jsLine(['--records', jsRecords, '--no-prefilter'])}\n`,
+  );
   out(`${'JS/TS prefilter on / off'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsAll')).toFixed(2).padStart(9)}  (info)\n`);
-  out(`${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`);
+  out(
+    `${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`,
+  );
 }
 
 // ---------------------------------------------------------------- record loading (1,000 / 10,000 / 100,000 records)
 // Its own block: scripts/bench-records.mjs (load, compile, reuse per dataset size). `--no-records-block` skips it.
 if (!NO_RECORDS_BLOCK) (await import('./bench-records.mjs')).recordLoadingBlock({ out, work });
-out(`\nload average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+out(
+  `\nload average at end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}\n`,
+);
 if (!KEEP) rmSync(work, { recursive: true, force: true });
 else out(`kept ${work}\n`);

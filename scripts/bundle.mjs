@@ -37,7 +37,10 @@ function inputsHash() {
   files.sort();
   files.push(fileURLToPath(import.meta.url), join(ROOT, 'package.json'), join(ROOT, 'package-lock.json'));
   const h = createHash('sha256');
-  for (const f of files) h.update(`${relative(ROOT, f)}\0`).update(existsSync(f) ? readFileSync(f) : '').update('\0');
+  for (const f of files)
+    h.update(`${relative(ROOT, f)}\0`)
+      .update(existsSync(f) ? readFileSync(f) : '')
+      .update('\0');
   return h.digest('hex');
 }
 
@@ -109,7 +112,10 @@ const result = await esbuild.build({
   metafile: true,
   logLevel: 'warning',
 });
-for (const [pkg, name] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-python', 'tree-sitter-python.wasm']]) {
+for (const [pkg, name] of [
+  ['web-tree-sitter', 'web-tree-sitter.wasm'],
+  ['tree-sitter-python', 'tree-sitter-python.wasm'],
+]) {
   copyFileSync(join(ROOT, 'node_modules', pkg, name), join(out, name));
 }
 // The ESLint plugin (`raiselint/eslint`, package.json exports) as one ES module beside the CLI.
@@ -142,7 +148,10 @@ writeFileSync(stampPath, `${hash}\n`);
 function asciiOnly(file) {
   const src = readFileSync(file, 'utf8');
   if (!/[^\x00-\x7f]/.test(src)) return;
-  writeFileSync(file, src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  writeFileSync(
+    file,
+    src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 /** The name, version and license text of each npm package with code in the bundle, and of the grammar. */

@@ -135,10 +135,16 @@ async function main() {
     const dir = join(ROOT, '.fuzz-failures');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `seed-${SEED}.json`), JSON.stringify(failures, null, 2));
-    for (const f of failures.slice(0, 20)) process.stderr.write(`fuzz: input ${f.i} (${f.kind ?? '?'}): ${f.what}${f.why ? `: ${f.why}` : ''}  (npm run fuzz -- --seed ${SEED} --only ${f.i})\n`);
+    for (const f of failures.slice(0, 20))
+      process.stderr.write(`fuzz: input ${f.i} (${f.kind ?? '?'}): ${f.what}${f.why ? `: ${f.why}` : ''}  (npm run fuzz -- --seed ${SEED} --only ${f.i})\n`);
   }
-  const kinds = Object.entries(byKind).sort().map(([k, n]) => `${k} ${n}`).join(', ');
-  process.stdout.write(`fuzz: ${counts.runs} runs (seed ${SEED}; ${kinds}) in ${secs} s: ${counts.crashes} crashes, ${counts.hangs} hangs, ${counts.badFixes} bad fixes, ${counts.lostBytes} lost bytes; ${counts.fixed} inputs fixed (${pairs.length} checked with CPython)\n`);
+  const kinds = Object.entries(byKind)
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  process.stdout.write(
+    `fuzz: ${counts.runs} runs (seed ${SEED}; ${kinds}) in ${secs} s: ${counts.crashes} crashes, ${counts.hangs} hangs, ${counts.badFixes} bad fixes, ${counts.lostBytes} lost bytes; ${counts.fixed} inputs fixed (${pairs.length} checked with CPython)\n`,
+  );
   process.exitCode = counts.crashes || counts.hangs || counts.badFixes || counts.lostBytes ? 1 : 0;
 }
 

@@ -74,16 +74,20 @@ function units(text) {
 const DECOYS = [
   // A method name with no known class in the file: cannot match.
   (k) => `def decoy_${k}(store):\n    store.save_state()\n    store.load_state({})\n    return store.metadata\n`,
-  (k) => `class Snapshot${k}:\n    def save_state(self):\n        return {}\n\n    def agent_save_state(self, a):\n        return a\n\n\nSnapshot${k}().agent_save_state(1)\n`,
+  (k) =>
+    `class Snapshot${k}:\n    def save_state(self):\n        return {}\n\n    def agent_save_state(self, a):\n        return a\n\n\nSnapshot${k}().agent_save_state(1)\n`,
   // Names in comments and strings only.
-  (k) => `# GrpcWorkerAgentRuntime.agent_save_state() is documented elsewhere (${k})\nNOTE_${k} = "call runtime.agent_load_state(agent) on a GrpcWorkerAgentRuntime"\n`,
+  (k) =>
+    `# GrpcWorkerAgentRuntime.agent_save_state() is documented elsewhere (${k})\nNOTE_${k} = "call runtime.agent_load_state(agent) on a GrpcWorkerAgentRuntime"\n`,
   // Names glued to other identifier characters.
-  (k) => `def my_save_state_${k}(x_agent_save_state):\n    GrpcWorkerAgentRuntimeX = x_agent_save_state\n    return GrpcWorkerAgentRuntimeX.agent_save_state_v2()\n`,
+  (k) =>
+    `def my_save_state_${k}(x_agent_save_state):\n    GrpcWorkerAgentRuntimeX = x_agent_save_state\n    return GrpcWorkerAgentRuntimeX.agent_save_state_v2()\n`,
   // Non-ASCII letters next to names (one identifier for Python).
   (k) => `def f${k}(é):\n    ésave_state = é\n    return ésave_state\n`,
   // Plain code.
   (k) => `def total_${k}(xs):\n    t = 0\n    for x in xs:\n        if x % 2:\n            t += x\n    return t\n`,
-  (k) => `class Point${k}:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n    def norm(self):\n        return (self.x ** 2 + self.y ** 2) ** 0.5\n`,
+  (k) =>
+    `class Point${k}:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n    def norm(self):\n        return (self.x ** 2 + self.y ** 2) ** 0.5\n`,
   // A suppression comment with nothing to suppress (reported as unused).
   (k) => `value_${k} = sum([1, 2])  # raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]\n`,
 ];
@@ -139,7 +143,8 @@ export function generateCorpus(out, { files = 200, seed = 7, recordsFile, record
     let text = `"""Generated corpus file ${i}."""\n${[...imports].join('\n')}\n\n\n${body.join('\n\n')}\n`;
     let bytes = Buffer.from(text, 'utf8');
     const special = i % 37;
-    if (special === 5) bytes = Buffer.concat([Buffer.from('# -*- coding: iso-8859-1 -*-\n'), Buffer.from(text.replace('"""Generated', '"""Caf\u00e9 generated'), 'latin1')]);
+    if (special === 5)
+      bytes = Buffer.concat([Buffer.from('# -*- coding: iso-8859-1 -*-\n'), Buffer.from(text.replace('"""Generated', '"""Caf\u00e9 generated'), 'latin1')]);
     else if (special === 9) bytes = Buffer.concat([bytes, Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a])]);
     else if (special === 13) bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
     else if (special === 17) bytes = Buffer.from(text.replace(/\n/g, '\r\n'), 'utf8');

@@ -103,8 +103,7 @@ function record(i) {
     ];
     raiseRow = body.findIndex((l) => l.startsWith('        raise'));
     recv = 'client';
-    callExpr =
-      kind === 'method' ? `await client.${fn}(${noun}_id)` : kind === 'constructor' ? `${cls}(${noun}_id)` : `${cls}.${fn}(${noun}_id)`;
+    callExpr = kind === 'method' ? `await client.${fn}(${noun}_id)` : kind === 'constructor' ? `${cls}(${noun}_id)` : `${cls}.${fn}(${noun}_id)`;
   }
   const lines = [...pre, ...body];
   const start = 100 + Math.floor(rand() * 800);

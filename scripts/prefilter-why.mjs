@@ -71,7 +71,11 @@ function reasons(bytes, names) {
       const names = c.names.filter((x) => found.has(x));
       const roots = c.roots.filter((x) => ctx.roots.has(x));
       if (!(want & shape) || (c.names.length && !names.length) || (c.roots.length && !roots.length)) continue;
-      out.push([n, shapeName(want), `${roots.length ? `import ${roots.join('|')}` : ''}${roots.length && names.length ? ' + ' : ''}${names.slice(0, 3).join('|')}`]);
+      out.push([
+        n,
+        shapeName(want),
+        `${roots.length ? `import ${roots.join('|')}` : ''}${roots.length && names.length ? ' + ' : ''}${names.slice(0, 3).join('|')}`,
+      ]);
     }
   }
   return out;
@@ -102,7 +106,12 @@ for (const f of pyFiles(dir)) {
   for (const r of new Set(rs.map((r) => `${r[0]} (${r[1]}) with ${r[2] || 'nothing'}`))) count(byReason, r);
   if (values.files) console.log(`${rel}: ${[...new Set(rs.map((r) => r[0]))].join(', ')}`);
 }
-const top = (m) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Number(values.top)).map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`).join('\n');
+const top = (m) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, Number(values.top))
+    .map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`)
+    .join('\n');
 const what = withFindings ? `${passed - useful} without findings (${useful} with)` : `${passed} (no --report: all counted)`;
 console.log(`${total} files, ${passed} pass the prefilter: ${what}`);
 console.log(`entry names letting them through (files):\n${top(byEntry)}`);

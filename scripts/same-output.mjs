@@ -24,7 +24,11 @@ const args = argv.slice(3);
 
 function run(clone, cache) {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [join(clone, 'bin', 'raiselint.js'), ...args, '--cache-dir', cache], { encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [join(clone, 'bin', 'raiselint.js'), ...args, '--cache-dir', cache], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   // Timing lines and cache paths differ between runs by nature.
   const clean = (s) => s.replaceAll(cache, '<cache>').replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<t>');
   return { out: clean(r.stdout), err: clean(r.stderr), code: r.status, ms: performance.now() - started };
@@ -48,7 +52,9 @@ try {
     if (a.out !== b.out) diffs.push(`stdout ${firstDiff(a.out, b.out)}`);
     if (a.err !== b.err) diffs.push(`stderr ${firstDiff(a.err, b.err)}`);
     const lines = a.out.split('\n').length - 1;
-    process.stdout.write(`${pass}: ${diffs.length ? 'DIFFERENT' : 'same'} (exit ${a.code}, ${lines} lines of stdout; base ${(a.ms / 1000).toFixed(2)} s, new ${(b.ms / 1000).toFixed(2)} s)\n`);
+    process.stdout.write(
+      `${pass}: ${diffs.length ? 'DIFFERENT' : 'same'} (exit ${a.code}, ${lines} lines of stdout; base ${(a.ms / 1000).toFixed(2)} s, new ${(b.ms / 1000).toFixed(2)} s)\n`,
+    );
     for (const d of diffs) process.stdout.write(`  ${d}\n`);
     if (diffs.length) same = false;
   }

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'raiselint-test-'));
 const out = join(dir, 'report.json');
-const r = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+const r = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 let summary = 'tests: 0 passed, 1 failed';
 let failed = 1;
 try {

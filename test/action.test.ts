@@ -51,11 +51,19 @@ describe('action.yml', () => {
   it('is a composite action: set up Node, install from the action path, check, upload SARIF, fail on findings', () => {
     expect(action.runs.using).toBe('composite');
     const steps = action.runs.steps;
-    expect(steps.map((s) => s.uses ?? s.name)).toEqual(['actions/setup-node@v4', 'Install raiselint (this action\'s ref)', 'raiselint check', 'github/codeql-action/upload-sarif@v3', 'Fail on findings']);
+    expect(steps.map((s) => s.uses ?? s.name)).toEqual([
+      'actions/setup-node@v4',
+      "Install raiselint (this action's ref)",
+      'raiselint check',
+      'github/codeql-action/upload-sarif@v3',
+      'Fail on findings',
+    ]);
     expect(steps[1]!.env!.RAISELINT_SRC).toBe('${{ github.action_path }}');
     // Inputs reach the scripts through env only (no ${{ }} inside a script: no injection).
     for (const s of steps) if (s.run) expect(s.run).not.toContain('${{');
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['paths', 'format', 'min-confidence', 'records', 'args', 'upload', 'category', 'fail-on-findings']));
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(['paths', 'format', 'min-confidence', 'records', 'args', 'upload', 'category', 'fail-on-findings']),
+    );
   });
 
   it(
@@ -77,7 +85,10 @@ describe('action.yml', () => {
       const ajv = new Ajv2020({ allErrors: true, strict: false });
       (addFormats as unknown as (a: Ajv2020) => void)(ajv);
       expect(ajv.validate(schema, log), JSON.stringify(ajv.errors?.slice(0, 3))).toBe(true);
-      const results = log.runs[0].results.map((x: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => [x.ruleId, x.locations[0]!.physicalLocation.artifactLocation.uri]);
+      const results = log.runs[0].results.map((x: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => [
+        x.ruleId,
+        x.locations[0]!.physicalLocation.artifactLocation.uri,
+      ]);
       // The bundled rule, and one from the `records` input.
       expect(results).toContainEqual(['autogen/agent-save-state-is-not-yet-implemented', 'src/app.py']);
       expect(results).toContainEqual(['cpython/json-expecting-value', 'src/io_.py']);
@@ -93,11 +104,20 @@ describe('action.yml', () => {
     'format github: annotations on stdout, min-confidence and extra args passed; nothing to upload; fail-on-findings false passes',
     () => {
       expect(installed.length, 'the install step ran in the test before').toBeGreaterThan(0);
-      const inputs = { paths: 'src/app.py\nsrc/io_.py', format: 'github', 'min-confidence': 'certain', args: '--select autogen', 'fail-on-findings': 'false', records: 'our-errors.jsonl' };
+      const inputs = {
+        paths: 'src/app.py\nsrc/io_.py',
+        format: 'github',
+        'min-confidence': 'certain',
+        args: '--select autogen',
+        'fail-on-findings': 'false',
+        records: 'our-errors.jsonl',
+      };
       const r = runAction(action, { ...base, temp: temp('github'), inputs, skip: ["Install raiselint (this action's ref)"], path: installed });
       const [, , check, upload, fail] = r.steps;
       expect(check!.code, check!.stderr).toBe(0);
-      expect(check!.stdout).toMatch(/^::error file=src\/app\.py,line=6,col=19,endLine=6,endColumn=53,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::/m);
+      expect(check!.stdout).toMatch(
+        /^::error file=src\/app\.py,line=6,col=19,endLine=6,endColumn=53,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::/m,
+      );
       expect(check!.stdout).not.toContain('cpython/'); // --select autogen
       expect(r.outputs).toEqual({ 'exit-code': '1', 'sarif-file': '' });
       expect(upload!.ran).toBe(false);

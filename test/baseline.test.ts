@@ -70,7 +70,10 @@ describe('baseline', () => {
     expect(w.code).toBe(0);
     const doc = JSON.parse(readFileSync(join(root, 'raiselint-baseline.json'), 'utf8'));
     expect(doc.version).toBe(1);
-    expect(doc.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual([...Array(3).fill(`src/a.py ${R.save}`), `src/b.py ${R.save}`]);
+    expect(doc.findings.map((f: { file: string; ruleId: string }) => `${f.file} ${f.ruleId}`)).toEqual([
+      ...Array(3).fill(`src/a.py ${R.save}`),
+      `src/b.py ${R.save}`,
+    ]);
 
     expect(checkJson(root, ['--baseline', 'raiselint-baseline.json']).keys).toEqual([]);
     // Reformat a.py, add a new finding to b.py
@@ -107,7 +110,12 @@ describe('baseline', () => {
   });
 
   it('a missing or malformed baseline is exit 2 with one line', () => {
-    const root = makeProject({ 'a.py': ONE, 'bad.json': '{"version": 1, "findings": [{"file": "a.py"}]}', 'v2.json': '{"version": 2, "findings": []}', 'nojson.json': '{' });
+    const root = makeProject({
+      'a.py': ONE,
+      'bad.json': '{"version": 1, "findings": [{"file": "a.py"}]}',
+      'v2.json': '{"version": 2, "findings": []}',
+      'nojson.json': '{',
+    });
     const cases: [string, string][] = [
       ['missing.json', 'raiselint: error: missing.json: baseline file not found (create it with --update-baseline)\n'],
       ['bad.json', "raiselint: error: bad.json: field 'findings[0].ruleId': expected a string\n"],

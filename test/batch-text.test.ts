@@ -18,7 +18,8 @@ describe('texts and bytes of a batch run', () => {
     const corpus = join(tmp, 'corpus');
     const records = join(tmp, 'corpus.jsonl');
     generateCorpus(corpus, { files: 60, seed: 5, recordsFile: records, recordCount: 30 });
-    const run = (o: Record<string, unknown>) => runProject([corpus], { records: [records], cache: false, cacheDir: join(tmp, 'cache'), jobs: 2, spawnAfterBytes: 0, ...o });
+    const run = (o: Record<string, unknown>) =>
+      runProject([corpus], { records: [records], cache: false, cacheDir: join(tmp, 'cache'), jobs: 2, spawnAfterBytes: 0, ...o });
     const withBytes = await run({});
     // (The corpus has undecodable files: their raiselint/io-error findings come with no text.)
     const files = new Set(withBytes.diagnostics.filter((d) => d.ruleId !== 'raiselint/io-error').map((d) => d.file));

@@ -66,8 +66,13 @@ describe('--exclude, --extend-exclude, --force-exclude', () => {
     expect(files(cli(['check', '.', '--format', 'json', '--exclude', 'gen/'], dir))).toEqual(['build/b.py', 'src/a.py']);
   });
 
-  it('--exclude replaces a config\'s exclude, its extend-exclude stays', () => {
-    const dir = tempTree({ 'raiselint.toml': 'exclude = ["src/"]\nextend-exclude = ["gen/"]\n', 'src/a.py': GRPC_BAD, 'gen/c.py': GRPC_BAD, 'other/d.py': GRPC_BAD });
+  it("--exclude replaces a config's exclude, its extend-exclude stays", () => {
+    const dir = tempTree({
+      'raiselint.toml': 'exclude = ["src/"]\nextend-exclude = ["gen/"]\n',
+      'src/a.py': GRPC_BAD,
+      'gen/c.py': GRPC_BAD,
+      'other/d.py': GRPC_BAD,
+    });
     expect(files(cli(['check', '.', '--format', 'json'], dir))).toEqual(['other/d.py']);
     expect(files(cli(['check', '.', '--format', 'json', '--exclude', 'other/'], dir))).toEqual(['src/a.py']);
   });
@@ -84,7 +89,7 @@ describe('--exclude, --extend-exclude, --force-exclude', () => {
 });
 
 describe('extend-include', () => {
-  it('a config\'s extend-include adds files to check as Python (walked and named), relative to the config', () => {
+  it("a config's extend-include adds files to check as Python (walked and named), relative to the config", () => {
     const dir = tempTree({ 'raiselint.toml': 'extend-include = ["tools/*.cgi"]\n', 'tools/run.cgi': GRPC_BAD, 'other/run.cgi': GRPC_BAD, 'a.py': CLEAN });
     expect(files(cli(['check', '.', '--format', 'json'], dir))).toEqual(['tools/run.cgi']);
     expect(files(cli(['check', 'tools/run.cgi', '--format', 'json'], dir))).toEqual(['tools/run.cgi']);
@@ -97,7 +102,16 @@ describe('extend-include', () => {
 
 describe('--show-files', () => {
   it('lists the files that would be checked on stdout, and what was skipped and why on stderr; checks nothing', () => {
-    const dir = tempTree({ '.gitignore': 'gen/\n', 'src/a.py': GRPC_BAD, 'src/b.pyi': '', 'build/x.py': '', 'gen/y.py': '', 'env/pyvenv.cfg': '', 'env/z.py': '', 'notes.txt': '' });
+    const dir = tempTree({
+      '.gitignore': 'gen/\n',
+      'src/a.py': GRPC_BAD,
+      'src/b.pyi': '',
+      'build/x.py': '',
+      'gen/y.py': '',
+      'env/pyvenv.cfg': '',
+      'env/z.py': '',
+      'notes.txt': '',
+    });
     const r = cli(['check', '.', 'notes.txt', '--show-files', '--extend-exclude', 'src/b.pyi'], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('src/a.py\n');
@@ -151,11 +165,15 @@ describe('--quiet and --output-format', () => {
     const dir = tempTree({ 'a.py': GRPC_BAD });
     const r = cli(['check', '.', '--quiet', '--output-format', 'concise'], dir);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`a.py:6:19: ${SAVE} runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.\n`);
+    expect(r.stdout).toBe(
+      `a.py:6:19: ${SAVE} runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.\n`,
+    );
     const clean = cli(['check', '.', '-q'], tempTree({ 'ok.py': CLEAN }));
     expect(clean.stdout).toBe('');
     expect(clean.code).toBe(0);
-    expect(cli(['check', '.', '-q', '--statistics'], dir).stdout).toMatch(/^1\tautogen\/agent-save-state-is-not-yet-implemented\tNotImplementedError \(1 certain, 0 possible\)\n$/);
+    expect(cli(['check', '.', '-q', '--statistics'], dir).stdout).toMatch(
+      /^1\tautogen\/agent-save-state-is-not-yet-implemented\tNotImplementedError \(1 certain, 0 possible\)\n$/,
+    );
   });
 
   it('--output-format is --format', () => {
@@ -184,7 +202,7 @@ describe('No Python files found', () => {
   });
 
   it('every given path a non-Python file: warned, exit 2 (as ESLint); a python script without extension is checked', () => {
-    const dir = tempTree({ 'notes.txt': GRPC_BAD, 'tool': `#!/usr/bin/env python3\n${GRPC_BAD}`, 'a.py': CLEAN });
+    const dir = tempTree({ 'notes.txt': GRPC_BAD, tool: `#!/usr/bin/env python3\n${GRPC_BAD}`, 'a.py': CLEAN });
     const r = cli(['check', 'notes.txt'], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('raiselint: warning: notes.txt: not a Python file, skipped');

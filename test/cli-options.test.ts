@@ -13,7 +13,9 @@ describe('shared options', () => {
     for (const register of [registerCheck, registerExplain, registerRules, registerLsp]) register(program, io, () => {});
     const shown = program.commands.map((c) => ({
       command: c.name(),
-      options: c.options.filter((o) => ['--records', '--no-bundled', '--cache-dir'].includes(o.long!)).map((o) => ({ flags: o.flags, description: o.description, default: o.defaultValue })),
+      options: c.options
+        .filter((o) => ['--records', '--no-bundled', '--cache-dir'].includes(o.long!))
+        .map((o) => ({ flags: o.flags, description: o.description, default: o.defaultValue })),
     }));
     const expected = [
       { flags: '--records <path>', description: 'extra record dataset (file or folder; repeatable)', default: [] },
@@ -29,10 +31,16 @@ describe('shared options', () => {
     for (const register of [registerCheck, registerLsp]) register(program, io, () => {});
     const shown = program.commands.map((c) => ({
       command: c.name(),
-      options: c.options.filter((o) => ['--min-confidence', '--no-config'].includes(o.long!)).map((o) => ({ flags: o.flags, description: o.description, choices: o.argChoices })),
+      options: c.options
+        .filter((o) => ['--min-confidence', '--no-config'].includes(o.long!))
+        .map((o) => ({ flags: o.flags, description: o.description, choices: o.argChoices })),
     }));
     const expected = [
-      { flags: '--min-confidence <level>', description: "lowest confidence to report (default: each file's config, else possible)", choices: ['certain', 'possible'] },
+      {
+        flags: '--min-confidence <level>',
+        description: "lowest confidence to report (default: each file's config, else possible)",
+        choices: ['certain', 'possible'],
+      },
       { flags: '--no-config', description: 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml', choices: undefined },
     ];
     expect(shown).toEqual(['check', 'lsp'].map((command) => ({ command, options: expected })));

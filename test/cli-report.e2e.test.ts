@@ -19,7 +19,12 @@ const SAVE = 'autogen/agent-save-state-is-not-yet-implemented';
 type J = any;
 
 function run(args: string[], opts: { input?: string; env?: Record<string, string>; cwd?: string } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, encoding: 'utf8', input: opts.input, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    encoding: 'utf8',
+    input: opts.input,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -55,7 +60,9 @@ describe('check --format', () => {
   it('sarif: a file with a syntax error is a notification and a stderr warning', () => {
     const r = run(['check', 'fixtures/autogen/syntax_error.py', '--format', 'sarif']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('raiselint: warning: fixtures/autogen/syntax_error.py:16: syntax error: invalid syntax (checked anyway; findings near it may be missed)\n');
+    expect(r.stderr).toBe(
+      'raiselint: warning: fixtures/autogen/syntax_error.py:16: syntax error: invalid syntax (checked anyway; findings near it may be missed)\n',
+    );
     const doc: J = JSON.parse(r.stdout);
     expect(validateSarif(doc)).toBe(true);
     expect(doc.runs[0].invocations[0].toolExecutionNotifications[0].locations[0].physicalLocation.region.startLine).toBe(16);
@@ -74,15 +81,21 @@ describe('check --format', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^::error file=fixtures\/autogen\/each_rule\.py,line=14,col=25,endLine=14,endColumn=59,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::fixtures\/autogen\/each_rule\.py:14:25: /);
-    expect(lines.at(-1)).toBe('::warning file=fixtures/autogen/syntax_error.py,line=16,col=29,title=raiselint (syntax error)::fixtures/autogen/syntax_error.py:16: syntax error: invalid syntax (checked anyway; findings near it may be missed)');
+    expect(lines[0]).toMatch(
+      /^::error file=fixtures\/autogen\/each_rule\.py,line=14,col=25,endLine=14,endColumn=59,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::fixtures\/autogen\/each_rule\.py:14:25: /,
+    );
+    expect(lines.at(-1)).toBe(
+      '::warning file=fixtures/autogen/syntax_error.py,line=16,col=29,title=raiselint (syntax error)::fixtures/autogen/syntax_error.py:16: syntax error: invalid syntax (checked anyway; findings near it may be missed)',
+    );
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(7);
   });
 
   it('junit: XML with one failure per finding', () => {
     const r = run(['check', EACH, '--format', 'junit']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="raiselint" tests="5" failures="5" errors="0">\n {2}<testsuite name="fixtures\/autogen\/each_rule.py" tests="5" failures="5" errors="0">/);
+    expect(r.stdout).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="raiselint" tests="5" failures="5" errors="0">\n {2}<testsuite name="fixtures\/autogen\/each_rule.py" tests="5" failures="5" errors="0">/,
+    );
     expect(r.stdout.match(/<failure /g)).toHaveLength(5);
     execFileSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET; ET.fromstring(sys.stdin.buffer.read())'], { input: r.stdout });
   });
@@ -100,7 +113,10 @@ describe('check --format', () => {
   it('json-lines: one JSON object per finding', () => {
     const r = run(['check', EACH, '--format', 'json-lines']);
     expect(r.code).toBe(1);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.line)).toEqual([14, 15, 16, 17, 18]);
     expect(lines[0]).toMatchObject({ ruleId: SAVE, file: EACH, column: 25, confidence: 'certain' });
   });
@@ -110,7 +126,9 @@ describe('check --format', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
-    expect(lines[0]).toBe(`${EACH}:14:25: ${SAVE} runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.`);
+    expect(lines[0]).toBe(
+      `${EACH}:14:25: ${SAVE} runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.`,
+    );
     expect(lines[5]).toBe('Found 5 findings (5 certain, 0 possible).');
     // Each finding carries the record's fix, shown only here (the alternatives need names the file lacks): nothing to enable.
     expect(r.stdout).not.toContain('hidden fix');
@@ -168,9 +186,13 @@ describe('check --statistics', () => {
     expect(rows).toHaveLength(5);
     const counts = rows.map((r) => Number(r[0]!.trim()));
     expect([...counts].sort((a, b) => b - a)).toEqual(counts);
-    const json: J[] = JSON.parse(run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--statistics', '--format', 'json']).stdout);
+    const json: J[] = JSON.parse(
+      run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--statistics', '--format', 'json']).stdout,
+    );
     expect(json.map((s) => s.count)).toEqual(counts);
-    expect(json.reduce((n, s) => n + s.count, 0)).toBe(JSON.parse(run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--format', 'json']).stdout).diagnostics.length);
+    expect(json.reduce((n, s) => n + s.count, 0)).toBe(
+      JSON.parse(run(['check', 'fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py', '--format', 'json']).stdout).diagnostics.length,
+    );
     expect(json[0]).toHaveProperty('errorClass', 'NotImplementedError');
   });
 
@@ -185,7 +207,9 @@ describe('raiselint rules', () => {
   it('lists every rule with error class, raiser and confidence', () => {
     const r = run(['rules']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('5 rules from 1 dataset, and 6 built-in rules (suppression comments, unreadable or too large files, code too deep to analyse).');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      '5 rules from 1 dataset, and 6 built-in rules (suppression comments, unreadable or too large files, code too deep to analyse).',
+    );
     const unused = r.stdout.split('\n\n').find((b) => b.startsWith('raiselint/unused-ignore  (built in)\n'))!;
     expect(unused).toContain('  severity  warning');
     expect(unused).toContain('  fix       Safe: `--fix` removes the unused rule ids');
@@ -202,10 +226,22 @@ describe('raiselint rules', () => {
     const all: J[] = JSON.parse(run(['rules', '--format', 'json']).stdout);
     expect(all.map((x) => x.id)).toEqual([...all.map((x) => x.id)].sort());
     expect(all).toHaveLength(11);
-    expect(all.filter((x) => x.builtin).map((x) => x.id)).toEqual(['raiselint/blanket-ignore', 'raiselint/invalid-ignore', 'raiselint/io-error', 'raiselint/too-deep', 'raiselint/too-large', 'raiselint/unused-ignore']);
+    expect(all.filter((x) => x.builtin).map((x) => x.id)).toEqual([
+      'raiselint/blanket-ignore',
+      'raiselint/invalid-ignore',
+      'raiselint/io-error',
+      'raiselint/too-deep',
+      'raiselint/too-large',
+      'raiselint/unused-ignore',
+    ]);
     expect(all.find((x) => x.id === 'raiselint/unused-ignore')).toMatchObject({ severity: 'warning', fix: expect.stringContaining('--fix') });
     const save = all.find((x) => x.id === SAVE);
-    expect(save).toMatchObject({ errorClass: 'NotImplementedError', severity: 'error', raiser: { qualname: 'GrpcWorkerAgentRuntime.agent_save_state', line: 502 }, messagePattern: 'Agent save_state is not yet implemented\\.' });
+    expect(save).toMatchObject({
+      errorClass: 'NotImplementedError',
+      severity: 'error',
+      raiser: { qualname: 'GrpcWorkerAgentRuntime.agent_save_state', line: 502 },
+      messagePattern: 'Agent save_state is not yet implemented\\.',
+    });
     expect(save.confidence.indirect).toContain('BaseGroupChat.save_state() -> runtime.agent_save_state()');
     const some: J[] = JSON.parse(run(['rules', 'load_state', '--format', 'json']).stdout);
     expect(some.map((x) => x.id)).toEqual(['autogen/agent-load-state-is-not-yet-implemented', 'autogen/loading-state-is-not-yet-implemented']);
@@ -233,10 +269,13 @@ describe('raiselint explain', () => {
     expect(r.code).toBe(0);
     const out = r.stdout;
     expect(out.startsWith(`${SAVE}\n  NotImplementedError: Agent save_state is not yet implemented.\n`)).toBe(true);
-    for (const head of ['Documentation:', 'Triggered by:', 'Common situations:', 'Solutions:', 'Prevention tips:', 'Example fix:']) expect(out).toContain(`\n${head}\n`);
+    for (const head of ['Documentation:', 'Triggered by:', 'Common situations:', 'Solutions:', 'Prevention tips:', 'Example fix:'])
+      expect(out).toContain(`\n${head}\n`);
     expect(out).toContain('  - Implement a SaveState message handler in stateful agents');
     expect(out).toContain('  - Use the local runtime where per-agent state APIs are required');
-    expect(out).toContain('Raised at: https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502');
+    expect(out).toContain(
+      'Raised at: https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502',
+    );
   });
 
   it('an error message, matched by messagePattern', () => {
@@ -264,7 +303,10 @@ describe('raiselint explain', () => {
     lines.push('    async def agent_save_state(self, agent):', '        raise NotImplementedError("Agent save_state is not yet implemented.")', '');
     writeFileSync(join(pkg, '_worker_runtime.py'), lines.join('\n'));
     const app = join(tmp, 'app.py');
-    writeFileSync(app, 'import asyncio\nfrom autogen_ext.runtimes.grpc._worker_runtime import GrpcWorkerAgentRuntime\n\nasyncio.run(GrpcWorkerAgentRuntime().agent_save_state("a"))\n');
+    writeFileSync(
+      app,
+      'import asyncio\nfrom autogen_ext.runtimes.grpc._worker_runtime import GrpcWorkerAgentRuntime\n\nasyncio.run(GrpcWorkerAgentRuntime().agent_save_state("a"))\n',
+    );
     const py = spawnSync('python3', [app], { env: { ...process.env, PYTHONPATH: join(tmp, 'site') }, encoding: 'utf8' });
     expect(py.status).toBe(1);
     expect(py.stderr).toContain('_worker_runtime.py", line 502, in agent_save_state');
@@ -283,7 +325,9 @@ describe('raiselint explain', () => {
   it('a built-in rule: what it reports, why, an example and the fix; a near miss is suggested', () => {
     const r = run(['explain', 'raiselint/unused-ignore']);
     expect(r.code).toBe(0);
-    expect(r.stdout.startsWith('raiselint/unused-ignore  (built in, default severity warning)\n  A suppression comment names a rule that reports nothing there\n')).toBe(true);
+    expect(
+      r.stdout.startsWith('raiselint/unused-ignore  (built in, default severity warning)\n  A suppression comment names a rule that reports nothing there\n'),
+    ).toBe(true);
     for (const head of ['Why this matters:', 'Example:', 'How to fix it:', 'Fix safety:']) expect(r.stdout).toContain(`\n${head}\n`);
     const j = JSON.parse(run(['explain', 'raiselint/blanket-ignore', '--format', 'json']).stdout);
     expect(j.matches[0]).toMatchObject({ id: 'raiselint/blanket-ignore', builtin: true, fix: null });

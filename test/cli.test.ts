@@ -28,7 +28,10 @@ describe('raiselint check: output and exit codes', () => {
 
   it('--format json is the documented, stable document', () => {
     // Syntax errors are reported for the files raiselint parses: those that can match (the prefilter).
-    const dir = tempTree({ 'main.py': GRPC_BAD, 'broken.py': 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' });
+    const dir = tempTree({
+      'main.py': GRPC_BAD,
+      'broken.py': 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n',
+    });
     const r = cli(['check', '.', '--format', 'json'], dir);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
@@ -56,7 +59,9 @@ describe('raiselint check: output and exit codes', () => {
         applicability: 'display-only',
         strategy: 'replace',
         reason: expect.stringContaining('the alternative uses `SaveStateRequest`, which this file does not define or import: define it to apply the fix'),
-        edits: [{ line: 6, column: 5, endLine: 6, endColumn: 53, text: 'state = await runtime.send_message(SaveStateRequest(), agent_id)  # agent handles it' }],
+        edits: [
+          { line: 6, column: 5, endLine: 6, endColumn: 53, text: 'state = await runtime.send_message(SaveStateRequest(), agent_id)  # agent handles it' },
+        ],
       },
     });
     expect(doc.errors).toEqual([{ file: 'broken.py', line: 3, column: expect.any(Number), kind: 'syntax', message: expect.stringContaining('syntax error') }]);
@@ -144,7 +149,7 @@ describe('raiselint check: bad input', () => {
     expect(b.stderr).toContain("argument 'xml' is invalid");
   });
 
-  it('non-UTF-8 file: a raiselint/io-error finding naming the file and line, no crash, exit 1 (as Ruff\'s E902), other files still checked', () => {
+  it("non-UTF-8 file: a raiselint/io-error finding naming the file and line, no crash, exit 1 (as Ruff's E902), other files still checked", () => {
     const dir = tempTree({ 'bad.py': Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x27, 0xff, 0xfe, 0x27, 0x0a]), 'main.py': GRPC_BAD });
     const r = cli(['check', '.', '--format', 'json'], dir);
     expect(r.code).toBe(1);
@@ -172,7 +177,10 @@ describe('raiselint check: bad input', () => {
       expect(r.code).toBe(1);
       const doc = JSON.parse(r.stdout);
       expect(doc.errors).toEqual([]);
-      expect(doc.diagnostics.map((d: { file: string; ruleId: string; message: string }) => `${d.file} ${d.ruleId} ${d.message}`)).toEqual(['loop.py raiselint/io-error cannot read file: too many levels of symbolic links', `main.py ${RULE} ${doc.diagnostics[1].message}`]);
+      expect(doc.diagnostics.map((d: { file: string; ruleId: string; message: string }) => `${d.file} ${d.ruleId} ${d.message}`)).toEqual([
+        'loop.py raiselint/io-error cannot read file: too many levels of symbolic links',
+        `main.py ${RULE} ${doc.diagnostics[1].message}`,
+      ]);
       return;
     }
     const dir = tempTree({ 'x.py': GRPC_BAD });
@@ -195,7 +203,12 @@ describe('raiselint check: bad input', () => {
     const r = cli(['check', 'main.py', '--records', 'bad.jsonl'], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^raiselint: error: bad\.jsonl:2: invalid JSON/m);
-    expect(r.stderr.trim().split('\n').filter((l) => l.includes('error:'))).toHaveLength(1);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('error:')),
+    ).toHaveLength(1);
   });
 
   it('a record missing a field is skipped with a warning naming file, line and field', () => {

@@ -27,7 +27,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SALT = 'test-compiler';
 const rec = (id: string, over: Record<string, unknown>): LoadedRecord => ({
-  record: { id, repo: 'acme/pkg', slug: id, errorMessage: 'boom', errorClass: 'ValueError', filePath: 'pkg/core.py', lineNumber: 2, sourceCodeStart: 1, tags: ['python'], sourceCode: '', ...over } as LoadedRecord['record'],
+  record: {
+    id,
+    repo: 'acme/pkg',
+    slug: id,
+    errorMessage: 'boom',
+    errorClass: 'ValueError',
+    filePath: 'pkg/core.py',
+    lineNumber: 2,
+    sourceCodeStart: 1,
+    tags: ['python'],
+    sourceCode: '',
+    ...over,
+  } as LoadedRecord['record'],
   source: { file: 'mem.jsonl', line: 1 },
 });
 // A defines pkg.core.PkgError; B raises PkgError without showing it: B's error class depends on A coming first.
@@ -62,7 +74,12 @@ describe('per-record compile cache', () => {
 
   it('a dataset with one record more compiles that record only, and gives the rules of a compile without the cache', () => {
     const file = join(dir, 'gen.jsonl');
-    writeFileSync(file, `${generateRecords(121, 7).map((r) => JSON.stringify(r.line)).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${generateRecords(121, 7)
+        .map((r) => JSON.stringify(r.line))
+        .join('\n')}\n`,
+    );
     const all = loadDataset(file).records;
     const d = join(dir, 'grow');
     expect(build(all.slice(0, 120), d).misses).toBe(120);
@@ -75,7 +92,12 @@ describe('per-record compile cache', () => {
 
   it('a corrupt or foreign cache file is a miss, never an error', () => {
     const d = join(dir, 'corrupt');
-    const records = [A, B, ...loadDataset(join(ROOT, 'fixtures', 'shapes', 'records.jsonl')).records, ...loadDataset(join(ROOT, 'fixtures', 'js', 'js-records.jsonl')).records];
+    const records = [
+      A,
+      B,
+      ...loadDataset(join(ROOT, 'fixtures', 'shapes', 'records.jsonl')).records,
+      ...loadDataset(join(ROOT, 'fixtures', 'js', 'js-records.jsonl')).records,
+    ];
     expect(build(records).set.rules.some((r) => r.js)).toBe(true);
     build(records, d);
     const path = join(d, 'rules', 'records.cache');
@@ -102,10 +124,17 @@ describe('per-record compile cache', () => {
     const user = join(dir, 'user');
     mkdirSync(user);
     // Code that calls every generated function (each rule has a finding).
-    writeFileSync(join(user, 'app.py'), gen.map((g, i) => `${g.usage.imports.join('\n')}\n\ndef use_${i}(shard_id, client):\n    ${g.usage.call}\n`).join('\n'));
+    writeFileSync(
+      join(user, 'app.py'),
+      gen.map((g, i) => `${g.usage.imports.join('\n')}\n\ndef use_${i}(shard_id, client):\n    ${g.usage.call}\n`).join('\n'),
+    );
     const cacheDir = join(dir, 'cli-cache');
     const run = () => cli(['check', '--format', 'json', '--no-bundled', '--records', file, '--cache-dir', cacheDir, user]).stdout;
-    const lines = (n: number) => `${gen.slice(0, n).map((g) => JSON.stringify(g.line)).join('\n')}\n`;
+    const lines = (n: number) =>
+      `${gen
+        .slice(0, n)
+        .map((g) => JSON.stringify(g.line))
+        .join('\n')}\n`;
     writeFileSync(file, lines(39));
     run();
     writeFileSync(file, lines(40));
@@ -113,6 +142,10 @@ describe('per-record compile cache', () => {
     expect((JSON.parse(warm) as { diagnostics: unknown[] }).diagnostics.length).toBeGreaterThan(20);
     rmSync(cacheDir, { recursive: true, force: true });
     expect(warm).toBe(run());
-    expect(readFileSync(join(cacheDir, 'rules', 'records.cache'), 'utf8').trimEnd().split('\n')).toHaveLength(41);
+    expect(
+      readFileSync(join(cacheDir, 'rules', 'records.cache'), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    ).toHaveLength(41);
   });
 });

@@ -50,7 +50,10 @@ describe('snippet facts met again', () => {
   });
 
   it('are copies: resolving one record does not change the next', () => {
-    const a = read([['validationCode', 'c = Client()\nc.run()\n'], ['tryCatchPattern', 'from pkg import Client\n']]);
+    const a = read([
+      ['validationCode', 'c = Client()\nc.run()\n'],
+      ['tryCatchPattern', 'from pkg import Client\n'],
+    ]);
     expect(a.calls.find((c) => c.text === 'Client')?.qname).toBe('pkg.Client');
     // The same first snippet without the import: nothing resolves it.
     const b = read([['validationCode', 'c = Client()\nc.run()\n']]);

@@ -70,7 +70,19 @@ describe('snippet facts', () => {
       ['pkg.cleanup', false, false, false],
       ['Reader', false, false, false],
     ]);
-    expect(f.calls.map((c) => c.qname ?? null)).toEqual(['pkg.Client', null, 'pkg.io.load', null, 'pkg.report', null, 'pkg.io.Reader', null, null, 'pkg.cleanup', 'pkg.io.Reader']);
+    expect(f.calls.map((c) => c.qname ?? null)).toEqual([
+      'pkg.Client',
+      null,
+      'pkg.io.load',
+      null,
+      'pkg.report',
+      null,
+      'pkg.io.Reader',
+      null,
+      null,
+      'pkg.cleanup',
+      'pkg.io.Reader',
+    ]);
     expect(f.reads.map((c) => [c.text, c.inTryBody, c.inElse])).toEqual([
       ['pkg.Busy', false, false],
       ['c.done', false, true],
@@ -109,10 +121,13 @@ describe('snippet facts', () => {
     const names = ['gotoFirstChild', 'gotoNextSibling', 'gotoParent'] as const;
     const saved = names.map((n) => proto[n]!);
     let moves = 0;
-    names.forEach((n, i) => (proto[n] = function (this: unknown, ...a: unknown[]) {
-      moves++;
-      return saved[i]!.apply(this, a);
-    }));
+    names.forEach(
+      (n, i) =>
+        (proto[n] = function (this: unknown, ...a: unknown[]) {
+          moves++;
+          return saved[i]!.apply(this, a);
+        }),
+    );
     try {
       read(`${CODE}\n# another text: not read before\n`);
     } finally {

@@ -19,7 +19,11 @@ const tmp = mkdtempSync(join(tmpdir(), 'raiselint-cond-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function check(cwd: string, args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--no-bundled', '--records', RECORDS, '--no-cache', '--no-config', '--cache-dir', join(tmp, 'cache'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'check', '--no-bundled', '--records', RECORDS, '--no-cache', '--no-config', '--cache-dir', join(tmp, 'cache'), ...args],
+    { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+  );
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,7 +41,10 @@ function project(name: string, files: Record<string, string>): string {
 
 describe('the JSON condition field and the text output', () => {
   it('says why a finding is certain or possible, in one line', () => {
-    const dir = project('why', { 'app.py': 'from zipfile import ZipFile\nfrom random import Random\n\ndef f(p, seq):\n    ZipFile(p, "rw")\n    ZipFile(p, "r")\n    Random().choice(seq)\n' });
+    const dir = project('why', {
+      'app.py':
+        'from zipfile import ZipFile\nfrom random import Random\n\ndef f(p, seq):\n    ZipFile(p, "rw")\n    ZipFile(p, "r")\n    Random().choice(seq)\n',
+    });
     const r = check(dir, ['--format', 'json', 'app.py']);
     const diags = (JSON.parse(r.stdout) as { diagnostics: { line: number; confidence: string; condition: string }[] }).diagnostics;
     expect(diags.map((d) => [d.line, d.confidence, d.condition])).toEqual([
@@ -68,10 +75,13 @@ describe('versions', () => {
   const app = 'from random import Random\n\ndef f(rng: Random):\n    return rng.sample({1, 2}, 1)\n';
   it('--target-version decides a Python-version-dependent raise, and a bad value is a usage error', () => {
     const dir = project('target', { 'app.py': app });
-    const at = (v: string[]) => (JSON.parse(check(dir, ['--format', 'json', ...v, 'app.py']).stdout) as { diagnostics: { confidence: string; condition: string }[] }).diagnostics;
+    const at = (v: string[]) =>
+      (JSON.parse(check(dir, ['--format', 'json', ...v, 'app.py']).stdout) as { diagnostics: { confidence: string; condition: string }[] }).diagnostics;
     expect(at([]).map((d) => d.confidence)).toEqual(['possible']);
-    expect(at([]).map((d) => d.condition)).toEqual(["population={1, 2} is not a Sequence; Python >= 3.11 only; no Python version pinned"]);
-    expect(at(['--target-version', 'py312']).map((d) => [d.confidence, d.condition])).toEqual([['certain', "population={1, 2} is not a Sequence; Python >= 3.11 only; target-version py312"]]);
+    expect(at([]).map((d) => d.condition)).toEqual(['population={1, 2} is not a Sequence; Python >= 3.11 only; no Python version pinned']);
+    expect(at(['--target-version', 'py312']).map((d) => [d.confidence, d.condition])).toEqual([
+      ['certain', 'population={1, 2} is not a Sequence; Python >= 3.11 only; target-version py312'],
+    ]);
     expect(at(['--target-version', 'py310'])).toEqual([]);
     const bad = check(dir, ['--target-version', 'python3', 'app.py']);
     expect(bad.code).toBe(2);
@@ -79,18 +89,40 @@ describe('versions', () => {
   });
 
   it('reads requires-python, .python-version, Poetry, requirements and lock files', () => {
-    const a = project('pins-a', { 'pyproject.toml': '[project]\nname = "a"\nrequires-python = ">=3.10"\ndependencies = ["attrs>=23", "Requests[socks] ==2.31.0 ; python_version > \'3.8\'"]\n', 'x.py': '' });
+    const a = project('pins-a', {
+      'pyproject.toml':
+        '[project]\nname = "a"\nrequires-python = ">=3.10"\ndependencies = ["attrs>=23", "Requests[socks] ==2.31.0 ; python_version > \'3.8\'"]\n',
+      'x.py': '',
+    });
     expect(pinsFor(join(a, 'x.py'))).toEqual({
       python: { spec: '>=3.10', from: 'requires-python >=3.10 (pyproject.toml)' },
-      packages: { attrs: { spec: '>=23', from: 'attrs>=23 (pyproject.toml)' }, requests: { spec: '==2.31.0', from: "Requests[socks] ==2.31.0 ; python_version > '3.8' (pyproject.toml)" } },
+      packages: {
+        attrs: { spec: '>=23', from: 'attrs>=23 (pyproject.toml)' },
+        requests: { spec: '==2.31.0', from: "Requests[socks] ==2.31.0 ; python_version > '3.8' (pyproject.toml)" },
+      },
     });
-    const b = project('pins-b', { '.python-version': '3.12\n', 'requirements-dev.txt': 'pytest==8.2.0  # tests\n-r requirements.txt\n', 'poetry.lock': '[[package]]\nname = "openai"\nversion = "1.30.1"\n', 'x.py': '' });
+    const b = project('pins-b', {
+      '.python-version': '3.12\n',
+      'requirements-dev.txt': 'pytest==8.2.0  # tests\n-r requirements.txt\n',
+      'poetry.lock': '[[package]]\nname = "openai"\nversion = "1.30.1"\n',
+      'x.py': '',
+    });
     expect(pinsFor(join(b, 'x.py'))).toEqual({
       python: { spec: '==3.12.*', from: 'Python 3.12 (.python-version)' },
-      packages: { openai: { spec: '==1.30.1', from: 'openai 1.30.1 (poetry.lock)' }, pytest: { spec: '==8.2.0', from: 'pytest==8.2.0 (requirements-dev.txt)' } },
+      packages: {
+        openai: { spec: '==1.30.1', from: 'openai 1.30.1 (poetry.lock)' },
+        pytest: { spec: '==8.2.0', from: 'pytest==8.2.0 (requirements-dev.txt)' },
+      },
     });
-    const c = project('pins-c', { 'pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.9"\n', 'Pipfile.lock': '{"default": {"numpy": {"version": "==1.26.4"}}}', 'x.py': '' });
-    expect(pinsFor(join(c, 'x.py'))).toEqual({ python: { spec: '>=3.9,<4', from: 'python ^3.9 (pyproject.toml, Poetry)' }, packages: { numpy: { spec: '==1.26.4', from: 'numpy 1.26.4 (Pipfile.lock)' } } });
+    const c = project('pins-c', {
+      'pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.9"\n',
+      'Pipfile.lock': '{"default": {"numpy": {"version": "==1.26.4"}}}',
+      'x.py': '',
+    });
+    expect(pinsFor(join(c, 'x.py'))).toEqual({
+      python: { spec: '>=3.9,<4', from: 'python ^3.9 (pyproject.toml, Poetry)' },
+      packages: { numpy: { spec: '==1.26.4', from: 'numpy 1.26.4 (Pipfile.lock)' } },
+    });
     const d = project('pins-d', { 'pyproject.toml': 'not [valid toml', 'x.py': '' });
     expect(pinsFor(join(d, 'x.py'))).toEqual({ packages: {} });
   });
@@ -109,7 +141,10 @@ describe('versions', () => {
     });
     const attrs = { attrs: { spec: '==23.1.0', from: 'attrs==23.1.0 (requirements.txt)' } };
     expect(pinsFor(join(top, 'repo/pkg/a.py'))).toEqual({ python: { spec: '>=3.12', from: 'requires-python >=3.12 (pyproject.toml)' }, packages: attrs });
-    expect(pinsFor(join(top, 'repo/pkg/locked/b.py'))).toEqual({ python: { spec: '>=3.12', from: 'requires-python >=3.12 (pyproject.toml)' }, packages: { httpx: { spec: '==0.27.0', from: 'httpx 0.27.0 (uv.lock)' } } });
+    expect(pinsFor(join(top, 'repo/pkg/locked/b.py'))).toEqual({
+      python: { spec: '>=3.12', from: 'requires-python >=3.12 (pyproject.toml)' },
+      packages: { httpx: { spec: '==0.27.0', from: 'httpx 0.27.0 (uv.lock)' } },
+    });
     // The walk stops at the folder holding .git: the requirements above it are another project's.
     expect(pinsFor(join(top, 'repo/c.py'))).toEqual({ python: { spec: '==3.10.*', from: 'Python 3.10 (.python-version)' }, packages: attrs });
     expect(pinsFor(join(top, 'repo/pkg/a.py'), 'py311')).toEqual({ python: { spec: '==3.11.*', from: 'target-version py311' }, packages: attrs });

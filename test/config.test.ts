@@ -32,15 +32,28 @@ describe('config file parsing', () => {
   });
 
   it('keeps severity and per-file-ignores in file order', () => {
-    const c = parseConfigText('[severity]\n"autogen/*" = "warning"\n"autogen/x" = "error"\n[per-file-ignores]\n"tests/**" = ["autogen"]\n"__init__.py" = ["*"]\n', '/p/raiselint.toml')!;
-    expect(c.severity).toEqual([['autogen/*', 'warning'], ['autogen/x', 'error']]);
-    expect(c.perFileIgnores).toEqual([['tests/**', ['autogen']], ['__init__.py', ['*']]]);
+    const c = parseConfigText(
+      '[severity]\n"autogen/*" = "warning"\n"autogen/x" = "error"\n[per-file-ignores]\n"tests/**" = ["autogen"]\n"__init__.py" = ["*"]\n',
+      '/p/raiselint.toml',
+    )!;
+    expect(c.severity).toEqual([
+      ['autogen/*', 'warning'],
+      ['autogen/x', 'error'],
+    ]);
+    expect(c.perFileIgnores).toEqual([
+      ['tests/**', ['autogen']],
+      ['__init__.py', ['*']],
+    ]);
   });
 
   it('unknown keys name the file, line and key, with a suggestion', () => {
     const e = configError('[project]\nname = "x"\n\n[tool.raiselint]\nselect = []\nmin_confidence = "certain"\n');
-    expect(e.describe('/p')).toBe("pyproject.toml:6: key 'tool.raiselint.min_confidence': unknown key (did you mean 'min-confidence'?); known keys: root, records, select, ignore, severity, per-file-ignores, exclude, extend-exclude, extend-include, min-confidence, fix-strategy, target-version, derive");
-    expect(configError('selct = ["a"]\n', '/p/raiselint.toml').describe('/p')).toMatch(/^raiselint\.toml:1: key 'selct': unknown key \(did you mean 'select'\?\)/);
+    expect(e.describe('/p')).toBe(
+      "pyproject.toml:6: key 'tool.raiselint.min_confidence': unknown key (did you mean 'min-confidence'?); known keys: root, records, select, ignore, severity, per-file-ignores, exclude, extend-exclude, extend-include, min-confidence, fix-strategy, target-version, derive",
+    );
+    expect(configError('selct = ["a"]\n', '/p/raiselint.toml').describe('/p')).toMatch(
+      /^raiselint\.toml:1: key 'selct': unknown key \(did you mean 'select'\?\)/,
+    );
     expect(configError('[tool]\n[tool.raiselint]\n', '/p/raiselint.toml').key).toBe('tool');
   });
 
@@ -58,7 +71,14 @@ describe('config file parsing', () => {
   });
 
   it('every string-list key, and the pattern tables, say what is wrong', () => {
-    const fields = { records: 'records', select: 'select', ignore: 'ignore', exclude: 'exclude', 'extend-exclude': 'extendExclude', 'extend-include': 'extendInclude' };
+    const fields = {
+      records: 'records',
+      select: 'select',
+      ignore: 'ignore',
+      exclude: 'exclude',
+      'extend-exclude': 'extendExclude',
+      'extend-include': 'extendInclude',
+    };
     for (const [key, field] of Object.entries(fields)) {
       expect(configError(`[tool.raiselint]\n${key} = 1\n`).message, key).toBe('must be an array of strings, not number 1');
       expect(parseConfigText(`${key} = ["a", "b"]\n`, '/p/raiselint.toml'), key).toHaveProperty(field, ['a', 'b']);
@@ -184,7 +204,8 @@ describe('resolution', () => {
 describe('options in a run', () => {
   it('select / ignore / severity / min-confidence change the findings', () => {
     const root = makeProject({
-      'pyproject.toml': '[tool.raiselint]\nselect = ["autogen/agent-*", "autogen/saving-*"]\nignore = ["autogen/agent-metadata-*"]\n[tool.raiselint.severity]\n"autogen/saving-*" = "warning"\n',
+      'pyproject.toml':
+        '[tool.raiselint]\nselect = ["autogen/agent-*", "autogen/saving-*"]\nignore = ["autogen/agent-metadata-*"]\n[tool.raiselint.severity]\n"autogen/saving-*" = "warning"\n',
       'app.py': ALL_FIVE,
     });
     const { run, findings } = checkJson(root, ['.']);
@@ -192,14 +213,20 @@ describe('options in a run', () => {
     expect(run.code).toBe(1);
   });
 
-  it('--select replaces the configs\' select, --ignore adds to their ignore; both take ids, prefixes and globs, comma-separated or repeated', () => {
-    const root = makeProject({ 'pyproject.toml': '[tool.raiselint]\nselect = ["autogen/agent-*"]\nignore = ["autogen/agent-metadata-*"]\n', 'app.py': ALL_FIVE });
+  it("--select replaces the configs' select, --ignore adds to their ignore; both take ids, prefixes and globs, comma-separated or repeated", () => {
+    const root = makeProject({
+      'pyproject.toml': '[tool.raiselint]\nselect = ["autogen/agent-*"]\nignore = ["autogen/agent-metadata-*"]\n',
+      'app.py': ALL_FIVE,
+    });
     expect(checkJson(root).findings.map((f) => f.ruleId)).toEqual([R.agentSave, R.agentLoad]);
     expect(checkJson(root, ['--select', 'autogen']).findings.map((f) => f.ruleId)).toEqual([R.agentSave, R.agentLoad, R.save, R.load]);
     expect(checkJson(root, ['--select', `${R.save},${R.metadata}`]).findings.map((f) => f.ruleId)).toEqual([R.save]);
     expect(checkJson(root, ['--ignore', R.agentLoad]).findings.map((f) => f.ruleId)).toEqual([R.agentSave]);
     expect(checkJson(root, ['--select', 'autogen', '--ignore', 'autogen/*-state-*', '--ignore', R.agentSave]).findings.map((f) => f.ruleId)).toEqual([]);
-    const show = parseToml(raiselint(root, ['check', '--show-config', 'app.py', '--select', 'autogen/saving-*', '--ignore', 'raiselint']).stdout) as Record<string, any>;
+    const show = parseToml(raiselint(root, ['check', '--show-config', 'app.py', '--select', 'autogen/saving-*', '--ignore', 'raiselint']).stdout) as Record<
+      string,
+      any
+    >;
     expect(show.select).toEqual(['autogen/saving-*']);
     expect(show.ignore).toEqual(['autogen/agent-metadata-*', 'raiselint']);
     expect(show.rules).toEqual({ [R.save]: 'error' });
@@ -257,7 +284,23 @@ describe('options in a run', () => {
 
   it('records: extra datasets, relative to the config, only for the files under it', () => {
     const rec = JSON.parse(require_('rules/records/autogen-grpc-runtime.jsonl').split('\n')[0]!);
-    const mine = { ...rec.record, id: 'rec-local-1', repo: 'acme/widgets', slug: 'frobnicate-fails', filePath: 'src/widgets/core.py', lineNumber: 3, sourceCode: 'def frobnicate():\n    """Doc."""\n    raise RuntimeError("frobnicate fails")', sourceCodeStart: 1, errorClass: 'RuntimeError', errorMessage: 'frobnicate fails', validationCode: 'from widgets import frobnicate', typeGuard: null, tryCatchPattern: 'from widgets import frobnicate\ntry:\n    frobnicate()\nexcept RuntimeError:\n    pass', exampleFix: null, githubUrl: null };
+    const mine = {
+      ...rec.record,
+      id: 'rec-local-1',
+      repo: 'acme/widgets',
+      slug: 'frobnicate-fails',
+      filePath: 'src/widgets/core.py',
+      lineNumber: 3,
+      sourceCode: 'def frobnicate():\n    """Doc."""\n    raise RuntimeError("frobnicate fails")',
+      sourceCodeStart: 1,
+      errorClass: 'RuntimeError',
+      errorMessage: 'frobnicate fails',
+      validationCode: 'from widgets import frobnicate',
+      typeGuard: null,
+      tryCatchPattern: 'from widgets import frobnicate\ntry:\n    frobnicate()\nexcept RuntimeError:\n    pass',
+      exampleFix: null,
+      githubUrl: null,
+    };
     const root = makeProject({
       'svc/pyproject.toml': '[tool.raiselint]\nrecords = ["../data/widgets.jsonl"]\n',
       'data/widgets.jsonl': JSON.stringify({ record: mine, datasetVersion: 'x' }) + '\n',
@@ -294,7 +337,10 @@ describe('options in a run', () => {
     });
     const norm = (ks: string[]) => ks.map((k) => k.replace(/^.*app\.py/, 'app.py'));
     const fromRoot = checkJson(root, ['.']).keys;
-    expect(fromRoot).toEqual([`pkg/mod/app.py:9 ${R.save}`, ...['6', '7', '8', '9'].map((l, i) => `top.py:${l} ${[R.agentSave, R.agentLoad, R.metadata, R.save][i]}`)]);
+    expect(fromRoot).toEqual([
+      `pkg/mod/app.py:9 ${R.save}`,
+      ...['6', '7', '8', '9'].map((l, i) => `top.py:${l} ${[R.agentSave, R.agentLoad, R.metadata, R.save][i]}`),
+    ]);
     const one = norm(checkJson(root, ['pkg/mod/app.py']).keys);
     const inside = norm(checkJson(join(root, 'pkg/mod'), ['app.py']).keys);
     const dir = norm(checkJson(join(root, 'pkg'), ['mod']).keys);
@@ -316,13 +362,19 @@ describe('options in a run', () => {
 describe('--show-config', () => {
   it('prints the sources and the effective settings of one file as TOML', () => {
     const root = makeProject({
-      'pyproject.toml': '[tool.raiselint]\nignore = ["autogen/agent-*"]\nextend-exclude = ["gen/"]\n[tool.raiselint.per-file-ignores]\n"tests/**" = ["autogen/loading-*"]\n',
+      'pyproject.toml':
+        '[tool.raiselint]\nignore = ["autogen/agent-*"]\nextend-exclude = ["gen/"]\n[tool.raiselint.per-file-ignores]\n"tests/**" = ["autogen/loading-*"]\n',
       'tests/raiselint.toml': 'severity = { "autogen/saving-*" = "warning" }\nmin-confidence = "certain"\n',
       'tests/test_a.py': ONE,
     });
     const r = raiselint(root, ['check', '--show-config', 'tests/test_a.py']);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').slice(0, 4)).toEqual(['# raiselint configuration for tests/test_a.py', '# config files, outermost first:', '#   pyproject.toml', '#   tests/raiselint.toml']);
+    expect(r.stdout.split('\n').slice(0, 4)).toEqual([
+      '# raiselint configuration for tests/test_a.py',
+      '# config files, outermost first:',
+      '#   pyproject.toml',
+      '#   tests/raiselint.toml',
+    ]);
     const doc = parseToml(r.stdout) as Record<string, any>;
     expect(doc.excluded).toBe(false);
     expect(doc.ignore).toEqual(['autogen/agent-*']);
@@ -330,7 +382,15 @@ describe('--show-config', () => {
     expect(doc.severity).toEqual({ 'autogen/saving-*': 'warning' });
     expect(doc.exclude['.']).toContain('gen/');
     expect(doc['per-file-ignores']).toEqual([{ base: '.', glob: 'tests/**', rules: ['autogen/loading-*'], applies: true }]);
-    expect(doc.rules).toEqual({ [R.save]: 'warning', 'raiselint/blanket-ignore': 'warning', 'raiselint/unused-ignore': 'warning', 'raiselint/invalid-ignore': 'warning', 'raiselint/io-error': 'error', 'raiselint/too-deep': 'warning', 'raiselint/too-large': 'error' });
+    expect(doc.rules).toEqual({
+      [R.save]: 'warning',
+      'raiselint/blanket-ignore': 'warning',
+      'raiselint/unused-ignore': 'warning',
+      'raiselint/invalid-ignore': 'warning',
+      'raiselint/io-error': 'error',
+      'raiselint/too-deep': 'warning',
+      'raiselint/too-large': 'error',
+    });
     const cli = parseToml(raiselint(root, ['check', '--show-config', 'tests/test_a.py', '--min-confidence', 'possible']).stdout) as Record<string, any>;
     expect(cli['min-confidence']).toBe('possible');
   });

@@ -28,7 +28,9 @@ beforeAll(async () => {
 function findings(code: string, onDemand: boolean): string[] {
   return withTree(code, (tree) => {
     const model = buildModel(tree.rootNode, rules, 'x.py', { source: code, onDemand });
-    return matchCalls(model, rules).map((f) => `${f.site.node.startPosition.row + 1} ${f.confidence} ${f.rule.id}`).sort();
+    return matchCalls(model, rules)
+      .map((f) => `${f.site.node.startPosition.row + 1} ${f.confidence} ${f.rule.id}`)
+      .sort();
   });
 }
 
@@ -44,19 +46,55 @@ describe('demand: a body that reaches a trigger through a name is interpreted', 
   const cases: { name: string; code: string; line: number }[] = [
     { name: 'a module-level alias', code: 'import json\nparse = json.loads\ndef g(s):\n    return parse(s)\n', line: 4 },
     { name: 'an import alias', code: 'from json import loads as parse\ndef g(s):\n    return parse(s)\n', line: 3 },
-    { name: 'a self field', code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def g(self, s):\n        return self.p(s)\n', line: 6 },
+    {
+      name: 'a self field',
+      code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def g(self, s):\n        return self.p(s)\n',
+      line: 6,
+    },
     { name: 'a class attribute', code: 'import json\nclass A:\n    p = json.loads\ndef g(s):\n    return A.p(s)\n', line: 5 },
-    { name: 'a factory that returns the function', code: 'import json\ndef maker():\n    return json.loads\ndef g(s):\n    f = maker()\n    return f(s)\n', line: 6 },
-    { name: 'a factory passed on by name', code: 'import json\ndef maker():\n    return json.loads\nm = maker\ndef g(s):\n    h = m()\n    return h(s)\n', line: 7 },
+    {
+      name: 'a factory that returns the function',
+      code: 'import json\ndef maker():\n    return json.loads\ndef g(s):\n    f = maker()\n    return f(s)\n',
+      line: 6,
+    },
+    {
+      name: 'a factory passed on by name',
+      code: 'import json\ndef maker():\n    return json.loads\nm = maker\ndef g(s):\n    h = m()\n    return h(s)\n',
+      line: 7,
+    },
     { name: 'a loop over a list of functions', code: 'import json\nfs = [json.loads]\ndef g(s):\n    for f in fs:\n        f(s)\n', line: 5 },
     { name: 'a walrus at module level', code: 'import json\nif (p := json.loads):\n    pass\ndef g(s):\n    return p(s)\n', line: 5 },
-    { name: 'an enclosing function\'s variable', code: 'import json\ndef outer():\n    p = json.loads\n    def inner(s):\n        return p(s)\n    return inner\n', line: 5 },
+    {
+      name: "an enclosing function's variable",
+      code: 'import json\ndef outer():\n    p = json.loads\n    def inner(s):\n        return p(s)\n    return inner\n',
+      line: 5,
+    },
     { name: 'a subclass constructed by name', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    pass\ndef g(k):\n    return Z(k)\n', line: 5 },
-    { name: 'a classmethod constructing `cls`', code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    @classmethod\n    def make(cls, k):\n        return cls(k)\n', line: 5 },
-    { name: 'a variable of a function two levels out', code: 'import json\ndef outer():\n    p = json.loads\n    def mid():\n        def inner(s):\n            return p(s)\n        return inner\n    return mid\n', line: 6 },
-    { name: 'a factory local to the enclosing function', code: 'import json\ndef outer():\n    def mk():\n        return json.loads\n    def inner(s):\n        f = mk()\n        return f(s)\n    return inner\n', line: 7 },
-    { name: 'a method returning a field', code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def get(self):\n        return self.p\ndef g(a: A, s):\n    h = a.get()\n    return h(s)\n', line: 9 },
-    { name: 'a name followed by a call on its definition line', code: 'import zoneinfo\ndef g(k):\n    return Z(k)\nclass Z(zoneinfo.ZoneInfo): pass\n', line: 3 },
+    {
+      name: 'a classmethod constructing `cls`',
+      code: 'import zoneinfo\nclass Z(zoneinfo.ZoneInfo):\n    @classmethod\n    def make(cls, k):\n        return cls(k)\n',
+      line: 5,
+    },
+    {
+      name: 'a variable of a function two levels out',
+      code: 'import json\ndef outer():\n    p = json.loads\n    def mid():\n        def inner(s):\n            return p(s)\n        return inner\n    return mid\n',
+      line: 6,
+    },
+    {
+      name: 'a factory local to the enclosing function',
+      code: 'import json\ndef outer():\n    def mk():\n        return json.loads\n    def inner(s):\n        f = mk()\n        return f(s)\n    return inner\n',
+      line: 7,
+    },
+    {
+      name: 'a method returning a field',
+      code: 'import json\nclass A:\n    def __init__(self):\n        self.p = json.loads\n    def get(self):\n        return self.p\ndef g(a: A, s):\n    h = a.get()\n    return h(s)\n',
+      line: 9,
+    },
+    {
+      name: 'a name followed by a call on its definition line',
+      code: 'import zoneinfo\ndef g(k):\n    return Z(k)\nclass Z(zoneinfo.ZoneInfo): pass\n',
+      line: 3,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -91,10 +129,13 @@ describe('demand: bodies that cannot record are skipped', () => {
     expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([3]);
     expect(findings(code, true)).toEqual(all);
   });
-  it('a function\'s own variable carries only inside that function', () => {
+  it("a function's own variable carries only inside that function", () => {
     expect(live('import json\ndef a(s):\n    value = json.loads\n    return value(s)\ndef b(value):\n    return value + 1\n')).toEqual([true, false]);
     // A nested function reads it (the case above); a module-level name of the same spelling is another variable.
-    expect(live('import json\ndef a():\n    f = json.loads\n    def inner(s):\n        return f(s)\n    return inner\ndef b(f):\n    return f\n')).toEqual([true, false]);
+    expect(live('import json\ndef a():\n    f = json.loads\n    def inner(s):\n        return f(s)\n    return inner\ndef b(f):\n    return f\n')).toEqual([
+      true,
+      false,
+    ]);
   });
   it('an attribute bound in a function carries file-wide (it travels with its object)', () => {
     expect(live('import json\ndef a(o):\n    o.p = json.loads\ndef b(o):\n    return o.p\n')).toEqual([true, true]);
@@ -113,10 +154,11 @@ describe('demand: bodies that cannot record are skipped', () => {
     expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([4, 6]);
     expect(findings(code, true)).toEqual(all);
   });
-  it('a def\'s own name is no reason to interpret its body', () => {
+  it("a def's own name is no reason to interpret its body", () => {
     expect(live('def loads(x):\n    return x + 1\nasync def loads2(x):\n    return loads(x)\n')).toEqual([false, true]);
     // `get_parser` is a maker (A's returns a trigger): B's method of that name has nothing else.
-    const code = 'import json\nclass A:\n    def get_parser(self):\n        return json.loads\nclass B:\n    def get_parser(self):\n        return None\n    def use(self, s):\n        f = A().get_parser()\n        return f(s)\n';
+    const code =
+      'import json\nclass A:\n    def get_parser(self):\n        return json.loads\nclass B:\n    def get_parser(self):\n        return None\n    def use(self, s):\n        f = A().get_parser()\n        return f(s)\n';
     withTree(code, (tree) => {
       const d = new Demand(code, rules.triggerNames, () => readFlows(tree.rootNode, code));
       expect(tree.rootNode.descendantsOfType('function_definition').map((n) => d.live(n!))).toEqual([true, false, true]);
@@ -125,7 +167,7 @@ describe('demand: bodies that cannot record are skipped', () => {
     expect(all.map((f) => Number(f.split(' ')[0]))).toEqual([10]);
     expect(findings(code, true)).toEqual(all);
   });
-  it('a trigger\'s call result does not make carriers of what it binds', () => {
+  it("a trigger's call result does not make carriers of what it binds", () => {
     expect(live('import json\nv = json.loads("1")\ndef a():\n    return v\n')).toEqual([false]);
   });
 });
@@ -147,11 +189,14 @@ describe('demand: a name counts only where the file can lead it to a finding', (
     for (const code of cases) {
       expect(live(code, true), code).toEqual([true]);
       const all = findings(code, false);
-      expect(all.map((f) => Number(f.split(' ')[0])), code).toEqual([code.startsWith('import random\ndef a():') ? 4 : 3]);
+      expect(
+        all.map((f) => Number(f.split(' ')[0])),
+        code,
+      ).toEqual([code.startsWith('import random\ndef a():') ? 4 : 3]);
       expect(findings(code, true), code).toEqual(all);
     }
   });
-  it('skips a function name the file does not import from the rule\'s module, keeps it where it does', () => {
+  it("skips a function name the file does not import from the rule's module, keeps it where it does", () => {
     expect(live('def a(s):\n    return loads(s)\n', true)).toEqual([false]);
     expect(live('from json import loads\ndef a(s):\n    return loads(s)\n', true)).toEqual([true]);
     expect(live('import json\nparse = json.loads\ndef a(s):\n    return parse(s)\n', true)).toEqual([true]);
@@ -176,7 +221,10 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
         withTree(code, (tree) => {
           // The sites that become findings (a skipped body records none, and could not have recorded one of these).
           const show = (onDemand: boolean) =>
-            matchCalls(buildModel(tree.rootNode, big, f, { source: code, onDemand }), big).map((x) => `${x.site.node.startIndex} ${x.site.kind} ${x.site.name} ${x.site.callee?.join(',') ?? ''} ${JSON.stringify(x.site.receiver ?? null)} ${x.rule.id} ${x.confidence} ${x.condition} ${x.via.join(',')}`);
+            matchCalls(buildModel(tree.rootNode, big, f, { source: code, onDemand }), big).map(
+              (x) =>
+                `${x.site.node.startIndex} ${x.site.kind} ${x.site.name} ${x.site.callee?.join(',') ?? ''} ${JSON.stringify(x.site.receiver ?? null)} ${x.rule.id} ${x.confidence} ${x.condition} ${x.via.join(',')}`,
+            );
           const all = show(false);
           expect(show(true), f).toEqual(all);
           found += all.length;

@@ -10,7 +10,8 @@ import { cli, tempTree } from './helpers.js';
 
 const APP = 'import statistics\nimport json\n\n\ndef f(xs, s):\n    statistics.quantiles(xs, n=0)\n    json.loads(s)\n';
 type D = { line: number; ruleId: string; confidence: string; tips: string[] };
-const run = (dir: string, args: string[]): D[] => (JSON.parse(cli(['check', 'app.py', '--no-bundled', '--format', 'json', ...args], dir).stdout) as { diagnostics: D[] }).diagnostics;
+const run = (dir: string, args: string[]): D[] =>
+  (JSON.parse(cli(['check', 'app.py', '--no-bundled', '--format', 'json', ...args], dir).stdout) as { diagnostics: D[] }).diagnostics;
 
 describe('derived records', () => {
   it('off by default; --derive certain reports only the certain findings of the imported modules, from a cache on later runs', () => {
@@ -21,12 +22,23 @@ describe('derived records', () => {
     expect(certain.map((d) => [d.line, d.ruleId, d.confidence])).toEqual([[6, 'cpython/quantiles-n-must-be-at-least-1', 'certain']]);
     const derived = join(dir, '.raiselint_cache', 'derived');
     const files = readdirSync(derived).sort();
-    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.jsonl$/, ''))).toEqual([expect.stringMatching(/^json-3\.\d+\.\d+$/), expect.stringMatching(/^statistics-3\.\d+\.\d+$/)]);
+    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.jsonl$/, ''))).toEqual([
+      expect.stringMatching(/^json-3\.\d+\.\d+$/),
+      expect.stringMatching(/^statistics-3\.\d+\.\d+$/),
+    ]);
     const times = files.map((f) => statSync(join(derived, f)).mtimeMs);
     expect(run(dir, ['--derive', 'certain'])).toEqual(certain);
-    expect(readdirSync(derived).sort().map((f) => statSync(join(derived, f)).mtimeMs)).toEqual(times);
+    expect(
+      readdirSync(derived)
+        .sort()
+        .map((f) => statSync(join(derived, f)).mtimeMs),
+    ).toEqual(times);
     // `all`: the possible ones too.
-    expect(run(dir, ['--derive', 'all']).map((d) => [d.line, d.confidence])).toEqual([[6, 'certain'], [7, 'possible'], [7, 'possible']]);
+    expect(run(dir, ['--derive', 'all']).map((d) => [d.line, d.confidence])).toEqual([
+      [6, 'certain'],
+      [7, 'possible'],
+      [7, 'possible'],
+    ]);
     // The config says it as well.
     writeFileSync(join(dir, 'raiselint.toml'), 'derive = "certain"\n');
     expect(run(dir, []).map((d) => d.ruleId)).toEqual(['cpython/quantiles-n-must-be-at-least-1']);
@@ -37,7 +49,9 @@ describe('derived records', () => {
     run(dir, ['--derive', 'certain']);
     const derived = join(dir, '.raiselint_cache', 'derived');
     const stats = readdirSync(derived).find((f) => f.startsWith('statistics-'))!;
-    const line = readFileSync(join(derived, stats), 'utf8').split('\n').find((l) => l.includes('"n must be at least 1"'))!;
+    const line = readFileSync(join(derived, stats), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"n must be at least 1"'))!;
     const curated = JSON.parse(line) as { record: { preventionTips: string[]; id: string } };
     curated.record.preventionTips = ['Pass n >= 1 (our team rule)'];
     curated.record.id = 'team-quantiles';

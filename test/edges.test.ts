@@ -51,7 +51,10 @@ describe('records input', () => {
   const good = readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
 
   it('invalid UTF-8 in a record is an error naming the file, line and byte offset (exit 2), never a silent U+FFFD', () => {
-    const dir = tempTree({ 'app.py': GRPC_BAD, 'r.jsonl': Buffer.concat([Buffer.from(good), Buffer.from('{"record": {"id": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]) });
+    const dir = tempTree({
+      'app.py': GRPC_BAD,
+      'r.jsonl': Buffer.concat([Buffer.from(good), Buffer.from('{"record": {"id": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]),
+    });
     const r = cli(['check', 'app.py', '--no-bundled', '--records', 'r.jsonl'], dir);
     expect(r.code).toBe(2);
     const line = good.trimEnd().split('\n').length + 1;
@@ -59,17 +62,28 @@ describe('records input', () => {
   });
 
   it('a folder of datasets says each bad file in one line and loads the good ones; exit 2 only when none loads', () => {
-    const dir = tempTree({ 'app.py': GRPC_BAD, 'sets/good.jsonl': good, 'sets/broken.jsonl': '{"record": \n', 'sets/binary.jsonl': Buffer.from([0x7b, 0xff, 0x0a]) });
+    const dir = tempTree({
+      'app.py': GRPC_BAD,
+      'sets/good.jsonl': good,
+      'sets/broken.jsonl': '{"record": \n',
+      'sets/binary.jsonl': Buffer.from([0x7b, 0xff, 0x0a]),
+    });
     const r = cli(['check', 'app.py', '--no-bundled', '--records', 'sets', '--output-format', 'concise'], dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('app.py:6:19: autogen/agent-save-state-is-not-yet-implemented');
     const warnings = r.stderr.trim().split('\n');
-    expect(warnings).toEqual([expect.stringMatching(/^raiselint: warning: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file$/), expect.stringMatching(/^raiselint: warning: sets\/broken\.jsonl:1: not loaded: invalid JSON/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^raiselint: warning: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file$/),
+      expect.stringMatching(/^raiselint: warning: sets\/broken\.jsonl:1: not loaded: invalid JSON/),
+    ]);
     // --strict: any file that does not load ends the run, said as errors.
     const strict = cli(['check', 'app.py', '--no-bundled', '--records', 'sets', '--strict'], dir);
     expect(strict.code).toBe(2);
     expect(strict.stdout).toBe('');
-    expect(strict.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^raiselint: error: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file \(--strict\)$/), expect.stringMatching(/^raiselint: error: sets\/broken\.jsonl:1: not loaded: invalid JSON.* \(--strict\)$/)]);
+    expect(strict.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^raiselint: error: sets\/binary\.jsonl:1: not loaded: invalid UTF-8 at byte offset 1 of the file \(--strict\)$/),
+      expect.stringMatching(/^raiselint: error: sets\/broken\.jsonl:1: not loaded: invalid JSON.* \(--strict\)$/),
+    ]);
     const none = tempTree({ 'app.py': GRPC_BAD, 'sets/broken.jsonl': '{"record": \n' });
     const n = cli(['check', 'app.py', '--no-bundled', '--records', 'sets'], none);
     expect(n.code).toBe(2);
@@ -139,7 +153,9 @@ describe('killed --fix runs', () => {
       let done = false;
       void exited.then(() => (done = true));
       // The writes have begun when the first temporary file appears or the first file changes.
-      const begun = () => [0, 1, 2, 3, 4].some((k) => readdirSync(join(dir, `pkg${k}`)).some((n) => n.endsWith('.raiselint.tmp'))) || readFileSync(join(dir, 'pkg0', 'm0.py'), 'utf8') !== GRPC_FIXABLE;
+      const begun = () =>
+        [0, 1, 2, 3, 4].some((k) => readdirSync(join(dir, `pkg${k}`)).some((n) => n.endsWith('.raiselint.tmp'))) ||
+        readFileSync(join(dir, 'pkg0', 'm0.py'), 'utf8') !== GRPC_FIXABLE;
       while (!done && !begun()) await new Promise((r) => setTimeout(r, 1));
       await new Promise((r) => setTimeout(r, wait));
       child.kill('SIGKILL');

@@ -54,7 +54,12 @@ describe('plugin', () => {
   });
   it("links the records rule to the plugin's section of docs/js-ts.md, at the repository package.json names", () => {
     // GitHub's heading anchors: lower case, punctuation other than `-` and `_` dropped, spaces to `-`.
-    const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = (h: string) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
     const readme = readFileSync(join(import.meta.dirname, '..', 'docs', 'js-ts.md'), 'utf8');
     const anchors = new Set([...readme.matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]!)));
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { repository: { url: string } };
@@ -82,28 +87,82 @@ run('tough-cookie/findcookie-is-not-implemented', {
   invalid: [
     {
       code: `${TC}const store = new Store();\n${FIND};`,
-      errors: [{ messageId: 'certain', line: 3, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}const store = new Store();\n`, `${FIND};`, 'Error') }] }],
+      errors: [
+        {
+          messageId: 'certain',
+          line: 3,
+          suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}const store = new Store();\n`, `${FIND};`, 'Error') }],
+        },
+      ],
     },
     {
       // A subclass that does not override it; the callback overload (the record shows it too); a chained .catch does not catch a synchronous throw.
       code: `${TC}class Partial extends Store {}\nconst store = new Partial();\n${FIND}.catch(() => undefined);`,
-      errors: [{ messageId: 'certain', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}class Partial extends Store {}\nconst store = new Partial();\n`, `${FIND}.catch(() => undefined);`, 'Error') }] }],
+      errors: [
+        {
+          messageId: 'certain',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(`${TC}class Partial extends Store {}\nconst store = new Partial();\n`, `${FIND}.catch(() => undefined);`, 'Error'),
+            },
+          ],
+        },
+      ],
     },
     {
       code: `${TC}declare const store: Store;\nstore.findCookie('example.com', '/', 'sid', () => {});`,
-      errors: [{ messageId: 'certain', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store;\n`, "store.findCookie('example.com', '/', 'sid', () => {});", 'Error') }] }],
+      errors: [
+        {
+          messageId: 'certain',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(`${TC}declare const store: Store;\n`, "store.findCookie('example.com', '/', 'sid', () => {});", 'Error'),
+            },
+          ],
+        },
+      ],
     },
     {
       code: `${TC}declare const store: Store | MemoryCookieStore;\n${FIND};`,
-      errors: [{ messageId: 'possible', data: { rule: '', callee: 'store.findCookie()', error: 'Error', why: ' when the receiver is a Store', message: 'findCookie is not implemented' }, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store | MemoryCookieStore;\n`, `${FIND};`, 'Error') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          data: { rule: '', callee: 'store.findCookie()', error: 'Error', why: ' when the receiver is a Store', message: 'findCookie is not implemented' },
+          suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store | MemoryCookieStore;\n`, `${FIND};`, 'Error') }],
+        },
+      ],
     },
     {
       code: `${TC}import type { CookieFinder } from '../types/stores.js';\ndeclare const store: CookieFinder;\n${FIND};`,
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}import type { CookieFinder } from '../types/stores.js';\ndeclare const store: CookieFinder;\n`, `${FIND};`, 'Error') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(`${TC}import type { CookieFinder } from '../types/stores.js';\ndeclare const store: CookieFinder;\n`, `${FIND};`, 'Error'),
+            },
+          ],
+        },
+      ],
     },
     {
       code: `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  throw err;\n}`,
-      errors: [{ messageId: 'certain', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${TC}const store = new Store();\ntry {\n  try {\n    ${FIND};\n  } catch (error) {\n    if (!(error instanceof Error)) throw error;\n    // handle the Error here\n  }\n} catch (err) {\n  throw err;\n}` }] }],
+      errors: [
+        {
+          messageId: 'certain',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: `${TC}const store = new Store();\ntry {\n  try {\n    ${FIND};\n  } catch (error) {\n    if (!(error instanceof Error)) throw error;\n    // handle the Error here\n  }\n} catch (err) {\n  throw err;\n}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -120,19 +179,59 @@ run('yaml/parse-throws-yamlparseerror', {
   invalid: [
     {
       code: `${Y}const config = parse(text);`,
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(Y, 'config = parse(text);', 'Error', '', ' // YAMLParseError', 'let config: any;\n') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(Y, 'config = parse(text);', 'Error', '', ' // YAMLParseError', 'let config: any;\n') }],
+        },
+      ],
     },
     {
       code: "import YAML from 'yaml';\ndeclare const text: string;\nYAML.parse(text, (_k, v) => v);",
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import YAML from 'yaml';\ndeclare const text: string;\n", 'YAML.parse(text, (_k, v) => v);', 'Error', '', ' // YAMLParseError') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix("import YAML from 'yaml';\ndeclare const text: string;\n", 'YAML.parse(text, (_k, v) => v);', 'Error', '', ' // YAMLParseError'),
+            },
+          ],
+        },
+      ],
     },
     {
       code: "import * as y from 'yaml';\nimport { YAMLParseError } from 'yaml';\ndeclare const text: string;\ny.parse(text);",
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import * as y from 'yaml';\nimport { YAMLParseError } from 'yaml';\ndeclare const text: string;\n", 'y.parse(text);', 'YAMLParseError') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(
+                "import * as y from 'yaml';\nimport { YAMLParseError } from 'yaml';\ndeclare const text: string;\n",
+                'y.parse(text);',
+                'YAMLParseError',
+              ),
+            },
+          ],
+        },
+      ],
     },
     {
       code: `${Y}try {\n  parse(text);\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}`,
-      errors: [{ messageId: 'possible', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${Y}try {\n  try {\n    parse(text);\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // YAMLParseError\n    // handle the YAMLParseError here\n  }\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}` }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: `${Y}try {\n  try {\n    parse(text);\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // YAMLParseError\n    // handle the YAMLParseError here\n  }\n} catch (err) {\n  if (!(err instanceof TypeError)) throw err;\n}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -151,7 +250,18 @@ run('abstract-level/get-could-not-decode-value', {
   invalid: [
     {
       code: `${DB}export async function f() {\n  const v = await db.get('k');\n  return v;\n}`,
-      errors: [{ messageId: 'possible', line: 4, suggestions: [{ messageId: 'wrapTryCatch', output: `${DB}export async function f() {\n  let v: string | undefined;\n  try {\n    v = await db.get('k');\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // ModuleError\n    // handle the ModuleError here\n  }\n  return v;\n}` }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: `${DB}export async function f() {\n  let v: string | undefined;\n  try {\n    v = await db.get('k');\n  } catch (error) {\n    if (!(error instanceof Error)) throw error; // ModuleError\n    // handle the ModuleError here\n  }\n  return v;\n}`,
+            },
+          ],
+        },
+      ],
     },
     {
       // Not awaited inside the try: the rejection escapes it.
@@ -169,7 +279,17 @@ run('abstract-level/manifest-must-be-an-object', {
   invalid: [
     {
       code: "import { AbstractLevel } from 'abstract-level';\ndeclare const manifest: any;\nnew AbstractLevel(manifest);",
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import { AbstractLevel } from 'abstract-level';\ndeclare const manifest: any;\n", 'new AbstractLevel(manifest);', 'TypeError') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix("import { AbstractLevel } from 'abstract-level';\ndeclare const manifest: any;\n", 'new AbstractLevel(manifest);', 'TypeError'),
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -190,7 +310,10 @@ run('node/url-constructor-invalid-url', {
           messageId: 'possible',
           suggestions: [
             { messageId: 'addGuard', output: 'declare const input: string;\nconst url = (URL.canParse(input) ? new URL(input) : undefined);' },
-            { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'url = new URL(input);', 'TypeError', '', '', 'let url: import("url").URL;\n') },
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix('declare const input: string;\n', 'url = new URL(input);', 'TypeError', '', '', 'let url: import("url").URL;\n'),
+            },
           ],
         },
       ],
@@ -201,8 +324,19 @@ run('node/url-constructor-invalid-url', {
         {
           messageId: 'possible',
           suggestions: [
-            { messageId: 'addGuard', output: "import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n(URL.canParse(input) ? new NodeURL(input, 'https://example.org') : undefined);" },
-            { messageId: 'wrapTryCatch', output: tryFix("import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n", "new NodeURL(input, 'https://example.org');", 'TypeError') },
+            {
+              messageId: 'addGuard',
+              output:
+                "import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n(URL.canParse(input) ? new NodeURL(input, 'https://example.org') : undefined);",
+            },
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(
+                "import { URL as NodeURL } from 'node:url';\ndeclare const input: string;\n",
+                "new NodeURL(input, 'https://example.org');",
+                'TypeError',
+              ),
+            },
           ],
         },
       ],
@@ -215,8 +349,22 @@ run('node/url-constructor-invalid-url', {
         {
           messageId: 'possible',
           suggestions: [
-            { messageId: 'addGuard', output: '/** @type {string} */\nconst input = process.argv[2] ?? "";\nconst url = (URL.canParse(input) ? new URL(input) : undefined);\nexport { url };' },
-            { messageId: 'wrapTryCatch', output: tryFix('/** @type {string} */\nconst input = process.argv[2] ?? "";\n', 'url = new URL(input);', 'TypeError', '\nexport { url };', '', 'let url;\n') },
+            {
+              messageId: 'addGuard',
+              output:
+                '/** @type {string} */\nconst input = process.argv[2] ?? "";\nconst url = (URL.canParse(input) ? new URL(input) : undefined);\nexport { url };',
+            },
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix(
+                '/** @type {string} */\nconst input = process.argv[2] ?? "";\n',
+                'url = new URL(input);',
+                'TypeError',
+                '\nexport { url };',
+                '',
+                'let url;\n',
+              ),
+            },
           ],
         },
       ],
@@ -232,17 +380,57 @@ run('eslint/fromoptionsmodule-argument-must-be-a-url', {
   invalid: [
     {
       code: "import { ESLint } from 'eslint';\nexport async function f(u: URL) {\n  return await ESLint.fromOptionsModule(u);\n}",
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: "import { ESLint } from 'eslint';\nexport async function f(u: URL) {\n  try {\n    return await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}" }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output:
+                "import { ESLint } from 'eslint';\nexport async function f(u: URL) {\n  try {\n    return await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}",
+            },
+          ],
+        },
+      ],
     },
     {
       // A value typed `typeof ESLint` may hold a subclass that overrides the static.
       code: "import type { ESLint } from 'eslint';\nexport async function f(Cls: typeof ESLint, u: URL) {\n  await Cls.fromOptionsModule(u);\n}",
-      errors: [{ messageId: 'possible', data: { rule: '', callee: 'Cls.fromOptionsModule()', error: 'TypeError', why: ' when Cls is ESLint itself or a subclass that does not override fromOptionsModule', message: 'Argument must be a URL object' }, suggestions: [{ messageId: 'wrapTryCatch', output: "import type { ESLint } from 'eslint';\nexport async function f(Cls: typeof ESLint, u: URL) {\n  try {\n    await Cls.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}" }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          data: {
+            rule: '',
+            callee: 'Cls.fromOptionsModule()',
+            error: 'TypeError',
+            why: ' when Cls is ESLint itself or a subclass that does not override fromOptionsModule',
+            message: 'Argument must be a URL object',
+          },
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output:
+                "import type { ESLint } from 'eslint';\nexport async function f(Cls: typeof ESLint, u: URL) {\n  try {\n    await Cls.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}",
+            },
+          ],
+        },
+      ],
     },
     {
       code: "const { ESLint } = require('eslint');\n/** @param {URL} u */\nasync function f(u) {\n  await ESLint.fromOptionsModule(u);\n}\nmodule.exports = { f };",
       filename: 'common.cjs',
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: "const { ESLint } = require('eslint');\n/** @param {URL} u */\nasync function f(u) {\n  try {\n    await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}\nmodule.exports = { f };" }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output:
+                "const { ESLint } = require('eslint');\n/** @param {URL} u */\nasync function f(u) {\n  try {\n    await ESLint.fromOptionsModule(u);\n  } catch (error) {\n    if (!(error instanceof TypeError)) throw error;\n    // handle the TypeError here\n  }\n}\nmodule.exports = { f };",
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -253,7 +441,17 @@ run('yaml/parse-throws-yamlparseerror', {
     {
       // `import x = require()`: the alias is followed to the package's declaration.
       code: "import yaml = require('yaml');\ndeclare const text: string;\nyaml.parse(text);",
-      errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: tryFix("import yaml = require('yaml');\ndeclare const text: string;\n", 'yaml.parse(text);', 'Error', '', ' // YAMLParseError') }] }],
+      errors: [
+        {
+          messageId: 'possible',
+          suggestions: [
+            {
+              messageId: 'wrapTryCatch',
+              output: tryFix("import yaml = require('yaml');\ndeclare const text: string;\n", 'yaml.parse(text);', 'Error', '', ' // YAMLParseError'),
+            },
+          ],
+        },
+      ],
     },
   ],
 });
@@ -271,12 +469,27 @@ describe('records from settings and overloads', () => {
   const records = plugin.rules.records!;
   const settings = { raiselint: { records: [file] } };
   tester.run('records', records, {
-    valid: [{ code: `${TC}declare const store: Store;\nstore.findCookie('example.com', '/', 'sid', () => {});`, settings }, { code: `${TC}declare const store: Store;\n${FIND};` }],
+    valid: [
+      { code: `${TC}declare const store: Store;\nstore.findCookie('example.com', '/', 'sid', () => {});`, settings },
+      { code: `${TC}declare const store: Store;\n${FIND};` },
+    ],
     invalid: [
       {
         code: `${TC}declare const store: Store;\n${FIND};`,
         settings,
-        errors: [{ messageId: 'certain', data: { rule: 'tough-cookie/findcookie-is-not-implemented: ', callee: 'store.findCookie()', error: 'Error', why: '', message: 'findCookie is not implemented' }, suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store;\n`, `${FIND};`, 'Error') }] }],
+        errors: [
+          {
+            messageId: 'certain',
+            data: {
+              rule: 'tough-cookie/findcookie-is-not-implemented: ',
+              callee: 'store.findCookie()',
+              error: 'Error',
+              why: '',
+              message: 'findCookie is not implemented',
+            },
+            suggestions: [{ messageId: 'wrapTryCatch', output: tryFix(`${TC}declare const store: Store;\n`, `${FIND};`, 'Error') }],
+          },
+        ],
       },
     ],
   });
@@ -290,7 +503,15 @@ describe('a project that loads the DOM library', () => {
     invalid: [
       {
         code: 'declare const input: string;\nnew URL(input);',
-        errors: [{ messageId: 'possible', suggestions: [{ messageId: 'addGuard', output: 'declare const input: string;\n(URL.canParse(input) ? new URL(input) : undefined);' }, { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'new URL(input);', 'TypeError') }] }],
+        errors: [
+          {
+            messageId: 'possible',
+            suggestions: [
+              { messageId: 'addGuard', output: 'declare const input: string;\n(URL.canParse(input) ? new URL(input) : undefined);' },
+              { messageId: 'wrapTryCatch', output: tryFix('declare const input: string;\n', 'new URL(input);', 'TypeError') },
+            ],
+          },
+        ],
       },
     ],
   });
@@ -310,11 +531,35 @@ describe('untyped packages: the import is followed one hop at a time', () => {
   const r = untyped.rules['yaml-untyped/parse-throws-yamlparseerror']!;
   const fix = (before: string, stmt: string) => tryFix(before, stmt, 'Error', '', ' // YAMLParseError');
   tester.run('yaml-untyped', r, {
-    valid: [{ code: "const { parse } = require('yaml');\nparse('a: b');", filename: 'common.cjs' }, { code: "const { stringify } = require('yaml-untyped');\nstringify({});", filename: 'common.cjs' }],
+    valid: [
+      { code: "const { parse } = require('yaml');\nparse('a: b');", filename: 'common.cjs' },
+      { code: "const { stringify } = require('yaml-untyped');\nstringify({});", filename: 'common.cjs' },
+    ],
     invalid: [
-      { code: "const { parse } = require('yaml-untyped');\nparse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const { parse } = require('yaml-untyped');\n", "parse('a: b');") }] }] },
-      { code: "const Y = require('yaml-untyped');\nY.parse('a: b');", filename: 'common.cjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const Y = require('yaml-untyped');\n", "Y.parse('a: b');") }] }] },
-      { code: "import { parse as p } from 'yaml-untyped';\np('a: b');", filename: 'module.mjs', errors: [{ messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("import { parse as p } from 'yaml-untyped';\n", "p('a: b');") }] }] },
+      {
+        code: "const { parse } = require('yaml-untyped');\nparse('a: b');",
+        filename: 'common.cjs',
+        errors: [
+          {
+            messageId: 'possible',
+            suggestions: [{ messageId: 'wrapTryCatch', output: fix("const { parse } = require('yaml-untyped');\n", "parse('a: b');") }],
+          },
+        ],
+      },
+      {
+        code: "const Y = require('yaml-untyped');\nY.parse('a: b');",
+        filename: 'common.cjs',
+        errors: [
+          { messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("const Y = require('yaml-untyped');\n", "Y.parse('a: b');") }] },
+        ],
+      },
+      {
+        code: "import { parse as p } from 'yaml-untyped';\np('a: b');",
+        filename: 'module.mjs',
+        errors: [
+          { messageId: 'possible', suggestions: [{ messageId: 'wrapTryCatch', output: fix("import { parse as p } from 'yaml-untyped';\n", "p('a: b');") }] },
+        ],
+      },
     ],
   });
 });

@@ -17,8 +17,21 @@ describe('exception hierarchy', () => {
     expect(h.isSubclass('io.UnsupportedOperation', 'OSError')).toBe(true);
     expect(h.isSubclass('io.UnsupportedOperation', 'ValueError')).toBe(true);
     expect(h.isSubclass('json.JSONDecodeError', 'ValueError')).toBe(true);
-    expect(h.mro('ssl.SSLCertVerificationError')).toEqual(['ssl.SSLCertVerificationError', 'ssl.SSLError', 'ValueError', 'OSError', 'Exception', 'BaseException']);
-    expect(h.mro('configparser.MissingSectionHeaderError')).toEqual(['configparser.MissingSectionHeaderError', 'configparser.ParsingError', 'configparser.Error', 'Exception', 'BaseException']);
+    expect(h.mro('ssl.SSLCertVerificationError')).toEqual([
+      'ssl.SSLCertVerificationError',
+      'ssl.SSLError',
+      'ValueError',
+      'OSError',
+      'Exception',
+      'BaseException',
+    ]);
+    expect(h.mro('configparser.MissingSectionHeaderError')).toEqual([
+      'configparser.MissingSectionHeaderError',
+      'configparser.ParsingError',
+      'configparser.Error',
+      'Exception',
+      'BaseException',
+    ]);
     expect(h.isKnown('uuid.SafeUUID')).toBe(true);
     expect(h.mro('uuid.SafeUUID')).toEqual(['uuid.SafeUUID']);
     expect(h.isSubclass('subprocess.TimeoutExpired', 'ValueError')).toBe(false);

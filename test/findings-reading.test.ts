@@ -23,7 +23,9 @@ class T(unittest.TestCase):
 `;
 
 type J = { ruleId: string; line: number; message: string; also?: { ruleId: string; condition: string | null }[] };
-const findings = (args: string[], dir: string): J[] => (JSON.parse(cli(['check', '.', '--no-config', '--no-bundled', '--records', RECORDS, '--format', 'json', ...args], dir).stdout) as { diagnostics: J[] }).diagnostics;
+const findings = (args: string[], dir: string): J[] =>
+  (JSON.parse(cli(['check', '.', '--no-config', '--no-bundled', '--records', RECORDS, '--format', 'json', ...args], dir).stdout) as { diagnostics: J[] })
+    .diagnostics;
 
 describe('control flow is not a bug', () => {
   it('TestCase.skipTest is off by default, on with --select control-flow or its exact id, not with a prefix', () => {
@@ -61,7 +63,15 @@ describe('one finding per call and error', () => {
     const one = all.split('\n').find((l) => l.includes('"fromisoformat-invalid-isoformat-string-date-string"'))!;
     const entry = JSON.parse(one) as { record: Record<string, unknown> };
     // A second site of the same function and error (as the standard library has), its own id and slug.
-    const twin = { ...entry, record: { ...entry.record, id: '0123456789abcdef', slug: 'fromisoformat-invalid-isoformat-string-twin', lineNumber: (entry.record.lineNumber as number) + 2 } };
+    const twin = {
+      ...entry,
+      record: {
+        ...entry.record,
+        id: '0123456789abcdef',
+        slug: 'fromisoformat-invalid-isoformat-string-twin',
+        lineNumber: (entry.record.lineNumber as number) + 2,
+      },
+    };
     const file = join(mkdtempSync(join(tmpdir(), 'raiselint-group-')), 'r.jsonl');
     writeFileSync(file, `${one}\n${JSON.stringify(twin)}\n`);
     const dir = tempTree({ 'd.py': 'from datetime import date\n\n\ndef day(text):\n    return date.fromisoformat(text)\n' });
@@ -71,19 +81,26 @@ describe('one finding per call and error', () => {
     expect(ds[0]!.also?.map((a) => a.ruleId)).toEqual(['cpython/fromisoformat-invalid-isoformat-string-twin']);
     // Each record is still selected and ignored by its own id.
     const ignored = cli(['check', '.', '--no-config', '--no-bundled', '--records', file, '--format', 'json', '--ignore', ds[0]!.ruleId], dir);
-    expect((JSON.parse(ignored.stdout) as { diagnostics: J[] }).diagnostics.map((d) => [d.ruleId, d.also])).toEqual([['cpython/fromisoformat-invalid-isoformat-string-twin', undefined]]);
+    expect((JSON.parse(ignored.stdout) as { diagnostics: J[] }).diagnostics.map((d) => [d.ruleId, d.also])).toEqual([
+      ['cpython/fromisoformat-invalid-isoformat-string-twin', undefined],
+    ]);
     const text = cli(['check', '.', '--no-config', '--no-bundled', '--records', file], dir).stdout;
     expect(text).toContain('= also (cpython/fromisoformat-invalid-isoformat-string-twin): ');
   });
 });
 
 describe('messages never show a raw placeholder', () => {
-  const args = new Map([['address', "'10.0.0.300'"], ['mode', "'rw'"]]);
-  it('fills a placeholder from the call\'s literal argument, or writes it in words', () => {
+  const args = new Map([
+    ['address', "'10.0.0.300'"],
+    ['mode', "'rw'"],
+  ]);
+  it("fills a placeholder from the call's literal argument, or writes it in words", () => {
     expect(formatMessage('{address} does not appear to be an IPv4 or IPv6 address', args)).toBe('10.0.0.300 does not appear to be an IPv4 or IPv6 address');
     expect(formatMessage('bad mode {mode!r}', args)).toBe("bad mode 'rw'");
     expect(formatMessage('Group ID cannot be negative, got {gid}', args)).toBe('Group ID cannot be negative, got the given gid');
-    expect(formatMessage('the JSON object must be str, bytes or bytearray, not {s.__class__.__name__}', args)).toBe('the JSON object must be str, bytes or bytearray, not the type of s');
+    expect(formatMessage('the JSON object must be str, bytes or bytearray, not {s.__class__.__name__}', args)).toBe(
+      'the JSON object must be str, bytes or bytearray, not the type of s',
+    );
     expect(formatMessage('not {type(x).__name__}', args)).toBe('not the type of x');
     expect(formatMessage("invalid action '%s'", args)).toBe("invalid action 'a value'");
     expect(formatMessage('%(mode)s is not allowed', args)).toBe('rw is not allowed');
@@ -116,17 +133,36 @@ describe("a raise that depends only on the library's own state", () => {
   });
 });
 
-
 describe('a call whose literal arguments decide the raise', () => {
   const cases: [string, string, boolean, boolean][] = [
     // [what, def, constructor, arguments only]
-    ['a constructor testing its argument against a constant table', "def __init__(self, fmt=None, style='%'):\n    if style not in _STYLES:\n        raise ValueError('Style must be one of: %s' % ','.join(_STYLES.keys()))\n    self._style = _STYLES[style][0](fmt)\n", true, true],
-    ['a method reading only its argument', "async def readuntil(self, separator=b'\\n'):\n    seplen = len(separator)\n    if seplen == 0:\n        raise ValueError('Separator should be at least one-byte string')\n    offset = 0\n", false, true],
-    ['a flag set in an except around receiver state (mailbox update)', "def update(self, arg=None):\n    bad_key = False\n    for key, message in arg:\n        try:\n            self[key] = message\n        except KeyError:\n            bad_key = True\n    if bad_key:\n        raise KeyError('No message with key(s)')\n", false, false],
-    ['a helper of unknown purity', "def f(x):\n    y = lookup(x)\n    if y is None:\n        raise LookupError(x)\n", false, false],
-    ['the receiver, outside a constructor', "def join(self, timeout=None):\n    if self is current_thread():\n        raise RuntimeError('cannot join current thread')\n", false, false],
-    ['the file system', "def g(path):\n    if os.path.exists(path):\n        raise FileExistsError(path)\n", false, false],
-    ['a module variable', "def h(x):\n    if x not in registry:\n        raise KeyError(x)\n", false, false],
+    [
+      'a constructor testing its argument against a constant table',
+      "def __init__(self, fmt=None, style='%'):\n    if style not in _STYLES:\n        raise ValueError('Style must be one of: %s' % ','.join(_STYLES.keys()))\n    self._style = _STYLES[style][0](fmt)\n",
+      true,
+      true,
+    ],
+    [
+      'a method reading only its argument',
+      "async def readuntil(self, separator=b'\\n'):\n    seplen = len(separator)\n    if seplen == 0:\n        raise ValueError('Separator should be at least one-byte string')\n    offset = 0\n",
+      false,
+      true,
+    ],
+    [
+      'a flag set in an except around receiver state (mailbox update)',
+      "def update(self, arg=None):\n    bad_key = False\n    for key, message in arg:\n        try:\n            self[key] = message\n        except KeyError:\n            bad_key = True\n    if bad_key:\n        raise KeyError('No message with key(s)')\n",
+      false,
+      false,
+    ],
+    ['a helper of unknown purity', 'def f(x):\n    y = lookup(x)\n    if y is None:\n        raise LookupError(x)\n', false, false],
+    [
+      'the receiver, outside a constructor',
+      "def join(self, timeout=None):\n    if self is current_thread():\n        raise RuntimeError('cannot join current thread')\n",
+      false,
+      false,
+    ],
+    ['the file system', 'def g(path):\n    if os.path.exists(path):\n        raise FileExistsError(path)\n', false, false],
+    ['a module variable', 'def h(x):\n    if x not in registry:\n        raise KeyError(x)\n', false, false],
   ];
   it.each(cases)('%s', async (_what, src, ctor, expected) => {
     const { initParser, parsePython } = await import('../src/parse/parser.js');
@@ -143,7 +179,6 @@ describe('a call whose literal arguments decide the raise', () => {
   });
 });
 
-
 describe('attributes every object has', () => {
   it('copy.copy / copy.deepcopy: their "un(shallow)copyable object" raise needs getattr(x, "__reduce_ex__", None) to be None, which it never is', () => {
     const records = join(ROOT, 'test', 'data', 'copy-records.jsonl');
@@ -152,6 +187,9 @@ describe('attributes every object has', () => {
     expect((JSON.parse(grounded.stdout) as { diagnostics: J[] }).diagnostics).toEqual([]);
     // From the records' windows alone (no def shown), nothing is decided: possible, as before.
     const windows = cli(['check', '.', '--no-config', '--no-bundled', '--python', 'none', '--records', records, '--format', 'json'], dir);
-    expect((JSON.parse(windows.stdout) as { diagnostics: J[] }).diagnostics.map((d) => d.ruleId)).toEqual(['cpython/copy-un-shallow-copyable-object-of-type-s', 'cpython/deepcopy-un-deep-copyable-object-of-type-s']);
+    expect((JSON.parse(windows.stdout) as { diagnostics: J[] }).diagnostics.map((d) => d.ruleId)).toEqual([
+      'cpython/copy-un-shallow-copyable-object-of-type-s',
+      'cpython/deepcopy-un-deep-copyable-object-of-type-s',
+    ]);
   });
 });

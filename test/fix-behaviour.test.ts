@@ -34,7 +34,9 @@ function copyApp(): string {
 
 function check(dir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const cache = mkdtempSync(join(tmpdir(), 'raiselint-bcache-'));
-  return spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-bundled', '--records', records, '--cache-dir', cache, ...args, dir], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-bundled', '--records', records, '--cache-dir', cache, ...args, dir], {
+    encoding: 'utf8',
+  });
 }
 
 function behaviour(file: string): Results {
@@ -106,17 +108,27 @@ describe('unsafe still means valid', () => {
     const changed = files.filter((f, i) => readFileSync(f, 'utf8') !== texts[i]);
     expect(changed.length).toBeGreaterThan(10);
     const after = undefinedNames(files);
-    for (const f of files) expect(after[f]!.filter((n) => !before[f]!.includes(n)), f).toEqual([]);
+    for (const f of files)
+      expect(
+        after[f]!.filter((n) => !before[f]!.includes(n)),
+        f,
+      ).toEqual([]);
   });
 });
 
 describe('record code is untrusted data', () => {
   /** The generated record of statistics.median_low, its alternative edited to run a command. */
   function hostileRecords(): string {
-    const entries = readFileSync(records, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { record: Record<string, string> });
+    const entries = readFileSync(records, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { record: Record<string, string> });
     const entry = entries.find((e) => e.record.slug!.startsWith('median-low-no-median'))!;
     expect(entry).toBeTruthy();
-    entry.record.tryCatchPattern = entry.record.tryCatchPattern!.replace(/except (.*) as exc:\n.*$/s, 'except $1 as exc:\n    result = __import__("os").system("echo pwned")\n');
+    entry.record.tryCatchPattern = entry.record.tryCatchPattern!.replace(
+      /except (.*) as exc:\n.*$/s,
+      'except $1 as exc:\n    result = __import__("os").system("echo pwned")\n',
+    );
     entry.record.exampleFix = entry.record.exampleFix!.replace(/except (.*):\n.*$/s, 'except $1:\n    result = __import__("os").system("echo pwned")\n');
     const file = join(mkdtempSync(join(tmpdir(), 'raiselint-hostile-')), 'hostile.jsonl');
     writeFileSync(file, `${JSON.stringify(entry)}\n`);
@@ -128,7 +140,9 @@ describe('record code is untrusted data', () => {
     for (const flags of [['--fix'], ['--fix', '--unsafe-fixes']]) {
       const dir = copyApp();
       const before = readFileSync(join(dir, 'tools.py'), 'utf8');
-      const r = spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-bundled', '--no-cache', '--records', file, ...flags, dir], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-bundled', '--no-cache', '--records', file, ...flags, dir], {
+        encoding: 'utf8',
+      });
       expect(r.stdout).toContain('median_low');
       expect(r.stdout).toMatch(/fix \(display-only\).*`__import__`/);
       expect(readFileSync(join(dir, 'tools.py'), 'utf8')).toBe(before);

@@ -44,10 +44,16 @@ describe('raiselint check --fix', () => {
     expect(r.code).toBe(1);
     // Record code is third-party data: no fix built from it is safe.
     expect(r.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented runtime.agent_metadata() raises NotImplementedError');
-    expect(r.stdout).toContain("= fix (unsafe): `runtime.agent_metadata(agent)` always raises NotImplementedError: replaced by the record's fix; unsafe: the alternative is the record's code (third-party data)");
+    expect(r.stdout).toContain(
+      "= fix (unsafe): `runtime.agent_metadata(agent)` always raises NotImplementedError: replaced by the record's fix; unsafe: the alternative is the record's code (third-party data)",
+    );
     expect(r.stdout).toContain('= fix (unsafe): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime)');
-    expect(r.stdout).toContain("the finding is only possible: the fix also changes what runs when the call would have worked; the alternative is the record's code (third-party data)");
-    expect(r.stdout).toContain('= fix (display-only): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime) and runs the record\'s alternative for GrpcWorkerAgentRuntime; shown only: the alternative uses `SaveStateRequest`, which this file does not define or import: define it to apply the fix');
+    expect(r.stdout).toContain(
+      "the finding is only possible: the fix also changes what runs when the call would have worked; the alternative is the record's code (third-party data)",
+    );
+    expect(r.stdout).toContain(
+      "= fix (display-only): guards the statement with isinstance(runtime, GrpcWorkerAgentRuntime) and runs the record's alternative for GrpcWorkerAgentRuntime; shown only: the alternative uses `SaveStateRequest`, which this file does not define or import: define it to apply the fix",
+    );
     expect(r.stdout).toContain('No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).');
     const u = cli(['check', '.', '--unsafe-fixes'], dir);
     expect(u.stdout).toContain('safe.py:8:22: autogen/agent-metadata-is-not-yet-implemented [*] runtime.agent_metadata() raises NotImplementedError');
@@ -74,7 +80,11 @@ describe('raiselint check --fix', () => {
     // Atomic: a new file (rename) with the old mode, and no temporary file left.
     expect(statSync(join(dir, 'safe.py')).ino).not.toBe(ino);
     expect(statSync(join(dir, 'safe.py')).mode & 0o777).toBe(0o640);
-    expect(readdirSync(dir).filter((n) => n !== '.raiselint_cache').sort()).toEqual(['safe.py', 'unsafe.py']); // no temporary file left (the cache directory is raiselint's)
+    expect(
+      readdirSync(dir)
+        .filter((n) => n !== '.raiselint_cache')
+        .sort(),
+    ).toEqual(['safe.py', 'unsafe.py']); // no temporary file left (the cache directory is raiselint's)
 
     const again = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
     expect(readFileSync(join(dir, 'safe.py'), 'utf8')).toBe(SAFE_FIXED);
@@ -129,7 +139,9 @@ describe('raiselint check --fix', () => {
   it('--fix-strategy picks try/except or the type guard; JSON output carries the fix', () => {
     const dir = tempTree({ 'u.py': UNSAFE, 'm.py': MISSING });
     const t = cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'try-except'], dir);
-    expect(t.stdout).toContain('+    try:\n+        state = await runtime.agent_save_state(agent)\n+    except NotImplementedError:\n+        state = await runtime.send_message(SaveStateRequest(), agent)\n');
+    expect(t.stdout).toContain(
+      '+    try:\n+        state = await runtime.agent_save_state(agent)\n+    except NotImplementedError:\n+        state = await runtime.send_message(SaveStateRequest(), agent)\n',
+    );
     const j = cli(['check', 'm.py', '--format', 'json', '--fix-strategy', 'type-guard'], dir);
     const fix = JSON.parse(j.stdout).diagnostics[0].fix;
     expect(fix).toEqual({
@@ -144,8 +156,15 @@ describe('raiselint check --fix', () => {
   });
 
   it('never fixes a suppressed finding, nor one a config turns off', () => {
-    const ignored = SAFE.replace('metadata = await runtime.agent_metadata(agent)', 'metadata = await runtime.agent_metadata(agent)  # raiselint: ignore[autogen/agent-metadata-is-not-yet-implemented]');
-    const dir = tempTree({ 'a.py': ignored, 'b.py': SAFE, 'raiselint.toml': '[per-file-ignores]\n"b.py" = ["autogen/agent-metadata-is-not-yet-implemented"]\n' });
+    const ignored = SAFE.replace(
+      'metadata = await runtime.agent_metadata(agent)',
+      'metadata = await runtime.agent_metadata(agent)  # raiselint: ignore[autogen/agent-metadata-is-not-yet-implemented]',
+    );
+    const dir = tempTree({
+      'a.py': ignored,
+      'b.py': SAFE,
+      'raiselint.toml': '[per-file-ignores]\n"b.py" = ["autogen/agent-metadata-is-not-yet-implemented"]\n',
+    });
     const r = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
     expect(readFileSync(join(dir, 'a.py'), 'utf8')).toBe(ignored);
     expect(readFileSync(join(dir, 'b.py'), 'utf8')).toBe(SAFE);
@@ -157,8 +176,14 @@ describe('raiselint check --fix', () => {
     const LOAD = 'autogen/agent-load-state-is-not-yet-implemented';
     const src = SAFE.replace('from .messages import AGENT_METADATA\n', `from .messages import AGENT_METADATA  # raiselint: ignore[${LOAD}] -- stale\n`)
       .replace('async def main(agent):\n', `async def main(agent):\n    # raiselint: ignore[${LOAD}]\n`)
-      .replace('metadata = await runtime.agent_metadata(agent)', `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${LOAD}, ${META}] -- kept`);
-    const want = SAFE.replace('metadata = await runtime.agent_metadata(agent)', `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${META}] -- kept`);
+      .replace(
+        'metadata = await runtime.agent_metadata(agent)',
+        `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${LOAD}, ${META}] -- kept`,
+      );
+    const want = SAFE.replace(
+      'metadata = await runtime.agent_metadata(agent)',
+      `metadata = await runtime.agent_metadata(agent)  # note  # raiselint: ignore[${META}] -- kept`,
+    );
     const dir = tempTree({ 'a.py': src, 'off/a.py': src, 'off/raiselint.toml': 'ignore = ["raiselint/unused-ignore"]\n' });
     const shown = cli(['check', 'a.py', '--no-cache'], dir);
     expect(shown.stdout).toContain('= fix (safe): remove the unused suppression');
@@ -180,7 +205,9 @@ describe('raiselint check --fix', () => {
   it('a config `fix-strategy` applies where --fix-strategy is not given', () => {
     const dir = tempTree({ 'u.py': UNSAFE, 'raiselint.toml': 'fix-strategy = "try-except"\n' });
     expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes'], dir).stdout).toContain('+    except NotImplementedError:\n');
-    expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'type-guard'], dir).stdout).toContain('+    if isinstance(runtime, GrpcWorkerAgentRuntime):\n');
+    expect(cli(['check', 'u.py', '--diff', '--unsafe-fixes', '--fix-strategy', 'type-guard'], dir).stdout).toContain(
+      '+    if isinstance(runtime, GrpcWorkerAgentRuntime):\n',
+    );
   });
 
   it('keeps a BOM, CRLF line endings and tabs byte for byte', () => {
@@ -206,7 +233,11 @@ describe('raiselint check --fix', () => {
 
 describe('raiselint check - (standard input)', () => {
   const run = (args: string[], cwd: string, input: string | Buffer) => {
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'raiselint.js'), 'check', ...args], { cwd, input, env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'raiselint.js'), 'check', ...args], {
+      cwd,
+      input,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
   };
 

@@ -60,7 +60,14 @@ describe('fix facts from the file walk', () => {
     for (const text of sources) {
       withTree(text, (tree) => {
         const user = new UserFile(tree.rootNode, text);
-        const stmts = tree.rootNode.descendantsOfType(['expression_statement', 'return_statement', 'if_statement', 'with_statement', 'for_statement', 'assert_statement']);
+        const stmts = tree.rootNode.descendantsOfType([
+          'expression_statement',
+          'return_statement',
+          'if_statement',
+          'with_statement',
+          'for_statement',
+          'assert_statement',
+        ]);
         for (const stmt of stmts) {
           if (!stmt) continue;
           statements++;

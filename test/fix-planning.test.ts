@@ -11,7 +11,8 @@ describe('fix planning only when the output needs it', () => {
   it('a fixless format run and a shared cache leave every report as with fixes planned', () => {
     const root = makeProject({ 'a.py': ALL_FIVE, 'b.py': ALL_FIVE.replace('agent_id', 'aid') });
     const cache = join(root, 'cache');
-    const run = (format: string, useCache: boolean) => raiselint(root, ['check', '--format', format, ...(useCache ? ['--cache-dir', cache] : ['--no-cache', '--cache-dir', join(root, 'c0')]), '.']);
+    const run = (format: string, useCache: boolean) =>
+      raiselint(root, ['check', '--format', format, ...(useCache ? ['--cache-dir', cache] : ['--no-cache', '--cache-dir', join(root, 'c0')]), '.']);
     const fresh = Object.fromEntries(['json', 'text', 'sarif', 'github', 'gitlab', 'junit'].map((f) => [f, run(f, false).stdout]));
     // Findings with fixes, so the comparison can fail.
     expect(JSON.parse(fresh.json!).diagnostics.filter((d: { fix: unknown }) => d.fix).length).toBeGreaterThan(0);

@@ -24,10 +24,13 @@ import { fixesOf } from '../src/lsp/fixes.js';
 import { BIN } from './helpers/project.js';
 
 /** A file's lint-and-fix loop with no config: the fix stage alone. */
-const fixBytes = (bytes: Buffer, file: string, rules: Parameters<typeof fixIn>[1], o: { unsafe?: boolean; fixStrategy?: StrategyOption } = {}) => fixIn(bytes, rules, aloneContext(file, o), { unsafe: o.unsafe });
+const fixBytes = (bytes: Buffer, file: string, rules: Parameters<typeof fixIn>[1], o: { unsafe?: boolean; fixStrategy?: StrategyOption } = {}) =>
+  fixIn(bytes, rules, aloneContext(file, o), { unsafe: o.unsafe });
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'fixes');
-const cases = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory()).sort();
+const cases = readdirSync(ROOT)
+  .filter((d) => statSync(join(ROOT, d)).isDirectory())
+  .sort();
 const rulesP = loadRules();
 
 interface CaseOptions {
@@ -50,7 +53,11 @@ function pyParses(file: string): void {
 
 describe('fixtures/fixes: input.py → expected.py', () => {
   it('has a case for every strategy', () => {
-    for (const prefix of ['try_', 'guard_', 'replace_', 'none_']) expect(cases.some((c) => c.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of ['try_', 'guard_', 'replace_', 'none_'])
+      expect(
+        cases.some((c) => c.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
   });
   for (const c of cases) {
     it(c, async () => {
@@ -95,7 +102,10 @@ describe('fixtures/fixes through `raiselint check --fix` (the compiled-rules sna
       const work = mkdtempSync(join(tmpdir(), 'raiselint-fixcli-'));
       for (const c of list) writeFileSync(join(work, `${c}.py`), readFileSync(join(ROOT, c, 'input.py')));
       const cache = mkdtempSync(join(tmpdir(), 'raiselint-fixcache-'));
-      const r = spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-cache', '--cache-dir', cache, ...k.split(' '), '.'], { cwd: work, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, 'check', '--no-config', '--no-cache', '--cache-dir', cache, ...k.split(' '), '.'], {
+        cwd: work,
+        encoding: 'utf8',
+      });
       expect(r.stderr, k).not.toMatch(/error:/);
       for (const c of list) expect(readFileSync(join(work, `${c}.py`)).equals(readFileSync(join(ROOT, c, 'expected.py'))), `${c} (${k})`).toBe(true);
     }
@@ -109,9 +119,14 @@ describe('fixes for every record shape (fixtures/shapes)', () => {
     const out = mkdtempSync(join(tmpdir(), 'raiselint-shapes-'));
     let fixed = 0;
     const written: string[] = [];
-    for (const f of readdirSync(shapes).filter((n) => n.endsWith('.py')).sort()) {
+    for (const f of readdirSync(shapes)
+      .filter((n) => n.endsWith('.py'))
+      .sort()) {
       const r = fixBytes(readFileSync(join(shapes, f)), f, rules, { unsafe: true });
-      expect(r.errors.filter((e) => e.kind !== 'syntax'), f).toEqual([]);
+      expect(
+        r.errors.filter((e) => e.kind !== 'syntax'),
+        f,
+      ).toEqual([]);
       fixed += r.fixed;
       if (!r.bytes) continue;
       writeFileSync(join(out, f), r.bytes);
@@ -126,11 +141,15 @@ describe('fixes for every record shape (fixtures/shapes)', () => {
 describe('fix planning', () => {
   it('a value hoisted out of a `for` or `with` header is unsafe when the statement iterates or enters it', async () => {
     const rules = await rulesP;
-    const head = 'from contextlib import nullcontext\nfrom autogen_core import AgentId, AgentRuntime\nfrom .messages import AGENT_METADATA\n\n\nasync def f(runtime: AgentRuntime, agent: AgentId) -> None:\n';
+    const head =
+      'from contextlib import nullcontext\nfrom autogen_core import AgentId, AgentRuntime\nfrom .messages import AGENT_METADATA\n\n\nasync def f(runtime: AgentRuntime, agent: AgentId) -> None:\n';
     const cases: [string, RegExp | null][] = [
       ['    for k in await runtime.agent_metadata(agent):\n        print(k)\n', /unsafe: the `for` statement iterates over the alternative's value;/],
       ['    for k in sorted(await runtime.agent_metadata(agent)):\n        print(k)\n', null],
-      ['    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n', /unsafe: the `with` statement enters the alternative's value as a context manager;/],
+      [
+        '    with (await runtime.agent_metadata(agent)) as m:\n        print(m)\n',
+        /unsafe: the `with` statement enters the alternative's value as a context manager;/,
+      ],
       ['    with nullcontext(await runtime.agent_metadata(agent)) as m:\n        print(m)\n', null],
     ];
     for (const [body, unsafe] of cases) {
@@ -167,7 +186,9 @@ describe('fix planning', () => {
     expect(reasons).toEqual([
       expect.stringMatching(/^none display-only no automatic fix: the call is in a `while` condition/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in an `elif` condition/),
-      expect.stringMatching(/^none display-only no automatic fix: the call is in the header of a `with` statement, after its first context manager is entered$/),
+      expect.stringMatching(
+        /^none display-only no automatic fix: the call is in the header of a `with` statement, after its first context manager is entered$/,
+      ),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a lambda/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a generator expression/),
       expect.stringMatching(/^none display-only no automatic fix: the call is in a decorator/),
@@ -194,9 +215,15 @@ async def main(agent):
     const [d] = checkSource(text, 'x.py', rules).diagnostics;
     expect(d!.fix!.applicability).toBe('display-only');
     expect(d!.fix!.strategy).toBe('replace');
-    expect(d!.fix!.reason).toContain('the alternative uses `SaveStateRequest`, `agent_ids`, which this file does not define or import: define them to apply the fix');
+    expect(d!.fix!.reason).toContain(
+      'the alternative uses `SaveStateRequest`, `agent_ids`, which this file does not define or import: define them to apply the fix',
+    );
     // Defining them makes it applicable, and unsafe: the alternative is the record's code.
-    const [d2] = checkSource(text.replace('async def main(agent):', 'from msgs import SaveStateRequest\nagent_ids = []\n\n\nasync def main(agent):'), 'x.py', rules).diagnostics;
+    const [d2] = checkSource(
+      text.replace('async def main(agent):', 'from msgs import SaveStateRequest\nagent_ids = []\n\n\nasync def main(agent):'),
+      'x.py',
+      rules,
+    ).diagnostics;
     expect(d2!.fix!.applicability).toBe('unsafe');
     expect(d2!.fix!.reason).toMatch(/unsafe: the alternative is the record's code \(third-party data\)$/);
   });
@@ -217,7 +244,8 @@ async def f(runtime: AgentRuntime, name: str):
   });
 
   it('works for any record of that shape: a module function, a library error class, a multi-statement handler', async () => {
-    const source = 'import os\n\nfrom .errors import ConfigError\n\n\ndef load_config(path):\n    if not os.path.exists(path):\n        raise ConfigError(f"no config at {path}")\n    return {}\n';
+    const source =
+      'import os\n\nfrom .errors import ConfigError\n\n\ndef load_config(path):\n    if not os.path.exists(path):\n        raise ConfigError(f"no config at {path}")\n    return {}\n';
     const record = {
       id: 'abcd1234abcd1234',
       repo: 'acme/confpkg',
@@ -230,7 +258,8 @@ async def f(runtime: AgentRuntime, name: str):
       sourceCode: source,
       sourceCodeStart: 1,
       handlingStrategy: 'try-catch',
-      tryCatchPattern: 'from confpkg import load_config\nfrom confpkg.errors import ConfigError\n\ntry:\n    config = load_config(path)\nexcept ConfigError as exc:\n    log.warning("using defaults: %s", exc)\n    config = dict(DEFAULTS)\n',
+      tryCatchPattern:
+        'from confpkg import load_config\nfrom confpkg.errors import ConfigError\n\ntry:\n    config = load_config(path)\nexcept ConfigError as exc:\n    log.warning("using defaults: %s", exc)\n    config = dict(DEFAULTS)\n',
       tags: ['python'],
       schemaVersion: 2,
     };
@@ -260,13 +289,37 @@ def main(exc):
   });
 
   it('one call that may raise several errors gets one try with a handler for each, a subclass before its base', async () => {
-    const source = 'import os\n\n\ndef open_port(name, mode="r"):\n    if not isinstance(name, str):\n        raise TypeError("name must be a str")\n    if mode not in "rw":\n        raise ValueError(f"bad mode {mode}")\n    if not os.path.exists(name):\n        raise FileNotFoundError(name)\n    if os.path.isdir(name):\n        raise OSError("is a directory")\n    return name\n';
+    const source =
+      'import os\n\n\ndef open_port(name, mode="r"):\n    if not isinstance(name, str):\n        raise TypeError("name must be a str")\n    if mode not in "rw":\n        raise ValueError(f"bad mode {mode}")\n    if not os.path.exists(name):\n        raise FileNotFoundError(name)\n    if os.path.isdir(name):\n        raise OSError("is a directory")\n    return name\n';
     const rec = (slug: string, errorClass: string, lineNumber: number, handler: string) => ({
-      record: { id: `${slug.replace(/[^a-f0-9]/g, '').padEnd(16, '0').slice(0, 12)}${String(lineNumber).padStart(4, '0')}`, repo: 'acme/ports', slug, errorMessage: slug, errorClass, severity: 'error', filePath: 'src/ports/core.py', lineNumber, sourceCode: source, sourceCodeStart: 1, handlingStrategy: 'try-catch', tryCatchPattern: `from ports.core import open_port\n\ntry:\n    port = open_port(name)\nexcept ${errorClass}:\n    ${handler}\n`, tags: ['python'], schemaVersion: 2 },
+      record: {
+        id: `${slug
+          .replace(/[^a-f0-9]/g, '')
+          .padEnd(16, '0')
+          .slice(0, 12)}${String(lineNumber).padStart(4, '0')}`,
+        repo: 'acme/ports',
+        slug,
+        errorMessage: slug,
+        errorClass,
+        severity: 'error',
+        filePath: 'src/ports/core.py',
+        lineNumber,
+        sourceCode: source,
+        sourceCodeStart: 1,
+        handlingStrategy: 'try-catch',
+        tryCatchPattern: `from ports.core import open_port\n\ntry:\n    port = open_port(name)\nexcept ${errorClass}:\n    ${handler}\n`,
+        tags: ['python'],
+        schemaVersion: 2,
+      },
       datasetVersion: 'x',
     });
     // By rule id the OSError record comes first: its handler must still follow FileNotFoundError's.
-    const rules = await rulesOf([rec('a-is-a-directory', 'OSError', 12, 'port = None'), rec('b-bad-mode', 'ValueError', 8, 'port = ""'), rec('c-missing', 'FileNotFoundError', 10, 'port = "/dev/null"'), rec('d-not-a-str', 'TypeError', 6, 'port = None')]);
+    const rules = await rulesOf([
+      rec('a-is-a-directory', 'OSError', 12, 'port = None'),
+      rec('b-bad-mode', 'ValueError', 8, 'port = ""'),
+      rec('c-missing', 'FileNotFoundError', 10, 'port = "/dev/null"'),
+      rec('d-not-a-str', 'TypeError', 6, 'port = None'),
+    ]);
     const user = 'from ports.core import open_port\n\n\ndef main(path, mode):\n    port = open_port(path, mode)\n    return port\n';
     const ds = checkSource(user, 'user.py', rules).diagnostics;
     expect(ds.map((d) => d.errorClass).sort()).toEqual(['FileNotFoundError', 'OSError', 'TypeError', 'ValueError']);
@@ -279,7 +332,9 @@ def main(exc):
     const out = r.bytes!.toString();
     const heads = out.split('\n').filter((l) => l.trim().startsWith('except'));
     expect(heads.map((l) => l.trim())).toEqual(['except FileNotFoundError:', 'except OSError:', 'except ValueError:', 'except TypeError:']);
-    expect(out).toBe('from ports.core import open_port\n\n\ndef main(path, mode):\n    try:\n        port = open_port(path, mode)\n    except FileNotFoundError:\n        port = "/dev/null"\n    except OSError:\n        port = None\n    except ValueError:\n        port = ""\n    except TypeError:\n        port = None\n    return port\n');
+    expect(out).toBe(
+      'from ports.core import open_port\n\n\ndef main(path, mode):\n    try:\n        port = open_port(path, mode)\n    except FileNotFoundError:\n        port = "/dev/null"\n    except OSError:\n        port = None\n    except ValueError:\n        port = ""\n    except TypeError:\n        port = None\n    return port\n',
+    );
     const dirOut = mkdtempSync(join(tmpdir(), 'raiselint-fix-'));
     writeFileSync(join(dirOut, 'user.py'), out);
     pyParses(join(dirOut, 'user.py'));
@@ -300,7 +355,8 @@ def main(exc):
       sourceCode: 'class Client:\n    def fetch(self, url):\n        raise ClientError("offline")\n',
       sourceCodeStart: 1,
       handlingStrategy: 'try-catch',
-      tryCatchPattern: 'from netlib import Client, ClientError\n\n\nclass Service:\n    def get(self, url):\n        try:\n            data = self.client.fetch(url)\n        except ClientError:\n            data = self.client.fetch_cached(url)\n        return data\n',
+      tryCatchPattern:
+        'from netlib import Client, ClientError\n\n\nclass Service:\n    def get(self, url):\n        try:\n            data = self.client.fetch(url)\n        except ClientError:\n            data = self.client.fetch_cached(url)\n        return data\n',
       tags: ['python'],
       schemaVersion: 2,
     };
@@ -331,32 +387,42 @@ def main(exc):
     };
     const rules = await rulesOf([{ record, datasetVersion: 'x' }]);
     const user = 'from shapes import Box\n\n\ndef show(n):\n    print(str(Box([Box(n)])),\n          "end")\n';
-    expect(checkSource(user, 'user.py', rules).diagnostics.map((d) => [d.line, d.column, d.confidence])).toEqual([[5, 15, 'certain'], [5, 20, 'certain']]);
+    expect(checkSource(user, 'user.py', rules).diagnostics.map((d) => [d.line, d.column, d.confidence])).toEqual([
+      [5, 15, 'certain'],
+      [5, 20, 'certain'],
+    ]);
     const r = fixBytes(Buffer.from(user), 'user.py', rules, { unsafe: true });
     expect(r.errors).toEqual([]);
     // Before, the inner replacement was spliced into the outer one's text too: `str(NoneNone]))`, which does not parse.
-    expect(r.bytes?.toString()).toBe('from shapes import Box\n\n\ndef show(n):\n    try:\n        print(str(Box([Box(n)])),\n              "end")\n    except ValueError:\n        print(str(None),\n              "end")\n');
+    expect(r.bytes?.toString()).toBe(
+      'from shapes import Box\n\n\ndef show(n):\n    try:\n        print(str(Box([Box(n)])),\n              "end")\n    except ValueError:\n        print(str(None),\n              "end")\n',
+    );
   });
 
   it('plans no applicable fix when the alternative calls the raising function again', async () => {
     const rec = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
     rec.record.handlingStrategy = 'try-catch';
-    rec.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_save_state(agent_id)\n';
+    rec.record.tryCatchPattern =
+      'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_save_state(agent_id)\n';
     const rules = await rulesOf([rec]);
-    const src = 'from autogen_core import AgentRuntime\n\n\nasync def f(runtime: AgentRuntime, agent_id):\n    state = await runtime.agent_save_state(agent_id)\n    return state\n';
+    const src =
+      'from autogen_core import AgentRuntime\n\n\nasync def f(runtime: AgentRuntime, agent_id):\n    state = await runtime.agent_save_state(agent_id)\n    return state\n';
     const [d] = checkSource(src, 'x.py', rules, { fixStrategy: 'try-except' }).diagnostics;
     expect(d!.fix!.applicability).toBe('display-only');
     expect(d!.fix!.reason).toContain("the record's alternative calls `runtime.agent_save_state` again");
   });
 
   it('refuses a fix whose result has a new finding (verification), and reports it', async () => {
-    const lines = readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const save = JSON.parse(lines[0]!);
     const metadata = lines.find((l) => l.includes('"agent-metadata-is-not-yet-implemented"'))!;
     save.record.handlingStrategy = 'try-catch';
     save.record.exampleFix = null;
     // The handler calls another recorded raiser: the fixed code would have a new finding.
-    save.record.tryCatchPattern = 'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_metadata(agent_id)\n';
+    save.record.tryCatchPattern =
+      'try:\n    state = await runtime.agent_save_state(agent_id)\nexcept NotImplementedError:\n    state = await runtime.agent_metadata(agent_id)\n';
     const rules = await rulesOf([save, metadata]);
     const src = Buffer.from(`from autogen_core import AgentRuntime
 
@@ -370,7 +436,15 @@ async def f(runtime: AgentRuntime, agent_id):
     const r = fixBytes(src, 'x.py', rules, { fixStrategy: 'try-except', unsafe: true });
     expect(r.bytes).toBeUndefined();
     expect(r.fixed).toBe(0);
-    expect(r.errors).toEqual([{ file: 'x.py', line: 5, column: 19, kind: 'fix', message: expect.stringContaining('the fixed code has a new autogen/agent-metadata-is-not-yet-implemented finding') }]);
+    expect(r.errors).toEqual([
+      {
+        file: 'x.py',
+        line: 5,
+        column: 19,
+        kind: 'fix',
+        message: expect.stringContaining('the fixed code has a new autogen/agent-metadata-is-not-yet-implemented finding'),
+      },
+    ]);
   });
 
   it('does not fix a file with a syntax error, nor a file in another encoding', async () => {
@@ -386,8 +460,12 @@ async def f(agent):
 `);
     const r = fixBytes(bad, 'x.py', rules, { unsafe: true });
     expect(r.bytes).toBeUndefined();
-    expect(r.errors.map((e) => `${e.kind} ${e.message}`)).toEqual([expect.stringMatching(/^syntax syntax error/), 'syntax not fixed: the file has a syntax error']);
-    const good = 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom m import AGENT_METADATA\n\n\nasync def f(agent):\n    runtime = GrpcWorkerAgentRuntime(host_address="h")\n    meta = await runtime.agent_metadata(agent)\n    x = "caf';
+    expect(r.errors.map((e) => `${e.kind} ${e.message}`)).toEqual([
+      expect.stringMatching(/^syntax syntax error/),
+      'syntax not fixed: the file has a syntax error',
+    ]);
+    const good =
+      'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom m import AGENT_METADATA\n\n\nasync def f(agent):\n    runtime = GrpcWorkerAgentRuntime(host_address="h")\n    meta = await runtime.agent_metadata(agent)\n    x = "caf';
     const latin = Buffer.concat([Buffer.from(`# -*- coding: latin-1 -*-\n${good}`), Buffer.from([0xe9]), Buffer.from('"\n')]);
     expect(fixBytes(Buffer.from(`${good}e"\n`), 'x.py', rules, { unsafe: true }).bytes).toBeDefined();
     const r2 = fixBytes(latin, 'x.py', rules, { unsafe: true });
@@ -410,7 +488,12 @@ describe('applying edits', () => {
   /** A fix of `text` from 1-based [line, column, endLine, endColumn, text] (fixes carry offsets). */
   const fix = (text: string, edits: [number, number, number, number, string][]): Fix => {
     const at = (line: number, column: number) => lineStarts(text)[line - 1]! + column - 1;
-    return { applicability: 'safe', strategy: 'type-guard', reason: 'r', edits: edits.map(([line, column, endLine, endColumn, t]) => ({ start: at(line, column), end: at(endLine, endColumn), text: t })) };
+    return {
+      applicability: 'safe',
+      strategy: 'type-guard',
+      reason: 'r',
+      edits: edits.map(([line, column, endLine, endColumn, t]) => ({ start: at(line, column), end: at(endLine, endColumn), text: t })),
+    };
   };
 
   it('applies identical edits once and defers a fix that overlaps another', () => {
@@ -467,8 +550,12 @@ describe('file facts', () => {
         const s = new UserFile(t.rootNode, src).importSpot('from pkg import C');
         return src.slice(0, s.offset) + s.before + 'from pkg import C\n' + s.after + src.slice(s.offset);
       });
-    expect(spot('"""Doc."""\nfrom __future__ import annotations\n\nx = 1\n')).toBe('"""Doc."""\nfrom __future__ import annotations\n\nfrom pkg import C\n\nx = 1\n');
-    expect(spot('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nx = 1\n')).toBe('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nfrom pkg import C\n\nx = 1\n');
+    expect(spot('"""Doc."""\nfrom __future__ import annotations\n\nx = 1\n')).toBe(
+      '"""Doc."""\nfrom __future__ import annotations\n\nfrom pkg import C\n\nx = 1\n',
+    );
+    expect(spot('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nx = 1\n')).toBe(
+      '#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nfrom pkg import C\n\nx = 1\n',
+    );
     expect(spot('import os\nimport zlib\n\nx = 1')).toBe('import os\nfrom pkg import C\nimport zlib\n\nx = 1');
     expect(spot('import os')).toBe('import os\nfrom pkg import C\n');
   });

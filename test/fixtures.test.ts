@@ -41,7 +41,11 @@ export function expectedFindings(text: string): string[] {
   text.split(/\r?\n/).forEach((line, i) => {
     const m = /#\s*expect(-possible)?:\s*(.+?)\s*$/.exec(line);
     if (!m) return;
-    for (const id of m[2]!.split(',').map((s) => s.trim()).filter(Boolean)) out.push(`${i + 1} ${m[1] ? 'possible' : 'certain'} ${id}`);
+    for (const id of m[2]!
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      out.push(`${i + 1} ${m[1] ? 'possible' : 'certain'} ${id}`);
   });
   return out.sort();
 }
@@ -108,7 +112,9 @@ for (const dir of dirs) {
 describe('fixture annotations', () => {
   it('every rule of the bundled dataset has at least one certain fixture finding', async () => {
     const rules = await loadRules();
-    const all = pyFiles(join(ROOT, 'autogen')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const all = pyFiles(join(ROOT, 'autogen'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     for (const r of rules.rules) expect(all, r.id).toContain(`# expect: ${r.id}`);
   });
 
@@ -119,7 +125,9 @@ describe('fixture annotations', () => {
       const rules = await rulesFor(dir);
       expect(rules.outcomes.filter((o) => !o.outcome.rule).map((o) => `${o.record.record.slug}: ${o.outcome.skipped}`)).toEqual([]);
       expect(rules.rules.length).toBe(rules.outcomes.length);
-      const all = pyFiles(join(ROOT, dir)).map((f) => readFileSync(f, 'utf8')).join('\n');
+      const all = pyFiles(join(ROOT, dir))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
       const select = optionsFor(dir).select ?? [];
       for (const r of rules.rules) {
         // A control-flow rule is off unless selected: its calls are `# ok:` lines then.

@@ -25,9 +25,14 @@ function recordsFile(entries: object[]): string {
 
 type D = { ruleId: string; line: number; confidence: string; condition: string };
 const check = (dir: string, records: string, ...args: string[]): D[] =>
-  (JSON.parse(cli(['check', '.', '--no-config', '--no-bundled', '--no-cache', '--cache-dir', join(dir, '.c'), '--records', records, '--format', 'json', ...args], dir).stdout) as { diagnostics: D[] }).diagnostics;
+  (
+    JSON.parse(
+      cli(['check', '.', '--no-config', '--no-bundled', '--no-cache', '--cache-dir', join(dir, '.c'), '--records', records, '--format', 'json', ...args], dir)
+        .stdout,
+    ) as { diagnostics: D[] }
+  ).diagnostics;
 
-describe('the project\'s Python environment', () => {
+describe("the project's Python environment", () => {
   it('python3 on PATH is asked once for its standard library and site-packages', () => {
     const env = pythonEnv(undefined, undefined, tmpdir())!;
     expect(env.version).toMatch(/^3\.\d+\.\d+$/);
@@ -65,14 +70,16 @@ describe('grounding', () => {
     const file = recordsFile([{ ...e, record: rec }]);
     const set = await loadRules({ records: [file], bundled: false });
     expect(set.rules).toEqual([]);
-    expect(set.outcomes[0]!.outcome.skipped).toMatch(/^the installed .*statistics\.py \(Python 3\.\d+\.\d+\) has no line `raise StatisticsError\("no median for an empty sample"\)`: this version does not raise there$/);
+    expect(set.outcomes[0]!.outcome.skipped).toMatch(
+      /^the installed .*statistics\.py \(Python 3\.\d+\.\d+\) has no line `raise StatisticsError\("no median for an empty sample"\)`: this version does not raise there$/,
+    );
     const r = cli(['records', 'check', file]);
     expect(r.stdout).toContain('skipped: the installed');
     // Without the environment, the record's own window is compiled.
     expect((await loadRules({ records: [file], bundled: false, python: false })).rules).toHaveLength(1);
   });
 
-  it('keeps the file\'s line numbers and blanks what the compiler does not need', () => {
+  it("keeps the file's line numbers and blanks what the compiler does not need", () => {
     const e = entry('median-low-no-median-for-empty-data');
     const lr: LoadedRecord = { record: e.record as unknown as LoadedRecord['record'], source: { file: RECORDS, line: 1 } };
     const read = groundRecords([lr], pythonEnv(undefined)!);
@@ -94,9 +101,13 @@ describe('grounding', () => {
 
   it('a subclass that overrides the raising method, as the installed class shows it, is not reported', () => {
     // A record of timezone.utcoffset registers the class timezone(tzinfo) with the methods it defines.
-    const dir = tempTree({ 'a.py': 'from datetime import timedelta, timezone, tzinfo\n\n\ndef f():\n    timezone(timedelta(0)).utcoffset(None)\n    tzinfo().utcoffset(None)\n' });
+    const dir = tempTree({
+      'a.py': 'from datetime import timedelta, timezone, tzinfo\n\n\ndef f():\n    timezone(timedelta(0)).utcoffset(None)\n    tzinfo().utcoffset(None)\n',
+    });
     const tz = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'grounding-timezone-record.jsonl'), 'utf8')) as object;
     const file = recordsFile([entry('utcoffset-tzinfo-subclass-must-override-utcoffset'), tz]);
-    expect(check(dir, file).map((d) => `${d.line} ${d.confidence} ${d.ruleId}`)).toEqual(['6 certain cpython/utcoffset-tzinfo-subclass-must-override-utcoffset']);
+    expect(check(dir, file).map((d) => `${d.line} ${d.confidence} ${d.ruleId}`)).toEqual([
+      '6 certain cpython/utcoffset-tzinfo-subclass-must-override-utcoffset',
+    ]);
   });
 });

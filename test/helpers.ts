@@ -14,7 +14,13 @@ export interface CliResult {
 }
 
 export function cli(args: string[], cwd = ROOT, input?: string): CliResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', input, maxBuffer: 256 << 20, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 256 << 20,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -40,7 +40,19 @@ describe('one shape per role', () => {
     const tree = parsePython('def f(a, b: int, c=1, *d, e: str = "", **g):\n    pass\n');
     try {
       const def = kids(tree.rootNode)[0]!;
-      const atoms = [refAtom('m.f'), classAtom('m.C'), instAtom('m.C'), instAtom('m.C', { x: NONE }, ['m.D']), funcAtom(def), funcAtom(def, 'm.C'), tupleAtom([NONE]), seqAtom(UNKNOWN), ...NONE, ...UNKNOWN, ...union([refAtom('a')], [refAtom('b')], NONE)];
+      const atoms = [
+        refAtom('m.f'),
+        classAtom('m.C'),
+        instAtom('m.C'),
+        instAtom('m.C', { x: NONE }, ['m.D']),
+        funcAtom(def),
+        funcAtom(def, 'm.C'),
+        tupleAtom([NONE]),
+        seqAtom(UNKNOWN),
+        ...NONE,
+        ...UNKNOWN,
+        ...union([refAtom('a')], [refAtom('b')], NONE),
+      ];
       for (const x of atoms) expect(keys(x)).toEqual(keys(atoms[0]!));
       const ctxs = [inert(), fnCtx(def, true, 'm.C'), { ...inert(), record: false }];
       for (const c of ctxs) expect(keys(c)).toEqual(keys(ctxs[0]!));

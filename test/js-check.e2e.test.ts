@@ -36,10 +36,12 @@ function files(dir: string): string[] {
 function expected(dir: string): string[] {
   const out: string[] = [];
   for (const f of files(dir)) {
-    readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
-      const m = /(?:\/\/|#) (expect|expect-possible): (\S+)/.exec(line);
-      if (m) out.push(`${relative(dir, f)}:${i + 1} ${m[2]} ${m[1] === 'expect' ? 'certain' : 'possible'}`);
-    });
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const m = /(?:\/\/|#) (expect|expect-possible): (\S+)/.exec(line);
+        if (m) out.push(`${relative(dir, f)}:${i + 1} ${m[2]} ${m[1] === 'expect' ? 'certain' : 'possible'}`);
+      });
   }
   return out.sort();
 }
@@ -59,7 +61,14 @@ describe('npx eslint with raiselint/eslint in a flat config', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1); // error-level findings (certain records at severity error)
     const results = JSON.parse(r.stdout) as J[];
-    const got = results.flatMap((f) => (f.messages as J[]).map((m) => `${relative(PROJECT, f.filePath)}:${m.line} ${String(m.ruleId).replace(/^raiselint\//, '')} ${m.messageId === 'certain' ? 'certain' : 'possible'}`)).sort();
+    const got = results
+      .flatMap((f) =>
+        (f.messages as J[]).map(
+          (m) =>
+            `${relative(PROJECT, f.filePath)}:${m.line} ${String(m.ruleId).replace(/^raiselint\//, '')} ${m.messageId === 'certain' ? 'certain' : 'possible'}`,
+        ),
+      )
+      .sort();
     expect(got).toEqual(expected(join(PROJECT, 'src')).map((e) => `src/${e}`));
     const fatal = results.flatMap((f) => (f.messages as J[]).filter((m) => m.fatal));
     expect(fatal).toEqual([]);
@@ -89,7 +98,12 @@ describe('raiselint check on JS/TS files', () => {
     // eslint.config.mjs has a `new URL(...)` under `// raiselint: ignore[...]`.
     expect((doc.diagnostics as J[]).some((d) => d.file === 'eslint.config.mjs')).toBe(false);
     const url = (doc.diagnostics as J[]).find((d) => d.ruleId === 'node/url-constructor-invalid-url')!;
-    expect(url).toMatchObject({ severity: 'warning', confidence: 'possible', errorClass: 'TypeError', sourceUrl: 'https://github.com/nodejs/node/blob/v20.20.2/lib/internal/url.js#L806' });
+    expect(url).toMatchObject({
+      severity: 'warning',
+      confidence: 'possible',
+      errorClass: 'TypeError',
+      sourceUrl: 'https://github.com/nodejs/node/blob/v20.20.2/lib/internal/url.js#L806',
+    });
     expect(url.fix).toMatchObject({ applicability: 'display-only', strategy: 'type-guard' });
     expect(url.fix.edits[0].text).toBe('(URL.canParse(input) ? new URL(input) : undefined)');
     expect(url.fingerprint).toMatch(/^[0-9a-f]{20}$/);
@@ -138,7 +152,7 @@ describe('raiselint check on JS/TS files', () => {
     });
 
     it('an unused JS suppression is reported; a syntax error is a warning, not a crash', () => {
-      writeFileSync(join(dir, 'tools', 'extra.ts'), "export const x = 1; // raiselint: ignore[node/url-constructor-invalid-url]\nexport const y = new URL(;\n");
+      writeFileSync(join(dir, 'tools', 'extra.ts'), 'export const x = 1; // raiselint: ignore[node/url-constructor-invalid-url]\nexport const y = new URL(;\n');
       const r = check('--format', 'json');
       const doc = JSON.parse(r.stdout) as J;
       expect((doc.diagnostics as J[]).filter((d) => d.file === 'tools/extra.ts').map((d) => d.ruleId)).toEqual(['raiselint/unused-ignore']);
@@ -152,9 +166,13 @@ describe('raiselint check on JS/TS files', () => {
       writeFileSync(join(copy, 'tools', 'template.ts'), 'export const t = (s: string) => `${new URL(s)}\n`;\n');
       const adopt = run([BIN, 'check', '.', '--records', RECORDS, '--no-cache', '--cache-dir', join(tmp, 'c4'), '--add-ignore'], copy);
       expect(adopt.stdout).toBe('Added 5 suppressions in 4 files.\n');
-      expect(readFileSync(join(copy, 'tools', 'check-url.mjs'), 'utf8')).toContain('return new URL(input); // expect-possible: node/url-constructor-invalid-url  // raiselint: ignore[node/url-constructor-invalid-url]\n');
+      expect(readFileSync(join(copy, 'tools', 'check-url.mjs'), 'utf8')).toContain(
+        'return new URL(input); // expect-possible: node/url-constructor-invalid-url  // raiselint: ignore[node/url-constructor-invalid-url]\n',
+      );
       // A line that ends inside a template literal: the comment goes on the line above.
-      expect(readFileSync(join(copy, 'tools', 'template.ts'), 'utf8')).toBe('// raiselint: ignore[node/url-constructor-invalid-url]\nexport const t = (s: string) => `${new URL(s)}\n`;\n');
+      expect(readFileSync(join(copy, 'tools', 'template.ts'), 'utf8')).toBe(
+        '// raiselint: ignore[node/url-constructor-invalid-url]\nexport const t = (s: string) => `${new URL(s)}\n`;\n',
+      );
       expect(readFileSync(join(copy, 'app.py'), 'utf8')).toContain('# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]');
       const again = run([BIN, 'check', '.', '--records', RECORDS, '--no-cache', '--cache-dir', join(tmp, 'c4'), '--format', 'json'], copy);
       expect(again.code).toBe(0);

@@ -20,7 +20,16 @@ describe('the fixture records', () => {
   });
 
   it('a method that always throws, its class from the file name (the window starts inside the class)', () => {
-    expect(byId('js0001tc0findck').rule!.js).toMatchObject({ language: 'typescript', package: 'tough-cookie', kind: 'method', className: 'Store', name: 'findCookie', async: false, always: true, arities: [3, 4] });
+    expect(byId('js0001tc0findck').rule!.js).toMatchObject({
+      language: 'typescript',
+      package: 'tough-cookie',
+      kind: 'method',
+      className: 'Store',
+      name: 'findCookie',
+      async: false,
+      always: true,
+      arities: [3, 4],
+    });
   });
 
   it('a function whose throw depends on the data; overloads in the window', () => {
@@ -29,20 +38,40 @@ describe('the fixture records', () => {
 
   it('a window inside the method body: the entry point and async from the protected call', () => {
     const o = byId('js0003al00getdec');
-    expect(o.rule!.js).toMatchObject({ language: 'javascript', package: 'abstract-level', kind: 'method', className: 'AbstractLevel', name: 'get', async: true, always: false });
+    expect(o.rule!.js).toMatchObject({
+      language: 'javascript',
+      package: 'abstract-level',
+      kind: 'method',
+      className: 'AbstractLevel',
+      name: 'get',
+      async: true,
+      always: false,
+    });
     expect(o.derived.entrySource).toBe('snippets');
   });
 
   it('constructors and statics; a guard from validationCode; builtin error bases', () => {
     expect(byId('js0004al00ctorm').rule!.js).toMatchObject({ kind: 'constructor', className: 'AbstractLevel', errorBases: ['Error'] });
-    expect(byId('js0005node0url0').rule!.js).toMatchObject({ package: 'node:url', kind: 'constructor', className: 'URL', guards: [{ callee: 'URL.canParse', guardArg: 0, callArg: 0, safeWhenTrue: true }] });
+    expect(byId('js0005node0url0').rule!.js).toMatchObject({
+      package: 'node:url',
+      kind: 'constructor',
+      className: 'URL',
+      guards: [{ callee: 'URL.canParse', guardArg: 0, callArg: 0, safeWhenTrue: true }],
+    });
     expect(byId('js0006eslintfom').rule!.js).toMatchObject({ package: 'eslint', kind: 'static', className: 'ESLint', name: 'fromOptionsModule', async: true });
   });
 
   it('in a rule set beside Python records: ids, no Python targets, listed for the plugin', async () => {
     const set = await loadRules({ records: [RECORDS] });
     const js = set.rules.filter((r) => r.js);
-    expect(js.map((r) => r.id).sort()).toEqual(['abstract-level/get-could-not-decode-value', 'abstract-level/manifest-must-be-an-object', 'eslint/fromoptionsmodule-argument-must-be-a-url', 'node/url-constructor-invalid-url', 'tough-cookie/findcookie-is-not-implemented', 'yaml/parse-throws-yamlparseerror']);
+    expect(js.map((r) => r.id).sort()).toEqual([
+      'abstract-level/get-could-not-decode-value',
+      'abstract-level/manifest-must-be-an-object',
+      'eslint/fromoptionsmodule-argument-must-be-a-url',
+      'node/url-constructor-invalid-url',
+      'tough-cookie/findcookie-is-not-implemented',
+      'yaml/parse-throws-yamlparseerror',
+    ]);
     expect(js.every((r) => r.targets.length === 0 && r.triggers.length === 0)).toBe(true);
     expect(set.rules.filter((r) => !r.js).length).toBe(5);
   });
@@ -50,13 +79,26 @@ describe('the fixture records', () => {
 
 function record(over: Partial<ErrorRecord>): LoadedRecord {
   const base = records[0]!.record;
-  return { record: { ...base, validationCode: null, typeGuard: null, tryCatchPattern: null, exampleFix: null, triggerScenarios: null, commonSituations: null, ...over }, source: { file: 'x.jsonl', line: 1 } };
+  return {
+    record: {
+      ...base,
+      validationCode: null,
+      typeGuard: null,
+      tryCatchPattern: null,
+      exampleFix: null,
+      triggerScenarios: null,
+      commonSituations: null,
+      ...over,
+    },
+    source: { file: 'x.jsonl', line: 1 },
+  };
 }
 const at = (code: string, marker: string) => code.split('\n').findIndex((l) => l.includes(marker)) + 1;
 
 describe('window shapes', () => {
   it('CommonJS prototype methods, exports functions, arrow functions, Promise.reject', () => {
-    const code = "'use strict'\nFoo.prototype.close = function () {\n  throw new Error('closed')\n}\nexports.load = (x) => {\n  if (!x) return Promise.reject(new TypeError('no x'))\n}\n";
+    const code =
+      "'use strict'\nFoo.prototype.close = function () {\n  throw new Error('closed')\n}\nexports.load = (x) => {\n  if (!x) return Promise.reject(new TypeError('no x'))\n}\n";
     const m = compileJsRecord(record({ filePath: 'lib/foo.js', sourceCode: code, sourceCodeStart: 1, lineNumber: at(code, 'closed') }));
     expect(m.rule!.js).toMatchObject({ kind: 'method', className: 'Foo', name: 'close', always: true, async: false });
     const f = compileJsRecord(record({ filePath: 'lib/foo.js', sourceCode: code, sourceCodeStart: 1, lineNumber: at(code, 'no x'), errorClass: 'TypeError' }));
@@ -65,7 +107,9 @@ describe('window shapes', () => {
 
   it('a static method of a class shown in the window; an earlier return makes it data-dependent', () => {
     const code = 'export class Codec {\n  static decode(s: string) {\n    if (s === "") return null\n    throw new RangeError("bad")\n  }\n}\n';
-    const o = compileJsRecord(record({ filePath: 'src/codec.ts', sourceCode: code, sourceCodeStart: 10, lineNumber: 10 + at(code, 'bad') - 1, errorClass: 'RangeError' }));
+    const o = compileJsRecord(
+      record({ filePath: 'src/codec.ts', sourceCode: code, sourceCodeStart: 10, lineNumber: 10 + at(code, 'bad') - 1, errorClass: 'RangeError' }),
+    );
     expect(o.rule!.js).toMatchObject({ language: 'typescript', kind: 'static', className: 'Codec', name: 'decode', always: false, errorBases: ['Error'] });
   });
 
@@ -76,7 +120,9 @@ describe('window shapes', () => {
   });
 
   it('the package: imports matched with the repository or the packages/<name>/ folder; Node core', () => {
-    expect(packageOf('typescript-eslint/typescript-eslint', 'packages/utils/src/x.ts', ['@typescript-eslint/utils', 'typescript'])).toBe('@typescript-eslint/utils');
+    expect(packageOf('typescript-eslint/typescript-eslint', 'packages/utils/src/x.ts', ['@typescript-eslint/utils', 'typescript'])).toBe(
+      '@typescript-eslint/utils',
+    );
     expect(packageOf('eemeli/yaml', 'src/public-api.ts', [])).toBe('yaml');
     expect(packageOf('nodejs/node', 'lib/internal/url.js', [])).toBe('node:url');
     expect(packageOf('nodejs/node', 'lib/fs.js', ['node:fs'])).toBe('node:fs');

@@ -13,7 +13,29 @@ const SRC = join(import.meta.dirname, '..', 'src');
 // records in the installed libraries. `rules` is the model and index that `compile` produces and every later stage reads;
 // `prefilter` is the per-file gate that the compiler builds into the snapshot. `engine` drives the pipeline; `lsp` and `cli`
 // are the front ends (`raiselint lsp` in cli starts the server).
-const ORDER = ['io', 'parse', 'python', 'records', 'workspace', 'rules', 'prefilter', 'compile', 'semantic', 'match', 'analysis', 'eslint', 'diagnostics', 'fix', 'suppress', 'report', 'config', 'cache', 'engine', 'lsp', 'cli'];
+const ORDER = [
+  'io',
+  'parse',
+  'python',
+  'records',
+  'workspace',
+  'rules',
+  'prefilter',
+  'compile',
+  'semantic',
+  'match',
+  'analysis',
+  'eslint',
+  'diagnostics',
+  'fix',
+  'suppress',
+  'report',
+  'config',
+  'cache',
+  'engine',
+  'lsp',
+  'cli',
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -34,10 +56,12 @@ function importsOf(f: string): { target: string; typeOnly: boolean }[] {
   const visit = (n: ts.Node) => {
     if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
       const c = n.importClause;
-      const allTypes = !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+      const allTypes =
+        !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.every((e) => e.isTypeOnly)));
       add(n.moduleSpecifier.text, allTypes);
     } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) add(n.moduleSpecifier.text, n.isTypeOnly);
-    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) add(n.arguments[0].text, false);
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+      add(n.arguments[0].text, false);
     ts.forEachChild(n, visit);
   };
   visit(sf);
@@ -63,7 +87,8 @@ describe('layering', () => {
     const entry = join(SRC, 'compile', 'index.ts');
     for (const f of all) {
       if (stageOf(f) === 'compile') continue;
-      for (const { target } of importsOf(f)) if (stageOf(target) === 'compile') expect(target, `${relative(SRC, f)} imports ${relative(SRC, target)}`).toBe(entry);
+      for (const { target } of importsOf(f))
+        if (stageOf(target) === 'compile') expect(target, `${relative(SRC, f)} imports ${relative(SRC, target)}`).toBe(entry);
     }
   });
 

@@ -45,7 +45,11 @@ describe('python regexes', () => {
 
 describe('error text', () => {
   it('splits `Class: message`, keeps plain messages whole', () => {
-    expect(parseErrorText('NotImplementedError: Agent save_state is not yet implemented.')).toEqual({ errorClass: 'NotImplementedError', message: 'Agent save_state is not yet implemented.', frames: [] });
+    expect(parseErrorText('NotImplementedError: Agent save_state is not yet implemented.')).toEqual({
+      errorClass: 'NotImplementedError',
+      message: 'Agent save_state is not yet implemented.',
+      frames: [],
+    });
     expect(parseErrorText('builtins.NotImplementedError: x')).toMatchObject({ errorClass: 'builtins.NotImplementedError', message: 'x' });
     expect(parseErrorText('KeyboardInterrupt')).toMatchObject({ errorClass: 'KeyboardInterrupt', message: '' });
     expect(parseErrorText('Agent save_state is not yet implemented.')).toEqual({ message: 'Agent save_state is not yet implemented.', frames: [] });
@@ -113,7 +117,9 @@ describe('matching runtime errors to records', () => {
     expect(m.filter((x) => x.byMessage).map((x) => x.rule.id)).toEqual([SAVE]);
     expect(m[0]!.reasons).toContain('message matches the pattern /Agent save_state is not yet implemented\\./');
     expect(matchRuntimeError(rules.rules, parseErrorText('ValueError: Agent save_state is not yet implemented.'))).toEqual([]);
-    expect(matchRuntimeError(rules.rules, parseErrorText('Saving state is not yet implemented.')).map((x) => x.rule.id)).toEqual(['autogen/saving-state-is-not-yet-implemented']);
+    expect(matchRuntimeError(rules.rules, parseErrorText('Saving state is not yet implemented.')).map((x) => x.rule.id)).toEqual([
+      'autogen/saving-state-is-not-yet-implemented',
+    ]);
     expect(matchRuntimeError(rules.rules, parseErrorText('something else entirely'))).toEqual([]);
   });
 
@@ -122,7 +128,12 @@ describe('matching runtime errors to records', () => {
     const dir = mkdtempSync(join(tmpdir(), 'raiselint-lookup-'));
     try {
       const line = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!);
-      Object.assign(line.record, { id: 'timeout0000000001', slug: 'timed-out', errorMessage: 'Timed out after 30 seconds', messagePattern: '^Timed out after (?P<s>\\d+) seconds$' });
+      Object.assign(line.record, {
+        id: 'timeout0000000001',
+        slug: 'timed-out',
+        errorMessage: 'Timed out after 30 seconds',
+        messagePattern: '^Timed out after (?P<s>\\d+) seconds$',
+      });
       const file = join(dir, 'records.jsonl');
       writeFileSync(file, JSON.stringify(line) + '\n');
       const set = await loadRules({ records: [file], bundled: false });
@@ -138,7 +149,9 @@ describe('matching runtime errors to records', () => {
   it('a class alone lists every record of that class; part of a message narrows', () => {
     expect(matchRuntimeError(rules.rules, parseErrorText('NotImplementedError')).length).toBe(5);
     expect(matchRuntimeError(rules.rules, parseErrorText('not yet implemented')).length).toBe(5);
-    expect(matchRuntimeError(rules.rules, parseErrorText('Agent load_state')).map((x) => x.rule.id)).toEqual(['autogen/agent-load-state-is-not-yet-implemented']);
+    expect(matchRuntimeError(rules.rules, parseErrorText('Agent load_state')).map((x) => x.rule.id)).toEqual([
+      'autogen/agent-load-state-is-not-yet-implemented',
+    ]);
   });
 
   it('the recorded raise line in a traceback frame ranks first', () => {
@@ -153,12 +166,16 @@ describe('matching runtime errors to records', () => {
 describe('rule reach (raiselint rules)', () => {
   it('certain, possible (protocol) and indirect paths from curated summaries', () => {
     const r = ruleReach(rules.byId.get(SAVE)!, rules.classes);
-    expect(r.certain).toEqual(['agent_save_state() on a GrpcWorkerAgentRuntime (autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime) or a subclass that does not override it']);
+    expect(r.certain).toEqual([
+      'agent_save_state() on a GrpcWorkerAgentRuntime (autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime) or a subclass that does not override it',
+    ]);
     expect(r.possible[0]).toContain('receiver typed AgentRuntime (autogen_core._agent_runtime.AgentRuntime)');
     expect(r.indirect).toContain('BaseGroupChat.save_state() -> runtime.agent_save_state()');
     expect(r.indirect).toContain('AgentProxy.save_state() -> runtime.agent_save_state()');
     expect(r.indirect).toContain('SocietyOfMindAgent.save_state() -> team.save_state() on a BaseGroupChat -> runtime.agent_save_state()');
-    expect(ruleReach(rules.byId.get('autogen/agent-metadata-is-not-yet-implemented')!, rules.classes).indirect).toEqual(['AgentProxy.metadata -> runtime.agent_metadata()']);
+    expect(ruleReach(rules.byId.get('autogen/agent-metadata-is-not-yet-implemented')!, rules.classes).indirect).toEqual([
+      'AgentProxy.metadata -> runtime.agent_metadata()',
+    ]);
   });
 
   it('a method name that wrappers also define is not reached through unrelated wrappers', () => {

@@ -36,7 +36,19 @@ function request(text: string, diagnostics: Diagnostic[], over: Partial<ActionRe
   const first = diagnostics[0] ? rangeOf(diagnostics[0]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const safe = diagnostics.map((d) => fixesOf(d, text).find((f) => f.applicability === 'safe' && f.edits.length)).filter((f) => f !== undefined);
   const fixAll = () => ({ edits: safe[0]?.edits ?? [], fixed: safe.length });
-  return { uri: URI, version: 3, text, diagnostics, range: first, context: { diagnostics: [] }, documentChanges: true, disabledSupport: true, ignore: (d) => ignoreEdits(text, [d]), fixAll, ...over };
+  return {
+    uri: URI,
+    version: 3,
+    text,
+    diagnostics,
+    range: first,
+    context: { diagnostics: [] },
+    documentChanges: true,
+    disabledSupport: true,
+    ignore: (d) => ignoreEdits(text, [d]),
+    fixAll,
+    ...over,
+  };
 }
 
 /** The first (only) ignore edit for a finding, as the "ignore" action carries it. */
@@ -103,20 +115,32 @@ describe('lsp code actions: fixes', () => {
     const diags = find(TWO);
     const d = Object.assign(diags[0]!, { fix: wrapFix(TWO, diags[0]!) });
     const acts = codeActions(request(TWO, [d, diags[1]!]));
-    expect(acts.map((a) => a.title)).toEqual([`Wrap in try/except NotImplementedError (${SAVE}) [safe]`, `Ignore ${SAVE} on this line`, 'Fix all raiselint findings in this file (1)']);
+    expect(acts.map((a) => a.title)).toEqual([
+      `Wrap in try/except NotImplementedError (${SAVE}) [safe]`,
+      `Ignore ${SAVE} on this line`,
+      'Fix all raiselint findings in this file (1)',
+    ]);
     expect(acts[0]!.isPreferred).toBe(true);
     expect(acts[0]!.diagnostics!.map((x) => x.code)).toEqual([SAVE]);
     expect((acts[0]!.edit!.documentChanges![0] as { textDocument: unknown }).textDocument).toEqual({ uri: URI, version: 3 });
     const out = edited(TWO, acts[0]!);
-    expect(out).toBe(`${HEADER}async def f(g: GrpcWorkerAgentRuntime, a) -> None:\n    try:\n        await g.agent_save_state(a)\n    except NotImplementedError:\n        pass\n    await g.save_state()\n`);
+    expect(out).toBe(
+      `${HEADER}async def f(g: GrpcWorkerAgentRuntime, a) -> None:\n    try:\n        await g.agent_save_state(a)\n    except NotImplementedError:\n        pass\n    await g.save_state()\n`,
+    );
     parses(out);
     expect(find(out).map((x) => x.ruleId)).toEqual([SAVING]);
   });
 
   it('each fix strategy a finding carries is its own quick fix; unsafe ones say so and are never preferred', () => {
     const [d] = find(TWO);
-    const guard = { ...wrapFix(TWO, d!, 'unsafe', 'type-guard'), edits: [{ start: offsetOf(TWO, d!.line, 5), end: offsetOf(TWO, d!.line, 5), text: 'pass  # ' }] };
-    Object.assign(d!, { fix: wrapFix(TWO, d!), fixes: [wrapFix(TWO, d!), guard, { applicability: 'display-only', strategy: 'replace', reason: 'needs a SaveStateRequest handler', edits: [] }] });
+    const guard = {
+      ...wrapFix(TWO, d!, 'unsafe', 'type-guard'),
+      edits: [{ start: offsetOf(TWO, d!.line, 5), end: offsetOf(TWO, d!.line, 5), text: 'pass  # ' }],
+    };
+    Object.assign(d!, {
+      fix: wrapFix(TWO, d!),
+      fixes: [wrapFix(TWO, d!), guard, { applicability: 'display-only', strategy: 'replace', reason: 'needs a SaveStateRequest handler', edits: [] }],
+    });
     const acts = codeActions(request(TWO, [d!]));
     expect(acts.map((a) => [a.title, a.isPreferred ?? null, a.disabled?.reason ?? null])).toEqual([
       [`Wrap in try/except NotImplementedError (${SAVE}) [safe]`, true, null],
@@ -189,7 +213,8 @@ describe('lsp code actions: fixes', () => {
       ['s = "\u{1F600}"\n', 's = "\u{1F601}"\n'],
       ['a\r\n', 'a\r\r\n'],
       ['', 'x\n'],
-    ]) expect(apply(a!, b!)).toBe(b);
+    ])
+      expect(apply(a!, b!)).toBe(b);
   });
 
   it('kinds: `only: quickfix` leaves fix-all out; clients without documentChanges get `changes`', () => {
@@ -213,7 +238,9 @@ describe('lsp ignore comments', () => {
     const [d] = find(text);
     const e = ignoreEdit(text, d!);
     const out = TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, text), [e]);
-    expect(out).toBe(`${HEADER}async def f(g: GrpcWorkerAgentRuntime):\n    # raiselint: ignore[${SAVING}]\n    x = 1 + \\\n        len(await g.save_state()) + \\\n        2\n`);
+    expect(out).toBe(
+      `${HEADER}async def f(g: GrpcWorkerAgentRuntime):\n    # raiselint: ignore[${SAVING}]\n    x = 1 + \\\n        len(await g.save_state()) + \\\n        2\n`,
+    );
     parses(out);
     expect(silenced(out)).toEqual([]);
   });
@@ -235,11 +262,17 @@ describe('lsp ignore comments', () => {
       const fixes = fixesOf(checkSource(text, 'a.py', rules, { fixStrategy }).diagnostics[0]!, text).filter((f) => f.edits.length);
       const lfFixes = fixesOf(checkSource(lf, 'a.py', rules, { fixStrategy }).diagnostics[0]!, lf);
       // The try/except wrap inserts lines: with lone CRs, as the buffer's own.
-      if (fixStrategy === 'try-except') expect(fixes.some((f) => f.edits.some((e) => e.newText.includes('\r'))), fixStrategy).toBe(true);
+      if (fixStrategy === 'try-except')
+        expect(
+          fixes.some((f) => f.edits.some((e) => e.newText.includes('\r'))),
+          fixStrategy,
+        ).toBe(true);
       for (const f of fixes) {
         const out = TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, text), f.edits);
         expect(out, f.title).not.toContain('\n');
-        expect(out.replace(/\r/g, '\n'), f.title).toBe(TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, lf), lfFixes.find((g) => g.title === f.title)!.edits));
+        expect(out.replace(/\r/g, '\n'), f.title).toBe(
+          TextDocument.applyEdits(TextDocument.create(URI, 'python', 1, lf), lfFixes.find((g) => g.title === f.title)!.edits),
+        );
         parses(out);
       }
     }

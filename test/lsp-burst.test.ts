@@ -14,7 +14,9 @@ const HEADER = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
 function body(n: number): string {
   const out = [HEADER];
   for (let i = 0; i < 60; i++) {
-    out.push(`async def step_${n}_${i}(agent, state) -> None:\n    # note\n    runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")\n    await runtime.agent_load_state(agent, state)\n    return None\n`);
+    out.push(
+      `async def step_${n}_${i}(agent, state) -> None:\n    # note\n    runtime = GrpcWorkerAgentRuntime(host_address="localhost:50051")\n    await runtime.agent_load_state(agent, state)\n    return None\n`,
+    );
   }
   return out.join('');
 }

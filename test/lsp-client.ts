@@ -97,7 +97,12 @@ export class Client {
 
   async initialize(rootDir = ROOT, capabilities: ClientCapabilities = CAPABILITIES): Promise<InitializeResult> {
     const uri = pathToFileURL(rootDir).href;
-    const r = await this.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: 'ws' }], capabilities });
+    const r = await this.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: uri,
+      workspaceFolders: [{ uri, name: 'ws' }],
+      capabilities,
+    });
     await this.connection.sendNotification(InitializedNotification.type, {});
     return r;
   }
@@ -113,9 +118,16 @@ export class Client {
     const version = doc.version + 1;
     // Apply one at a time from the end, so each change's range is valid in the text it applies to.
     const sorted = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
-    const next = TextDocument.update(doc, sorted.map((e) => ({ range: e.range, text: e.newText })), version);
+    const next = TextDocument.update(
+      doc,
+      sorted.map((e) => ({ range: e.range, text: e.newText })),
+      version,
+    );
     this.docs.set(uri, next);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: sorted.map((e) => ({ range: e.range, text: e.newText })) });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: sorted.map((e) => ({ range: e.range, text: e.newText })),
+    });
     return version;
   }
 
@@ -133,7 +145,8 @@ export class Client {
     const [uri, edits] = edit.documentChanges
       ? (() => {
           const dc = edit.documentChanges![0] as { textDocument: { uri: string; version: number | null }; edits: TextEdit[] };
-          if (dc.textDocument.version !== null && dc.textDocument.version !== this.docs.get(dc.textDocument.uri)!.version) throw new Error('edit for a stale version');
+          if (dc.textDocument.version !== null && dc.textDocument.version !== this.docs.get(dc.textDocument.uri)!.version)
+            throw new Error('edit for a stale version');
           return [dc.textDocument.uri, dc.edits] as const;
         })()
       : (Object.entries(edit.changes!)[0] as [string, TextEdit[]]);

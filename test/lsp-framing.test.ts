@@ -76,7 +76,12 @@ async function started(): Promise<RawPeer> {
   return p;
 }
 
-const HOVER = (id: number) => ({ jsonrpc: '2.0', id, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///nowhere/x.py' }, position: { line: 0, character: 0 } } });
+const HOVER = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'textDocument/hover',
+  params: { textDocument: { uri: 'file:///nowhere/x.py' }, position: { line: 0, character: 0 } },
+});
 const body = (msg: object) => JSON.stringify(msg);
 
 const CASES: [string, Buffer | string, RegExp | undefined][] = [
@@ -108,7 +113,9 @@ describe('language server framing (real stdio)', () => {
     const b = body(HOVER(7));
     p.write(`Content-Length: ${Buffer.byteLength(b)}\n\n${b}`);
     expect(await p.response(7)).toMatchObject({ id: 7, result: null });
-    p.write(`Content-Length: ${Buffer.byteLength(body(HOVER(8)))}\r\nContent-Length: ${Buffer.byteLength(body(HOVER(8)))}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body(HOVER(8))}`);
+    p.write(
+      `Content-Length: ${Buffer.byteLength(body(HOVER(8)))}\r\nContent-Length: ${Buffer.byteLength(body(HOVER(8)))}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body(HOVER(8))}`,
+    );
     expect(await p.response(8)).toMatchObject({ id: 8, result: null });
   }, 60_000);
 

@@ -28,7 +28,22 @@ function cliFixed(text: string, strategy: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'raiselint-strat-'));
   try {
     writeFileSync(join(dir, 'app.py'), text);
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'check', 'app.py', '--fix', '--unsafe-fixes', '--fix-strategy', strategy, '--no-config', '--cache-dir', join(dir, 'c')], { cwd: dir, encoding: 'utf8' });
+    spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'raiselint.js'),
+        'check',
+        'app.py',
+        '--fix',
+        '--unsafe-fixes',
+        '--fix-strategy',
+        strategy,
+        '--no-config',
+        '--cache-dir',
+        join(dir, 'c'),
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
     return execFileSync('cat', [join(dir, 'app.py')], { encoding: 'utf8' });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -75,7 +75,9 @@ describe('raiselint lsp', () => {
     expect(d.severity).toBe(DiagnosticSeverity.Error);
     expect(d.range).toEqual({ start: { line: SAVE_LINE, character: 18 }, end: { line: SAVE_LINE, character: 49 } });
     // The rule's documentation page (docs/rules/<rule id>.md at this version's tag).
-    expect(d.codeDescription?.href).toMatch(/^https:\/\/github\.com\/raiselint\/raiselint\/blob\/v[\d.]+\/docs\/rules\/autogen\/agent-save-state-is-not-yet-implemented\.md$/);
+    expect(d.codeDescription?.href).toMatch(
+      /^https:\/\/github\.com\/raiselint\/raiselint\/blob\/v[\d.]+\/docs\/rules\/autogen\/agent-save-state-is-not-yet-implemented\.md$/,
+    );
     expect(d.message).toContain('runtime.agent_save_state() raises NotImplementedError');
     const record = JSON.parse(readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8').split('\n')[0]!).record;
     expect(d.message).toContain(`help: ${record.preventionTips[0]}`);
@@ -85,7 +87,10 @@ describe('raiselint lsp', () => {
     const c = client();
     await c.initialize();
     const uri = uriOf('possible.py');
-    await c.open(uri, `${HEADER}async def f(rt: AgentRuntime, g: GrpcWorkerAgentRuntime) -> None:\n    await rt.save_state()\n    x = ("é😀", await g.save_state())\n`);
+    await c.open(
+      uri,
+      `${HEADER}async def f(rt: AgentRuntime, g: GrpcWorkerAgentRuntime) -> None:\n    await rt.save_state()\n    x = ("é😀", await g.save_state())\n`,
+    );
     const p = await c.diagnosticsAt(uri, 1);
     expect(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.range.end.character])).toEqual([
       [SAVING, DiagnosticSeverity.Warning, 4, 10, 25],
@@ -126,7 +131,11 @@ describe('raiselint lsp', () => {
     expect(ignore.diagnostics?.map((d) => d.code)).toEqual([SAVE]);
     // The record's fix (unsafe: the record's code) comes first; no fix-all for unsafe fixes.
     // Every strategy the CLI can apply is its own quick fix: the replacement (auto: the runtime is certainly gRPC) and try/except.
-    expect(actions.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${SAVE}) [unsafe]`, `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`, `Ignore ${SAVE} on this line`]);
+    expect(actions.map((a) => a.title)).toEqual([
+      `Replace with the recorded alternative (${SAVE}) [unsafe]`,
+      `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`,
+      `Ignore ${SAVE} on this line`,
+    ]);
     const version = await c.apply(ignore.edit!);
     expect(c.text(uri).split('\n')[SAVE_LINE]).toBe(`    state = await runtime.agent_save_state(agent)  # raiselint: ignore[${SAVE}]`);
     parsesAsPython(c.text(uri));
@@ -195,7 +204,11 @@ describe('raiselint lsp', () => {
     expect((await c.diagnosticsAt(uri, 1)).diagnostics).toEqual([]);
     const v = await c.replace(uri, SOURCE);
     const acts = await c.codeActions(uri, { start: { line: LOAD_LINE, character: 10 }, end: { line: LOAD_LINE, character: 10 } });
-    expect(acts.map((a) => a.title)).toEqual([`Replace with the recorded alternative (${LOAD}) [unsafe]`, `Wrap in try/except NotImplementedError (${LOAD}) [unsafe]`, `Ignore ${LOAD} on this line`]);
+    expect(acts.map((a) => a.title)).toEqual([
+      `Replace with the recorded alternative (${LOAD}) [unsafe]`,
+      `Wrap in try/except NotImplementedError (${LOAD}) [unsafe]`,
+      `Ignore ${LOAD} on this line`,
+    ]);
     // Checking for the request also published the new findings.
     expect((await c.diagnosticsAt(uri, v)).diagnostics.map((d) => d.code)).toEqual([SAVE, LOAD]);
   });
@@ -237,14 +250,26 @@ describe('raiselint lsp', () => {
     await c.initialize();
     const reg = await c.until(() => c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'));
     expect(reg.registerOptions).toEqual({
-      watchers: [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } }, { globPattern: '**/raiselint.toml' }, { globPattern: '**/pyproject.toml' }, { globPattern: '**/*.{jsonl,ndjson}' }, { globPattern: '**/{.python-version,poetry.lock,uv.lock,Pipfile.lock,requirements*.txt}' }],
+      watchers: [
+        { globPattern: { baseUri: pathToFileURL(dir).href, pattern: 'records.jsonl' } },
+        { globPattern: '**/raiselint.toml' },
+        { globPattern: '**/pyproject.toml' },
+        { globPattern: '**/*.{jsonl,ndjson}' },
+        { globPattern: '**/{.python-version,poetry.lock,uv.lock,Pipfile.lock,requirements*.txt}' },
+      ],
     });
     const uri = uriOf('watched.py');
     await c.open(uri, SOURCE);
     expect((await c.diagnosticsAt(uri, 1)).diagnostics).toHaveLength(2);
 
     // Only the load_state record remains.
-    writeFileSync(records, original.split('\n').filter((l) => l.includes('agent-load-state')).join('\n'));
+    writeFileSync(
+      records,
+      original
+        .split('\n')
+        .filter((l) => l.includes('agent-load-state'))
+        .join('\n'),
+    );
     const changed = { changes: [{ uri: pathToFileURL(records).href, type: 2 }] };
     await c.connection.sendNotification('workspace/didChangeWatchedFiles', changed);
     const p = await c.until(() => c.published.find((x) => x.uri === uri && x.diagnostics.length === 1));
@@ -253,7 +278,9 @@ describe('raiselint lsp', () => {
     writeFileSync(records, '{"record": {oops\n');
     await c.connection.sendNotification('workspace/didChangeWatchedFiles', changed);
     const msg = await c.until(() => c.messages.find((m) => m.type === 1));
-    expect(msg.message).toMatch(new RegExp(`^raiselint: records not reloaded, keeping the previous rules: ${records.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: invalid JSON`));
+    expect(msg.message).toMatch(
+      new RegExp(`^raiselint: records not reloaded, keeping the previous rules: ${records.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: invalid JSON`),
+    );
     const v = await c.replace(uri, SOURCE + '\n');
     await c.save(uri);
     expect((await c.diagnosticsAt(uri, v)).diagnostics.map((d) => d.code)).toEqual([LOAD]);
@@ -395,7 +422,9 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     await quiet.open(uri('app.py'), SOURCE);
     expect((await quiet.diagnosticsAt(uri('app.py'), 1)).diagnostics.map((d) => d.code)).toEqual([LOAD]);
     writeFileSync(join(dir, 'raiselint.toml'), '');
-    await quiet.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'raiselint.toml')).href, type: 2 }] });
+    await quiet.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(join(dir, 'raiselint.toml')).href, type: 2 }],
+    });
     await quiet.until(() => quiet.published.find((x) => x.uri === uri('app.py') && x.diagnostics.length === 2));
   });
 
@@ -403,7 +432,10 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     const original = readFileSync(join(ROOT, 'rules', 'records', 'autogen-grpc-runtime.jsonl'), 'utf8');
     const { dir, c, uri } = await workspace(
       {
-        'team/records.jsonl': original.split('\n').filter((l) => l.includes('agent-load-state')).join('\n'),
+        'team/records.jsonl': original
+          .split('\n')
+          .filter((l) => l.includes('agent-load-state'))
+          .join('\n'),
         'team/raiselint.toml': 'records = ["records.jsonl"]\n',
         'other/app.py': SOURCE,
       },
@@ -411,7 +443,12 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     );
     await c.open(uri('team/app.py'), SOURCE);
     await c.until(() => c.published.find((x) => x.uri === uri('team/app.py') && x.diagnostics.length === 1));
-    expect(c.published.filter((x) => x.uri === uri('team/app.py')).at(-1)!.diagnostics.map((d) => d.code)).toEqual([LOAD]);
+    expect(
+      c.published
+        .filter((x) => x.uri === uri('team/app.py'))
+        .at(-1)!
+        .diagnostics.map((d) => d.code),
+    ).toEqual([LOAD]);
     await c.open(uri('other/app.py'), SOURCE);
     expect((await c.diagnosticsAt(uri('other/app.py'), 1)).diagnostics).toEqual([]);
 
@@ -441,7 +478,11 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     await c.open(uri('fixme.py'), text);
     const p = await c.diagnosticsAt(uri('fixme.py'), 1);
     expect(p.diagnostics.map((d) => d.code)).toEqual([META, 'raiselint/unused-ignore']);
-    const acts = await c.codeActions(uri('fixme.py'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { only: [CodeActionKind.SourceFixAll] });
+    const acts = await c.codeActions(
+      uri('fixme.py'),
+      { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      { only: [CodeActionKind.SourceFixAll] },
+    );
     // The record's fix is unsafe (the record's code): fix all, like `--fix`, removes the unused suppression only.
     expect(acts.map((a) => a.title)).toEqual(['Fix all raiselint findings in this file (1)']);
     const v = await c.apply(acts[0]!.edit!);
@@ -449,7 +490,8 @@ describe('raiselint lsp: configuration and suppressions as `raiselint check` rea
     parsesAsPython(fixed);
     expect(fixed).toBe(SAFE);
     expect((await c.diagnosticsAt(uri('fixme.py'), v)).diagnostics.map((d) => d.code)).toEqual([META]);
-    expect(await c.codeActions(uri('fixme.py'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { only: [CodeActionKind.SourceFixAll] })).toEqual([]);
+    expect(
+      await c.codeActions(uri('fixme.py'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, { only: [CodeActionKind.SourceFixAll] }),
+    ).toEqual([]);
   });
 });
-

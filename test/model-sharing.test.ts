@@ -26,7 +26,7 @@ function mergeByCopy(envs: Env[]): string[] {
 }
 
 describe('Env copy on write', () => {
-  it('a clone and its original never see each other\'s writes', () => {
+  it("a clone and its original never see each other's writes", () => {
     const base = new Env();
     base.set('a', T('A'));
     base.put('a.x', T('X'));
@@ -62,7 +62,7 @@ describe('Env copy on write', () => {
   it('merge gives what a merge of copies gives', () => {
     // Seeded variations: shared types, different types, keys on one side, paths on one side, outer lookups.
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const pool: Type[] = [T('A'), T('B'), T('A', 'B'), T('B', 'A'), [], T('C', 'C')];
     for (let round = 0; round < 300; round++) {
       const outer = new Env();
@@ -108,13 +108,15 @@ describe('ClassRegistry overlay', () => {
     expect(() => child.snapshot()).toThrow(/overlay/);
   });
 
-  it('merges a class the parent holds into its own copy, never into the parent\'s', () => {
+  it("merges a class the parent holds into its own copy, never into the parent's", () => {
     const parent = new ClassRegistry();
     parent.add(newClassInfo('pkg.mod.Base'));
     parent.add(newClassInfo('pkg.mod.Thing', { bases: ['pkg.mod.Base'], init: [{ name: 'a' } as never] }));
     const before = JSON.stringify(parent.get('pkg.mod.Thing'));
     const child = parent.overlay();
-    const merged = child.add(newClassInfo('pkg.mod.Thing', { aliases: ['here.Thing'], bases: ['other.Base'], init: [{ name: 'b' } as never], methods: { m: { calls: [] } as never } }));
+    const merged = child.add(
+      newClassInfo('pkg.mod.Thing', { aliases: ['here.Thing'], bases: ['other.Base'], init: [{ name: 'b' } as never], methods: { m: { calls: [] } as never } }),
+    );
     expect(JSON.stringify(parent.get('pkg.mod.Thing'))).toBe(before);
     expect(parent.resolve('here.Thing')).toBeUndefined();
     expect(merged).not.toBe(parent.get('pkg.mod.Thing'));

@@ -18,7 +18,11 @@ const META = 'autogen/agent-metadata-is-not-yet-implemented';
 function notebook(cells: ({ code: string } | { md: string })[]): string {
   const lines = (s: string) => s.split(/(?<=\n)/).filter(Boolean);
   const nb = {
-    cells: cells.map((c) => ('code' in c ? { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: lines(c.code) } : { cell_type: 'markdown', metadata: {}, source: lines(c.md) })),
+    cells: cells.map((c) =>
+      'code' in c
+        ? { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: lines(c.code) }
+        : { cell_type: 'markdown', metadata: {}, source: lines(c.md) },
+    ),
     metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' }, language_info: { name: 'python' } },
     nbformat: 4,
     nbformat_minor: 5,
@@ -73,7 +77,7 @@ describe('notebook module (src/parse/notebook.ts)', () => {
 describe('raiselint check on notebooks', () => {
   const tree = () => tempTree({ 'nb/grpc_state.ipynb': FIXTURE, 'nb/r_kernel.ipynb': R_KERNEL });
 
-  it('finds notebooks in folders; text reports `cell N:line:column` with the cell\'s code; names flow across cells', () => {
+  it("finds notebooks in folders; text reports `cell N:line:column` with the cell's code; names flow across cells", () => {
     const r = cli(['check', '.'], tree());
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`nb/grpc_state.ipynb:cell 5:2:15: ${SAVE} runtime.agent_save_state() raises NotImplementedError`);
@@ -109,7 +113,9 @@ describe('raiselint check on notebooks', () => {
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'test', 'schemas', 'sarif-2.1.0.json'), 'utf8')));
     expect(validate(sarif) ? [] : validate.errors).toEqual([]);
-    expect(cli(['check', '.', '--format', 'github'], dir).stdout).toContain('line=2,col=15,endLine=2,endColumn=46,title=raiselint (autogen/agent-save-state-is-not-yet-implemented)::nb/grpc_state.ipynb:cell 5:2:15:');
+    expect(cli(['check', '.', '--format', 'github'], dir).stdout).toContain(
+      'line=2,col=15,endLine=2,endColumn=46,title=raiselint (autogen/agent-save-state-is-not-yet-implemented)::nb/grpc_state.ipynb:cell 5:2:15:',
+    );
   });
 
   it('--fix rewrites only the changed cell and keeps every other byte of the JSON', () => {
@@ -118,20 +124,35 @@ describe('raiselint check on notebooks', () => {
     expect(r.stdout).toContain('Found 1 finding (1 fixed, 0 remaining).');
     expect(r.code).toBe(0);
     const after = readFileSync(join(dir, 'nb', 'grpc_state.ipynb'), 'utf8');
-    expect(after).toBe(FIXTURE.replace('"state = await runtime.agent_save_state(agent)\\n",', '"state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",'));
+    expect(after).toBe(
+      FIXTURE.replace(
+        '"state = await runtime.agent_save_state(agent)\\n",',
+        '"state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",',
+      ),
+    );
     expect(cli(['check', '.', '--fix', '--unsafe-fixes'], dir).stdout).toContain('All checks passed!');
     const diff = cli(['check', '.', '--diff', '--unsafe-fixes'], tree());
     expect(diff.stdout).toContain('+    "state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",');
   });
 
   it('a fix in a cell with IPython lines keeps them (they are masked only for checking)', () => {
-    const text = notebook([{ code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n' }, { code: '!ls\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nstate = await runtime.agent_save_state(a)\n%time x = 1\n' }]);
+    const text = notebook([
+      { code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n' },
+      { code: '!ls\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nstate = await runtime.agent_save_state(a)\n%time x = 1\n' },
+    ]);
     const dir = tempTree({ 'm.ipynb': text });
     const r = cli(['check', '.', '--fix', '--unsafe-fixes'], dir);
     expect(r.stdout).toContain('Found 1 finding (1 fixed, 0 remaining).');
     const cells = JSON.parse(readFileSync(join(dir, 'm.ipynb'), 'utf8')).cells;
-    expect(cells[1].source).toEqual(['!ls\n', 'runtime = GrpcWorkerAgentRuntime(host_address="h")\n', 'state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\n', '%time x = 1\n']);
-    expect(readFileSync(join(dir, 'm.ipynb'), 'utf8')).toBe(text.replace('"state = await runtime.agent_save_state(a)\\n"', '"state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\\n"'));
+    expect(cells[1].source).toEqual([
+      '!ls\n',
+      'runtime = GrpcWorkerAgentRuntime(host_address="h")\n',
+      'state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\n',
+      '%time x = 1\n',
+    ]);
+    expect(readFileSync(join(dir, 'm.ipynb'), 'utf8')).toBe(
+      text.replace('"state = await runtime.agent_save_state(a)\\n"', '"state = await runtime.send_message(SaveStateRequest(), a)  # agent handles it\\n"'),
+    );
   });
 
   it('a notebook on stdin (--stdin-filename x.ipynb) is checked by cell; --fix prints the fixed JSON', () => {
@@ -139,16 +160,27 @@ describe('raiselint check on notebooks', () => {
     const r = cli(['check', '-', '--stdin-filename', 'nb.ipynb', '--output-format', 'concise'], dir, FIXTURE);
     expect(r.stdout).toContain(`nb.ipynb:cell 5:2:15: ${SAVE}`);
     const f = cli(['check', '-', '--stdin-filename', 'nb.ipynb', '--fix', '--unsafe-fixes'], dir, FIXTURE);
-    expect(f.stdout).toBe(FIXTURE.replace('"state = await runtime.agent_save_state(agent)\\n",', '"state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",'));
+    expect(f.stdout).toBe(
+      FIXTURE.replace(
+        '"state = await runtime.agent_save_state(agent)\\n",',
+        '"state = await runtime.send_message(SaveStateRequest(), agent)  # agent handles it\\n",',
+      ),
+    );
   });
 
   it('a syntax error is said by cell and line', () => {
-    const dir = tempTree({ 's.ipynb': notebook([{ md: '# x' }, { code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n' }, { code: 'x = 1\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' }]) });
+    const dir = tempTree({
+      's.ipynb': notebook([
+        { md: '# x' },
+        { code: 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n' },
+        { code: 'x = 1\ndef f(:\n    return GrpcWorkerAgentRuntime.agent_save_state\n' },
+      ]),
+    });
     const r = cli(['check', '.'], dir);
     expect(r.stdout).toMatch(/^s\.ipynb: warning: cell 3, line 2, column \d+: syntax error: /m);
   });
 
-  it('exclude / extend-exclude apply to notebooks; a broken notebook is a raiselint/io-error finding (exit 1, as Ruff\'s E902)', () => {
+  it("exclude / extend-exclude apply to notebooks; a broken notebook is a raiselint/io-error finding (exit 1, as Ruff's E902)", () => {
     const dir = tempTree({ 'a.ipynb': FIXTURE, 'raiselint.toml': 'extend-exclude = ["*.ipynb"]\n', 'b.py': GRPC_BAD });
     expect(JSON.parse(cli(['check', '.', '--format', 'json'], dir).stdout).diagnostics.map((d: { file: string }) => d.file)).toEqual(['b.py']);
     expect(cli(['check', '.', '--show-files', '--isolated', '--extend-exclude', 'b.py'], dir).stdout).toBe('a.ipynb\n');
@@ -165,14 +197,17 @@ describe('raiselint lsp on notebook cells', () => {
     for (const c of clients.splice(0)) c.kill();
   });
 
-  it('checks a vscode-notebook-cell: document as Python (magics masked) with the notebook\'s config', async () => {
+  it("checks a vscode-notebook-cell: document as Python (magics masked) with the notebook's config", async () => {
     const dir = tempTree({ 'nb.ipynb': FIXTURE, 'raiselint.toml': `ignore = ["${META}"]\n` });
     const c = new Client([]);
     clients.push(c);
     await c.initialize(dir);
     const nbUri = pathToFileURL(join(dir, 'nb.ipynb')).href.replace(/^file:/, 'vscode-notebook-cell:');
     const cell = `${nbUri}#W2sZmlsZQ%3D%3D`;
-    await c.open(cell, '!pip install x\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nawait runtime.agent_save_state(a)\nawait runtime.agent_metadata(a)\n');
+    await c.open(
+      cell,
+      '!pip install x\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nruntime = GrpcWorkerAgentRuntime(host_address="h")\nawait runtime.agent_save_state(a)\nawait runtime.agent_metadata(a)\n',
+    );
     const p = await c.diagnosticsAt(cell, 1);
     expect(p.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character])).toEqual([[SAVE, 3, 6]]);
   });
@@ -183,12 +218,17 @@ describe('raiselint lsp on notebook cells', () => {
     clients.push(c);
     await c.initialize(dir);
     const cell = `${pathToFileURL(join(dir, 'nb.ipynb')).href.replace(/^file:/, 'vscode-notebook-cell:')}#W3sZmlsZQ%3D%3D`;
-    const text = '%load_ext autoreload\nfrom autogen_core import AgentId, AgentRuntime\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n\nasync def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:\n    files = !ls\n    await runtime.agent_save_state(agent)\n';
+    const text =
+      '%load_ext autoreload\nfrom autogen_core import AgentId, AgentRuntime\nfrom autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\nfrom messages import SaveStateRequest\n\nasync def restore(runtime: AgentRuntime, agent: AgentId, state: dict) -> None:\n    files = !ls\n    await runtime.agent_save_state(agent)\n';
     await c.open(cell, text);
     const [d] = (await c.diagnosticsAt(cell, 1)).diagnostics;
     expect([d!.code, d!.range.start.line]).toEqual([SAVE, 7]);
     const acts = await c.codeActions(cell, d!.range, { diagnostics: [d!] });
-    expect(acts.map((a) => a.title)).toEqual([`Guard with isinstance(runtime, GrpcWorkerAgentRuntime) (${SAVE}) [unsafe]`, `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`, `Ignore ${SAVE} on this line`]);
+    expect(acts.map((a) => a.title)).toEqual([
+      `Guard with isinstance(runtime, GrpcWorkerAgentRuntime) (${SAVE}) [unsafe]`,
+      `Wrap in try/except NotImplementedError (${SAVE}) [unsafe]`,
+      `Ignore ${SAVE} on this line`,
+    ]);
     await c.apply(acts[1]!.edit!);
     // The magic line is kept as written; only the statement is wrapped.
     expect(c.text(cell)).toMatch(/^%load_ext autoreload\n[\s\S]*    try:\n        await runtime\.agent_save_state\(agent\)\n    except NotImplementedError:\n/);

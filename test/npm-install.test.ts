@@ -33,7 +33,11 @@ describe('install from a clone', () => {
       const built = statSync(bundle).mtimeMs;
       // `npx raiselint` in the clone installs the clone into npx's cache, which runs `prepare`: the
       // bundle is up to date, so nothing is rebuilt (was: tsc and the bundle, ~8 s, on a first call).
-      const npx = sh('npx', ['--yes', 'raiselint', '--version'], clone, { ...env, npm_config_cache: join(tmp, 'npm-cache'), npm_config_prefer_offline: 'true' });
+      const npx = sh('npx', ['--yes', 'raiselint', '--version'], clone, {
+        ...env,
+        npm_config_cache: join(tmp, 'npm-cache'),
+        npm_config_prefer_offline: 'true',
+      });
       expect(npx.out.trim().split('\n').at(-1), npx.out).toBe(VERSION);
       expect(statSync(bundle).mtimeMs).toBe(built);
       const again = sh(process.execPath, [join(clone, 'scripts', 'bundle.mjs')], clone, env);

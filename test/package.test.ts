@@ -11,7 +11,12 @@ import { GRPC_BAD } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const LONG = 600_000;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; optionalDependencies: Record<string, string>; files: string[] };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+  files: string[];
+};
 
 interface PackInfo {
   filename: string;
@@ -58,13 +63,36 @@ describe('npm pack', () => {
     for (const p of paths) expect(p).not.toMatch(/(^|\/)(src|test|fixtures|scripts)\/|\.map$|\.ts$|v8cache/);
   });
 
-  it('depends only on what the bundle loads at run time (the language server libraries; the JS/TS checker\'s as optional)', () => {
+  it("depends only on what the bundle loads at run time (the language server libraries; the JS/TS checker's as optional)", () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['vscode-languageserver', 'vscode-languageserver-textdocument']);
     // Loaded only when JS/TS rules are: optional, so the VS Code extension's server leaves them out (--omit=optional).
     expect(Object.keys(pkg.optionalDependencies).sort()).toEqual(['@typescript-eslint/parser', '@typescript-eslint/utils', 'eslint', 'typescript']);
     const bundle = readFileSync(join(ROOT, 'dist', 'bundle', 'main.cjs'), 'utf8');
     const required = new Set([...bundle.matchAll(/require\("([^".][^"]*)"\)/g)].map((m) => m[1]!).filter((n) => !n.startsWith('node:')));
-    const builtins = new Set(['fs', 'path', 'url', 'os', 'crypto', 'module', 'util', 'events', 'child_process', 'worker_threads', 'stream', 'assert', 'tty', 'process', 'net', 'buffer', 'string_decoder', 'readline', 'vm', 'zlib', 'perf_hooks', 'fs/promises']);
+    const builtins = new Set([
+      'fs',
+      'path',
+      'url',
+      'os',
+      'crypto',
+      'module',
+      'util',
+      'events',
+      'child_process',
+      'worker_threads',
+      'stream',
+      'assert',
+      'tty',
+      'process',
+      'net',
+      'buffer',
+      'string_decoder',
+      'readline',
+      'vm',
+      'zlib',
+      'perf_hooks',
+      'fs/promises',
+    ]);
     const outside = [...required].filter((n) => !builtins.has(n)).map((n) => (n.startsWith('@') ? n.split('/').slice(0, 2).join('/') : n.split('/')[0]!));
     expect([...new Set(outside)].sort()).toEqual([...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies)].sort());
   });
@@ -131,4 +159,3 @@ function lspInitialize(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promis
     p.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
 }
-

@@ -78,7 +78,9 @@ describe('parser fast paths', () => {
     const nested = `${SAMPLE}def g():\n    def h():\n        x = "a" if y else 'b'  # c\n        return x\n    return h\n`;
     const tree = parsePython(nested);
     try {
-      const want = cursorWalk(tree, nested).filter((l) => types.has(l.split(' ')[0]!)).map((l) => l.split(' ').slice(0, 3).join(' '));
+      const want = cursorWalk(tree, nested)
+        .filter((l) => types.has(l.split(' ')[0]!))
+        .map((l) => l.split(' ').slice(0, 3).join(' '));
       expect(want.length).toBeGreaterThan(15);
       const got = descendantsIn(tree.rootNode, types).map((n) => `${n.type} ${n.startIndex} ${n.endIndex}`);
       expect(got).toEqual(want);
@@ -92,7 +94,21 @@ describe('parser fast paths', () => {
     const tree = parsePython(SAMPLE);
     try {
       const stack: Node[] = [tree.rootNode];
-      const names = ['name', 'body', 'function', 'arguments', 'object', 'attribute', 'left', 'right', 'condition', 'superclasses', 'parameters', 'value', 'nope'];
+      const names = [
+        'name',
+        'body',
+        'function',
+        'arguments',
+        'object',
+        'attribute',
+        'left',
+        'right',
+        'condition',
+        'superclasses',
+        'parameters',
+        'value',
+        'nope',
+      ];
       let asked = 0;
       while (stack.length) {
         const n = stack.pop()!;
@@ -120,14 +136,31 @@ describe('parser fast paths', () => {
     }
   });
 
-  it('nodes read through the transfer buffer answer as web-tree-sitter\'s own', async () => {
+  it("nodes read through the transfer buffer answer as web-tree-sitter's own", async () => {
     await initParser();
     expect(fastNodes()).toBe(true);
     const big = Array.from({ length: 3000 }, (_, i) => `class C${i}(B):\n    def m(self, a=${i}):\n        return self.x[a].y("é ${i}")\n`).join('');
     for (const src of [SAMPLE, big]) {
       const tree = parsePython(src);
       try {
-        const facts = (n: Node) => [n.id, n.type, n.typeId, n.startIndex, n.endIndex, n.startPosition.row, n.startPosition.column, n.endPosition.row, n.text, n.isNamed, n.childCount, n.parent?.id ?? 0, n.nextSibling?.id ?? 0, n.hasError, n.grammarType].join('|');
+        const facts = (n: Node) =>
+          [
+            n.id,
+            n.type,
+            n.typeId,
+            n.startIndex,
+            n.endIndex,
+            n.startPosition.row,
+            n.startPosition.column,
+            n.endPosition.row,
+            n.text,
+            n.isNamed,
+            n.childCount,
+            n.parent?.id ?? 0,
+            n.nextSibling?.id ?? 0,
+            n.hasError,
+            n.grammarType,
+          ].join('|');
         let compared = 0;
         const stack: Node[] = [tree.rootNode];
         while (stack.length) {
@@ -150,7 +183,7 @@ describe('parser fast paths', () => {
     }
   });
 
-  it('the fast nodes\' parent, child, namedChild, children, siblings, fields and descendantsOfType answer as the Node API, one object per node', async () => {
+  it("the fast nodes' parent, child, namedChild, children, siblings, fields and descendantsOfType answer as the Node API, one object per node", async () => {
     await initParser();
     const tree = parsePython(SAMPLE);
     try {
@@ -173,11 +206,14 @@ describe('parser fast paths', () => {
           expect(n.child(i)?.id ?? 0).toBe((own(n, 'child', i) as Node | null)?.id ?? 0);
           expect(n.namedChild(i)?.id ?? 0).toBe((own(n, 'namedChild', i) as Node | null)?.id ?? 0);
         }
-        for (const name of ['alternative', 'name', 'subscript', 'body', 'argument']) expect(ids(n.childrenForFieldName(name))).toEqual(ids(own(n, 'childrenForFieldName', name)));
-        for (let f = 0; f <= tree.language.fields.length; f++) expect(n.childForFieldId(f)?.id ?? 0).toBe((own(n, 'childForFieldId', f) as Node | null)?.id ?? 0);
+        for (const name of ['alternative', 'name', 'subscript', 'body', 'argument'])
+          expect(ids(n.childrenForFieldName(name))).toEqual(ids(own(n, 'childrenForFieldName', name)));
+        for (let f = 0; f <= tree.language.fields.length; f++)
+          expect(n.childForFieldId(f)?.id ?? 0).toBe((own(n, 'childForFieldId', f) as Node | null)?.id ?? 0);
         expect(ids(n.children)).toEqual(ids(own(n, 'children')));
         expect(ids(n.namedChildren)).toEqual(ids(own(n, 'namedChildren')));
-        for (const k of ['nextSibling', 'previousSibling', 'nextNamedSibling', 'previousNamedSibling'] as const) expect(n[k]?.id ?? 0).toBe((own(n, k) as Node | null)?.id ?? 0);
+        for (const k of ['nextSibling', 'previousSibling', 'nextNamedSibling', 'previousNamedSibling'] as const)
+          expect(n[k]?.id ?? 0).toBe((own(n, k) as Node | null)?.id ?? 0);
         if (n.nextSibling) expect(n.nextSibling.previousSibling).toBe(n);
         for (const t of types) expect(ids(n.descendantsOfType(t))).toEqual(ids(own(n, 'descendantsOfType', t)));
         // One object per node: a child reached as a child, a field, a descendant or a parent is one object.

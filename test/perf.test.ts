@@ -194,7 +194,30 @@ describe('prefilter', () => {
     ];
     const q = Prefilter.build({ names });
     // Parts of names too: the needles are substrings chosen to search cheaply (`metada`, `iselin`).
-    const words = ['agent_save_state', 'agent_load_state', 'save_state', 'load_state_json', 'load_state', 'metadata', 'run', 'raiselint', 'GrpcWorkerAgentRuntime', 'AgentProxy', '_state', 'state', 'meta', 'data', 'metada', 'iselin', 'raiseli', 'ru', 'n', 'x', '_', 'é'];
+    const words = [
+      'agent_save_state',
+      'agent_load_state',
+      'save_state',
+      'load_state_json',
+      'load_state',
+      'metadata',
+      'run',
+      'raiselint',
+      'GrpcWorkerAgentRuntime',
+      'AgentProxy',
+      '_state',
+      'state',
+      'meta',
+      'data',
+      'metada',
+      'iselin',
+      'raiseli',
+      'ru',
+      'n',
+      'x',
+      '_',
+      'é',
+    ];
     const seps = [' ', '.', '(', '\n', '#', '', '', '_', '9'];
     const candidates = fuzzPrefilter(q, words, seps, { seed: 7, texts: 600, checkText: true });
     expect(candidates).toBeGreaterThan(50);
@@ -205,13 +228,31 @@ describe('prefilter', () => {
     const names: [string, number][] = [];
     for (let i = 0; i < 700; i++) names.push([`fetch_token_${i}`, ROLE_METHOD], [`Auth${i}Client`, ROLE_CALL], [`Klass${i}`, ROLE_CLASS]);
     const q = Prefilter.build({ names });
-    const words = ['fetch_token_12', 'fetch_token_699', 'fetch_token_7000', 'fetch_token_', 'Auth3Client', 'Auth3Clien', 'xAuth3Client', 'Klass5', 'fetch', 'token', '_12', 'Client', 'x', '_', '9', 'é'];
+    const words = [
+      'fetch_token_12',
+      'fetch_token_699',
+      'fetch_token_7000',
+      'fetch_token_',
+      'Auth3Client',
+      'Auth3Clien',
+      'xAuth3Client',
+      'Klass5',
+      'fetch',
+      'token',
+      '_12',
+      'Client',
+      'x',
+      '_',
+      '9',
+      'é',
+    ];
     const seps = [' ', '.', '(', '\n', '#', '', '', '_'];
     const candidates = fuzzPrefilter(q, words, seps, { seed: 11, texts: 2000, checkText: false });
     expect(candidates).toBeGreaterThan(20);
     // Wherever the shortest name sits relative to the samples, it is found.
     for (let k = 0; k < 40; k++) {
-      for (const pad of ['x', ' ', 'é']) expect(q.candidateBytes(Buffer.from(`${pad.repeat(k)} Auth0Client() `, 'utf8')), `${k} ${pad}`).toEqual(['Auth0Client']);
+      for (const pad of ['x', ' ', 'é'])
+        expect(q.candidateBytes(Buffer.from(`${pad.repeat(k)} Auth0Client() `, 'utf8')), `${k} ${pad}`).toEqual(['Auth0Client']);
     }
   });
 
@@ -267,7 +308,8 @@ describe('compiled-rules snapshot', () => {
     const snap = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     const all = snap.ruleSetFor(null);
     expect(JSON.parse(JSON.stringify(all.rules))).toEqual(JSON.parse(JSON.stringify(rules.rules)));
-    const sortEntries = (m: Map<string, { id: string }[]>) => [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const sortEntries = (m: Map<string, { id: string }[]>) =>
+      [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(sortEntries(all.byTrigger)).toEqual(sortEntries(rules.byTrigger));
     expect([...all.guards].sort()).toEqual([...rules.guards].sort());
     expect([...all.triggerNames].sort()).toEqual([...rules.triggerNames].sort());
@@ -314,7 +356,9 @@ describe('compiled-rules snapshot', () => {
     const ids = (names: string[]) => snap.ruleSetFor(names).rules.map((r) => r.id);
     expect(ids(['agent_metadata'])).toEqual(['autogen/agent-metadata-is-not-yet-implemented']);
     // `team.save_state()` reaches `runtime.agent_save_state()`.
-    expect(ids(['save_state'])).toEqual(expect.arrayContaining(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/saving-state-is-not-yet-implemented']));
+    expect(ids(['save_state'])).toEqual(
+      expect.arrayContaining(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/saving-state-is-not-yet-implemented']),
+    );
     // Names that Object.prototype has are no rule's (the index is a plain object read from JSON).
     const fresh = Snapshot.fromBytes(new Uint8Array(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k'))));
     expect(fresh.ruleSetFor(['constructor', 'toString', '__proto__', 'hasOwnProperty']).rules).toEqual([]);
@@ -323,7 +367,9 @@ describe('compiled-rules snapshot', () => {
   it('rules loaded a few names at a time, in any order, are listed in the order of the complete rule set', async () => {
     // Each record twice (another id and slug): every trigger lists several rules.
     const twice = join(tmp, 'shapes-twice.jsonl');
-    const lines = readFileSync(join(ROOT, 'fixtures', 'shapes', 'records.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(join(ROOT, 'fixtures', 'shapes', 'records.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const copy = (l: string) => {
       const o = JSON.parse(l) as { record: { id: string; slug: string } };
       o.record.id += '0';
@@ -334,18 +380,24 @@ describe('compiled-rules snapshot', () => {
     const rules = await loadRules({ records: [twice] });
     const encoded = Buffer.from(joinPieces(encodeSnapshot(rules, prefilterSpec(rules), 'k')));
     const full = Snapshot.fromBytes(encoded).ruleSetFor(null);
-    const lists = (m: Map<string, { id: string }[]>) => [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const lists = (m: Map<string, { id: string }[]>) =>
+      [...m].map(([k, v]) => [k, v.map((r) => r.id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     const names = [...rules.triggerNames].sort();
     expect([...full.byTrigger.values()].filter((l) => l.length > 1).length).toBeGreaterThan(5);
     for (let seed = 1; seed <= 5; seed++) {
       // A fixed shuffle per seed, one to three names per call.
-      const order = names.map((n, i) => [((i + 1) * 7919 * seed) % 104729, n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+      const order = names
+        .map((n, i) => [((i + 1) * 7919 * seed) % 104729, n] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, n]) => n);
       const snap = Snapshot.fromBytes(encoded);
       for (let i = 0; i < order.length; i += 1 + (i % 3)) snap.ruleSetFor(order.slice(i, i + 1 + (i % 3)));
       const set = snap.ruleSetFor(null);
       expect(set.rules.map((r) => r.id)).toEqual(full.rules.map((r) => r.id));
       expect(lists(set.byTrigger)).toEqual(lists(full.byTrigger));
-      expect([...set.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort()).toEqual([...full.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort());
+      expect([...set.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort()).toEqual(
+        [...full.guards].map(([k, v]) => [k, v.map((g) => JSON.stringify(g))]).sort(),
+      );
     }
   });
 });
@@ -420,7 +472,10 @@ describe('identical results through the configured run (config, suppressions, fi
 describe('the content cache is never stale', () => {
   const base = () => {
     const dir = mkdtempSync(join(tmp, 'stale-'));
-    writeFileSync(join(dir, 'a.py'), 'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\nasync def f(r: GrpcWorkerAgentRuntime, a):\n    await r.agent_save_state(a)\n');
+    writeFileSync(
+      join(dir, 'a.py'),
+      'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\nasync def f(r: GrpcWorkerAgentRuntime, a):\n    await r.agent_save_state(a)\n',
+    );
     writeFileSync(join(dir, 'b.py'), 'def g(x):\n    return x.save_state()\n');
     return dir;
   };
@@ -497,7 +552,8 @@ describe('raiselint check (CLI)', () => {
   const bin = join(ROOT, 'bin', 'raiselint.js');
   it('prints the same report with --jobs 1, --jobs 4, --no-cache and a warm cache', () => {
     const cache = cacheDir();
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'check', '--format', 'json', '--cache-dir', cache, ...args, FIXTURES], { encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, 'check', '--format', 'json', '--cache-dir', cache, ...args, FIXTURES], { encoding: 'utf8' });
     const a = run('--jobs', '1', '--no-cache');
     expect(a.status).toBe(1);
     expect(readdirSync(cache).filter((f) => f.startsWith('results-'))).toEqual([]);
@@ -535,8 +591,27 @@ describe('raiselint check (CLI)', () => {
     generateCorpus(corpus, { files: 640, seed: 5, recordsFile: records, recordCount: 40 });
     const args = ['check', '--format', 'json', '--records', records, '--no-cache', '--timings', corpus];
     // The corpus is far below the parsing that makes a worker pay (DEFAULT_SPAWN_AFTER_BYTES): one is asked for.
-    const bundled = spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '2'], { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28, env: { ...process.env, RAISELINT_SPAWN_AFTER_BYTES: '0' } });
-    const plainRun = spawnSync(process.execPath, ['--input-type=module', '-e', 'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));', join(ROOT, 'dist', 'cli', 'main.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '1'], { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28 });
+    const bundled = spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args, '--cache-dir', cacheDir(), '--jobs', '2'], {
+      encoding: 'utf8',
+      cwd: tmp,
+      maxBuffer: 1 << 28,
+      env: { ...process.env, RAISELINT_SPAWN_AFTER_BYTES: '0' },
+    });
+    const plainRun = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));',
+        join(ROOT, 'dist', 'cli', 'main.js'),
+        ...args,
+        '--cache-dir',
+        cacheDir(),
+        '--jobs',
+        '1',
+      ],
+      { encoding: 'utf8', cwd: tmp, maxBuffer: 1 << 28 },
+    );
     expect(bundled.status).toBe(plainRun.status);
     expect(bundled.stdout).toBe(plainRun.stdout);
     expect(JSON.parse(bundled.stdout).diagnostics.length).toBeGreaterThan(100);
@@ -558,7 +633,8 @@ describe('raiselint check (CLI)', () => {
     expect(dirname(cachePath)).toBe(resolve(dir));
     const header = headerOf(statSync(bundle));
     const args = ['check', '--format', 'text', '--no-cache', '--cache-dir', dir, FIXTURES];
-    const run = (env: Record<string, string> = {}) => spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, ...env } });
+    const run = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, ...env } });
     const ref = run({ RAISELINT_NO_CODE_CACHE: '1' });
     expect(existsSync(cachePath)).toBe(false);
     run();
@@ -599,7 +675,9 @@ describe('raiselint check (CLI)', () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'gen-records.mjs'), '--count', '40', '--out', out]);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(40);
-    const r = spawnSync(process.execPath, [bin, 'check', '--no-bundled', '--records', out, '--cache-dir', cacheDir(), '--timings', FIXTURES], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, 'check', '--no-bundled', '--records', out, '--cache-dir', cacheDir(), '--timings', FIXTURES], {
+      encoding: 'utf8',
+    });
     expect(r.stderr).not.toContain('skipped');
     expect(r.stderr).toContain('40 rules');
   });

@@ -37,7 +37,7 @@ describe('codingCookie', () => {
 
 describe('mayBeDeeper', () => {
   it('bounds nesting, chained operators and operator words; strings, comments and longer words do not count', () => {
-    expect(mayBeDeeper('f(' .repeat(60) + ')'.repeat(60), 100)).toBe(true);
+    expect(mayBeDeeper('f('.repeat(60) + ')'.repeat(60), 100)).toBe(true);
     expect(mayBeDeeper('x = ' + Array(120).fill('1').join(' + '), 100)).toBe(true);
     expect(mayBeDeeper('x = ' + Array(120).fill('a').join(' and '), 100)).toBe(true);
     expect(mayBeDeeper('x = ' + Array(120).fill('a').join(' android '), 100)).toBe(false);
@@ -57,12 +57,18 @@ describe('mayBeDeeper', () => {
 
 describe('NameTable', () => {
   it('finds the same names on every scan (the names are made once)', () => {
-    const t = NameTable.build([['save_state', 1], ['load', 2]]);
+    const t = NameTable.build([
+      ['save_state', 1],
+      ['load', 2],
+    ]);
     const buf = Buffer.from('x.save_state(); load(); save_state; unload');
     for (let k = 0; k < 3; k++) {
       const found = new Map<string, number>();
       t.scanBytes(buf, buf.length, undefined, found);
-      expect([...found]).toEqual([['save_state', 1], ['load', 2]]);
+      expect([...found]).toEqual([
+        ['save_state', 1],
+        ['load', 2],
+      ]);
     }
   });
 });

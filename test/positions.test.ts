@@ -19,7 +19,12 @@ describe('line index', () => {
 
   it('edits become 1-based, end-exclusive positions; one that does not fit the text makes none', () => {
     const text = 'a = 1\rb = 2\n';
-    expect(positionEdits(text, [{ start: 6, end: 11, text: 'b = 3' }, { start: 12, end: 12, text: 'c\n' }])).toEqual([
+    expect(
+      positionEdits(text, [
+        { start: 6, end: 11, text: 'b = 3' },
+        { start: 12, end: 12, text: 'c\n' },
+      ]),
+    ).toEqual([
       { line: 2, column: 1, endLine: 2, endColumn: 6, text: 'b = 3' },
       { line: 3, column: 1, endLine: 3, endColumn: 1, text: 'c\n' },
     ]);

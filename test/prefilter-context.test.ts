@@ -37,7 +37,10 @@ describe('import statements read from the bytes', () => {
 
   it('from-imports: the root is the first name after `from` and its dots; the listed names are not roots', () => {
     expect(ctx('from os.path import join as j, split\n')).toEqual({ roots: ['os'], imported: ['j', 'join', 'split'] });
-    expect(ctx('from json import (\n    loads,  # comment (with a parenthesis)\n    dumps as d,\n)\nx = 1\n')).toEqual({ roots: ['json'], imported: ['d', 'dumps', 'loads'] });
+    expect(ctx('from json import (\n    loads,  # comment (with a parenthesis)\n    dumps as d,\n)\nx = 1\n')).toEqual({
+      roots: ['json'],
+      imported: ['d', 'dumps', 'loads'],
+    });
     expect(ctx('from .m import x\nfrom .. import y\nfrom . sub . mod import z\n')).toEqual({ roots: ['m', 'sub'], imported: ['x', 'y', 'z'] });
     expect(ctx('from a \\\n  import b\n')).toEqual({ roots: ['a'], imported: ['b'] });
     expect(ctx('from os import *\n')).toEqual({ roots: ['os'], imported: [] });
@@ -181,22 +184,26 @@ describe('never less than the tree', () => {
   });
 
   const stdlib = stdlibDir();
-  it.skipIf(!stdlib)('on a sample of the standard library (every 8th file)', () => {
-    let imports = 0;
-    let attributes = 0;
-    pyFiles(stdlib!).forEach((f, i) => {
-      if (i % 8 !== 3) return;
-      let text: string;
-      try {
-        text = readFileSync(f, 'utf8');
-      } catch {
-        return;
-      }
-      const r = checkAgainstTree(text, f);
-      imports += r.imports;
-      attributes += r.attributes;
-    });
-    expect(imports).toBeGreaterThan(1000);
-    expect(attributes).toBeGreaterThan(10000);
-  }, 300_000);
+  it.skipIf(!stdlib)(
+    'on a sample of the standard library (every 8th file)',
+    () => {
+      let imports = 0;
+      let attributes = 0;
+      pyFiles(stdlib!).forEach((f, i) => {
+        if (i % 8 !== 3) return;
+        let text: string;
+        try {
+          text = readFileSync(f, 'utf8');
+        } catch {
+          return;
+        }
+        const r = checkAgainstTree(text, f);
+        imports += r.imports;
+        attributes += r.attributes;
+      });
+      expect(imports).toBeGreaterThan(1000);
+      expect(attributes).toBeGreaterThan(10000);
+    },
+    300_000,
+  );
 });

@@ -20,14 +20,24 @@ describe.skipIf(!stdlib)('prefilter over a generated stdlib dataset', () => {
   let corpus: string;
   const run = (...args: string[]) => runIn({}, ...args);
   const runIn = (env: Record<string, string>, ...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, 'check', '--no-gitignore', '--no-config', '--format', 'json', '--timings', ...args, corpus], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+    const r = spawnSync(process.execPath, [BIN, 'check', '--no-gitignore', '--no-config', '--format', 'json', '--timings', ...args, corpus], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      env: { ...process.env, ...env },
+    });
     const stats = /(\d+) read, (\d+) parsed/.exec(r.stderr);
     // Findings, and file errors except syntax errors: those are read from the tree, so only files parsed report them.
     const report = JSON.parse(r.stdout) as { diagnostics: { severity: string }[]; errors: { kind: string }[] };
     // Exit 1 exactly when an error-severity (certain) finding is reported: most of a generated dataset's findings are possible.
     expect(r.status, r.stderr).toBe(report.diagnostics.some((d) => d.severity === 'error') ? 1 : 0);
     const out = JSON.stringify({ ...report, errors: report.errors.filter((e) => e.kind !== 'syntax') }, null, 1);
-    return { out, findings: report.diagnostics.length, read: Number(stats?.[1]), parsed: Number(stats?.[2]), workers: Number(/(\d+) worker threads/.exec(r.stderr)?.[1]) };
+    return {
+      out,
+      findings: report.diagnostics.length,
+      read: Number(stats?.[1]),
+      parsed: Number(stats?.[2]),
+      workers: Number(/(\d+) worker threads/.exec(r.stderr)?.[1]),
+    };
   };
 
   beforeAll(() => {

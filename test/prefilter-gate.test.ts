@@ -16,7 +16,10 @@ import type { RuleSet } from '../src/rules/ruleset.js';
 import { ROOT } from './helpers.js';
 
 describe('requiredTokens', () => {
-  const spec = (conds: NeedsSpec['conds'], used = conds.map((_, i) => i)): NeedsSpec => ({ conds, entries: [['m', used.map((id) => [2, id] as [number, number])]] });
+  const spec = (conds: NeedsSpec['conds'], used = conds.map((_, i) => i)): NeedsSpec => ({
+    conds,
+    entries: [['m', used.map((id) => [2, id] as [number, number])]],
+  });
 
   it('unites the names and the roots of every condition an entry has', () => {
     const s = spec([
@@ -27,14 +30,31 @@ describe('requiredTokens', () => {
   });
 
   it('needs nothing where one condition needs no name, or no import, or names one that is no ASCII identifier', () => {
-    expect(requiredTokens(spec([{ roots: ['os'], names: [] }, { roots: ['pkg'], names: ['A'] }]))).toEqual({ names: undefined, roots: ['os', 'pkg'] });
+    expect(
+      requiredTokens(
+        spec([
+          { roots: ['os'], names: [] },
+          { roots: ['pkg'], names: ['A'] },
+        ]),
+      ),
+    ).toEqual({ names: undefined, roots: ['os', 'pkg'] });
     expect(requiredTokens(spec([{ roots: [], names: ['ValueError'] }]))).toEqual({ names: ['ValueError'], roots: undefined });
     expect(requiredTokens(spec([{ roots: ['pkg'], names: ['Ünicode'] }]))).toEqual({ names: undefined, roots: ['pkg'] });
     expect(requiredTokens(spec([{ roots: ['pkg.sub-x'], names: ['A'] }]))).toEqual({ names: ['A'], roots: undefined });
   });
 
   it('ignores conditions no entry has, and needs nothing without entries', () => {
-    expect(requiredTokens(spec([{ roots: [], names: [] }, { roots: ['pkg'], names: ['A'] }], [1]))).toEqual({ names: ['A'], roots: ['pkg'] });
+    expect(
+      requiredTokens(
+        spec(
+          [
+            { roots: [], names: [] },
+            { roots: ['pkg'], names: ['A'] },
+          ],
+          [1],
+        ),
+      ),
+    ).toEqual({ names: ['A'], roots: ['pkg'] });
     expect(requiredTokens({ conds: [{ roots: ['pkg'], names: ['A'] }], entries: [] })).toEqual({});
   });
 });
@@ -77,7 +97,29 @@ describe('the gate of the bundled rules', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed % n;
     };
-    const words = ['metadata', 'agent_metadata', 'save_state', 'load_state_json', '_state', 'metada', 'AgentRuntime', 'BaseAgent', 'GrpcWorkerAgentRuntime', 'Agent', 'Agen', 'autogen_core', 'autogen_ext', 'utogen', 'autogen', 'import', 'from', 'raiselint', 'iselin', 'x', 'é'];
+    const words = [
+      'metadata',
+      'agent_metadata',
+      'save_state',
+      'load_state_json',
+      '_state',
+      'metada',
+      'AgentRuntime',
+      'BaseAgent',
+      'GrpcWorkerAgentRuntime',
+      'Agent',
+      'Agen',
+      'autogen_core',
+      'autogen_ext',
+      'utogen',
+      'autogen',
+      'import',
+      'from',
+      'raiselint',
+      'iselin',
+      'x',
+      'é',
+    ];
     const seps = [' ', '.', '(', ')', '\n', '# ', ': ', '', '_', ', '];
     let candidates = 0;
     for (let t = 0; t < 3000; t++) {
@@ -104,7 +146,13 @@ describe('the gate of the bundled rules', () => {
     let rejected = 0;
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
-      const variants = [text, text.replace(/autogen/g, 'autogxn'), text.replace(/Agent/g, 'Agxnt'), text.replace(/raiselint/g, 'raiselynt'), text.replace(/import /g, 'imp0rt ')];
+      const variants = [
+        text,
+        text.replace(/autogen/g, 'autogxn'),
+        text.replace(/Agent/g, 'Agxnt'),
+        text.replace(/raiselint/g, 'raiselynt'),
+        text.replace(/import /g, 'imp0rt '),
+      ];
       for (const v of variants) {
         const want = verdict(without, v);
         expect(verdict(withGate, v), `${f}`).toEqual(want);

@@ -99,9 +99,14 @@ describe('a method target: a class of its family imported and named, the method 
     found('from bz2 import BZ2File\n\ndef mk() -> BZ2File:\n    ...\n\nmk().seek(0)\n', [SEEK]);
     found('import lzma\n\nclass W(lzma.LZMAFile):\n    def go(self):\n        self.seek(0)\n', [SEEK]);
     // A class of the family that keeps the raising one in a field (autogen's curated data: BaseAgent.runtime).
-    found('from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\nasync def f(r: GrpcWorkerAgentRuntime, a):\n    await r.agent_save_state(a)\n', [SAVE]);
+    found('from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\nasync def f(r: GrpcWorkerAgentRuntime, a):\n    await r.agent_save_state(a)\n', [
+      SAVE,
+    ]);
     // A legacy alias of the class.
-    found('from autogen_ext.runtimes.grpc import WorkerAgentRuntime\n\nasync def f(a):\n    r = WorkerAgentRuntime(host_address="x")\n    await r.agent_save_state(a)\n', [SAVE]);
+    found(
+      'from autogen_ext.runtimes.grpc import WorkerAgentRuntime\n\nasync def f(a):\n    r = WorkerAgentRuntime(host_address="x")\n    await r.agent_save_state(a)\n',
+      [SAVE],
+    );
   });
 
   it('rejects a receiver no class of the family can type', () => {
@@ -114,7 +119,13 @@ describe('a method target: a class of its family imported and named, the method 
 
 /** A rule set of hand-made targets (no records): what the prefilter derives from them. */
 function handMade(targets: RuleTarget[], classes = new ClassRegistry()): Prefilter {
-  const set = { rules: [{ targets, prefilter: prefilterNames(targets, []) }], triggerNames: new Set<string>(), summaryMethods: new Set<string>(), classes, guards: new Map() };
+  const set = {
+    rules: [{ targets, prefilter: prefilterNames(targets, []) }],
+    triggerNames: new Set<string>(),
+    summaryMethods: new Set<string>(),
+    classes,
+    guards: new Map(),
+  };
   return Prefilter.build(prefilterSpec(set as unknown as RuleSet));
 }
 const pass = (p: Prefilter, text: string) => p.candidateText(text) !== null;
@@ -138,7 +149,7 @@ describe('what the model resolves without an import', () => {
     expect(pass(p, 'e = make()\ne.with_note("y")\n')).toBe(false);
   });
 
-  it('an alias ending in another name: any local name equal to the rule\'s can hold it', () => {
+  it("an alias ending in another name: any local name equal to the rule's can hold it", () => {
     const p = handMade([{ kind: 'call', symbol: { module: 'pkg', path: 'make', aliases: ['legacy.build'] }, what: 'function' }]);
     expect(pass(p, 'from legacy import build\nmake = build\nmake()\n')).toBe(true);
     expect(pass(p, 'import pkg\nmake()\n')).toBe(true);

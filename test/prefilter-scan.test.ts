@@ -40,7 +40,16 @@ afterEach(() => {
 
 describe('prefilter scans', () => {
   it('scans once for every name when no name is shorter than the shortest call or method name', () => {
-    const spec: PrefilterSpec = { names: [['Swarm', ROLE_CLASS], ['eq', ROLE_CALL], ['ne', ROLE_METHOD], ['raiselint', ROLE_DIRECTIVE], ['save_state', ROLE_METHOD], ['xy', ROLE_OTHER]] };
+    const spec: PrefilterSpec = {
+      names: [
+        ['Swarm', ROLE_CLASS],
+        ['eq', ROLE_CALL],
+        ['ne', ROLE_METHOD],
+        ['raiselint', ROLE_DIRECTIVE],
+        ['save_state', ROLE_METHOD],
+        ['xy', ROLE_OTHER],
+      ],
+    };
     // Enough names that no needle search stands in for the first stage.
     for (let i = 0; i < 700; i++) spec.names.push([`call_${i}`, ROLE_CALL]);
     const p = Prefilter.build(spec);
@@ -57,7 +66,14 @@ describe('prefilter scans', () => {
   });
 
   it('keeps the sparser first stage when a name of another role is shorter', () => {
-    const spec: PrefilterSpec = { names: [['Ab', ROLE_CLASS], ['Swarm', ROLE_CLASS], ['save_state', ROLE_METHOD], ['raiselint', ROLE_DIRECTIVE]] };
+    const spec: PrefilterSpec = {
+      names: [
+        ['Ab', ROLE_CLASS],
+        ['Swarm', ROLE_CLASS],
+        ['save_state', ROLE_METHOD],
+        ['raiselint', ROLE_DIRECTIVE],
+      ],
+    };
     for (let i = 0; i < 700; i++) spec.names.push([`call_${i}`, ROLE_CALL]);
     const p = Prefilter.build(spec);
     const calls: number[] = [];

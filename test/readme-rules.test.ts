@@ -27,7 +27,9 @@ describe('README rules table', () => {
     const r = cli(['rules', '--format', 'json', '--cache-dir', join(ROOT, '.raiselint_cache')]);
     const listed = (JSON.parse(r.stdout) as { id: string; errorClass?: string; builtin?: boolean }[]).filter((e) => !e.builtin);
     const rows = readmeTable().split('\n').slice(2).filter(Boolean);
-    expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' | '))).toEqual(expect.arrayContaining(listed.map((e) => `| \`${e.id}\` | \`${e.errorClass}\``)));
+    expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' | '))).toEqual(
+      expect.arrayContaining(listed.map((e) => `| \`${e.id}\` | \`${e.errorClass}\``)),
+    );
     expect(rows.length).toBe(listed.length);
   });
 });

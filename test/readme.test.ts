@@ -60,7 +60,12 @@ const SEP = '@@raiselint-readme-command@@';
 function run(dir: string, commands: string[]): string[] {
   // The separator keeps `$?` of the command before it.
   const script = commands.map((c) => `__rc=$?; printf '%s\\n' '${SEP}'; (exit $__rc)\n${c.replace(/\bnpx raiselint\b/g, 'raiselint')}`).join('\n');
-  const r = spawnSync('bash', ['-c', `exec 2>&1\n${script}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${SHIM}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '' }, timeout: 120_000 });
+  const r = spawnSync('bash', ['-c', `exec 2>&1\n${script}`], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${SHIM}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '' },
+    timeout: 120_000,
+  });
   return r.stdout.split(`${SEP}\n`).slice(1);
 }
 
@@ -79,9 +84,17 @@ for (const page of pages()) {
       const snapshot = new Map(files);
       it(`${page}:${b.block.line}: $ ${b.commands[0]!.cmd}`, () => {
         const dir = folder(snapshot);
-        const outputs = run(dir, b.commands.map((c) => c.cmd));
+        const outputs = run(
+          dir,
+          b.commands.map((c) => c.cmd),
+        );
         // RAISELINT_README_DUMP=<file>: the real outputs, to copy into the page when a change is intended.
-        if (process.env.RAISELINT_README_DUMP) writeFileSync(process.env.RAISELINT_README_DUMP, b.commands.map((c, i) => `## ${page}:${c.line}: $ ${c.cmd}\n${normalise(outputs[i] ?? '', dir)}\n`).join(''), { flag: 'a' });
+        if (process.env.RAISELINT_README_DUMP)
+          writeFileSync(
+            process.env.RAISELINT_README_DUMP,
+            b.commands.map((c, i) => `## ${page}:${c.line}: $ ${c.cmd}\n${normalise(outputs[i] ?? '', dir)}\n`).join(''),
+            { flag: 'a' },
+          );
         b.commands.forEach((c, i) => {
           const expected = normalise(c.expected.join('\n'));
           const actual = normalise(outputs[i] ?? '', dir);
@@ -94,7 +107,9 @@ for (const page of pages()) {
 
 describe('the README and docs together', () => {
   it('run more than 10 sessions, and the README stays under 500 lines', () => {
-    const sessions = pages().flatMap((p) => readBlocks(readFileSync(join(ROOT, p), 'utf8')).map(classify)).filter((b) => b.kind === 'session');
+    const sessions = pages()
+      .flatMap((p) => readBlocks(readFileSync(join(ROOT, p), 'utf8')).map(classify))
+      .filter((b) => b.kind === 'session');
     expect(sessions.length).toBeGreaterThan(10);
     expect(README.split('\n').length).toBeLessThanOrEqual(500);
   });
@@ -116,12 +131,40 @@ describe('README option summaries', () => {
 
 describe('the README convention', () => {
   it('reads sessions, files and markers', () => {
-    const md = ['```python', '# app.py', 'x = 1', '```', '<!-- readme-test: skip editor config -->', '```json', '{}', '```', '<!-- readme-test: file nb.ipynb -->', '', '```json', '{"cells": []}', '```', '```', '$ raiselint check app.py', 'All checks passed!', '$ echo $?', '0', '```', '```text', 'some output', '```'].join('\n');
+    const md = [
+      '```python',
+      '# app.py',
+      'x = 1',
+      '```',
+      '<!-- readme-test: skip editor config -->',
+      '```json',
+      '{}',
+      '```',
+      '<!-- readme-test: file nb.ipynb -->',
+      '',
+      '```json',
+      '{"cells": []}',
+      '```',
+      '```',
+      '$ raiselint check app.py',
+      'All checks passed!',
+      '$ echo $?',
+      '0',
+      '```',
+      '```text',
+      'some output',
+      '```',
+    ].join('\n');
     const got = readBlocks(md).map(classify);
     expect(got.map((b) => b.kind)).toEqual(['file', 'skip', 'file', 'session', 'unknown']);
     expect(got[0]).toMatchObject({ name: 'app.py', text: '# app.py\nx = 1\n' });
     expect(got[2]).toMatchObject({ name: 'nb.ipynb', text: '{"cells": []}\n' });
-    expect(got[3]).toMatchObject({ commands: [{ cmd: 'raiselint check app.py', expected: ['All checks passed!'] }, { cmd: 'echo $?', expected: ['0'] }] });
+    expect(got[3]).toMatchObject({
+      commands: [
+        { cmd: 'raiselint check app.py', expected: ['All checks passed!'] },
+        { cmd: 'echo $?', expected: ['0'] },
+      ],
+    });
   });
 
   it('ellipses and normalisation', () => {

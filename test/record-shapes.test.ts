@@ -33,7 +33,13 @@ describe('compiling the example records', () => {
       expect(r, id).toBeDefined();
       return { status: r!.status, kind: r!.kind, entries: r!.entryPoints, error: r!.errorClass, versions: r!.versions };
     };
-    expect(row('cpython/json-expecting-value')).toEqual({ status: 'compiled', kind: 'function', entries: ['json.loads()', 'json.load()'], error: 'json.decoder.JSONDecodeError', versions: [] });
+    expect(row('cpython/json-expecting-value')).toEqual({
+      status: 'compiled',
+      kind: 'function',
+      entries: ['json.loads()', 'json.load()'],
+      error: 'json.decoder.JSONDecodeError',
+      versions: [],
+    });
     expect(row('cpython/toml-invalid-statement')).toEqual({
       status: 'compiled',
       kind: 'function',
@@ -41,12 +47,36 @@ describe('compiling the example records', () => {
       error: 'tomllib._parser.TOMLDecodeError',
       versions: ['python >=3.11'],
     });
-    expect(row('cpython/command-returned-non-zero-exit-status')).toMatchObject({ kind: 'function', entries: ['subprocess.check_call()'], error: 'subprocess.CalledProcessError' });
-    expect(row('cpython/no-time-zone-found-with-key')).toMatchObject({ kind: 'constructor+classmethod', entries: ['zoneinfo.ZoneInfo()', 'zoneinfo.ZoneInfo.no_cache()'], error: 'zoneinfo.ZoneInfoNotFoundError', versions: ['python >=3.9'] });
-    expect(row('cpython/unexpected-slash-in-ipv4-address')).toMatchObject({ kind: 'constructor', entries: ['ipaddress.IPv4Address()'], error: 'ipaddress.AddressValueError' });
-    expect(row('cpython/invalid-isoformat-string')).toMatchObject({ kind: 'classmethod', entries: ['datetime.date.fromisoformat()', '<date instance>.fromisoformat()'], error: 'ValueError' });
-    expect(row('cpython/path-is-mount-is-unsupported-on-this-system')).toMatchObject({ kind: 'method', entries: ['pathlib.WindowsPath.is_mount()'], versions: ['python <3.12'] });
-    expect(row('cpython/system-entropy-source-does-not-have-state')).toMatchObject({ kind: 'method', entries: ['random.SystemRandom.getstate()', 'random.SystemRandom.setstate()'] });
+    expect(row('cpython/command-returned-non-zero-exit-status')).toMatchObject({
+      kind: 'function',
+      entries: ['subprocess.check_call()'],
+      error: 'subprocess.CalledProcessError',
+    });
+    expect(row('cpython/no-time-zone-found-with-key')).toMatchObject({
+      kind: 'constructor+classmethod',
+      entries: ['zoneinfo.ZoneInfo()', 'zoneinfo.ZoneInfo.no_cache()'],
+      error: 'zoneinfo.ZoneInfoNotFoundError',
+      versions: ['python >=3.9'],
+    });
+    expect(row('cpython/unexpected-slash-in-ipv4-address')).toMatchObject({
+      kind: 'constructor',
+      entries: ['ipaddress.IPv4Address()'],
+      error: 'ipaddress.AddressValueError',
+    });
+    expect(row('cpython/invalid-isoformat-string')).toMatchObject({
+      kind: 'classmethod',
+      entries: ['datetime.date.fromisoformat()', '<date instance>.fromisoformat()'],
+      error: 'ValueError',
+    });
+    expect(row('cpython/path-is-mount-is-unsupported-on-this-system')).toMatchObject({
+      kind: 'method',
+      entries: ['pathlib.WindowsPath.is_mount()'],
+      versions: ['python <3.12'],
+    });
+    expect(row('cpython/system-entropy-source-does-not-have-state')).toMatchObject({
+      kind: 'method',
+      entries: ['random.SystemRandom.getstate()', 'random.SystemRandom.setstate()'],
+    });
     expect(row('openai-python/api-removed-in-v1')).toEqual({
       status: 'compiled',
       kind: 'attribute',
@@ -54,8 +84,17 @@ describe('compiling the example records', () => {
       error: 'openai.lib._old_api.APIRemovedInV1',
       versions: ['openai >=1.0.0'],
     });
-    expect(row('cpython/no-valid-begin-line-found-in-input-file')).toMatchObject({ kind: 'function', entries: ['uu.decode()'], error: 'uu.Error', versions: ['python <3.13'] });
-    expect(row('cpython/seeking-is-only-supported-on-files-open-for-reading')).toMatchObject({ kind: 'method', entries: ['bz2.BZ2File.seek()', 'lzma.LZMAFile.seek()'], error: 'io.UnsupportedOperation' });
+    expect(row('cpython/no-valid-begin-line-found-in-input-file')).toMatchObject({
+      kind: 'function',
+      entries: ['uu.decode()'],
+      error: 'uu.Error',
+      versions: ['python <3.13'],
+    });
+    expect(row('cpython/seeking-is-only-supported-on-files-open-for-reading')).toMatchObject({
+      kind: 'method',
+      entries: ['bz2.BZ2File.seek()', 'lzma.LZMAFile.seek()'],
+      error: 'io.UnsupportedOperation',
+    });
     expect(reports.every((r) => r.status === 'compiled')).toBe(true);
     expect(reports.length).toBe(11);
   });
@@ -159,7 +198,9 @@ describe('compileRecord on hand-made records', () => {
 
   it('version notes are kept only for Python and the library, not for code comparisons or deprecations', () => {
     const subjects = new Set(['python', 'acme']);
-    expect(versionNotes(subjects, 'if retcode != 0 and x < 3: fails with acme>=2.1 on Python < 3.10; deprecated since Python 3.8; removed in Python 3.13')).toEqual([
+    expect(
+      versionNotes(subjects, 'if retcode != 0 and x < 3: fails with acme>=2.1 on Python < 3.10; deprecated since Python 3.8; removed in Python 3.13'),
+    ).toEqual([
       { subject: 'acme', constraint: '>=2.1', from: 'acme>=2.1' },
       { subject: 'python', constraint: '<3.10', from: 'Python < 3.10' },
       { subject: 'python', constraint: '<3.13', from: 'removed in Python 3.13' },
@@ -182,7 +223,12 @@ describe('raiselint records check', () => {
     const r = cli(['records', 'check', '--format', 'json', IMPRECISE]);
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout) as { records: { id: string; status: string; reason?: string }[] };
-    expect(rep.records.map((x) => `${x.id} ${x.status}`)).toEqual(['storage/save-not-implemented skipped', 'storage/private-helper skipped', 'storage/flush-read-only compiled', 'storage/js-record skipped']);
+    expect(rep.records.map((x) => `${x.id} ${x.status}`)).toEqual([
+      'storage/save-not-implemented skipped',
+      'storage/private-helper skipped',
+      'storage/flush-read-only compiled',
+      'storage/js-record skipped',
+    ]);
     expect(rep.records[0]!.reason).toMatch(/^too imprecise/);
   });
 

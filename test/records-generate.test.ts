@@ -10,8 +10,23 @@ import { describe, expect, it } from 'vitest';
 import { cli, ROOT, tempTree } from './helpers.js';
 
 const SITE = join(ROOT, 'test', 'data', 'generate', 'site');
-type Rec = { id: string; repo: string; filePath: string; lineNumber: number; errorClass: string; errorMessage: string; tags: string[]; analyzedSha: string; githubUrl: string };
-const records = (out: string): Rec[] => out.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { record: Rec }).record);
+type Rec = {
+  id: string;
+  repo: string;
+  filePath: string;
+  lineNumber: number;
+  errorClass: string;
+  errorMessage: string;
+  tags: string[];
+  analyzedSha: string;
+  githubUrl: string;
+};
+const records = (out: string): Rec[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { record: Rec }).record);
 
 describe('raiselint records generate', () => {
   it('an installed distribution: one record per public raise site, with its name, version and file hash; the same bytes every time', () => {
@@ -32,7 +47,10 @@ describe('raiselint records generate', () => {
   });
 
   it('the records are rules at once: a stub, a constructor and a literal-decided call, through the package re-export', () => {
-    const dir = tempTree({ 'app.py': 'from shapes import Circle\nfrom shapes.core import area\n\n\ndef f(k):\n    Circle(1).scale(2)\n    area("circle", 1)\n    area(k, 1)\n    Circle(-1)\n' });
+    const dir = tempTree({
+      'app.py':
+        'from shapes import Circle\nfrom shapes.core import area\n\n\ndef f(k):\n    Circle(1).scale(2)\n    area("circle", 1)\n    area(k, 1)\n    Circle(-1)\n',
+    });
     writeFileSync(join(dir, 'shapes.jsonl'), cli(['records', 'generate', SITE]).stdout);
     const r = cli(['check', 'app.py', '--no-bundled', '--no-config', '--python', 'none', '--records', 'shapes.jsonl', '--format', 'json'], dir);
     const ds = (JSON.parse(r.stdout) as { diagnostics: { line: number; ruleId: string; confidence: string }[] }).diagnostics;
@@ -49,7 +67,9 @@ describe('raiselint records generate', () => {
     const generated = new Set(r.stdout.trim().split('\n'));
     expect(generated.size).toBeGreaterThan(1500);
     for (const f of ['grounding', 'control_flow', 'literal_args']) {
-      for (const line of readFileSync(join(ROOT, 'fixtures', f, 'records.jsonl'), 'utf8').trim().split('\n')) {
+      for (const line of readFileSync(join(ROOT, 'fixtures', f, 'records.jsonl'), 'utf8')
+        .trim()
+        .split('\n')) {
         if (!line.includes('"python/cpython"')) continue;
         expect(generated.has(line), `${f}: ${line.slice(0, 120)}`).toBe(true);
       }
@@ -59,7 +79,10 @@ describe('raiselint records generate', () => {
   it('bad input: a file, an unknown name; one line, exit 2', () => {
     const dir = tempTree({ 'x.py': 'x = 1\n' });
     const file = cli(['records', 'generate', 'x.py'], dir);
-    expect([file.code, file.stderr]).toEqual([2, 'raiselint: error: x.py: not a folder (a package folder, a folder of modules, or an installed distribution\'s name)\n']);
+    expect([file.code, file.stderr]).toEqual([
+      2,
+      "raiselint: error: x.py: not a folder (a package folder, a folder of modules, or an installed distribution's name)\n",
+    ]);
     const name = cli(['records', 'generate', 'no-such-dist-xyz'], dir);
     expect(name.code).toBe(2);
     expect(name.stderr).toMatch(/^raiselint: error: no-such-dist-xyz: no such folder, and no installed package of that name in .*'s site-packages\n$/);

@@ -47,12 +47,18 @@ describe('dataset formats', () => {
 
 describe('names', () => {
   it('derives the module from filePath, anchored on imports', () => {
-    expect(moduleFromFilePath('python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py', ['autogen_ext.runtimes.grpc.GrpcWorkerAgentRuntime'])).toBe('autogen_ext.runtimes.grpc._worker_runtime');
+    expect(
+      moduleFromFilePath('python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py', ['autogen_ext.runtimes.grpc.GrpcWorkerAgentRuntime']),
+    ).toBe('autogen_ext.runtimes.grpc._worker_runtime');
     expect(moduleFromFilePath('src/pkg/sub/__init__.py')).toBe('pkg.sub');
     expect(moduleFromFilePath('Lib/json/decoder.py')).toBe('json.decoder');
   });
   it('every ancestor package is a possible re-export; other packages are not', () => {
-    const sym = { module: 'autogen_ext.runtimes.grpc._worker_runtime', path: 'GrpcWorkerAgentRuntime', aliases: ['autogen_core.application.WorkerAgentRuntime'] };
+    const sym = {
+      module: 'autogen_ext.runtimes.grpc._worker_runtime',
+      path: 'GrpcWorkerAgentRuntime',
+      aliases: ['autogen_core.application.WorkerAgentRuntime'],
+    };
     expect(symbolMatches(sym, 'autogen_ext.runtimes.grpc.GrpcWorkerAgentRuntime')).toBe(true);
     expect(symbolMatches(sym, 'autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime')).toBe(true);
     expect(symbolMatches(sym, 'autogen_core.application.WorkerAgentRuntime')).toBe(true);
@@ -77,7 +83,14 @@ describe('compiling the bundled records', () => {
     expect(r.errorClass).toBe('NotImplementedError');
     expect(r.raiser).toMatchObject({ module: 'autogen_ext.runtimes.grpc._worker_runtime', qualname: 'GrpcWorkerAgentRuntime.agent_save_state', line: 502 });
     expect(r.raiser.url).toMatch(/_worker_runtime\.py#L502$/);
-    expect(r.guards).toEqual([{ name: 'runtime_has_per_agent_state', param: 0, excludesWhenTrue: ['autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime'], includesWhenTrue: [] }]);
+    expect(r.guards).toEqual([
+      {
+        name: 'runtime_has_per_agent_state',
+        param: 0,
+        excludesWhenTrue: ['autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime'],
+        includesWhenTrue: [],
+      },
+    ]);
     expect(rules.byTrigger.get('agent_save_state')).toEqual([r]);
     // The curated legacy name resolves to the same class.
     expect(rules.classes.resolve('autogen_core.application.WorkerAgentRuntime')).toBe('autogen_ext.runtimes.grpc._worker_runtime.GrpcWorkerAgentRuntime');

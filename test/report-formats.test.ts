@@ -102,7 +102,9 @@ describe('github', () => {
         '%0Ahelp: Implement a SaveState message handler in stateful agents%0Ahelp: Centralize persistence in app code rather than runtime APIs%0Ahelp: Detect runtime type before per-agent state operations' +
         '%0Araised at: https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502',
     );
-    expect(lines[2]).toMatch(/^::warning file=pkg\/app.py,line=9,col=11,endLine=9,endColumn=43,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::pkg\/app.py:9:11: autogen\/agent-save-state-is-not-yet-implemented \(possible\) /);
+    expect(lines[2]).toMatch(
+      /^::warning file=pkg\/app.py,line=9,col=11,endLine=9,endColumn=43,title=raiselint \(autogen\/agent-save-state-is-not-yet-implemented\)::pkg\/app.py:9:11: autogen\/agent-save-state-is-not-yet-implemented \(possible\) /,
+    );
     for (const l of lines) expect(l).not.toMatch(/[\r\n]/);
   });
 
@@ -192,7 +194,8 @@ describe('gitlab', () => {
   });
 
   it('fingerprints are semantic (as the baseline): they stay when code moves or is edited around the call, change with the function or file; paths follow CI_PROJECT_DIR', () => {
-    const fp = (text: string, file = 'pkg/app.py') => gitlabReport({ diagnostics: checkSource(text, file, rules).diagnostics, errors: [], sources: new Map([[file, text]]) }, {}).map((i: J) => i.fingerprint);
+    const fp = (text: string, file = 'pkg/app.py') =>
+      gitlabReport({ diagnostics: checkSource(text, file, rules).diagnostics, errors: [], sources: new Map([[file, text]]) }, {}).map((i: J) => i.fingerprint);
     const base = fp(SAMPLE);
     expect(fp(SAMPLE.replace('async def main', '\n\n# moved\nasync def main'))).toEqual(base);
     expect(fp(SAMPLE.replace('state = await runtime.agent_save_state', 'saved = await runtime.agent_save_state'))).toEqual(base);
@@ -229,8 +232,24 @@ describe('statistics', () => {
   it('counts per rule, most frequent first, with certain/possible and fixable', () => {
     const stats = statistics(diags);
     expect(stats).toEqual([
-      { ruleId: 'autogen/agent-save-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 3, certain: 2, possible: 1, fixable: 0, unsafeFixable: 0 },
-      { ruleId: 'autogen/agent-load-state-is-not-yet-implemented', errorClass: 'NotImplementedError', count: 1, certain: 1, possible: 0, fixable: 0, unsafeFixable: 0 },
+      {
+        ruleId: 'autogen/agent-save-state-is-not-yet-implemented',
+        errorClass: 'NotImplementedError',
+        count: 3,
+        certain: 2,
+        possible: 1,
+        fixable: 0,
+        unsafeFixable: 0,
+      },
+      {
+        ruleId: 'autogen/agent-load-state-is-not-yet-implemented',
+        errorClass: 'NotImplementedError',
+        count: 1,
+        certain: 1,
+        possible: 0,
+        fixable: 0,
+        unsafeFixable: 0,
+      },
     ]);
     expect(formatStatisticsText(diags)).toBe(
       '3\tautogen/agent-save-state-is-not-yet-implemented\tNotImplementedError (2 certain, 1 possible)\n' +
@@ -242,13 +261,17 @@ describe('statistics', () => {
   });
 
   it('marks rules with fixes, as Ruff does', () => {
-    const fixed = diags.map((d, i) => (i === 1 ? { ...d, fix: { applicability: 'safe', edits: [{ line: 8, column: 5, endLine: 8, endColumn: 5, text: 'x' }] } } : d)) as Diagnostic[];
+    const fixed = diags.map((d, i) =>
+      i === 1 ? { ...d, fix: { applicability: 'safe', edits: [{ line: 8, column: 5, endLine: 8, endColumn: 5, text: 'x' }] } } : d,
+    ) as Diagnostic[];
     const text = formatStatisticsText(fixed);
     expect(text).toContain('1\tautogen/agent-load-state-is-not-yet-implemented\t[*] NotImplementedError');
     expect(text).toContain('3\tautogen/agent-save-state-is-not-yet-implemented\t    NotImplementedError');
     expect(text).toContain('[*] fixable with `--fix`');
     // Only unsafe fixes: `[-]`, never `[*]` (`--fix` alone would fix nothing); `[*]` with --unsafe-fixes.
-    const unsafe = diags.map((d, i) => (i === 1 ? { ...d, fix: { applicability: 'unsafe', edits: [{ line: 8, column: 5, endLine: 8, endColumn: 5, text: 'x' }] } } : d)) as Diagnostic[];
+    const unsafe = diags.map((d, i) =>
+      i === 1 ? { ...d, fix: { applicability: 'unsafe', edits: [{ line: 8, column: 5, endLine: 8, endColumn: 5, text: 'x' }] } } : d,
+    ) as Diagnostic[];
     expect(formatStatisticsText(unsafe)).toContain('1\tautogen/agent-load-state-is-not-yet-implemented\t[-] NotImplementedError');
     expect(formatStatisticsText(unsafe)).not.toContain('[*]');
     expect(formatStatisticsText(unsafe, { unsafeFixes: true })).toContain('\t[*] NotImplementedError');
@@ -257,7 +280,11 @@ describe('statistics', () => {
 
 describe('text and concise', () => {
   it('a record message, tip or condition with line breaks or control characters stays on its line, escaped', () => {
-    const d = diag({ message: 'file could not be opened successfully:\n{error_msgs_summary}\x1b[2J', tips: ['first\r\nsecond'], condition: 'raises when x\ty' });
+    const d = diag({
+      message: 'file could not be opened successfully:\n{error_msgs_summary}\x1b[2J',
+      tips: ['first\r\nsecond'],
+      condition: 'raises when x\ty',
+    });
     const concise = renderReport('concise', { diagnostics: [d], errors: [] });
     expect(concise.split('\n')[0]).toBe('a.py:1:1: lib/some-rule file could not be opened successfully:\\n{error_msgs_summary}\\x1b[2J');
     const text = renderReport('text', { diagnostics: [d], errors: [], sources: new Map([['a.py', 'x = 1\n']]) });
@@ -270,7 +297,20 @@ describe('text and concise', () => {
 
   it('a rule title is one line (`raiselint rules`, explain, docs): a line break of the message is shown escaped', async () => {
     const source = 'def open_it(name):\n    raise OSError("could not open:\\n" + name)\n';
-    const record = { id: 'feedfeedfeed0001', repo: 'acme/lib', slug: 'could-not-open', errorMessage: 'could not open:\n{summary}', errorClass: 'OSError', severity: 'error', filePath: 'lib/core.py', lineNumber: 2, sourceCode: source, sourceCodeStart: 1, tags: ['python'], schemaVersion: 2 };
+    const record = {
+      id: 'feedfeedfeed0001',
+      repo: 'acme/lib',
+      slug: 'could-not-open',
+      errorMessage: 'could not open:\n{summary}',
+      errorClass: 'OSError',
+      severity: 'error',
+      filePath: 'lib/core.py',
+      lineNumber: 2,
+      sourceCode: source,
+      sourceCodeStart: 1,
+      tags: ['python'],
+      schemaVersion: 2,
+    };
     const dir = mkdtempSync(join(tmpdir(), 'raiselint-title-'));
     writeFileSync(join(dir, 'r.jsonl'), JSON.stringify({ record, datasetVersion: 'x' }) + '\n');
     const set = await loadRules({ records: [join(dir, 'r.jsonl')], bundled: false });
@@ -294,10 +334,12 @@ describe('format dispatch', () => {
       expect(renderReport(f, { diagnostics: diags, errors: [] }, { statistics: true }), f).toBe(formatStatisticsText(diags));
     }
     expect(renderReport('json', { diagnostics: diags, errors: [] }, { statistics: true })).toBe(formatStatisticsJson(diags));
-    expect(renderReport('json-lines', { diagnostics: diags, errors: [] }, { statistics: true }).trimEnd().split('\n').map((l) => JSON.parse(l).ruleId)).toEqual([
-      'autogen/agent-save-state-is-not-yet-implemented',
-      'autogen/agent-load-state-is-not-yet-implemented',
-    ]);
+    expect(
+      renderReport('json-lines', { diagnostics: diags, errors: [] }, { statistics: true })
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).ruleId),
+    ).toEqual(['autogen/agent-save-state-is-not-yet-implemented', 'autogen/agent-load-state-is-not-yet-implemented']);
     expect(FORMATS.filter(reportsErrors)).toEqual(['text', 'concise', 'github', 'junit']);
   });
 });

@@ -71,7 +71,9 @@ describe('sarif: schema', () => {
       expect(doc.runs[0].results).toHaveLength(res.diagnostics.length);
       // The syntax-error fixture becomes a warning notification; the run still succeeded.
       const notes = doc.runs[0].invocations[0].toolExecutionNotifications;
-      expect(notes.some((n: J) => n.level === 'warning' && n.locations[0].physicalLocation.artifactLocation.uri === 'fixtures/autogen/syntax_error.py')).toBe(true);
+      expect(notes.some((n: J) => n.level === 'warning' && n.locations[0].physicalLocation.artifactLocation.uri === 'fixtures/autogen/syntax_error.py')).toBe(
+        true,
+      );
       expect(doc.runs[0].invocations[0].executionSuccessful).toBe(true);
     }
   });
@@ -179,10 +181,15 @@ describe('sarif: results', () => {
     const direct: J = sarifLog(check(SAMPLE));
     const d0 = direct.runs[0].results[0];
     expect(d0.relatedLocations).toBeUndefined();
-    const raisedAt = 'https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502';
+    const raisedAt =
+      'https://github.com/microsoft/autogen/blob/027ecf0a379bcc1d09956d46d12d44a3ad9cee14/python/packages/autogen-ext/src/autogen_ext/runtimes/grpc/_worker_runtime.py#L502';
     expect(d0.properties.raisedAt).toBe(raisedAt);
-    expect(d0.message.text).toBe('runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.');
-    expect(d0.message.markdown).toBe(`runtime.agent\\_save\\_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent\\_save\\_state()): Agent save\\_state is not yet implemented. ([raised here](${raisedAt}))`);
+    expect(d0.message.text).toBe(
+      'runtime.agent_save_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent_save_state()): Agent save_state is not yet implemented.',
+    );
+    expect(d0.message.markdown).toBe(
+      `runtime.agent\\_save\\_state() raises NotImplementedError (GrpcWorkerAgentRuntime.agent\\_save\\_state()): Agent save\\_state is not yet implemented. ([raised here](${raisedAt}))`,
+    );
     expect(direct.runs[0].automationDetails).toEqual({ id: 'raiselint/' });
 
     const team = `from autogen_agentchat.teams import RoundRobinGroupChat
@@ -237,7 +244,11 @@ async def main(agents):
           // Offsets of SAMPLE's 6:1 and 6:5-6:53 (fixes carry offsets; SARIF gives lines and columns).
           edits: [
             { start: line6, end: line6, text: '    try:\n' },
-            { start: line6 + 4, end: line6 + 52, text: '    state = await runtime.agent_save_state(agent_id)\n    except NotImplementedError:\n        state = None' },
+            {
+              start: line6 + 4,
+              end: line6 + 52,
+              text: '    state = await runtime.agent_save_state(agent_id)\n    except NotImplementedError:\n        state = None',
+            },
           ],
         },
       })) as Diagnostic[];

@@ -23,8 +23,20 @@ interface Run {
 
 /** The CLI with a time limit: a hang is a failed test, not a stuck suite. */
 function run(args: string[], cwd: string, opts: SpawnSyncOptions = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' }, ...opts });
-  return { code: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' };
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 << 20,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
+    ...opts,
+  });
+  return {
+    code: r.status,
+    stdout: String(r.stdout ?? ''),
+    stderr: String(r.stderr ?? ''),
+    timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT',
+  };
 }
 
 function json(r: Run): { ruleId: string; file: string; line: number; severity: string; message: string }[] {
@@ -95,7 +107,10 @@ describe('2. special files', () => {
 
   it('--baseline /dev/zero and --records /dev/zero are one-line errors, exit 2, no raw errno', () => {
     const dir = tempTree({ 'app.py': GRPC_BAD });
-    for (const args of [['--baseline', '/dev/zero'], ['--records', '/dev/zero']]) {
+    for (const args of [
+      ['--baseline', '/dev/zero'],
+      ['--records', '/dev/zero'],
+    ]) {
       const r = run(['check', 'app.py', '--no-cache', ...args], dir, { timeout: 30_000 });
       expect(r.timedOut).toBe(false);
       expect(r.code).toBe(2);
@@ -131,14 +146,20 @@ describe('2. special files', () => {
 
   it('a file whose analysis would not fit in the heap left is raiselint/too-large, not an out-of-memory crash; the other files are checked', () => {
     // About 3 MiB of code under a 64 MiB heap: 40 bytes of heap per byte would need ~120 MiB.
-    const chunk = 'def f(items, key=None):\n    out = {}\n    for i, x in enumerate(items):\n        if key is not None and x.get(key):\n            out[x[key]] = [i, x, str(x).split(",")]\n    return out\n\n';
+    const chunk =
+      'def f(items, key=None):\n    out = {}\n    for i, x in enumerate(items):\n        if key is not None and x.get(key):\n            out[x[key]] = [i, x, str(x).split(",")]\n    return out\n\n';
     // It mentions a rule's trigger, so the prefilter does not skip it: without the bound, it is parsed and the heap runs out.
     const dir = tempTree({ 'big.py': `${GRPC_BAD}\n${chunk.repeat(Math.ceil((3 << 20) / chunk.length))}`, 'app.py': GRPC_BAD });
-    const r = run(['check', '.', '--format', 'json', '--no-cache', '--jobs', '1'], dir, { env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '--max-old-space-size=64' }, timeout: 60_000 });
+    const r = run(['check', '.', '--format', 'json', '--no-cache', '--jobs', '1'], dir, {
+      env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '--max-old-space-size=64' },
+      timeout: 60_000,
+    });
     expect(r.stderr).not.toMatch(/heap out of memory|FATAL|at .*\(/);
     const d = json(r);
     expect(d.map((x) => `${x.file} ${x.ruleId}`)).toEqual([`app.py ${RULE}`, 'big.py raiselint/too-large']);
-    expect(d[1]!.message).toMatch(/^file is too large to check: \d+ bytes \(3\.\d MiB\), over the memory bound per file \([\d.]+ MiB: [\d.]+ MiB of heap left \/ 40 bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it\)$/);
+    expect(d[1]!.message).toMatch(
+      /^file is too large to check: \d+ bytes \(3\.\d MiB\), over the memory bound per file \([\d.]+ MiB: [\d.]+ MiB of heap left \/ 40 bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it\)$/,
+    );
     expect(r.code).toBe(1);
   });
 });
@@ -180,7 +201,8 @@ describe('5. a corrupt cache is discarded and rebuilt', () => {
     expect(snaps.length).toBeGreaterThan(0);
     for (const size of [2000, 60]) {
       for (const s of readdirSync(rulesDir).filter((n) => n.endsWith('.snap'))) truncateSync(join(rulesDir, s), size);
-      for (const b of readdirSync(join(dir, '.raiselint_cache')).filter((n) => n.startsWith('results-'))) writeFileSync(join(dir, '.raiselint_cache', b), '{"format":2,"key":');
+      for (const b of readdirSync(join(dir, '.raiselint_cache')).filter((n) => n.startsWith('results-')))
+        writeFileSync(join(dir, '.raiselint_cache', b), '{"format":2,"key":');
       const r = run(['check', '.'], dir);
       expect(r.stderr).not.toContain('internal error');
       expect(r.stdout).toContain(`app.py:6:19: ${RULE}`);
@@ -191,13 +213,17 @@ describe('5. a corrupt cache is discarded and rebuilt', () => {
 });
 
 describe('7. deep nesting', () => {
-  it('5,000 nested calls and a 20,000-term sum: the file\'s real finding is kept, no stack overflow', () => {
+  it("5,000 nested calls and a 20,000-term sum: the file's real finding is kept, no stack overflow", () => {
     const deep = `x = ${'f('.repeat(5000)}0${')'.repeat(5000)}\ny = ${Array(20000).fill('1').join(' + ')}\n`;
     const dir = tempTree({ 'app.py': GRPC_FIXABLE + deep });
     const r = run(['check', 'app.py', '--format', 'json', '--no-cache'], dir);
     expect(r.stderr).not.toMatch(/internal error|call stack/);
     // The real finding, and each subtree left out said as a warning.
-    expect(json(r).map((d) => `${d.line} ${d.ruleId} ${d.severity}`)).toEqual([`6 ${RULE} error`, '8 raiselint/too-deep warning', '9 raiselint/too-deep warning']);
+    expect(json(r).map((d) => `${d.line} ${d.ruleId} ${d.severity}`)).toEqual([
+      `6 ${RULE} error`,
+      '8 raiselint/too-deep warning',
+      '9 raiselint/too-deep warning',
+    ]);
     expect(r.code).toBe(1);
     // A fix elsewhere in the file is applied; the deep code is kept byte for byte.
     run(['check', 'app.py', '--no-cache', '--fix', '--unsafe-fixes'], dir);
@@ -295,7 +321,9 @@ function recordsWith(change: (rec: Record<string, unknown>) => void): string {
 describe('3. catastrophic messagePattern', () => {
   it('(a+)+$ runs in linear time: explain of a long message ends', () => {
     const dir = tempTree({ 'recs.jsonl': recordsWith((r) => (r.messagePattern = '(a+)+$')) });
-    const r = run(['explain', '--no-bundled', '--records', 'recs.jsonl', '--format', 'json', `NotImplementedError: ${'a'.repeat(5000)}!`], dir, { timeout: 30_000 });
+    const r = run(['explain', '--no-bundled', '--records', 'recs.jsonl', '--format', 'json', `NotImplementedError: ${'a'.repeat(5000)}!`], dir, {
+      timeout: 30_000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.stderr).not.toContain('internal error');
   });
@@ -357,7 +385,11 @@ describe('10. the rest', () => {
   });
 
   it('an invalid pyproject.toml without [tool.raiselint] is at most a warning', () => {
-    const dir = tempTree({ 'app.py': GRPC_BAD, 'template/pyproject.toml': '[project]\nname = "{{cookiecutter.name}}"\n{{cookiecutter.extra}} = 1\n', 'template/t.py': GRPC_BAD });
+    const dir = tempTree({
+      'app.py': GRPC_BAD,
+      'template/pyproject.toml': '[project]\nname = "{{cookiecutter.name}}"\n{{cookiecutter.extra}} = 1\n',
+      'template/t.py': GRPC_BAD,
+    });
     const r = run(['check', '.', '--format', 'json', '--no-cache'], dir);
     expect(r.code).toBe(1);
     expect(json(r).map((d) => d.file)).toEqual(['app.py', 'template/t.py']);
@@ -367,7 +399,13 @@ describe('10. the rest', () => {
   });
 
   it('--exclude applies relative to the project root, wherever the cwd is', () => {
-    const dir = tempTree({ 'proj/raiselint.toml': '', 'proj/app.py': GRPC_BAD, 'proj/gen/out.py': GRPC_BAD, 'proj/vendored.py': GRPC_BAD, 'elsewhere/.keep': '' });
+    const dir = tempTree({
+      'proj/raiselint.toml': '',
+      'proj/app.py': GRPC_BAD,
+      'proj/gen/out.py': GRPC_BAD,
+      'proj/vendored.py': GRPC_BAD,
+      'elsewhere/.keep': '',
+    });
     mkdirSync(join(dir, 'elsewhere'), { recursive: true });
     const r = run(['check', join(dir, 'proj'), '--format', 'json', '--no-cache', '--exclude', 'gen/', '--exclude', 'vendored.py'], join(dir, 'elsewhere'));
     expect(json(r).map((d) => d.file)).toEqual([join(dir, 'proj', 'app.py')]);

@@ -66,17 +66,62 @@ describe('semantic: receiver types', () => {
     { name: 'a constructor call', code: 'import bz2\nf = bz2.BZ2File("p")\nf.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
     { name: 'a from-import alias', code: 'from bz2 import BZ2File as B\nf = B("p")\nf.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
     { name: 'an annotation', code: 'import bz2\ndef g(f: bz2.BZ2File):\n    f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'an Optional annotation narrowed by `is not None`', code: 'import bz2\nfrom typing import Optional\ndef g(f: Optional[bz2.BZ2File]):\n    if f is not None:\n        f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
+    {
+      name: 'an Optional annotation narrowed by `is not None`',
+      code: 'import bz2\nfrom typing import Optional\ndef g(f: Optional[bz2.BZ2File]):\n    if f is not None:\n        f.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
     { name: 'a string annotation', code: 'import bz2\ndef g(f: "bz2.BZ2File"):\n    f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'two branches merge into a union', code: 'import bz2, lzma\ndef g(c, p):\n    f = bz2.BZ2File(p) if c else lzma.LZMAFile(p)\n    f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File | lzma.LZMAFile' },
-    { name: 'an unknown branch stays in the union', code: 'import bz2\ndef g(c, p, o):\n    f = bz2.BZ2File(p) if c else o\n    f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File | unknown' },
-    { name: 'isinstance narrows an unknown value', code: 'import bz2\ndef g(o):\n    if isinstance(o, bz2.BZ2File):\n        o.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'a local guard function narrows (nested `not` is positive)', code: 'import bz2\ndef is_bz(x):\n    return not (not isinstance(x, bz2.BZ2File))\ndef g(o):\n    if is_bz(o):\n        o.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'a factory return type is inferred', code: 'import bz2\ndef make(p):\n    return bz2.BZ2File(p)\nmake("p").seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'a self field is inferred from __init__', code: 'import bz2\nclass A:\n    def __init__(self, p):\n        self.f = bz2.BZ2File(p)\n    def run(self):\n        self.f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
+    {
+      name: 'two branches merge into a union',
+      code: 'import bz2, lzma\ndef g(c, p):\n    f = bz2.BZ2File(p) if c else lzma.LZMAFile(p)\n    f.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File | lzma.LZMAFile',
+    },
+    {
+      name: 'an unknown branch stays in the union',
+      code: 'import bz2\ndef g(c, p, o):\n    f = bz2.BZ2File(p) if c else o\n    f.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File | unknown',
+    },
+    {
+      name: 'isinstance narrows an unknown value',
+      code: 'import bz2\ndef g(o):\n    if isinstance(o, bz2.BZ2File):\n        o.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
+    {
+      name: 'a local guard function narrows (nested `not` is positive)',
+      code: 'import bz2\ndef is_bz(x):\n    return not (not isinstance(x, bz2.BZ2File))\ndef g(o):\n    if is_bz(o):\n        o.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
+    {
+      name: 'a factory return type is inferred',
+      code: 'import bz2\ndef make(p):\n    return bz2.BZ2File(p)\nmake("p").seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
+    {
+      name: 'a self field is inferred from __init__',
+      code: 'import bz2\nclass A:\n    def __init__(self, p):\n        self.f = bz2.BZ2File(p)\n    def run(self):\n        self.f.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
     { name: 'a with-item target', code: 'import lzma\nwith lzma.LZMAFile("p") as f:\n    f.seek(0)\n', call: 'seek', type: 'lzma.LZMAFile' },
-    { name: 'a for loop over a list of instances', code: 'import bz2\nfor f in [bz2.BZ2File("a"), bz2.BZ2File("b")]:\n    f.seek(0)\n', call: 'seek', type: 'bz2.BZ2File' },
-    { name: 'a rebinding forgets the old type', code: 'import bz2\ndef g(o):\n    f = bz2.BZ2File("p")\n    f = o\n    f.seek(0)\n', call: 'seek', type: 'unknown' },
+    {
+      name: 'a for loop over a list of instances',
+      code: 'import bz2\nfor f in [bz2.BZ2File("a"), bz2.BZ2File("b")]:\n    f.seek(0)\n',
+      call: 'seek',
+      type: 'bz2.BZ2File',
+    },
+    {
+      name: 'a rebinding forgets the old type',
+      code: 'import bz2\ndef g(o):\n    f = bz2.BZ2File("p")\n    f = o\n    f.seek(0)\n',
+      call: 'seek',
+      type: 'unknown',
+    },
   ];
   for (const c of cases) it(c.name, () => expect(receiverAt(c.code, c.call)).toBe(c.type));
 });
@@ -93,12 +138,28 @@ describe('match: rule and confidence per site', () => {
   // Since issue 12, BZ2File.seek (the file's mode, state) and json.loads (the text) raise on data: possible even for a proven receiver or callee.
   const invalid = [
     { name: 'one raising class', code: 'import bz2\nbz2.BZ2File("p").seek(0)\n', findings: [`2 possible ${SEEK}`] },
-    { name: 'both targets of one rule in a union: one vote per type', code: 'import bz2, lzma\ndef g(c):\n    f = bz2.BZ2File("a") if c else lzma.LZMAFile("b")\n    f.seek(0)\n', findings: [`4 possible ${SEEK}`] },
-    { name: 'a raising class or an unknown value', code: 'import bz2\ndef g(c, o):\n    f = bz2.BZ2File("a") if c else o\n    f.seek(0)\n', findings: [`4 possible ${SEEK}`] },
+    {
+      name: 'both targets of one rule in a union: one vote per type',
+      code: 'import bz2, lzma\ndef g(c):\n    f = bz2.BZ2File("a") if c else lzma.LZMAFile("b")\n    f.seek(0)\n',
+      findings: [`4 possible ${SEEK}`],
+    },
+    {
+      name: 'a raising class or an unknown value',
+      code: 'import bz2\ndef g(c, o):\n    f = bz2.BZ2File("a") if c else o\n    f.seek(0)\n',
+      findings: [`4 possible ${SEEK}`],
+    },
     { name: 'a module function through an alias', code: 'from json import loads as parse\nparse("x")\n', findings: [`2 possible ${JSON_RULE}`] },
     { name: 'a module function through its module', code: 'import json\njson.loads("x")\n', findings: [`2 possible ${JSON_RULE}`] },
-    { name: 'a call in an f-string part of adjacent strings', code: 'import json\nmsg = "a: " f"{json.loads(s)}" "."\n', findings: [`2 possible ${JSON_RULE}`] },
-    { name: 'a call in a t-string part of adjacent strings, in a function', code: 'import json\ndef g(s):\n    return t"{s}" "b" t"{json.loads(s)!r}"\n', findings: [`3 possible ${JSON_RULE}`] },
+    {
+      name: 'a call in an f-string part of adjacent strings',
+      code: 'import json\nmsg = "a: " f"{json.loads(s)}" "."\n',
+      findings: [`2 possible ${JSON_RULE}`],
+    },
+    {
+      name: 'a call in a t-string part of adjacent strings, in a function',
+      code: 'import json\ndef g(s):\n    return t"{s}" "b" t"{json.loads(s)!r}"\n',
+      findings: [`3 possible ${JSON_RULE}`],
+    },
   ];
   for (const c of valid) it(`valid: ${c.name}`, () => expect(findings(c.code, false)).toEqual([]));
   for (const c of invalid) it(`invalid: ${c.name}`, () => expect(findings(c.code, false)).toEqual(c.findings));
@@ -119,12 +180,17 @@ describe('analysis: handled findings', () => {
     { name: 'another class', code: wrap('try:\n    CALL\nexcept KeyError:\n    pass'), findings: [`5 possible ${JSON_RULE}`] },
     { name: 'a handler that only re-raises', code: wrap('try:\n    CALL\nexcept ValueError as e:\n    raise e'), findings: [`5 possible ${JSON_RULE}`] },
     { name: 'the call in the handler, not the try body', code: wrap('try:\n    pass\nexcept ValueError:\n    CALL'), findings: [`7 possible ${JSON_RULE}`] },
-    { name: 'a try around a def does not cover its body', code: wrap('try:\n    def f():\n        CALL\nexcept ValueError:\n    pass'), findings: [`6 possible ${JSON_RULE}`] },
+    {
+      name: 'a try around a def does not cover its body',
+      code: wrap('try:\n    def f():\n        CALL\nexcept ValueError:\n    pass'),
+      findings: [`6 possible ${JSON_RULE}`],
+    },
   ];
-  for (const c of valid) it(`valid: ${c.name}`, () => {
-    expect(findings(c.code, false).length, 'the site matches before handlers').toBe(1);
-    expect(findings(c.code, true)).toEqual([]);
-  });
+  for (const c of valid)
+    it(`valid: ${c.name}`, () => {
+      expect(findings(c.code, false).length, 'the site matches before handlers').toBe(1);
+      expect(findings(c.code, true)).toEqual([]);
+    });
   for (const c of invalid) it(`invalid: ${c.name}`, () => expect(findings(c.code, true)).toEqual(c.findings));
 });
 

@@ -28,7 +28,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const gen = (...args: string[]) => execFileSync(process.execPath, [GEN, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-const records = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as { record: Record<string, unknown>; datasetVersion: string });
+const records = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { record: Record<string, unknown>; datasetVersion: string });
 
 function expectDatasetFormat(entry: { record: Record<string, unknown>; datasetVersion: string }, source: (file: string) => string[]): void {
   expect(Object.keys(entry).sort()).toEqual(['datasetVersion', 'record']);
@@ -59,7 +63,12 @@ describe('gen-stdlib-records on a small library', () => {
     const text = readFileSync(out, 'utf8');
     expect(gen('--stdlib', LIB)).toBe(text);
     const lines = records(text);
-    expect(lines.map((l) => `${String(l.record.lineNumber)} ${String(l.record.errorClass)}`)).toEqual(['34 ValueError', '59 OverflowError', '91 ValueError', '98 ValueError']);
+    expect(lines.map((l) => `${String(l.record.lineNumber)} ${String(l.record.errorClass)}`)).toEqual([
+      '34 ValueError',
+      '59 OverflowError',
+      '91 ValueError',
+      '98 ValueError',
+    ]);
     const source = (f: string) => readFileSync(join(LIB, f), 'utf8').split('\n');
     for (const l of lines) expectDatasetFormat(l, source);
     const sample = gen('--stdlib', LIB, '--sample', '2', '--seed', '3');
@@ -72,7 +81,11 @@ describe('gen-stdlib-records on a small library', () => {
   it('says what is wrong with a bad option in one line, exit 2', () => {
     const r = cli(['--version']);
     expect(r.code).toBe(0);
-    for (const args of [['--sample', 'x'], ['--stdlib', join(dir, 'missing')], ['--bogus', '1']]) {
+    for (const args of [
+      ['--sample', 'x'],
+      ['--stdlib', join(dir, 'missing')],
+      ['--bogus', '1'],
+    ]) {
       let err = '';
       let code = 0;
       try {
@@ -95,7 +108,11 @@ describe('records whose window cuts the def badly', () => {
     gen('--stdlib', LIB, '--out', out);
     const r = cli(['records', 'check', out, '--format', 'json']);
     expect(r.code).toBe(0);
-    const reports = (JSON.parse(r.stdout) as { records: { status: string; raiser: string; raiserKind: string; condition?: string; entryPoints: string[]; derivedFrom: Record<string, string> }[] }).records;
+    const reports = (
+      JSON.parse(r.stdout) as {
+        records: { status: string; raiser: string; raiserKind: string; condition?: string; entryPoints: string[]; derivedFrom: Record<string, string> }[];
+      }
+    ).records;
     const seen = reports.map((x) => [x.status, x.raiser, x.raiserKind, x.condition ?? 'as shown', x.derivedFrom.raiser, x.entryPoints.join(' ')]);
     expect(seen).toEqual([
       // The def is 25 lines above the raise: outside the window.
@@ -109,27 +126,53 @@ describe('records whose window cuts the def badly', () => {
     ]);
     const text = cli(['records', 'check', out]).stdout;
     expect(text).toContain('    condition     not known: sourceCode shows no def around the raise (findings are possible)');
-    expect(text).toContain('    derived from  raiser: sourceCode re-parsed from line 51; module: filePath + imports; class: validationCode, typeGuard, tryCatchPattern, exampleFix, triggerScenarios; entry points: exampleFix, triggerScenarios, tryCatchPattern');
+    expect(text).toContain(
+      '    derived from  raiser: sourceCode re-parsed from line 51; module: filePath + imports; class: validationCode, typeGuard, tryCatchPattern, exampleFix, triggerScenarios; entry points: exampleFix, triggerScenarios, tryCatchPattern',
+    );
   });
 
   it('are skipped with a reason naming the missing piece when the code fields do not name an entry point', () => {
     const lines = records(gen('--stdlib', LIB));
     const noDef = lines[0]!;
-    const bare = { ...noDef.record, slug: 'bare', id: 'bare0', validationCode: null, tryCatchPattern: null, exampleFix: null, triggerScenarios: 'Reading a frame.', typeGuard: null };
-    const noClass = { ...noDef.record, slug: 'no-class', id: 'nocls0', validationCode: null, typeGuard: null, triggerScenarios: null, exampleFix: null, tryCatchPattern: 'try:\n    frames.push(blob)\nexcept ValueError:\n    pass' };
+    const bare = {
+      ...noDef.record,
+      slug: 'bare',
+      id: 'bare0',
+      validationCode: null,
+      tryCatchPattern: null,
+      exampleFix: null,
+      triggerScenarios: 'Reading a frame.',
+      typeGuard: null,
+    };
+    const noClass = {
+      ...noDef.record,
+      slug: 'no-class',
+      id: 'nocls0',
+      validationCode: null,
+      typeGuard: null,
+      triggerScenarios: null,
+      exampleFix: null,
+      tryCatchPattern: 'try:\n    frames.push(blob)\nexcept ValueError:\n    pass',
+    };
     const out = join(dir, 'skips.jsonl');
     writeFileSync(out, [noDef, { ...noDef, record: bare }, { ...noDef, record: noClass }].map((l) => JSON.stringify(l)).join('\n') + '\n');
     const r = cli(['records', 'check', out]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`skips.jsonl:2 cpython/bare: skipped: no enclosing 'def' in sourceCode and no entry point in any code field: no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios`);
-    expect(r.stdout).toContain(`skips.jsonl:3 cpython/no-class: skipped: no enclosing 'def' in sourceCode and no entry point in any code field: the record names no class for the receiver of 'frames.push()' (no isinstance check, typeGuard or 'x = Class(...)' in the code fields)`);
+    expect(r.stdout).toContain(
+      `skips.jsonl:2 cpython/bare: skipped: no enclosing 'def' in sourceCode and no entry point in any code field: no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios`,
+    );
+    expect(r.stdout).toContain(
+      `skips.jsonl:3 cpython/no-class: skipped: no enclosing 'def' in sourceCode and no entry point in any code field: the record names no class for the receiver of 'frames.push()' (no isinstance check, typeGuard or 'x = Class(...)' in the code fields)`,
+    );
     const sum = cli(['records', 'check', out, '--summary']);
     expect(sum.code).toBe(1);
     expect(sum.stdout).toContain('3 records: 1 compiled (33.3%), 2 skipped\n');
     expect(sum.stdout).toContain('  function           1 compiled      0 skipped\n');
     expect(sum.stdout).toContain('  unknown            0 compiled      2 skipped\n');
     expect(sum.stdout).toContain('       1  code fields (no def in sourceCode)\n');
-    expect(sum.stdout).toContain("       1  no enclosing 'def' in sourceCode and no entry point in any code field: the record names no class for the receiver of '…' (no isinstance check, typeGuard or '…' in the code fields)\n");
+    expect(sum.stdout).toContain(
+      "       1  no enclosing 'def' in sourceCode and no entry point in any code field: the record names no class for the receiver of '…' (no isinstance check, typeGuard or '…' in the code fields)\n",
+    );
   });
 
   it('find their entry points in user code (raiselint check with the snapshot)', () => {
@@ -141,7 +184,9 @@ describe('records whose window cuts the def badly', () => {
     const again = run();
     for (const r of [first, again]) {
       expect(r.code).toBe(0);
-      const found = (JSON.parse(r.stdout) as { diagnostics: { line: number; confidence: string; ruleId: string }[] }).diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`);
+      const found = (JSON.parse(r.stdout) as { diagnostics: { line: number; confidence: string; ruleId: string }[] }).diagnostics.map(
+        (d) => `${d.line} ${d.confidence} ${d.ruleId}`,
+      );
       expect(found).toEqual([
         '6 possible cpython/read-frame-not-a-frame-bad-magic',
         '12 possible cpython/feed-decoder-buffer-is-over-its-limit',
@@ -167,7 +212,8 @@ describe("this machine's standard library", () => {
     for (const k of ['function', 'method', 'classmethod', 'constructor', 'property']) expect(kinds).toContain(k);
 
     const r = cli(['records', 'check', out, '--summary', '--format', 'json']);
-    const s = (JSON.parse(r.stdout) as { summary: { records: number; compiled: number; skipped: number; reasons: { reason: string; count: number }[] } }).summary;
+    const s = (JSON.parse(r.stdout) as { summary: { records: number; compiled: number; skipped: number; reasons: { reason: string; count: number }[] } })
+      .summary;
     expect(s.records).toBe(lines.length);
     expect(s.compiled / s.records).toBeGreaterThanOrEqual(0.95);
     expect(s.reasons.reduce((n, x) => n + x.count, 0)).toBe(s.skipped);

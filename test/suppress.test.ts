@@ -89,11 +89,18 @@ describe('reading directives', () => {
       [2, 34, ['r/c']],
       [6, 8, ['r/d']],
     ]);
-    expect(ds.map((d) => text.slice(d.commentStart, d.commentEnd))).toEqual(['# raiselint: ignore[r/a]', '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]', '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]', '# raiselint: ignore[r/d]']);
+    expect(ds.map((d) => text.slice(d.commentStart, d.commentEnd))).toEqual([
+      '# raiselint: ignore[r/a]',
+      '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]',
+      '# raiselint: ignore[r/b]  # raiselint: ignore[r/c]',
+      '# raiselint: ignore[r/d]',
+    ]);
   });
 
   it('marks blanket and malformed directives', () => {
-    const ds = directives('a = 1  # raiselint: ignore\nb = 2  # raiselint: ignore[]\nc = 3  # raiselint: ignores[x]\nd = 4  # raiselint: ignore[x] trailing words\ne = 5  # raiselint: ignore[a b]\n');
+    const ds = directives(
+      'a = 1  # raiselint: ignore\nb = 2  # raiselint: ignore[]\nc = 3  # raiselint: ignores[x]\nd = 4  # raiselint: ignore[x] trailing words\ne = 5  # raiselint: ignore[a b]\n',
+    );
     expect(ds.map((d) => [d.line, d.ids.length, d.invalid ?? null])).toEqual([
       [1, 0, null],
       [2, 0, 'empty rule id in brackets'],
@@ -106,8 +113,14 @@ describe('reading directives', () => {
 
 describe('suppressing findings', () => {
   it('trailing, own-line above a multi-line statement, and file-wide ignores suppress; others do not', () => {
-    const text = ALL_FIVE.replace('await runtime.agent_save_state(agent_id)', `await runtime.agent_save_state(agent_id)  # raiselint: ignore[${R.agentSave}] -- fixed upstream in 0.5`)
-      .replace('    await runtime.agent_load_state(agent_id, {})', `    # raiselint: ignore[${R.agentLoad}]\n    await runtime.agent_load_state(\n        agent_id,\n        {},\n    )`)
+    const text = ALL_FIVE.replace(
+      'await runtime.agent_save_state(agent_id)',
+      `await runtime.agent_save_state(agent_id)  # raiselint: ignore[${R.agentSave}] -- fixed upstream in 0.5`,
+    )
+      .replace(
+        '    await runtime.agent_load_state(agent_id, {})',
+        `    # raiselint: ignore[${R.agentLoad}]\n    await runtime.agent_load_state(\n        agent_id,\n        {},\n    )`,
+      )
       .concat(`# raiselint: ignore-file[${R.metadata}]\n`)
       .replace('    await runtime.save_state()', `    # raiselint: ignore[${R.save}]\n\n    await runtime.save_state()`);
     const root = makeProject({ 'app.py': text });
@@ -141,12 +154,18 @@ describe('suppressing findings', () => {
     const text = `x = 1  # raiselint: ignore[${R.save}]\ny = 2  # raiselint: ignore[acme/nope]\nz = 3  # raiselint: ignore[${R.load}]\n`;
     const root = makeProject({ 'raiselint.toml': `ignore = ["${R.load}"]\n`, 'a.py': text });
     const { findings } = checkJson(root);
-    expect(findings.map((f) => `${f.line}:${f.column} ${f.ruleId} ${f.severity}`)).toEqual(['1:28 raiselint/unused-ignore warning', '2:28 raiselint/unused-ignore warning']);
+    expect(findings.map((f) => `${f.line}:${f.column} ${f.ruleId} ${f.severity}`)).toEqual([
+      '1:28 raiselint/unused-ignore warning',
+      '2:28 raiselint/unused-ignore warning',
+    ]);
     expect(findings.map((f) => f.message)).toEqual([`unused suppression: no '${R.save}' finding on this line`, "unused suppression: unknown rule 'acme/nope'"]);
   });
 
   it('the built-in rules obey select / ignore / severity like the others', () => {
-    const root = makeProject({ 'raiselint.toml': 'ignore = ["raiselint/unused-ignore"]\nseverity = { "raiselint/blanket-ignore" = "error" }\n', 'a.py': `x = 1  # raiselint: ignore[${R.save}]\ny = 2  # raiselint: ignore\n` });
+    const root = makeProject({
+      'raiselint.toml': 'ignore = ["raiselint/unused-ignore"]\nseverity = { "raiselint/blanket-ignore" = "error" }\n',
+      'a.py': `x = 1  # raiselint: ignore[${R.save}]\ny = 2  # raiselint: ignore\n`,
+    });
     const { run, findings } = checkJson(root);
     expect(findings.map((f) => `${f.line} ${f.ruleId} ${f.severity}`)).toEqual(['2 raiselint/blanket-ignore error']);
     expect(run.code).toBe(1);
@@ -162,7 +181,20 @@ describe('suppressing findings', () => {
 
 function unusedOf(text: string, ruleIdsFound: { line: number; ruleId: string }[]): UnusedSuppression[] {
   const ds = directives(text);
-  const diags = ruleIdsFound.map((d) => ({ ...d, file: 'a.py', column: 1, endLine: d.line, endColumn: 2, recordId: '', severity: 'error' as const, confidence: 'certain' as const, errorClass: '', message: '', tips: [], via: [] }));
+  const diags = ruleIdsFound.map((d) => ({
+    ...d,
+    file: 'a.py',
+    column: 1,
+    endLine: d.line,
+    endColumn: 2,
+    recordId: '',
+    severity: 'error' as const,
+    confidence: 'certain' as const,
+    errorClass: '',
+    message: '',
+    tips: [],
+    via: [],
+  }));
   return applySuppressions('a.py', diags, ds, { active: () => true, known: () => true }).unused;
 }
 
@@ -177,11 +209,15 @@ describe('unusedSuppressionEdits (what --fix applies)', () => {
   });
   it('on CRLF lines, a trailing comment goes without its line ending, and a kept reason has no stray \\r', () => {
     expect(fix('a = f()  # raiselint: ignore[r/x]\r\nb = 2\r\n')).toBe('a = f()\r\nb = 2\r\n');
-    expect(fix('a = f()  # raiselint: ignore[r/x, r/y] -- why\r\nb = 2\r\n', [{ line: 1, ruleId: 'r/y' }])).toBe('a = f()  # raiselint: ignore[r/y] -- why\r\nb = 2\r\n');
+    expect(fix('a = f()  # raiselint: ignore[r/x, r/y] -- why\r\nb = 2\r\n', [{ line: 1, ruleId: 'r/y' }])).toBe(
+      'a = f()  # raiselint: ignore[r/y] -- why\r\nb = 2\r\n',
+    );
     expect(directives('a = f()  # raiselint: ignore[r/x] -- why\r\n')[0]!.reason).toBe('why');
   });
   it('drops only the unused ids and keeps the reason', () => {
-    expect(fix('a = f()  # raiselint: ignore[r/x, r/y, r/z] -- because\n', [{ line: 1, ruleId: 'r/y' }])).toBe('a = f()  # raiselint: ignore[r/y] -- because\n');
+    expect(fix('a = f()  # raiselint: ignore[r/x, r/y, r/z] -- because\n', [{ line: 1, ruleId: 'r/y' }])).toBe(
+      'a = f()  # raiselint: ignore[r/y] -- because\n',
+    );
   });
   it('keeps other comment text', () => {
     expect(fix('a = f()  # noqa: E501  # raiselint: ignore[r/x]\n')).toBe('a = f()  # noqa: E501\n');
@@ -192,14 +228,18 @@ describe('unusedSuppressionEdits (what --fix applies)', () => {
     expect(fix('a = f()  # raiselint: ignore[r/x]  # raiselint: ignore[r/y]\n')).toBe('a = f()\n');
   });
   it('removes unused file-wide ignores, keeps used ones', () => {
-    expect(fix('# raiselint: ignore-file[r/x]\n# raiselint: ignore-file[r/y]\na = f()\n', [{ line: 3, ruleId: 'r/y' }])).toBe('# raiselint: ignore-file[r/y]\na = f()\n');
+    expect(fix('# raiselint: ignore-file[r/x]\n# raiselint: ignore-file[r/y]\na = f()\n', [{ line: 3, ruleId: 'r/y' }])).toBe(
+      '# raiselint: ignore-file[r/y]\na = f()\n',
+    );
   });
   it('changes nothing when everything is used', () => {
     const text = 'a = f()  # raiselint: ignore[r/x]\n';
     expect(unusedSuppressionEdits(text, unusedOf(text, [{ line: 1, ruleId: 'r/x' }]))).toEqual([]);
   });
   it('the result is clean on a real run', async () => {
-    const text = ONE.replace('await runtime.save_state()', `await runtime.save_state()  # raiselint: ignore[${R.save}, ${R.load}]`) + `x = 1  # raiselint: ignore[${R.metadata}]\n`;
+    const text =
+      ONE.replace('await runtime.save_state()', `await runtime.save_state()  # raiselint: ignore[${R.save}, ${R.load}]`) +
+      `x = 1  # raiselint: ignore[${R.metadata}]\n`;
     const root = makeProject({ 'a.py': text });
     const res = await runProject([root]);
     const o = [...res.outcomes.values()][0]!;
@@ -262,7 +302,9 @@ describe('--add-ignore', () => {
     raiselint(root, ['check', '--add-ignore']);
     const out = readFileSync(join(root, 'w.py'));
     expect([...out.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(out.toString('utf8').slice(1)).toBe(ONE.replace(/\n/g, '\r\n').replace('await runtime.save_state()', `await runtime.save_state()  # raiselint: ignore[${R.save}]`));
+    expect(out.toString('utf8').slice(1)).toBe(
+      ONE.replace(/\n/g, '\r\n').replace('await runtime.save_state()', `await runtime.save_state()  # raiselint: ignore[${R.save}]`),
+    );
     expect(checkJson(root).keys).toEqual([]);
   });
 

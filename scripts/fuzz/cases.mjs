@@ -19,14 +19,44 @@ let ctx;
 export async function setup(workDir) {
   if (ctx) return ctx;
   const [parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions] = await Promise.all(
-    ['parse/parser.js', 'engine/check.js', 'engine/fix.js', 'records/load.js', 'config/schema.js', 'lsp/framing.js', 'engine/project.js', 'compile/load.js', 'rules/lookup.js', 'parse/syntax.js', 'parse/source.js', 'diagnostics/positions.js'].map(load),
+    [
+      'parse/parser.js',
+      'engine/check.js',
+      'engine/fix.js',
+      'records/load.js',
+      'config/schema.js',
+      'lsp/framing.js',
+      'engine/project.js',
+      'compile/load.js',
+      'rules/lookup.js',
+      'parse/syntax.js',
+      'parse/source.js',
+      'diagnostics/positions.js',
+    ].map(load),
   );
   await parser.initParser();
   const ruleSet = await rules.loadRules({});
   const bundled = readdirSync(rules.BUNDLED_RULES_DIR + '/records').map((f) => join(rules.BUNDLED_RULES_DIR, 'records', f));
   const baseRecords = bundled.map((f) => readFileSync(f, 'utf8')).join('\n');
   const dir = workDir ?? mkdtempSync(join(tmpdir(), 'raiselint-fuzz-'));
-  ctx = { parser, check, fix, records, schema, framing, project, rules, lookup, syntax, source, positions, ruleSet, baseRecords, dir, cacheDir: join(dir, 'cache') };
+  ctx = {
+    parser,
+    check,
+    fix,
+    records,
+    schema,
+    framing,
+    project,
+    rules,
+    lookup,
+    syntax,
+    source,
+    positions,
+    ruleSet,
+    baseRecords,
+    dir,
+    cacheDir: join(dir, 'cache'),
+  };
   return ctx;
 }
 
@@ -53,7 +83,8 @@ function lostLines(before, after, allowed) {
   const bm = b.slice(p, b.length - s);
   if (am.length * bm.length > 4e6) return [];
   const dp = Array.from({ length: am.length + 1 }, () => new Int32Array(bm.length + 1));
-  for (let i = am.length - 1; i >= 0; i--) for (let j = bm.length - 1; j >= 0; j--) dp[i][j] = am[i] === bm[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+  for (let i = am.length - 1; i >= 0; i--)
+    for (let j = bm.length - 1; j >= 0; j--) dp[i][j] = am[i] === bm[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
   const lost = [];
   let i = 0;
   let j = 0;
@@ -97,14 +128,17 @@ function pythonCase(c, r, bytes) {
   if (again.bytes && !again.bytes.equals(ff.bytes)) return { ...out, badFix: 'not idempotent: fixing the fixed file changes it again' };
   // No lost bytes: only the lines the applied fixes' edits span may change.
   // Fix edits are offsets into the checked text: their lines, as reporters position them.
-  const allowed = res.diagnostics.filter((d) => d.fix && d.fix.edits.length).map((d) => {
-    const es = c.positions.positionEdits(res.text, d.fix.edits);
-    if (!es) throw new Error(`fix edits outside the text: ${JSON.stringify(d.fix.edits)}`);
-    return [Math.min(...es.map((e) => e.line)), Math.max(...es.map((e) => e.endLine))];
-  });
+  const allowed = res.diagnostics
+    .filter((d) => d.fix && d.fix.edits.length)
+    .map((d) => {
+      const es = c.positions.positionEdits(res.text, d.fix.edits);
+      if (!es) throw new Error(`fix edits outside the text: ${JSON.stringify(d.fix.edits)}`);
+      return [Math.min(...es.map((e) => e.line)), Math.max(...es.map((e) => e.endLine))];
+    });
   const lost = lostLines(before, after, allowed);
   if (lost.length) return { ...out, lostBytes: `input lines ${lost.slice(0, 5).join(', ')} lost outside the fixes' edits` };
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && !(ff.bytes[0] === 0xef && ff.bytes[1] === 0xbb)) return { ...out, lostBytes: 'the BOM was lost' };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && !(ff.bytes[0] === 0xef && ff.bytes[1] === 0xbb))
+    return { ...out, lostBytes: 'the BOM was lost' };
   out.pair = [bytes.toString('base64'), ff.bytes.toString('base64')];
   return out;
 }
@@ -182,7 +216,8 @@ function lspCase(c, r) {
     const v = JSON.parse(b);
     if (typeof v !== 'object' || !v || Array.isArray(v)) return { ...out, crash: 'the framing passed on a non-object body' };
   }
-  if (bodies.length !== sent.length || bodies.some((b, i) => b !== sent[i])) return { ...out, lostBytes: `${sent.length} messages sent, ${bodies.filter((b, i) => b === sent[i]).length} delivered intact` };
+  if (bodies.length !== sent.length || bodies.some((b, i) => b !== sent[i]))
+    return { ...out, lostBytes: `${sent.length} messages sent, ${bodies.filter((b, i) => b === sent[i]).length} delivered intact` };
   return out;
 }
 
@@ -196,7 +231,8 @@ async function fsCase(c, r) {
     writeFileSync(join(root, rel), text);
     made.push(rel);
   };
-  for (let k = 1 + r.int(5); k > 0; k--) file(r.pick(['a.py', 'pkg/b.py', 'pkg/sub/c.py', 'd.pyi', 'pkg/e.py']), r.chance(0.5) ? r.pick(PY_SEEDS) : pythonSource(r));
+  for (let k = 1 + r.int(5); k > 0; k--)
+    file(r.pick(['a.py', 'pkg/b.py', 'pkg/sub/c.py', 'd.pyi', 'pkg/e.py']), r.chance(0.5) ? r.pick(PY_SEEDS) : pythonSource(r));
   const oddities = [
     () => symlinkSync('..', join(root, 'pkg', 'sub', 'up')),
     () => symlinkSync('../..', join(root, 'pkg', 'sub', 'up2')),
@@ -241,7 +277,14 @@ async function fsCase(c, r) {
     }
   }, 1);
   try {
-    const res = await c.project.runProject([root], { cacheDir: c.cacheDir, cache: r.chance(0.5), jobs: 1, followLinks: r.chance(0.5), maxFileSize: r.chance(0.2) ? 1000 : undefined, config: r.chance(0.8) });
+    const res = await c.project.runProject([root], {
+      cacheDir: c.cacheDir,
+      cache: r.chance(0.5),
+      jobs: 1,
+      followLinks: r.chance(0.5),
+      maxFileSize: r.chance(0.2) ? 1000 : undefined,
+      config: r.chance(0.8),
+    });
     const bad = internal(res.errors);
     if (bad) return { ...out, crash: bad.message };
     const files = res.diagnostics.map((d) => d.file);
@@ -292,7 +335,13 @@ async function edgesCase(c, r) {
   mkdirSync(root, { recursive: true });
   try {
     if (which === 1) {
-      const text = Buffer.from(c.baseRecords.trim().split('\n').slice(0, 1 + r.int(5)).join('\n') + '\n');
+      const text = Buffer.from(
+        c.baseRecords
+          .trim()
+          .split('\n')
+          .slice(0, 1 + r.int(5))
+          .join('\n') + '\n',
+      );
       const at = r.int(text.length);
       const bad = Buffer.concat([text.subarray(0, at), Buffer.from([r.pick([0xff, 0xc3, 0xe2, 0x80, 0xed])]), text.subarray(at)]);
       const file = join(root, 'r.jsonl');
@@ -340,7 +389,8 @@ async function edgesCase(c, r) {
     const res = await run({ maxFileSize: 2000, cache: false });
     if (internal(res.errors)) return { ...out, crash: internal(res.errors).message };
     const big = res.diagnostics.filter((d) => d.file.endsWith('huge.py'));
-    if (big.length !== 1 || big[0].ruleId !== 'raiselint/too-large') return { ...out, crash: `a file over --max-file-size gave ${JSON.stringify(big.map((d) => d.ruleId))}` };
+    if (big.length !== 1 || big[0].ruleId !== 'raiselint/too-large')
+      return { ...out, crash: `a file over --max-file-size gave ${JSON.stringify(big.map((d) => d.ruleId))}` };
     return out;
   } finally {
     rmSync(root, { recursive: true, force: true });

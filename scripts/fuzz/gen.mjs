@@ -106,13 +106,84 @@ async def g(a):
 ];
 
 const TOKENS = [
-  '(', ')', '[', ']', '{', '}', ':', ',', '.', '=', '\n', '\r\n', '\r', '    ', '\t', '\f', ' ', '\\', '\\\n', '#', '# raiselint: ignore[',
-  '# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]', '# raiselint: ignore', '# raiselint: ingore[x]', '"""', "'''", '"', "'", 'f"{x}"',
-  'try:', 'except Exception:', 'finally:', 'if x:', 'else:', 'elif y:', 'while True:', 'for a in b:', 'with c as d:', 'def h(self):', 'class K:', 'return', 'yield',
-  'lambda: 0', 'await ', 'async ', 'pass', 'raise', 'import os', 'from x import *', 'global g', 'nonlocal n', 'del q', '@decorator', '*', '**', '->', ':=',
-  'runtime.agent_save_state(a)', 'await runtime.agent_metadata(agent)', 'GrpcWorkerAgentRuntime()', 'isinstance(runtime, GrpcWorkerAgentRuntime)',
-  '\x00', '\x1b', '\u00e9', '\u{1f600}', '\u2028', '\ufeff', '\u200b', '\ud800', '\u0301', '\u00a0', 'é = 1', '变量 = 2',
-  'match x:\n    case 1:\n        pass\n', '...', '0x', '1e', '\u00c0'.repeat(50),
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  ',',
+  '.',
+  '=',
+  '\n',
+  '\r\n',
+  '\r',
+  '    ',
+  '\t',
+  '\f',
+  ' ',
+  '\\',
+  '\\\n',
+  '#',
+  '# raiselint: ignore[',
+  '# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
+  '# raiselint: ignore',
+  '# raiselint: ingore[x]',
+  '"""',
+  "'''",
+  '"',
+  "'",
+  'f"{x}"',
+  'try:',
+  'except Exception:',
+  'finally:',
+  'if x:',
+  'else:',
+  'elif y:',
+  'while True:',
+  'for a in b:',
+  'with c as d:',
+  'def h(self):',
+  'class K:',
+  'return',
+  'yield',
+  'lambda: 0',
+  'await ',
+  'async ',
+  'pass',
+  'raise',
+  'import os',
+  'from x import *',
+  'global g',
+  'nonlocal n',
+  'del q',
+  '@decorator',
+  '*',
+  '**',
+  '->',
+  ':=',
+  'runtime.agent_save_state(a)',
+  'await runtime.agent_metadata(agent)',
+  'GrpcWorkerAgentRuntime()',
+  'isinstance(runtime, GrpcWorkerAgentRuntime)',
+  '\x00',
+  '\x1b',
+  '\u00e9',
+  '\u{1f600}',
+  '\u2028',
+  '\ufeff',
+  '\u200b',
+  '\ud800',
+  '\u0301',
+  '\u00a0',
+  'é = 1',
+  '变量 = 2',
+  'match x:\n    case 1:\n        pass\n',
+  '...',
+  '0x',
+  '1e',
+  '\u00c0'.repeat(50),
 ];
 
 function lines(text) {
@@ -123,11 +194,15 @@ function lines(text) {
 function mutate(r, text) {
   const at = r.int(text.length + 1);
   switch (r.int(12)) {
-    case 0: return text.replace(/\r?\n/g, r.pick(['\r\n', '\r', '\n']));
-    case 1: return text.replace(/\n/g, () => (r.chance(0.2) ? r.pick(['\r\n', '\r', '\n\r']) : '\n'));
+    case 0:
+      return text.replace(/\r?\n/g, r.pick(['\r\n', '\r', '\n']));
+    case 1:
+      return text.replace(/\n/g, () => (r.chance(0.2) ? r.pick(['\r\n', '\r', '\n\r']) : '\n'));
     case 2:
-    case 3: return text.slice(0, at) + r.pick(TOKENS) + text.slice(at);
-    case 4: return text.slice(0, at) + text.slice(Math.min(text.length, at + 1 + r.int(40)));
+    case 3:
+      return text.slice(0, at) + r.pick(TOKENS) + text.slice(at);
+    case 4:
+      return text.slice(0, at) + text.slice(Math.min(text.length, at + 1 + r.int(40)));
     case 5: {
       const ls = lines(text);
       const i = r.int(ls.length);
@@ -141,17 +216,25 @@ function mutate(r, text) {
       [ls[i], ls[j]] = [ls[j], ls[i]];
       return ls.join('');
     }
-    case 7: return text.replace(/^/gm, () => (r.chance(0.3) ? r.pick([' ', '\t', '  ']) : ''));
+    case 7:
+      return text.replace(/^/gm, () => (r.chance(0.3) ? r.pick([' ', '\t', '  ']) : ''));
     case 8: {
       const n = r.chance(0.1) ? 1000 + r.int(3000) : 1 + r.int(60);
       const open = r.pick(['f(', '[', '(', '{1: ', 'not ', '-', 'a.b(']);
       const close = { 'f(': ')', '[': ']', '(': ')', '{1: ': '}', 'not ': '', '-': '', 'a.b(': ')' }[open];
       return text.slice(0, at) + `\nx = ${open.repeat(n)}0${close.repeat(n)}\n` + text.slice(at);
     }
-    case 9: return text + r.pick(PY_SEEDS);
+    case 9:
+      return text + r.pick(PY_SEEDS);
     case 10: {
       const n = r.chance(0.1) ? 2000 + r.int(10000) : 1 + r.int(100);
-      return text.slice(0, at) + `\ny = ${Array(n).fill('1').join(r.pick([' + ', ' and ', ' * ', ' if 1 else ']))}\n` + text.slice(at);
+      return (
+        text.slice(0, at) +
+        `\ny = ${Array(n)
+          .fill('1')
+          .join(r.pick([' + ', ' and ', ' * ', ' if 1 else ']))}\n` +
+        text.slice(at)
+      );
     }
     default: {
       // Random characters, a few printable-weighted.
@@ -174,21 +257,45 @@ export function pythonSource(r) {
 export function encodedSource(r) {
   const text = pythonSource(r);
   switch (r.int(7)) {
-    case 0: return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-    case 1: return Buffer.from(`# -*- coding: latin-1 -*-\n${text}`, 'latin1');
-    case 2: return Buffer.from(`# coding: ${r.pick(['utf-16', 'bogus-enc', 'cp1252', 'euc-jp', 'shift_jis', 'ascii', 'utf8', 'UTF_8_SIG'])}\n${text}`, 'utf8');
+    case 0:
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    case 1:
+      return Buffer.from(`# -*- coding: latin-1 -*-\n${text}`, 'latin1');
+    case 2:
+      return Buffer.from(`# coding: ${r.pick(['utf-16', 'bogus-enc', 'cp1252', 'euc-jp', 'shift_jis', 'ascii', 'utf8', 'UTF_8_SIG'])}\n${text}`, 'utf8');
     case 3: {
       const b = Buffer.from(text, 'utf8');
       const at = r.int(b.length + 1);
       return Buffer.concat([b.subarray(0, at), Buffer.from([r.pick([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xf5])]), b.subarray(at)]);
     }
-    case 4: return Buffer.from(`\ufeff${text}`, 'utf16le');
-    case 5: return Buffer.concat([Buffer.from('#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n'), Buffer.from(text, 'latin1')]);
-    default: return Buffer.from(text, 'utf8');
+    case 4:
+      return Buffer.from(`\ufeff${text}`, 'utf16le');
+    case 5:
+      return Buffer.concat([Buffer.from('#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n'), Buffer.from(text, 'latin1')]);
+    default:
+      return Buffer.from(text, 'utf8');
   }
 }
 
-const HOSTILE_PATTERNS = ['(a+)+$', '(a|a)*b', '(?P<x>a)(?P=x)', '(a)\\1', '(?=x)y', '(?<!a)b', '[', '(', '\\', '.*'.repeat(200), 'x'.repeat(3000), '(?i)agent', '\\A\\Z', '(?s).', '\\p{L}+', '(?P<n>\\w+) is (?P=n)', '((((((((((a))))))))))*'];
+const HOSTILE_PATTERNS = [
+  '(a+)+$',
+  '(a|a)*b',
+  '(?P<x>a)(?P=x)',
+  '(a)\\1',
+  '(?=x)y',
+  '(?<!a)b',
+  '[',
+  '(',
+  '\\',
+  '.*'.repeat(200),
+  'x'.repeat(3000),
+  '(?i)agent',
+  '\\A\\Z',
+  '(?s).',
+  '\\p{L}+',
+  '(?P<n>\\w+) is (?P=n)',
+  '((((((((((a))))))))))*',
+];
 
 /** A hostile records file: valid records with fields set to hostile values, garbage lines. */
 export function recordsText(r, base) {
@@ -199,7 +306,19 @@ export function recordsText(r, base) {
     const obj = JSON.parse(line);
     const rec = obj.record;
     for (let k = r.int(4); k > 0; k--) {
-      const key = r.pick([...Object.keys(rec), 'messagePattern', 'sourceCode', 'solutions', 'tags', 'lineNumber', 'sourceCodeStart', 'id', 'exampleFix', 'validationCode', 'typeGuard']);
+      const key = r.pick([
+        ...Object.keys(rec),
+        'messagePattern',
+        'sourceCode',
+        'solutions',
+        'tags',
+        'lineNumber',
+        'sourceCodeStart',
+        'id',
+        'exampleFix',
+        'validationCode',
+        'typeGuard',
+      ]);
       rec[key] = r.pick([
         () => r.pick(HOSTILE_PATTERNS),
         () => null,
@@ -217,7 +336,12 @@ export function recordsText(r, base) {
     if (r.chance(0.1)) out.push(JSON.stringify(rec));
     else out.push(JSON.stringify(obj));
   }
-  if (r.chance(0.1)) out.splice(r.int(out.length + 1), 0, r.pick(['{', '[1,2]', '"str"', 'null', '{"record": 5}', String.fromCharCode(...Array.from({ length: 200 }, () => r.int(256))), '']));
+  if (r.chance(0.1))
+    out.splice(
+      r.int(out.length + 1),
+      0,
+      r.pick(['{', '[1,2]', '"str"', 'null', '{"record": 5}', String.fromCharCode(...Array.from({ length: 200 }, () => r.int(256))), '']),
+    );
   let text = out.join(r.pick(['\n', '\r\n'])) + '\n';
   if (r.chance(0.05)) text = `[${out.join(',\n')}]`;
   if (r.chance(0.05)) text = `\ufeff${text}`;
@@ -231,7 +355,33 @@ const CONFIG_SEEDS = [
   '[project]\nname = "{{cookiecutter.name}}"\n{{cookiecutter.extra}} = 1\n',
   'root = true\nexclude = ["build/", "*.gen.py"]\n',
 ];
-const CONFIG_TOKENS = ['[', ']', '"', "'", '=', '\n', '{', '}', ',', '*', '**/', 'select', 'ignore', '[tool.raiselint]', '[tool]', '"""', '\\u0000', '\x00', '#', 'a*'.repeat(300), 'true', '1979-05-27', 'inf', 'nan', '{{x}}'];
+const CONFIG_TOKENS = [
+  '[',
+  ']',
+  '"',
+  "'",
+  '=',
+  '\n',
+  '{',
+  '}',
+  ',',
+  '*',
+  '**/',
+  'select',
+  'ignore',
+  '[tool.raiselint]',
+  '[tool]',
+  '"""',
+  '\\u0000',
+  '\x00',
+  '#',
+  'a*'.repeat(300),
+  'true',
+  '1979-05-27',
+  'inf',
+  'nan',
+  '{{x}}',
+];
 
 /** A hostile config file text. */
 export function configText(r) {
@@ -247,7 +397,11 @@ export function configText(r) {
 export function rpcMessage(r, id) {
   return r.pick([
     { jsonrpc: '2.0', id, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///x.py' }, position: { line: 0, character: 0 } } },
-    { jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: `file:///f${id}.py`, languageId: 'python', version: 1, text: pythonSource(r) } } },
+    {
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: { textDocument: { uri: `file:///f${id}.py`, languageId: 'python', version: 1, text: pythonSource(r) } },
+    },
     { jsonrpc: '2.0', id, result: null },
     { jsonrpc: '2.0', id, method: 'x/\u00e9\u{1f600}', params: { s: '\r\n\r\nContent-Length: 3\r\n' } },
   ]);

@@ -118,7 +118,8 @@ function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: Exce
     if (!fn) continue;
     const q = model.qualify(fn) ?? dottedName(fn) ?? '';
     const last = q.split('.').pop();
-    const isSuppress = q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
+    const isSuppress =
+      q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
     if (!isSuppress) continue;
     const args = field(v, 'arguments');
     const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];

@@ -76,10 +76,20 @@ export class ResultCache {
       const nl = text.indexOf('\n');
       const head = JSON.parse(text.slice(0, nl)) as BucketHeader;
       const body = text.slice(nl + 1);
-      const entries = head.format === FORMAT && head.key === key && nl > 0 && sha256(body) === head.sum ? (JSON.parse(body) as Record<string, CacheEntry>) : undefined;
+      const entries =
+        head.format === FORMAT && head.key === key && nl > 0 && sha256(body) === head.sum ? (JSON.parse(body) as Record<string, CacheEntry>) : undefined;
       if (entries && typeof entries === 'object') {
         for (const [k, v] of Object.entries(entries)) {
-          if (v && typeof v.h === 'string' && typeof v.d === 'string' && typeof v.o === 'string' && Array.isArray(v.diagnostics) && Array.isArray(v.errors) && Array.isArray(v.directives)) c.entries.set(k, v);
+          if (
+            v &&
+            typeof v.h === 'string' &&
+            typeof v.d === 'string' &&
+            typeof v.o === 'string' &&
+            Array.isArray(v.diagnostics) &&
+            Array.isArray(v.errors) &&
+            Array.isArray(v.directives)
+          )
+            c.entries.set(k, v);
         }
       }
     } catch {

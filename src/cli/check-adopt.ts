@@ -9,12 +9,30 @@ import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { DEFAULT_BASELINE } from '../suppress/baseline.js';
 import { UsageError, type IO } from './io.js';
 
-export async function showConfig(file: string, opts: { records: string[]; bundled: boolean; python?: string | false; config: boolean; configFile?: string; minConfidence?: string; cacheDir?: string } & RuleOverrides, { stdout }: IO): Promise<number> {
+export async function showConfig(
+  file: string,
+  opts: {
+    records: string[];
+    bundled: boolean;
+    python?: string | false;
+    config: boolean;
+    configFile?: string;
+    minConfidence?: string;
+    cacheDir?: string;
+  } & RuleOverrides,
+  { stdout }: IO,
+): Promise<number> {
   if (!existsSync(file)) throw new UsageError(`${file}: no such file or directory`);
   const cfg = new ConfigResolver({ use: opts.config, file: opts.configFile, overrides: { select: opts.select, ignore: opts.ignore } }).forFile(file);
   const rules = await catalogRules({ records: [...opts.records, ...cfg.records], bundled: opts.bundled, python: opts.python }, opts.cacheDir);
-  const ids = [...rules.rules.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity })), ...BUILTIN_RULES.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity }))];
-  checkRulePatterns([cfg], ids.map((r) => r.id));
+  const ids = [
+    ...rules.rules.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity })),
+    ...BUILTIN_RULES.map((r) => ({ id: r.id, defaultSeverity: r.defaultSeverity })),
+  ];
+  checkRulePatterns(
+    [cfg],
+    ids.map((r) => r.id),
+  );
   stdout(formatConfig(file, cfg, ids, process.cwd(), opts.minConfidence));
   return 0;
 }

@@ -35,23 +35,32 @@ function nonNegativeInt(v: string): number {
 /** Adds the options (help order: after the command's own). */
 export function addRuffOptions(cmd: Command): Command {
   return cmd
-    .option('--config <file>', 'use this raiselint.toml / pyproject.toml for every file instead of looking for config files (its relative paths are relative to the current directory)')
+    .option(
+      '--config <file>',
+      'use this raiselint.toml / pyproject.toml for every file instead of looking for config files (its relative paths are relative to the current directory)',
+    )
     .option('--isolated', 'ignore every config file (as --no-config)')
-    .option('--extend-exclude <glob>', 'exclude paths matching a gitignore-style glob, in addition to the built-in and configured exclusions (repeatable)', collect, [])
+    .option(
+      '--extend-exclude <glob>',
+      'exclude paths matching a gitignore-style glob, in addition to the built-in and configured exclusions (repeatable)',
+      collect,
+      [],
+    )
     .option('--force-exclude', 'apply the exclusions to paths named on the command line too')
     .option('--show-files', 'print the files that would be checked (and, on stderr, what was skipped and why) and exit')
     .option('--strict-paths', 'exit 2 when a given path holds no Python file to check')
     .option('--exit-zero', 'exit 0 even when findings are reported (2 still means the run failed)')
     .option('--max-warnings <n>', 'exit 1 when more than n warning-severity (possible) findings are reported', nonNegativeInt)
     .option('-q, --quiet', 'print the findings only: no summary, no "No Python files found" warning')
-    .addOption(new Option('--output-format <format>', 'output format (Ruff\'s name for --format)').choices(FORMATS));
+    .addOption(new Option('--output-format <format>', "output format (Ruff's name for --format)").choices(FORMATS));
 }
 
 /** The options of a run that these flags decide; usage errors for the combinations that make no sense. */
 export function ruffProjectOptions(flags: RuffFlags): Pick<ProjectOptions, 'config' | 'configFile' | 'exclude' | 'replaceExclude'> & { format: Format } {
   if (flags.isolated && typeof flags.config === 'string') throw new UsageError('--config cannot be used with --isolated (which ignores every config file)');
   if (flags.exitZero && flags.exitNonZeroOnFix) throw new UsageError('--exit-zero cannot be used with --exit-non-zero-on-fix');
-  if (flags.outputFormat && flags.format !== 'text' && flags.format !== flags.outputFormat) throw new UsageError(`--format ${flags.format} and --output-format ${flags.outputFormat} disagree (they are the same option)`);
+  if (flags.outputFormat && flags.format !== 'text' && flags.format !== flags.outputFormat)
+    throw new UsageError(`--format ${flags.format} and --output-format ${flags.outputFormat} disagree (they are the same option)`);
   return {
     config: flags.config !== false && !flags.isolated,
     configFile: typeof flags.config === 'string' ? flags.config : undefined,
@@ -104,7 +113,13 @@ export function showFiles(paths: string[], opts: ProjectOptions, { stdout, stder
 }
 
 /** The exit code after the report: `--exit-zero`, `--max-warnings`, `--exit-non-zero-on-fix` over the run's own. */
-export function ruffExitCode(code: number, r: { diagnostics: Pick<Diagnostic, 'severity'>[]; errors: FileError[] }, flags: RuffFlags, fixed: number, { stderr }: IO): number {
+export function ruffExitCode(
+  code: number,
+  r: { diagnostics: Pick<Diagnostic, 'severity'>[]; errors: FileError[] },
+  flags: RuffFlags,
+  fixed: number,
+  { stderr }: IO,
+): number {
   if (code === 2) return 2;
   const warnings = r.diagnostics.filter((d) => d.severity === 'warning').length;
   const tooMany = flags.maxWarnings !== undefined && warnings > flags.maxWarnings;

@@ -66,14 +66,24 @@ export function registerExplain(program: Command, { stdout, stderr }: IO, setCod
     if (matches.some((m) => m.byMessage)) matches = matches.filter((m) => m.byMessage);
     if (!matches.length) {
       if (/^[\w.-]+\/[\w.-]+$/.test(query) && !traceback) {
-        const near = query.startsWith('raiselint/') ? BUILTIN_RULES.map((b) => b.id).filter((id) => editDistance(query, id) <= 4) : similarIds(set.rules, query);
+        const near = query.startsWith('raiselint/')
+          ? BUILTIN_RULES.map((b) => b.id).filter((id) => editDistance(query, id) <= 4)
+          : similarIds(set.rules, query);
         throw new UsageError(`unknown rule '${query}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`);
       }
-      stderr(`raiselint: no record matches ${traceback ? `the exception in ${query === '-' ? 'stdin' : query}` : `'${query}'`}${err.errorClass ? ` (error class ${err.errorClass})` : ''}\n`);
+      stderr(
+        `raiselint: no record matches ${traceback ? `the exception in ${query === '-' ? 'stdin' : query}` : `'${query}'`}${err.errorClass ? ` (error class ${err.errorClass})` : ''}\n`,
+      );
       setCode(1);
       return;
     }
-    stdout(render(matches.map((m) => m.rule), matches, err));
+    stdout(
+      render(
+        matches.map((m) => m.rule),
+        matches,
+        err,
+      ),
+    );
     setCode(0);
   });
 }

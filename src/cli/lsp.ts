@@ -25,17 +25,19 @@ function pid(value: string): number {
 }
 
 export function registerLsp(program: Command, { stderr }: IO, setCode: (code: number) => void): void {
-  addReportingOptions(addRuleSourceOptions(
-    program
-      .command('lsp')
-      .description('run the language server (LSP over stdio) for editors; records and config files are reloaded when they change')
-      .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
-      // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
-      // vscode-languageserver reads it from the process arguments and exits when that process is gone.
-      .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp()),
-  ))
+  addReportingOptions(
+    addRuleSourceOptions(
+      program
+        .command('lsp')
+        .description('run the language server (LSP over stdio) for editors; records and config files are reloaded when they change')
+        .option('--stdio', 'talk over stdin/stdout (the default and only transport; accepted for clients that pass it)')
+        // vscode-languageclient passes it when it starts the server as a Node module (the VS Code extension);
+        // vscode-languageserver reads it from the process arguments and exits when that process is gone.
+        .addOption(new Option('--clientProcessId <pid>', 'process id of the editor (exit when it is gone)').argParser(pid).hideHelp()),
+    ),
+  )
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
-    .option('--no-watch', 'do not watch records and config files on disk (rely on the client\'s workspace/didChangeWatchedFiles)')
+    .option('--no-watch', "do not watch records and config files on disk (rely on the client's workspace/didChangeWatchedFiles)")
     .action(async (flags: LspFlags) => {
       // Loaded here, so other commands do not pay for the LSP libraries at startup.
       const { startServer } = await import('../lsp/server.js');
@@ -47,7 +49,21 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
       for (const l of warningLines(rules.warnings)) stderr(`${l}\n`);
       // stdout carries the protocol: anything printed by mistake goes to stderr instead.
       for (const k of ['log', 'info', 'debug', 'warn'] as const) console[k] = (...args: unknown[]) => void stderr(`${args.map(String).join(' ')}\n`);
-      const { done } = startServer(rules, { records, bundled: flags.bundled, python: pythonOption(flags.python), minConfidence: flags.minConfidence, config: flags.config, cacheDir, debounceMs: flags.debounce, watch: flags.watch }, process.stdin, process.stdout);
+      const { done } = startServer(
+        rules,
+        {
+          records,
+          bundled: flags.bundled,
+          python: pythonOption(flags.python),
+          minConfidence: flags.minConfidence,
+          config: flags.config,
+          cacheDir,
+          debounceMs: flags.debounce,
+          watch: flags.watch,
+        },
+        process.stdin,
+        process.stdout,
+      );
       await done;
       setCode(0);
     });

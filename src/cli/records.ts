@@ -28,8 +28,10 @@ export function registerRecords(program: Command, { stdout, stderr }: IO, setCod
   const records = program.command('records').description('work with error-record datasets');
   records
     .command('generate')
-    .description("write records for every raise site of Python code: a package folder, a folder of modules (site-packages, src/), an installed distribution by name, or --stdlib")
-    .argument('[paths...]', 'package folders, folders of modules, or names of distributions installed in the project\'s Python')
+    .description(
+      'write records for every raise site of Python code: a package folder, a folder of modules (site-packages, src/), an installed distribution by name, or --stdlib',
+    )
+    .argument('[paths...]', "package folders, folders of modules, or names of distributions installed in the project's Python")
     .option('--stdlib', "the standard library of the project's Python")
     .option('--python <path>', "the project's Python (for --stdlib and distribution names; default: as `check` finds it)")
     .option('-o, --out <file>', 'write the records there (default: standard output)')
@@ -64,7 +66,8 @@ export function registerRecords(program: Command, { stdout, stderr }: IO, setCod
 function resolveGenerateInputs(paths: string[], flags: { stdlib?: boolean; python?: string }): GenerateInput[] {
   const needEnv = flags.stdlib || paths.some((p) => !existsSync(p));
   const env = needEnv ? pythonEnv(flags.python === 'none' ? false : flags.python) : undefined;
-  if (needEnv && !env) throw new UsageError(`no Python found to read ${flags.stdlib ? 'the standard library' : 'installed distributions'} from (--python PATH)`);
+  if (needEnv && !env)
+    throw new UsageError(`no Python found to read ${flags.stdlib ? 'the standard library' : 'installed distributions'} from (--python PATH)`);
   const inputs: GenerateInput[] = [];
   if (flags.stdlib) inputs.push({ path: env!.roots[0]!, stdlib: { version: env!.version } });
   for (const p of paths) {
@@ -74,7 +77,10 @@ function resolveGenerateInputs(paths: string[], flags: { stdlib?: boolean; pytho
       continue;
     }
     const name = p.toLowerCase().replace(/-/g, '_');
-    const found = env!.roots.slice(1).flatMap((r) => [join(r, name), join(r, p)]).find((d) => existsSync(join(d, '__init__.py')));
+    const found = env!.roots
+      .slice(1)
+      .flatMap((r) => [join(r, name), join(r, p)])
+      .find((d) => existsSync(join(d, '__init__.py')));
     if (!found) throw new UsageError(`${p}: no such folder, and no installed package of that name in ${env!.executable}'s site-packages`);
     inputs.push({ path: found });
   }
@@ -96,7 +102,18 @@ export async function checkRecords(paths: string[], python?: string | false): Pr
   for (const w of set.warnings) {
     // Records the loader rejected (a bad field) never reach the compiler: report them in place.
     if (w.field === 'record' || duplicate(w) || !w.skipsRecord) continue;
-    reports.push({ file: w.file, line: w.line, id: '?', status: 'skipped', reason: `field '${w.field}': ${w.message}`, entryPoints: [], receiverClasses: [], guards: [], versions: [], notes: [] });
+    reports.push({
+      file: w.file,
+      line: w.line,
+      id: '?',
+      status: 'skipped',
+      reason: `field '${w.field}': ${w.message}`,
+      entryPoints: [],
+      receiverClasses: [],
+      guards: [],
+      versions: [],
+      notes: [],
+    });
   }
   for (const w of set.warnings) {
     if (w.skipsRecord) continue;
@@ -120,7 +137,10 @@ export async function checkRecords(paths: string[], python?: string | false): Pr
     // Record code is third-party data: a fix that would write one of these is shown only.
     const p = fixPatterns(rule);
     const risky = new Set([p.tryExcept, p.guard, p.replace].flatMap((x) => x?.alt.risky ?? []));
-    if (risky.size) r.notes.push(`the fix code runs ${[...risky].map((x) => `\`${x}\``).join(', ')}: its fixes are shown only, never applied, unless the user's statement already does the same`);
+    if (risky.size)
+      r.notes.push(
+        `the fix code runs ${[...risky].map((x) => `\`${x}\``).join(', ')}: its fixes are shown only, never applied, unless the user's statement already does the same`,
+      );
   }
   return reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
@@ -169,7 +189,12 @@ export function formatReports(reports: RecordReport[]): string {
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
       if (r.when) out.push(`    condition     ${r.when}`);
-      if (r.derivedFrom) out.push(`    derived from  ${Object.entries(r.derivedFrom).map(([what, from]) => `${what}: ${from}`).join('; ')}`);
+      if (r.derivedFrom)
+        out.push(
+          `    derived from  ${Object.entries(r.derivedFrom)
+            .map(([what, from]) => `${what}: ${from}`)
+            .join('; ')}`,
+        );
     }
     for (const n of r.notes) out.push(`    warning       ${n}`);
   }

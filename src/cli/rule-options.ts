@@ -33,13 +33,18 @@ export function addRuleSourceOptions(cmd: Command): Command {
     .option('--records <path>', 'extra record dataset (file or folder; repeatable)', collect, [])
     .option('--no-bundled', 'do not use the bundled record datasets')
     .option('--cache-dir <dir>', "where compiled rules (and check's results) are cached", DEFAULT_CACHE_DIR)
-    .option('--python <path>', "the project's Python, whose installed libraries the rules are read from ('none': the records alone; default: $VIRTUAL_ENV, .venv/, venv/, python3)");
+    .option(
+      '--python <path>',
+      "the project's Python, whose installed libraries the rules are read from ('none': the records alone; default: $VIRTUAL_ENV, .venv/, venv/, python3)",
+    );
 }
 
 /** `--min-confidence <level>` and `--no-config`, as check and lsp take them. */
 export function addReportingOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--min-confidence <level>', "lowest confidence to report (default: each file's config, else possible)").choices(['certain', 'possible']))
+    .addOption(
+      new Option('--min-confidence <level>', "lowest confidence to report (default: each file's config, else possible)").choices(['certain', 'possible']),
+    )
     .option('--no-config', 'ignore raiselint.toml and [tool.raiselint] in pyproject.toml');
 }
 

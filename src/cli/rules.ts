@@ -13,8 +13,14 @@ export function registerRules(program: Command, { stdout, stderr }: IO, setCode:
   addRulePrintOptions(cmd).action(async (filter: string | undefined, flags: RulePrintFlags) => {
     const set = await ruleCatalog(flags, stderr);
     if (!set.rules.length) throw new UsageError('no rules: every record was skipped (see warnings above)');
-    const rules = filterRules([...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), filter);
-    const builtins = filterBuiltins([...BUILTIN_RULES].sort((a, b) => (a.id < b.id ? -1 : 1)), filter);
+    const rules = filterRules(
+      [...set.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      filter,
+    );
+    const builtins = filterBuiltins(
+      [...BUILTIN_RULES].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      filter,
+    );
     stdout(flags.format === 'json' ? formatRulesJson(rules, set, builtins) : formatRulesText(rules, set, builtins));
     setCode(filter && !rules.length && !builtins.length ? 1 : 0);
   });

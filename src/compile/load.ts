@@ -44,7 +44,15 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
 }
 
 /** Reads the datasets (records, problems, content hashes) and the curated data (into `classes`). */
-async function readInputs(files: string[], curated: string[], records: LoadedRecord[], problems: RecordProblem[], hashInput: string[], classes: ClassRegistry, fromFolders: Set<string>): Promise<void> {
+async function readInputs(
+  files: string[],
+  curated: string[],
+  records: LoadedRecord[],
+  problems: RecordProblem[],
+  hashInput: string[],
+  classes: ClassRegistry,
+  fromFolders: Set<string>,
+): Promise<void> {
   await initParser();
   let firstBad: DatasetError | undefined;
   let loaded = 0;

@@ -66,7 +66,10 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   const now = Date.now();
   let changed = false;
   const parts: string[] = [codeId()];
-  for (const [kind, list] of [['records', records], ['curated', curated]] as const) {
+  for (const [kind, list] of [
+    ['records', records],
+    ['curated', curated],
+  ] as const) {
     for (const f of list) {
       const abs = resolve(f);
       const r = inputHash(abs, index, now);

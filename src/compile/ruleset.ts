@@ -33,14 +33,26 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
     const outcome = compileOne(lr, exceptions, classes, eager, cache);
     outcomes.push({ record: lr, outcome });
     if (!outcome.rule) {
-      warnings.push({ file: lr.source.file, line: lr.source.line, field: 'record', message: `record ${lr.record.id} skipped: ${outcome.skipped}`, skipsRecord: true });
+      warnings.push({
+        file: lr.source.file,
+        line: lr.source.line,
+        field: 'record',
+        message: `record ${lr.record.id} skipped: ${outcome.skipped}`,
+        skipsRecord: true,
+      });
       continue;
     }
     const rule = outcome.rule;
     if (ids.has(rule.id)) {
       const prev = ids.get(rule.id)!;
       if (prev.recordId === rule.recordId) {
-        warnings.push({ file: lr.source.file, line: lr.source.line, field: 'id', message: `duplicate record ${rule.recordId} ignored (first at ${prev.source.file}:${prev.source.line})`, skipsRecord: true });
+        warnings.push({
+          file: lr.source.file,
+          line: lr.source.line,
+          field: 'id',
+          message: `duplicate record ${rule.recordId} ignored (first at ${prev.source.file}:${prev.source.line})`,
+          skipsRecord: true,
+        });
         continue;
       }
       rule.id = `${rule.id}-${rule.recordId.slice(0, 8)}`;
@@ -66,5 +78,18 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   }
   const h = createHash('sha256');
   for (const s of hashInput) h.update(s).update('\0');
-  return { rules, byTrigger, byId: index.byId, byRecord: index.byRecord, classes, exceptions, guards, triggerNames, summaryMethods, hash: h.digest('hex'), warnings, outcomes };
+  return {
+    rules,
+    byTrigger,
+    byId: index.byId,
+    byRecord: index.byRecord,
+    classes,
+    exceptions,
+    guards,
+    triggerNames,
+    summaryMethods,
+    hash: h.digest('hex'),
+    warnings,
+    outcomes,
+  };
 }

@@ -270,8 +270,19 @@ export class Snapshot {
    * (fixes re-check files; `records check` and other commands compile rules themselves).
    */
   catalog(): RuleSet {
-    const byId = new LazyRuleMap(() => this.index.ids, (i) => this.loadOne(i));
-    const full = deferredFields(() => this.ruleSetFor(null), ['rules', 'byTrigger', 'classes', 'exceptions', 'guards', 'triggerNames', 'summaryMethods'] as const);
+    const byId = new LazyRuleMap(
+      () => this.index.ids,
+      (i) => this.loadOne(i),
+    );
+    const full = deferredFields(() => this.ruleSetFor(null), [
+      'rules',
+      'byTrigger',
+      'classes',
+      'exceptions',
+      'guards',
+      'triggerNames',
+      'summaryMethods',
+    ] as const);
     const byRecord = new Map(this.index.recordIds.map((r, i) => [r, this.index.ids[i]!]));
     return Object.assign(full, { byId, byRecord, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [] });
   }

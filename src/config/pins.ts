@@ -40,11 +40,15 @@ function readToml(path: string): Record<string, unknown> | undefined {
   }
 }
 
-const get = (o: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
+const get = (o: unknown, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 
 /** `name[extra] >=1,<2 ; markers` → [name, specifier]. */
 function requirement(line: string): [string, string] | undefined {
-  const t = line.replace(/\s+#.*$/, '').split(';')[0]!.trim();
+  const t = line
+    .replace(/\s+#.*$/, '')
+    .split(';')[0]!
+    .trim();
   const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(\(?[<>=!~][^()]*\)?)?$/.exec(t);
   if (!m || !m[2]) return undefined;
   return [normaliseName(m[1]!), m[2].replace(/[()\s]/g, '')];
@@ -92,7 +96,8 @@ function lockPins(dir: string, has: Has, out: Record<string, Pin>): boolean {
   try {
     const doc = JSON.parse(readFileSync(join(dir, 'Pipfile.lock'), 'utf8')) as Record<string, Record<string, { version?: string }>>;
     for (const section of ['default', 'develop']) {
-      for (const [name, v] of Object.entries(doc[section] ?? {})) if (typeof v?.version === 'string') out[normaliseName(name)] ??= { spec: v.version, from: `${name} ${v.version.replace(/^==/, '')} (Pipfile.lock)` };
+      for (const [name, v] of Object.entries(doc[section] ?? {}))
+        if (typeof v?.version === 'string') out[normaliseName(name)] ??= { spec: v.version, from: `${name} ${v.version.replace(/^==/, '')} (Pipfile.lock)` };
     }
   } catch {
     return false;
@@ -145,10 +150,12 @@ function readFolder(dir: string, listed?: Listed): FolderPins {
   const locked = lockPins(dir, has, packages);
   requirementPins(dir, requirements, packages);
   const deps = get(pyproject, 'project', 'dependencies');
-  if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') {
-    const r = requirement(d);
-    if (r) packages[r[0]] ??= { spec: r[1], from: `${d} (pyproject.toml)` };
-  }
+  if (Array.isArray(deps))
+    for (const d of deps)
+      if (typeof d === 'string') {
+        const r = requirement(d);
+        if (r) packages[r[0]] ??= { spec: r[1], from: `${d} (pyproject.toml)` };
+      }
   const libs = locked || Object.keys(packages).length > 0;
   return { python: pythonPin(dir, has, pyproject), packages: libs ? packages : undefined, root: has('.git') || dirname(dir) === dir };
 }

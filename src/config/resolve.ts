@@ -138,7 +138,11 @@ export class ConfigResolver {
     let out = this.overridden.get(merged);
     if (!out) {
       const cli = (key: string, pattern: string): RulePattern => ({ pattern, file: '', key });
-      out = { ...merged, select: o.select ? o.select.map((p) => cli('--select', p)) : merged.select, ignore: [...merged.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))] };
+      out = {
+        ...merged,
+        select: o.select ? o.select.map((p) => cli('--select', p)) : merged.select,
+        ignore: [...merged.ignore, ...(o.ignore ?? []).map((p) => cli('--ignore', p))],
+      };
       // `--exclude` (its globs are applied by discovery) replaces the configs' `exclude` and the built-in exclusions.
       if (o.replaceExclude) out.exclude = out.exclude.filter((l) => l.extend);
       this.overridden.set(merged, out);
@@ -224,7 +228,8 @@ function checkPaths(c: ConfigFile): void {
     const abs = resolve(c.dir, r);
     if (!existsSync(abs)) throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `'${r}' does not exist (paths are relative to ${c.dir})`);
     try {
-      if (statSync(abs).isDirectory() && !datasetFiles(abs).length) throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `folder '${r}' holds no .jsonl/.json/.ndjson dataset`);
+      if (statSync(abs).isDirectory() && !datasetFiles(abs).length)
+        throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `folder '${r}' holds no .jsonl/.json/.ndjson dataset`);
     } catch (e) {
       if (e instanceof ConfigError) throw e;
       throw new ConfigError(c.file, lineOf(c, 'records'), key('records'), `cannot read '${r}': ${(e as Error).message}`);
@@ -238,7 +243,8 @@ function lineOf(c: ConfigFile, key: string): number | undefined {
 
 function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
   const k = (key: string) => (c.kind === 'pyproject' ? `tool.raiselint.${key}` : key);
-  const pats = (list: string[], key: string): RulePattern[] => list.map((pattern) => ({ pattern, file: c.file, key: k(key), line: findLine(c.text, pattern, c.kind) }));
+  const pats = (list: string[], key: string): RulePattern[] =>
+    list.map((pattern) => ({ pattern, file: c.file, key: k(key), line: findLine(c.text, pattern, c.kind) }));
   const out: ResolvedConfig = {
     sources: [...parent.sources, c.file],
     records: [...parent.records],
@@ -247,7 +253,9 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
     severity: [...parent.severity],
     perFileIgnores: [...parent.perFileIgnores],
     exclude: parent.sources.length ? [...parent.exclude] : [{ base: c.dir, patterns: DEFAULT_EXCLUDE, ig: ignore().add(DEFAULT_EXCLUDE) }],
-    include: c.extendInclude ? [...parent.include, { base: c.dir, patterns: c.extendInclude, ig: gitignore(c, c.extendInclude, 'extend-include'), file: c.file }] : parent.include,
+    include: c.extendInclude
+      ? [...parent.include, { base: c.dir, patterns: c.extendInclude, ig: gitignore(c, c.extendInclude, 'extend-include'), file: c.file }]
+      : parent.include,
     minConfidence: c.minConfidence ?? parent.minConfidence,
     fixStrategy: c.fixStrategy ?? parent.fixStrategy,
     targetVersion: c.targetVersion ?? parent.targetVersion,
@@ -256,12 +264,14 @@ function merge(parent: ResolvedConfig, c: ConfigFile): ResolvedConfig {
   for (const r of c.records ?? []) for (const f of datasetFiles(resolve(c.dir, r))) if (!out.records.includes(resolve(f))) out.records.push(resolve(f));
   if (c.select) out.select = pats(c.select, 'select');
   if (c.ignore) out.ignore = pats(c.ignore, 'ignore');
-  for (const [pattern, severity] of c.severity ?? []) out.severity.push({ pattern: { pattern, file: c.file, key: k(`severity."${pattern}"`), line: findLine(c.text, pattern, c.kind) }, severity });
+  for (const [pattern, severity] of c.severity ?? [])
+    out.severity.push({ pattern: { pattern, file: c.file, key: k(`severity."${pattern}"`), line: findLine(c.text, pattern, c.kind) }, severity });
   for (const [glob, rules] of c.perFileIgnores ?? []) {
     out.perFileIgnores.push({ base: c.dir, glob, ig: gitignore(c, glob, 'per-file-ignores'), rules: pats(rules, `per-file-ignores."${glob}"`) });
   }
   if (c.exclude) out.exclude = [{ base: c.dir, patterns: c.exclude, ig: gitignore(c, c.exclude, 'exclude'), file: c.file }];
-  if (c.extendExclude) out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file, extend: true });
+  if (c.extendExclude)
+    out.exclude.push({ base: c.dir, patterns: c.extendExclude, ig: gitignore(c, c.extendExclude, 'extend-exclude'), file: c.file, extend: true });
   return out;
 }
 

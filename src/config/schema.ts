@@ -23,7 +23,21 @@ export const CONFIDENCES: readonly Confidence[] = ['certain', 'possible'];
 export const SEVERITIES: readonly Severity[] = ['error', 'warning'];
 
 /** Every key the table accepts, in documentation order. */
-export const CONFIG_KEYS = ['root', 'records', 'select', 'ignore', 'severity', 'per-file-ignores', 'exclude', 'extend-exclude', 'extend-include', 'min-confidence', 'fix-strategy', 'target-version', 'derive'] as const;
+export const CONFIG_KEYS = [
+  'root',
+  'records',
+  'select',
+  'ignore',
+  'severity',
+  'per-file-ignores',
+  'exclude',
+  'extend-exclude',
+  'extend-include',
+  'min-confidence',
+  'fix-strategy',
+  'target-version',
+  'derive',
+] as const;
 
 export class ConfigError extends Error {
   constructor(
@@ -73,7 +87,14 @@ export interface ConfigFile {
 }
 
 /** The keys whose value is an array of strings (paths, rule patterns, globs), and the field each sets. */
-const STRING_LISTS = { records: 'records', select: 'select', ignore: 'ignore', exclude: 'exclude', 'extend-exclude': 'extendExclude', 'extend-include': 'extendInclude' } as const satisfies Partial<Record<(typeof CONFIG_KEYS)[number], keyof ConfigFile>>;
+const STRING_LISTS = {
+  records: 'records',
+  select: 'select',
+  ignore: 'ignore',
+  exclude: 'exclude',
+  'extend-exclude': 'extendExclude',
+  'extend-include': 'extendInclude',
+} as const satisfies Partial<Record<(typeof CONFIG_KEYS)[number], keyof ConfigFile>>;
 
 /** Reads a config file. Returns undefined for a pyproject.toml without `[tool.raiselint]`. */
 export function readConfigFile(file: string): ConfigFile | undefined {

@@ -12,7 +12,13 @@ function shown(p: string, cwd: string): string {
  * `ruleIds`: every known rule (the file's enabled rules are listed with their effective severity).
  * `minConfidence`: the command line's override, if any.
  */
-export function formatConfig(file: string, cfg: ResolvedConfig, ruleIds: { id: string; defaultSeverity: string }[], cwd = process.cwd(), minConfidence?: string): string {
+export function formatConfig(
+  file: string,
+  cfg: ResolvedConfig,
+  ruleIds: { id: string; defaultSeverity: string }[],
+  cwd = process.cwd(),
+  minConfidence?: string,
+): string {
   const abs = resolve(file);
   const head = [
     `# raiselint configuration for ${shown(abs, cwd)}`,
@@ -31,10 +37,15 @@ export function formatConfig(file: string, cfg: ResolvedConfig, ruleIds: { id: s
     'fix-strategy': cfg.fixStrategy ?? 'auto',
     severity: Object.fromEntries(cfg.severity.map((s) => [s.pattern.pattern, s.severity])),
     exclude: excludeByBase,
-    'per-file-ignores': cfg.perFileIgnores.map((p) => ({ base: shown(p.base, cwd), glob: p.glob, rules: p.rules.map((r) => r.pattern), applies: (() => {
-      const rel = relative(p.base, abs);
-      return !!rel && !rel.startsWith('..') && !isAbsolute(rel) && p.ig.ignores(rel.split('\\').join('/'));
-    })() })),
+    'per-file-ignores': cfg.perFileIgnores.map((p) => ({
+      base: shown(p.base, cwd),
+      glob: p.glob,
+      rules: p.rules.map((r) => r.pattern),
+      applies: (() => {
+        const rel = relative(p.base, abs);
+        return !!rel && !rel.startsWith('..') && !isAbsolute(rel) && p.ig.ignores(rel.split('\\').join('/'));
+      })(),
+    })),
     rules: Object.fromEntries(enabled.map((r) => [r.id, severityOverride(cfg, r.id) ?? r.defaultSeverity])),
   };
   return `${head.join('\n')}\n${stringify(doc)}\n`;

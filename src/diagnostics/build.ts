@@ -25,13 +25,15 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const recv = site.receiverText ? abbreviate(site.receiverText) : undefined;
   const shown = site.kind === 'attribute' ? `${recv}.${site.name}` : recv ? `${recv}.${site.name}()` : `${site.name}()`;
   // Placeholders filled from the call's literal arguments, or written in words (./message.ts).
-  const said = formatMessage(rule.record.errorMessage, n.type === 'call' && !f.via.length ? literalArguments(n, rule.condition.params) : new Map(), rule.record.messagePattern);
+  const said = formatMessage(
+    rule.record.errorMessage,
+    n.type === 'call' && !f.via.length ? literalArguments(n, rule.condition.params) : new Map(),
+    rule.record.messagePattern,
+  );
   let message: string;
   if (f.via.length) {
     const path = f.via.join(' -> ');
-    message = f.confidence === 'certain'
-      ? `${path}: ${what} raises ${rule.errorClass}: ${said}`
-      : `${path}: may raise ${rule.errorClass} (${what}): ${said}`;
+    message = f.confidence === 'certain' ? `${path}: ${what} raises ${rule.errorClass}: ${said}` : `${path}: may raise ${rule.errorClass} (${what}): ${said}`;
   } else if (f.confidence === 'certain') {
     message = `${shown} raises ${rule.errorClass} (${what}): ${said}`;
   } else {

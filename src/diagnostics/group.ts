@@ -17,7 +17,10 @@ export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass:
   const order: string[] = [];
   for (const d of diags) {
     // Built-in findings (io errors, suppression problems) and findings without an error class stay as they are.
-    const key = d.errorClass && !d.ruleId.startsWith('raiselint/') ? `${d.file}\0${d.line}\0${d.column}\0${d.endLine}\0${d.endColumn}\0${canonical(d.errorClass)}\0${d.via.join('\0')}` : `\0${order.length}`;
+    const key =
+      d.errorClass && !d.ruleId.startsWith('raiselint/')
+        ? `${d.file}\0${d.line}\0${d.column}\0${d.endLine}\0${d.endColumn}\0${canonical(d.errorClass)}\0${d.via.join('\0')}`
+        : `\0${order.length}`;
     const g = groups.get(key);
     if (g) g.push(d);
     else {
@@ -31,7 +34,13 @@ export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass:
     if (g.length === 1) return g[0]!;
     const sorted = [...g].sort((a, b) => rank(a) - rank(b) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
     const head = sorted[0]!;
-    const also = sorted.slice(1).map((d) => ({ ruleId: d.ruleId, recordId: d.recordId, confidence: d.confidence, ...(d.condition ? { condition: d.condition } : {}), message: d.message }));
+    const also = sorted.slice(1).map((d) => ({
+      ruleId: d.ruleId,
+      recordId: d.recordId,
+      confidence: d.confidence,
+      ...(d.condition ? { condition: d.condition } : {}),
+      message: d.message,
+    }));
     return { ...head, also: [...(head.also ?? []), ...also] };
   });
 }

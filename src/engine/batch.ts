@@ -197,7 +197,14 @@ interface Pending {
 }
 
 /** Files whose cached result stands by their stat signature get it; the others become tasks. */
-function pendingFiles(files: BatchFile[], cache: ResultCache | undefined, optionsOf: (f: BatchFile) => string, results: RawResult[], stats: BatchStats, now: number): Pending {
+function pendingFiles(
+  files: BatchFile[],
+  cache: ResultCache | undefined,
+  optionsOf: (f: BatchFile) => string,
+  results: RawResult[],
+  stats: BatchStats,
+  now: number,
+): Pending {
   const p: Pending = { tasks: [], taskFile: [], entries: [] };
   files.forEach((f, i) => {
     if (f.error) {
@@ -237,7 +244,14 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
   const finished: Promise<void>[] = [];
   const spawn = () => {
     boundHeapGrowth();
-    const data: ThreadData = { files: tasks, counter: counter.buffer as SharedArrayBuffer, snapshotPath: prepared.path, snapshotBytes: prepared.bytes, key: prepared.key, opts: work };
+    const data: ThreadData = {
+      files: tasks,
+      counter: counter.buffer as SharedArrayBuffer,
+      snapshotPath: prepared.path,
+      snapshotBytes: prepared.bytes,
+      key: prepared.key,
+      opts: work,
+    };
     for (let w = 0; w < jobs - 1; w++) {
       stats.workers++;
       const Worker: typeof WorkerType = lazyWorker();
@@ -283,11 +297,32 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const header = prepared.snapshot.meta;
   const prefilter = opts.prefilter !== false;
   const useCache = opts.cache !== false;
-  const work: WorkOptions = { minConfidence: opts.minConfidence, fixStrategy: opts.fixStrategy, hash: useCache, prefilter, maxFileSize: opts.maxFileSize, fixes: opts.fixes };
-  const stats: BatchStats = { files: files.length, cachedByStat: 0, cachedByHash: 0, read: 0, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: header.ruleCount };
+  const work: WorkOptions = {
+    minConfidence: opts.minConfidence,
+    fixStrategy: opts.fixStrategy,
+    hash: useCache,
+    prefilter,
+    maxFileSize: opts.maxFileSize,
+    fixes: opts.fixes,
+  };
+  const stats: BatchStats = {
+    files: files.length,
+    cachedByStat: 0,
+    cachedByHash: 0,
+    read: 0,
+    parsed: 0,
+    workers: 0,
+    compileMs: prepared.compileMs,
+    ruleCount: header.ruleCount,
+  };
   const optionsOf = (f: BatchFile) => `${f.fixStrategy ?? opts.fixStrategy ?? ''}${f.pins ? ` ${JSON.stringify(f.pins)}` : ''}`;
   const results: RawResult[] = new Array(files.length);
-  const cache = useCache ? ResultCache.load(cacheDir, hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)])) : undefined;
+  const cache = useCache
+    ? ResultCache.load(
+        cacheDir,
+        hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)]),
+      )
+    : undefined;
   const now = Date.now();
   const { tasks, taskFile, entries } = pendingFiles(files, cache, optionsOf, results, stats, now);
   let outs: WorkResult[] = [];

@@ -80,10 +80,26 @@ function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOption
     if (!shallow.regions.length) return r;
     const blanked = (s: number, e: number) => shallow.regions.some((g) => s < g.end && g.start < e);
     for (const d of r.diagnostics) if (d.fix?.edits.some((x) => blanked(x.start, x.end))) d.fix = undefined;
-    const notes = shallow.regions.map((g) => builtinDiagnostic(TOO_DEEP, file, g.row + 1, g.column + 1, g.column + 1, `nested more than ${limit} levels deep: this code (lines ${g.row + 1}-${g.endRow + 1}) is not analysed; the rest of the file is`));
+    const notes = shallow.regions.map((g) =>
+      builtinDiagnostic(
+        TOO_DEEP,
+        file,
+        g.row + 1,
+        g.column + 1,
+        g.column + 1,
+        `nested more than ${limit} levels deep: this code (lines ${g.row + 1}-${g.endRow + 1}) is not analysed; the rest of the file is`,
+      ),
+    );
     const errors = r.errors.filter((e) => e.kind !== 'syntax');
     const err = shallow.syntax;
-    if (err) errors.unshift({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
+    if (err)
+      errors.unshift({
+        file,
+        line: err.row + 1,
+        column: err.column + 1,
+        kind: 'syntax',
+        message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)`,
+      });
     return { ...r, text, errors, diagnostics: [...r.diagnostics, ...notes].sort(compareDiagnostics) };
   }
   return { file, diagnostics: [], errors: [{ file, kind: 'internal', message: 'internal error while checking: nested too deep to analyse' }], text };
@@ -97,7 +113,14 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
   const tree = parsePython(text);
   try {
     const err = firstSyntaxError(tree.rootNode);
-    if (err) errors.push({ file, line: err.row + 1, column: err.column + 1, kind: 'syntax', message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)` });
+    if (err)
+      errors.push({
+        file,
+        line: err.row + 1,
+        column: err.column + 1,
+        kind: 'syntax',
+        message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)`,
+      });
     const directives = collectDirectives(tree.rootNode, text);
     if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
     const model = buildModel(tree.rootNode, rules, file, { source: text });
@@ -114,7 +137,16 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
     assignFingerprints(diagnostics, (d) => keys.get(d)!);
     if (opts.minConfidence === 'certain') diagnostics = diagnostics.filter((d) => d.confidence === 'certain');
     // Fixes, while the tree is alive: the record's patterns bound to this code (several findings of one statement share one).
-    const fixes = opts.fixes === false ? new Map<Finding, Diagnostic['fix']>() : planFixes(tree.rootNode, text, diagnostics.map((d) => findingOf.get(d)!), rules, { strategy: opts.fixStrategy, scopes: model.scopes });
+    const fixes =
+      opts.fixes === false
+        ? new Map<Finding, Diagnostic['fix']>()
+        : planFixes(
+            tree.rootNode,
+            text,
+            diagnostics.map((d) => findingOf.get(d)!),
+            rules,
+            { strategy: opts.fixStrategy, scopes: model.scopes },
+          );
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
     return { file, diagnostics, errors, text, directives };
   } finally {

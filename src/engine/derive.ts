@@ -13,7 +13,12 @@ import { DEFAULT_CACHE_DIR } from './batch.js';
 import { ruleInputs, type RuleOptions } from '../compile/index.js';
 
 /** The derived datasets of a run, or undefined (off, or no Python found). `datasets`: the run's other dataset paths. */
-export async function deriveForRun(mode: DeriveMode, files: readonly DiscoveredFile[], opts: RuleOptions & { cacheDir?: string }, datasets: string[]): Promise<Derived | undefined> {
+export async function deriveForRun(
+  mode: DeriveMode,
+  files: readonly DiscoveredFile[],
+  opts: RuleOptions & { cacheDir?: string },
+  datasets: string[],
+): Promise<Derived | undefined> {
   if (mode === 'off' || !files.length) return undefined;
   const cacheDir = resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
   const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
@@ -40,7 +45,8 @@ export async function deriveForRun(mode: DeriveMode, files: readonly DiscoveredF
       try {
         const v = JSON.parse(line) as { record?: { repo?: string; filePath?: string; lineNumber?: number } };
         const r = v.record ?? (v as { repo?: string; filePath?: string; lineNumber?: number });
-        if (typeof r.repo === 'string' && typeof r.filePath === 'string' && typeof r.lineNumber === 'number') known.add(siteKey(r as { repo: string; filePath: string; lineNumber: number }));
+        if (typeof r.repo === 'string' && typeof r.filePath === 'string' && typeof r.lineNumber === 'number')
+          known.add(siteKey(r as { repo: string; filePath: string; lineNumber: number }));
       } catch {
         // a bad line is the loader's to report
       }

@@ -80,7 +80,13 @@ export function finishFile(r: FileResult, file: FileContext, run: RunContext, te
 }
 
 /** Config filters, suppressions, confidence, severity, one finding per call and error. */
-function keptFindings(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunContext, text: () => string | undefined): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+function keptFindings(
+  r: FileResult,
+  abs: string,
+  cfg: ResolvedConfig,
+  ctx: RunContext,
+  text: () => string | undefined,
+): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
   // No finding and no suppression comment (most files): nothing to filter, suppress or report.
   if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
   const loaded = (id: string) => {
@@ -91,14 +97,18 @@ function keptFindings(r: FileResult, abs: string, cfg: ResolvedConfig, ctx: RunC
     const src = resolve(rule.source.file);
     return !ctx.configOnly.has(src) || cfg.records.includes(src);
   };
-  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : ctx.rules.byRecord.get(id) ?? id);
+  const ruleOf = (id: string) => (ctx.rules.byId.has(id) ? id : (ctx.rules.byRecord.get(id) ?? id));
   const active = (id: string) => {
     const rid = ruleOf(id);
     const rule = ctx.rules.byId.get(rid);
     return loaded(rid) && ruleEnabled(cfg, rid, abs, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
   };
   const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
-  const sup = applySuppressions(r.file, raw, r.directives ?? [], { active, known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id), text });
+  const sup = applySuppressions(r.file, raw, r.directives ?? [], {
+    active,
+    known: (id) => ctx.rules.byId.has(id) || BUILTIN_IDS.includes(id) || ctx.rules.byRecord.has(id),
+    text,
+  });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
   const diagnostics = [...sup.kept, ...sup.problems]
     .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))

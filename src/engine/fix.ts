@@ -52,7 +52,13 @@ const MAX_ROUNDS = 10;
  * Fixes one file's bytes in memory. `first`: the run's lint of these very bytes (its findings
  * after the per-file stage, and its errors), so the loop starts from it instead of linting again.
  */
-export function fixBytes(original: Buffer, rules: RuleSet, ctx: LintContext, opts: FixOptions = {}, first?: Pick<FileResult, 'diagnostics' | 'errors'>): FileFix {
+export function fixBytes(
+  original: Buffer,
+  rules: RuleSet,
+  ctx: LintContext,
+  opts: FixOptions = {},
+  first?: Pick<FileResult, 'diagnostics' | 'errors'>,
+): FileFix {
   const file = ctx.file.display;
   let decoded;
   try {
@@ -64,50 +70,98 @@ export function fixBytes(original: Buffer, rules: RuleSet, ctx: LintContext, opt
   // Lone CRs read as line breaks (as checkSource reads them); the bytes outside edits keep them.
   const before = normalizeLoneCR(decoded.text);
   const eol = loneCrEol(decoded.text);
-  let res: Pick<FileResult, 'diagnostics' | 'errors'> = first ?? lint(before, rules, ctx);
+  let res: Lint = first ?? lint(before, rules, ctx);
   const lints = { n: first ? 0 : 1 };
-  const fail = (message: string): FileFix => ({ file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: [...res.errors.filter((e) => e.kind !== 'syntax'), { file, kind: 'fix', message }] });
+  const fail = (message: string): FileFix => ({
+    file,
+    before,
+    after: before,
+    fixed: 0,
+    diagnostics: res.diagnostics,
+    errors: [...res.errors.filter((e) => e.kind !== 'syntax'), { file, kind: 'fix', message }],
+  });
   const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
-  if (!distinctFixes(res.diagnostics, accept).length) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors, lints: lints.n };
+  if (!distinctFixes(res.diagnostics, accept).length)
+    return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: res.errors, lints: lints.n };
   const body = Buffer.from(original.subarray(decoded.bom ? 3 : 0));
   if (!body.equals(Buffer.from(decoded.text, 'utf8'))) return fail('not fixed: fixes are written only to UTF-8 files');
   // A syntax error is already reported (as a warning): the file is left alone.
-  if (res.errors.some((e) => e.kind === 'syntax')) return { file, before, after: before, fixed: 0, diagnostics: res.diagnostics, errors: [...res.errors, { file, kind: 'syntax', message: 'not fixed: the file has a syntax error' }] };
+  if (res.errors.some((e) => e.kind === 'syntax'))
+    return {
+      file,
+      before,
+      after: before,
+      fixed: 0,
+      diagnostics: res.diagnostics,
+      errors: [...res.errors, { file, kind: 'syntax', message: 'not fixed: the file has a syntax error' }],
+    };
 
-  let bytes = original;
-  let text = before;
-  let fixed = 0;
+  const loop: Loop = { bytes: original, text: before, res, fixed: 0, lints, errors: [], bom: decoded.bom, eol, accept };
+  const stuck = runRounds(loop, rules, ctx);
+  res = loop.res;
+  if (stuck) return fail(stuck);
+  return {
+    file,
+    before,
+    after: loop.text,
+    bytes: loop.text === before ? undefined : loop.bytes,
+    fixed: loop.fixed,
+    diagnostics: res.diagnostics,
+    errors: [...loop.errors, ...res.errors],
+    lints: lints.n,
+  };
+}
+
+type Lint = Pick<FileResult, 'diagnostics' | 'errors'>;
+
+/** A file's loop as it goes: the bytes and text so far, their lint, what was fixed and what failed. */
+interface Loop {
+  bytes: Buffer;
+  text: string;
+  res: Lint;
+  fixed: number;
+  lints: { n: number };
+  errors: FileError[];
+  readonly bom: boolean;
+  readonly eol: '\r' | undefined;
+  readonly accept: (f: Fix) => boolean;
+}
+
+/** Rounds of fixes until no applicable fix is left; says why the file is not fixed when the fixes do not settle. */
+function runRounds(loop: Loop, rules: RuleSet, ctx: LintContext): string | undefined {
   const failed = new Set<string>();
-  const errors: FileError[] = [];
+  const file = ctx.file.display;
   for (let round = 0; ; round++) {
-    const candidates = distinctFixes(res.diagnostics, accept).filter((c) => !failed.has(fixKey(c.fix, false)));
-    if (!candidates.length) break;
-    if (round === MAX_ROUNDS) return fail(`not fixed: the fixes did not settle after ${MAX_ROUNDS} rounds`);
-    const sel = selectEdits(text, candidates.map((c) => c.fix));
+    const candidates = distinctFixes(loop.res.diagnostics, loop.accept).filter((c) => !failed.has(fixKey(c.fix, false)));
+    if (!candidates.length) return undefined;
+    if (round === MAX_ROUNDS) return `not fixed: the fixes did not settle after ${MAX_ROUNDS} rounds`;
+    const sel = selectEdits(
+      loop.text,
+      candidates.map((c) => c.fix),
+    );
     const chosen = candidates.filter((c) => sel.applied.includes(c.fix));
-    const attempt = tryApply(bytes, text, decoded.bom, eolEdits(sel.edits, eol), chosen, res, rules, ctx, lints);
+    const attempt = tryApply(loop.bytes, loop.text, loop.bom, eolEdits(sel.edits, loop.eol), chosen, loop.res, rules, ctx, loop.lints);
     if (attempt.ok) {
-      ({ bytes, text, res } = attempt);
-      fixed += chosen.reduce((n, c) => n + c.diagnostics.length, 0);
+      ({ bytes: loop.bytes, text: loop.text, res: loop.res } = attempt);
+      loop.fixed += chosen.reduce((n, c) => n + c.diagnostics.length, 0);
       continue;
     }
     // Find the fix at fault: apply them one at a time; keep the first that passes.
     let progressed = false;
     for (const c of chosen) {
-      const one = tryApply(bytes, text, decoded.bom, eolEdits(fixOffsets(text, c.fix), eol), [c], res, rules, ctx, lints);
+      const one = tryApply(loop.bytes, loop.text, loop.bom, eolEdits(fixOffsets(loop.text, c.fix), loop.eol), [c], loop.res, rules, ctx, loop.lints);
       if (one.ok) {
-        ({ bytes, text, res } = one);
-        fixed += c.diagnostics.length;
+        ({ bytes: loop.bytes, text: loop.text, res: loop.res } = one);
+        loop.fixed += c.diagnostics.length;
         progressed = true;
         break;
       }
       failed.add(fixKey(c.fix, false));
       const d = c.diagnostics[0]!;
-      errors.push({ file, line: d.line, column: d.column, kind: 'fix', message: `fix for ${d.ruleId} not applied: ${one.why}` });
+      loop.errors.push({ file, line: d.line, column: d.column, kind: 'fix', message: `fix for ${d.ruleId} not applied: ${one.why}` });
     }
-    if (!progressed && !candidates.some((c) => !failed.has(fixKey(c.fix, false)))) break;
+    if (!progressed && !candidates.some((c) => !failed.has(fixKey(c.fix, false)))) return undefined;
   }
-  return { file, before, after: text, bytes: text === before ? undefined : bytes, fixed, diagnostics: res.diagnostics, errors: [...errors, ...res.errors], lints: lints.n };
 }
 
 /** Edits for a lone-CR file insert lone CRs (see loneCrEol). */
@@ -117,7 +171,17 @@ function eolEdits(edits: FixEdit[], eol: '\r' | undefined): FixEdit[] {
 
 type Attempt = { ok: true; bytes: Buffer; text: string; res: FileResult } | { ok: false; why: string };
 
-function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], chosen: { fix: Fix; diagnostics: Diagnostic[] }[], prev: Pick<FileResult, 'diagnostics'>, rules: RuleSet, ctx: LintContext, lints: { n: number }): Attempt {
+function tryApply(
+  bytes: Buffer,
+  text: string,
+  bom: boolean,
+  edits: FixEdit[],
+  chosen: { fix: Fix; diagnostics: Diagnostic[] }[],
+  prev: Pick<FileResult, 'diagnostics'>,
+  rules: RuleSet,
+  ctx: LintContext,
+  lints: { n: number },
+): Attempt {
   const next = applyBytes(bytes, text, bom, edits);
   const nextText = normalizeLoneCR(decodeSource(next).text);
   const res = lint(nextText, rules, ctx);
@@ -146,7 +210,11 @@ function tryApply(bytes: Buffer, text: string, bom: boolean, edits: FixEdit[], c
   for (const k of new Set([...want.keys(), ...got.keys()])) {
     const w = want.get(k) ?? 0;
     const g = got.get(k) ?? 0;
-    if (g > w) return { ok: false, why: before.get(k) ? `the finding ${k.split(' ')[0]} is still reported after the fix` : `the fixed code has a new ${k.split(' ')[0]} finding` };
+    if (g > w)
+      return {
+        ok: false,
+        why: before.get(k) ? `the finding ${k.split(' ')[0]} is still reported after the fix` : `the fixed code has a new ${k.split(' ')[0]} finding`,
+      };
     if (g < w) return { ok: false, why: `the fix also removed another ${k.split(' ')[0]} finding` };
   }
   return { ok: true, bytes: next, text: nextText, res };
@@ -163,7 +231,8 @@ export function writeFixed(abs: string, display: string, original: Buffer, fixed
     writeAtomic(abs, fixedBytes, original);
     return { written: true };
   } catch (e) {
-    if (e instanceof ChangedOnDiskError || e instanceof ReadOnlyError) return { written: false, error: { file: display, kind: 'fix', message: `not fixed: ${e.message}` } };
+    if (e instanceof ChangedOnDiskError || e instanceof ReadOnlyError)
+      return { written: false, error: { file: display, kind: 'fix', message: `not fixed: ${e.message}` } };
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     return { written: false, error: { file: display, kind: 'fix', message: `not fixed: cannot write the file (${code})` } };
   }

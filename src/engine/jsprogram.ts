@@ -53,7 +53,10 @@ export interface ProgramGroup {
 
 function configOf(path: string, errors: FileError[], display: (abs: string) => string): { options: ts.CompilerOptions; declarations: string[] } {
   const problems: string[] = [];
-  const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, ' ')) };
+  const host: ts.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, ' ')),
+  };
   const parsed = ts.getParsedCommandLineOfConfigFile(path, { noEmit: true }, host);
   const first = parsed?.errors.find((e) => e.category === ts.DiagnosticCategory.Error && e.code !== 18003);
   if (!parsed || problems.length || first) {

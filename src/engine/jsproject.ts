@@ -41,7 +41,14 @@ export function splitJs(rules: Rule[], found: DiscoveredFile[], files: Discovere
 }
 
 /** Checks the JS/TS files and appends them, their configs and results to the run's lists; returns run-level errors (a broken tsconfig). */
-export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: ResolvedConfig[], batch: { results: RawResult[]; stats: BatchStats }, resolver: ConfigResolver, opts: { prefilter?: boolean; maxFileSize?: number } = {}): Promise<FileError[]> {
+export async function checkJs(
+  part: JsPart,
+  files: DiscoveredFile[],
+  cfgs: ResolvedConfig[],
+  batch: { results: RawResult[]; stats: BatchStats },
+  resolver: ConfigResolver,
+  opts: { prefilter?: boolean; maxFileSize?: number } = {},
+): Promise<FileError[]> {
   const { checkJsFiles } = await import('./jsrun.js');
   const r = await checkJsFiles(part.files, part.rules, opts);
   for (let i = 0; i < part.files.length; i++) {
@@ -58,6 +65,7 @@ export async function checkJs(part: JsPart, files: DiscoveredFile[], cfgs: Resol
 export function displayOnlyFixes(abs: string, diagnostics: Diagnostic[]): void {
   if (!isJsFile(abs)) return;
   for (const d of diagnostics) {
-    if (d.fix && d.fix.applicability !== 'display-only') d.fix = { ...d.fix, applicability: 'display-only', reason: `${d.fix.reason} (--fix does not edit JS/TS files)` };
+    if (d.fix && d.fix.applicability !== 'display-only')
+      d.fix = { ...d.fix, applicability: 'display-only', reason: `${d.fix.reason} (--fix does not edit JS/TS files)` };
   }
 }

@@ -27,7 +27,6 @@ export interface JsFile {
   error?: string;
 }
 
-
 /** Names whose mention lets a file match (every JS/TS rule's), and `raiselint` for suppression comments. */
 export function mentions(text: string, names: Set<string>): { match: boolean; directives: boolean } {
   const directives = text.includes('raiselint');
@@ -73,7 +72,12 @@ function read(f: JsFile, errors: FileError[], maxBytes: number): string | undefi
 /** The first ESLint suggestion as a display-only fix: its `fix.range` is already an offset edit of `text`. */
 function toFix(s: LinterType.LintSuggestion): Fix {
   const guard = /only when/.test(s.desc);
-  return { applicability: 'display-only', strategy: guard ? 'type-guard' : 'try-except', reason: `${s.desc} (an editor quick fix: it changes what happens when the call throws)`, edits: [{ start: s.fix.range[0], end: s.fix.range[1], text: s.fix.text }] };
+  return {
+    applicability: 'display-only',
+    strategy: guard ? 'type-guard' : 'try-except',
+    reason: `${s.desc} (an editor quick fix: it changes what happens when the call throws)`,
+    edits: [{ start: s.fix.range[0], end: s.fix.range[1], text: s.fix.text }],
+  };
 }
 
 function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string): Diagnostic {
@@ -99,7 +103,11 @@ function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string): Diag
 }
 
 /** Checks JS/TS files with the JS/TS rules; one result per file, in the order given. */
-export async function checkJsFiles(files: JsFile[], rules: Rule[], opts: { prefilter?: boolean; maxFileSize?: number } = {}): Promise<{ results: RawResult[]; errors: FileError[]; stats: JsStats }> {
+export async function checkJsFiles(
+  files: JsFile[],
+  rules: Rule[],
+  opts: { prefilter?: boolean; maxFileSize?: number } = {},
+): Promise<{ results: RawResult[]; errors: FileError[]; stats: JsStats }> {
   const t0 = performance.now();
   const names = new Set(rules.flatMap((r) => r.js?.names ?? []));
   const results: RawResult[] = files.map(() => ({ diagnostics: [], errors: [], directives: [] }));
@@ -155,7 +163,13 @@ function lintOne(f: JsFile, text: string, out: RawResult, config: LinterType.Con
   }
   for (const m of messages) {
     if (m.fatal) {
-      out.errors.push({ file: f.display, line: m.line, column: Math.max(1, m.column), kind: 'syntax', message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)` });
+      out.errors.push({
+        file: f.display,
+        line: m.line,
+        column: Math.max(1, m.column),
+        kind: 'syntax',
+        message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)`,
+      });
       continue;
     }
     const rule = m.ruleId ? byId.get(m.ruleId) : undefined;

@@ -14,12 +14,12 @@ import type { UnusedSuppression } from '../suppress/apply.js';
 import { baselinePath, readBaseline, type Baseline, type BaselineEntry } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
-import { pinsFor } from '../config/pins.js';
+import { pinsFor, type Listed } from '../config/pins.js';
 import { removeStaleTempsIn } from '../io/atomic.js';
-import { ConfigResolver, checkRulePatterns, rulePatterns } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
-import type { RuleOptions } from '../compile/index.js';
+import type { PreparedRules, RuleOptions } from '../compile/index.js';
 import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
@@ -125,26 +125,40 @@ class FileText {
 
 /** The configuration resolver of a run (config files, `--config`, `--select` / `--ignore` / `--exclude`). */
 export function projectResolver(opts: ProjectOptions): ConfigResolver {
-  return new ConfigResolver({ use: opts.config !== false, file: opts.configFile, overrides: { select: opts.select, ignore: opts.ignore, replaceExclude: opts.replaceExclude } });
+  return new ConfigResolver({
+    use: opts.config !== false,
+    file: opts.configFile,
+    overrides: { select: opts.select, ignore: opts.ignore, replaceExclude: opts.replaceExclude },
+  });
 }
 
 /** The files a run checks (`--show-files` lists them). */
 export function discoverProject(paths: string[], opts: ProjectOptions, resolver: ConfigResolver): DiscoveredFile[] {
   // Each folder is listed once: the resolver (and pins, through it) look config files up in the walk's listings.
-  return discover(paths, { ...opts.discovery, respectGitignore: opts.respectGitignore, exclude: opts.exclude, followLinks: opts.followLinks, noDefaultExcludes: opts.replaceExclude, excluded: (abs, isDir) => resolver.excluded(abs, isDir), included: (abs) => resolver.included(abs), onListing: (dir, names) => {
+  return discover(paths, {
+    ...opts.discovery,
+    respectGitignore: opts.respectGitignore,
+    exclude: opts.exclude,
+    followLinks: opts.followLinks,
+    noDefaultExcludes: opts.replaceExclude,
+    excluded: (abs, isDir) => resolver.excluded(abs, isDir),
+    included: (abs) => resolver.included(abs),
+    onListing: (dir, names) => {
       resolver.knowListing(dir, names);
       // What a killed `--fix` left next to the user's files (io/atomic.ts).
       removeStaleTempsIn(dir, names);
-    } });
+    },
+  });
 }
 
 export async function runProject(paths: string[], opts: ProjectOptions = {}): Promise<ProjectResult> {
   const resolver = projectResolver(opts);
   // JS/TS files are found too, and checked only when JS/TS rules are loaded (see jsproject.ts).
-  const found: DiscoveredFile[] = opts.stdin ? [stdinFile(opts.stdin)] : discoverProject(paths, { ...opts, discovery: { ...opts.discovery, alsoFind: JS_FILES } }, resolver);
+  const found: DiscoveredFile[] = opts.stdin
+    ? [stdinFile(opts.stdin)]
+    : discoverProject(paths, { ...opts, discovery: { ...opts.discovery, alsoFind: JS_FILES } }, resolver);
   const files = opts.stdin ? found : pythonFiles(found);
   const cfgs = files.map((f) => resolver.forFile(f.abs));
-  const listed = (dir: string) => resolver.listed(dir);
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
@@ -158,61 +172,125 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
-  const contexts = new Map<string, FileContext>();
-  const baselineOf = baselineByFile(baseline);
-  const certainOnly = deriveMode === 'certain' ? derived?.recordIds : undefined;
-  // Made when first asked for: JS/TS files join `files` after checking (jsproject.ts).
-  const contextOf = (f: DiscoveredFile, i: number): FileContext => {
-    let c = contexts.get(f.display);
-    if (!c) {
-      const cfg = cfgs[i]!;
-      contexts.set(f.display, (c = { abs: f.abs, display: f.display, config: cfg, fixStrategy: opts.fixStrategy ?? cfg.fixStrategy, pins: pinsFor(f.abs, opts.targetVersion ?? cfg.targetVersion, listed), baseline: baselineOf(f.abs), certainOnly }));
-    }
-    return c;
-  };
+  const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, deriveMode === 'certain' ? derived?.recordIds : undefined);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
-  const batch = opts.stdin ? await checkStdin(opts.stdin, prepared, { fixStrategy: contextOf(files[0]!, 0).fixStrategy, prefilter: opts.prefilter, pins: contextOf(files[0]!, 0).pins }) : await checkFiles(
-    files.map((f, i) => ({ abs: f.abs, display: f.display, stat: f.stat, error: f.error, fixStrategy: contextOf(f, i).fixStrategy, pins: contextOf(f, i).pins })),
-    prepared,
-    { jobs: opts.jobs, cache: opts.cache, cacheDir: opts.cacheDir, prefilter: opts.prefilter, spawnAfterBytes: opts.spawnAfterBytes, maxFileSize: opts.maxFileSize, fixes: opts.fixes },
-  );
-
+  const batch = await checkAll(files, prepared, contexts, opts);
   const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];
-  const diagnostics: Diagnostic[] = [];
-  const sources = new Map<string, string>();
-  const outcomes = new Map<string, FileOutcome>();
+  const done = finishAll(files, batch.results, contexts, ctx, opts, !!js);
+  return {
+    files: files.length,
+    ...done,
+    errors: [...errors, ...done.errors],
+    rules,
+    ruleCount: prepared.snapshot.meta.ruleCount,
+    stats: batch.stats,
+    resolver,
+    context: ctx,
+    contexts: contexts.all,
+  };
+}
+
+/** Each checked file's context (./filecontext.ts), made when first asked for: JS/TS files join the run's files after checking (jsproject.ts). */
+class FileContexts {
+  readonly all = new Map<string, FileContext>();
+  private readonly baselineOf: (abs: string) => Baseline | undefined;
+
+  constructor(
+    private readonly opts: ProjectOptions,
+    private readonly cfgs: ResolvedConfig[],
+    private readonly listed: Listed,
+    baseline: Baseline | undefined,
+    private readonly certainOnly: Set<string> | undefined,
+  ) {
+    this.baselineOf = baselineByFile(baseline);
+  }
+
+  of(f: DiscoveredFile, i: number): FileContext {
+    let c = this.all.get(f.display);
+    if (c) return c;
+    const cfg = this.cfgs[i]!;
+    const { opts } = this;
+    c = {
+      abs: f.abs,
+      display: f.display,
+      config: cfg,
+      fixStrategy: opts.fixStrategy ?? cfg.fixStrategy,
+      pins: pinsFor(f.abs, opts.targetVersion ?? cfg.targetVersion, this.listed),
+      baseline: this.baselineOf(f.abs),
+      certainOnly: this.certainOnly,
+    };
+    this.all.set(f.display, c);
+    return c;
+  }
+}
+
+/** The check of every file (standard input, or files through the batch: content cache, prefilter, threads). */
+async function checkAll(
+  files: DiscoveredFile[],
+  prepared: PreparedRules,
+  contexts: FileContexts,
+  opts: ProjectOptions,
+): Promise<{ results: RawResult[]; stats: BatchStats }> {
+  if (opts.stdin) {
+    const c = contexts.of(files[0]!, 0);
+    return checkStdin(opts.stdin, prepared, { fixStrategy: c.fixStrategy, prefilter: opts.prefilter, pins: c.pins });
+  }
+  const tasks = files.map((f, i) => ({
+    abs: f.abs,
+    display: f.display,
+    stat: f.stat,
+    error: f.error,
+    fixStrategy: contexts.of(f, i).fixStrategy,
+    pins: contexts.of(f, i).pins,
+  }));
+  const { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes } = opts;
+  return checkFiles(tasks, prepared, { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes });
+}
+
+type Finished = Pick<ProjectResult, 'diagnostics' | 'errors' | 'sources' | 'originals' | 'outcomes' | 'absOf' | 'suppressed' | 'baselined' | 'staleBaseline'>;
+
+/** Each file's per-file stage (./filecontext.ts), and what the reporters and fixes need of the files with findings. */
+function finishAll(files: DiscoveredFile[], results: RawResult[], contexts: FileContexts, ctx: RunContext, opts: ProjectOptions, js: boolean): Finished {
+  const out: Finished = {
+    diagnostics: [],
+    errors: [],
+    sources: new Map(),
+    originals: new Map(),
+    outcomes: new Map(),
+    absOf: () => '',
+    suppressed: 0,
+    baselined: 0,
+    staleBaseline: 0,
+  };
   const absByDisplay = new Map<string, string>();
-  const originals = new Map<string, { abs: string; bytes: Buffer }>();
-  let suppressed = 0;
-  let baselined = 0;
-  let staleBaseline = 0;
   files.forEach((f, i) => {
-    const raw = batch.results[i]!;
+    const raw = results[i]!;
     // A file that cannot be read or decoded is a raiselint/io-error finding (as Ruff's E902), configured like any rule.
     const io = splitIoErrors(raw.errors);
-    const r: FileResult = { file: f.display, diagnostics: io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
+    const diagnostics = io.findings.length ? [...raw.diagnostics, ...io.findings] : raw.diagnostics;
+    const r: FileResult = { file: f.display, diagnostics, errors: io.rest, text: raw.text, directives: raw.directives };
     // The check keeps no text (batch.ts): read once, when a suppression, a finding or the outcome needs it.
     const once = new FileText(f.abs, raw);
-    const done = finishFile(r, contextOf(f, i), ctx, () => once.text());
+    const done = finishFile(r, contexts.of(f, i), ctx, () => once.text());
     if (js) displayOnlyFixes(f.abs, done.diagnostics);
-    diagnostics.push(...done.diagnostics);
-    errors.push(...r.errors);
-    suppressed += done.suppressed;
-    baselined += done.baselined;
-    staleBaseline += done.staleBaseline;
+    out.diagnostics.push(...done.diagnostics);
+    out.errors.push(...r.errors);
+    out.suppressed += done.suppressed;
+    out.baselined += done.baselined;
+    out.staleBaseline += done.staleBaseline;
     absByDisplay.set(f.display, f.abs);
     if (done.diagnostics.length) {
       // Files with findings: their text (code frames) and bytes (fixes).
       const { text, bytes } = opts.stdin ? { text: raw.text, bytes: opts.stdin.bytes } : once.read();
-      if (text !== undefined) sources.set(f.display, text);
-      if (bytes && opts.originals !== false) originals.set(f.display, { abs: f.abs, bytes });
+      if (text !== undefined) out.sources.set(f.display, text);
+      if (bytes && opts.originals !== false) out.originals.set(f.display, { abs: f.abs, bytes });
     }
     const text = raw.diagnostics.length || raw.directives.length ? once.text() : undefined;
-    outcomes.set(f.display, { abs: f.abs, display: f.display, text, directives: r.directives ?? [], unused: done.unused });
+    out.outcomes.set(f.display, { abs: f.abs, display: f.display, text, directives: r.directives ?? [], unused: done.unused });
   });
-  const absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
-  diagnostics.sort(compareDiagnostics);
-  return { files: files.length, diagnostics, errors, sources, originals, rules, ruleCount: prepared.snapshot.meta.ruleCount, stats: batch.stats, resolver, outcomes, absOf, suppressed, baselined, staleBaseline, context: ctx, contexts };
+  out.absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
+  out.diagnostics.sort(compareDiagnostics);
+  return out;
 }
 
 /** A baseline's entries of each file, by the file's absolute path (undefined: no baseline). */

@@ -25,7 +25,11 @@ export function stdinFile(src: StdinSource): { abs: string; display: string } {
   return { abs: resolve(src.filename ?? 'stdin.py'), display: src.filename ?? '-' };
 }
 
-export async function checkStdin(src: StdinSource, prepared: PreparedRules, opts: { fixStrategy?: StrategyOption; prefilter?: boolean; pins?: Pins }): Promise<{ results: RawResult[]; stats: BatchStats }> {
+export async function checkStdin(
+  src: StdinSource,
+  prepared: PreparedRules,
+  opts: { fixStrategy?: StrategyOption; prefilter?: boolean; pins?: Pins },
+): Promise<{ results: RawResult[]; stats: BatchStats }> {
   await initParser();
   const { abs, display } = stdinFile(src);
   let bytes: Buffer;
@@ -34,10 +38,28 @@ export async function checkStdin(src: StdinSource, prepared: PreparedRules, opts
     bytes = new Source(abs, src.bytes).checked();
   } catch (e) {
     if (!(e instanceof NotebookError)) throw e;
-    const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: 0, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
+    const stats: BatchStats = {
+      files: 1,
+      cachedByStat: 0,
+      cachedByHash: 0,
+      read: 1,
+      parsed: 0,
+      workers: 0,
+      compileMs: prepared.compileMs,
+      ruleCount: prepared.snapshot.meta.ruleCount,
+    };
     return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
   }
   const r = checkBytes(bytes, display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter, pins: opts.pins });
-  const stats: BatchStats = { files: 1, cachedByStat: 0, cachedByHash: 0, read: 1, parsed: r.text === undefined ? 0 : 1, workers: 0, compileMs: prepared.compileMs, ruleCount: prepared.snapshot.meta.ruleCount };
+  const stats: BatchStats = {
+    files: 1,
+    cachedByStat: 0,
+    cachedByHash: 0,
+    read: 1,
+    parsed: r.text === undefined ? 0 : 1,
+    workers: 0,
+    compileMs: prepared.compileMs,
+    ruleCount: prepared.snapshot.meta.ruleCount,
+  };
   return { results: [{ diagnostics: r.diagnostics, errors: r.errors, directives: r.directives ?? [], text: r.text }], stats };
 }

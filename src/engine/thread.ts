@@ -19,7 +19,11 @@ export interface ThreadData {
 export type ThreadMessage = { kind: 'results'; results: WorkResult[] } | { kind: 'done' } | { kind: 'failed'; message: string };
 
 async function run(data: ThreadData): Promise<void> {
-  const snap = data.snapshotBytes ? Snapshot.fromBytes(new Uint8Array(data.snapshotBytes)) : data.snapshotPath ? Snapshot.open(data.snapshotPath, data.key) : undefined;
+  const snap = data.snapshotBytes
+    ? Snapshot.fromBytes(new Uint8Array(data.snapshotBytes))
+    : data.snapshotPath
+      ? Snapshot.open(data.snapshotPath, data.key)
+      : undefined;
   if (!snap) throw new Error('cannot open the rules snapshot');
   const checker = new FileChecker(snap.prefilter, (names) => snap.ruleSetFor(names), data.opts);
   const counter = new Int32Array(data.counter);

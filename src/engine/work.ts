@@ -130,7 +130,11 @@ export class FileChecker {
     if (!byStrategy) this.optionsBy.set(task.pins, (byStrategy = new Map()));
     let o = byStrategy.get(task.fixStrategy);
     // The prefilter has decided (on the bytes, as checkSource would on the text): not again.
-    if (!o) byStrategy.set(task.fixStrategy, (o = { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins }));
+    if (!o)
+      byStrategy.set(
+        task.fixStrategy,
+        (o = { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins }),
+      );
     return o;
   }
 

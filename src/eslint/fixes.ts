@@ -40,7 +40,13 @@ function indentOf(sf: ts.SourceFile, pos: number): string {
   return /^[ \t]*/.exec(sf.text.slice(start, pos))![0];
 }
 
-export function trySuggestion(call: ts.CallExpression | ts.NewExpression, t: JsTarget, bases: string[], checker: ts.TypeChecker | undefined, isTs: boolean): SuggestionText | undefined {
+export function trySuggestion(
+  call: ts.CallExpression | ts.NewExpression,
+  t: JsTarget,
+  bases: string[],
+  checker: ts.TypeChecker | undefined,
+  isTs: boolean,
+): SuggestionText | undefined {
   const stmt = statementOf(call);
   if (!stmt) return undefined;
   if (t.async && !hasAwait(call, stmt)) return undefined;

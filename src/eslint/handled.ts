@@ -87,7 +87,7 @@ function guardCall(cond: ts.Expression): { callee: string; args: string[]; negat
 function protects(cond: ts.Expression, g: JsGuard, argText: string, want: boolean): boolean {
   const c = guardCall(cond);
   if (!c || c.callee !== g.callee || c.args[g.guardArg] !== argText) return false;
-  return g.safeWhenTrue !== c.negated === want;
+  return (g.safeWhenTrue !== c.negated) === want;
 }
 
 function guarded(call: ts.CallExpression | ts.NewExpression, guards: JsGuard[]): boolean {
@@ -97,9 +97,18 @@ function guarded(call: ts.CallExpression | ts.NewExpression, guards: JsGuard[]):
     const text = arg.getText();
     for (let n: ts.Node = call; n.parent && !ts.isFunctionLike(n); n = n.parent) {
       const p = n.parent;
-      if (ts.isIfStatement(p) && (n === p.thenStatement ? protects(p.expression, g, text, true) : n === p.elseStatement && protects(p.expression, g, text, false))) return true;
-      if (ts.isConditionalExpression(p) && (n === p.whenTrue ? protects(p.condition, g, text, true) : n === p.whenFalse && protects(p.condition, g, text, false))) return true;
-      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && n === p.right && protects(p.left, g, text, true)) return true;
+      if (
+        ts.isIfStatement(p) &&
+        (n === p.thenStatement ? protects(p.expression, g, text, true) : n === p.elseStatement && protects(p.expression, g, text, false))
+      )
+        return true;
+      if (
+        ts.isConditionalExpression(p) &&
+        (n === p.whenTrue ? protects(p.condition, g, text, true) : n === p.whenFalse && protects(p.condition, g, text, false))
+      )
+        return true;
+      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && n === p.right && protects(p.left, g, text, true))
+        return true;
       // `if (!URL.canParse(input)) return;` earlier in an enclosing block.
       if ((ts.isBlock(p) || ts.isSourceFile(p)) && ts.isStatement(n)) {
         for (const s of p.statements) {

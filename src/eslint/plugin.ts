@@ -81,7 +81,9 @@ function errorClasses(t: JsTarget, program: ts.Program): string[] {
     const decl = errorDeclaration(t, program);
     const checker = program.getTypeChecker();
     const sym = decl?.name && checker.getSymbolAtLocation(decl.name);
-    if (sym) for (const b of baseChain(checker.getDeclaredTypeOfSymbol(sym), checker).slice(1)) if (b.symbol && !bases.includes(b.symbol.name)) bases.push(b.symbol.name);
+    if (sym)
+      for (const b of baseChain(checker.getDeclaredTypeOfSymbol(sym), checker).slice(1))
+        if (b.symbol && !bases.includes(b.symbol.name)) bases.push(b.symbol.name);
     if (!bases.includes('Error') && t.errorClass !== 'Error') bases.push('Error');
     m.set(key, bases);
   }
@@ -160,7 +162,13 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       context.report({
         node,
         messageId: certain ? 'certain' : 'possible',
-        data: { callee: shownCallee(tsNode), error: t.errorClass, message: rule.record.errorMessage, why: why ? ` ${why}` : '', rule: prefix ? `${rule.id}: ` : '' },
+        data: {
+          callee: shownCallee(tsNode),
+          error: t.errorClass,
+          message: rule.record.errorMessage,
+          why: why ? ` ${why}` : '',
+          rule: prefix ? `${rule.id}: ` : '',
+        },
         suggest,
       });
     }
@@ -207,7 +215,13 @@ export function createPlugin(opts: PluginOptions = {}) {
   for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
   const recordsRule = create<[], MessageIds>({
     name: 'records',
-    meta: { type: 'problem', docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' }, hasSuggestions: true, messages: MESSAGES, schema: [] },
+    meta: {
+      type: 'problem',
+      docs: { description: 'Calls that throw a recorded error (records from settings.raiselint.records)' },
+      hasSuggestions: true,
+      messages: MESSAGES,
+      schema: [],
+    },
     defaultOptions: [],
     create(context) {
       const list = settingsRules(context.settings, context.cwd);

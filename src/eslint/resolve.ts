@@ -52,7 +52,9 @@ export function throwingOverload(decl: ts.SignatureDeclaration | undefined, t: J
   const sigs = (sym?.declarations ?? []).filter((d) => ts.isFunctionLike(d));
   if (sigs.length <= 1) return true;
   const params = decl.parameters;
-  const callback = params.some((p) => (ts.isIdentifier(p.name) && /^(cb|callback|done|next)$/i.test(p.name.text)) || (!!p.type && /Callback\b/.test(p.type.getText())));
+  const callback = params.some(
+    (p) => (ts.isIdentifier(p.name) && /^(cb|callback|done|next)$/i.test(p.name.text)) || (!!p.type && /Callback\b/.test(p.type.getText())),
+  );
   if (!callback) return true;
   const min = params.filter((p) => !p.questionToken && !p.initializer && !p.dotDotDotToken).length;
   const max = params.some((p) => p.dotDotDotToken) ? Infinity : params.length;
@@ -83,7 +85,8 @@ function skipParens(e: ts.Expression): ts.Expression {
 
 function judgeFunction(call: ts.CallExpression, t: JsTarget, checker: ts.TypeChecker): Judgement | undefined {
   const d = resolvedDecl(call, checker);
-  if (d && d.name && ts.isIdentifier(d.name) && d.name.text === t.name && !className(d) && inPackage(d, t.package)) return throwingOverload(d, t, checker) ? { exact: true } : undefined;
+  if (d && d.name && ts.isIdentifier(d.name) && d.name.text === t.name && !className(d) && inPackage(d, t.package))
+    return throwingOverload(d, t, checker) ? { exact: true } : undefined;
   if (d && !d.getSourceFile().isDeclarationFile && d.name) return undefined;
   // Untyped: the callee's alias chain to an import of the package.
   return importedFrom(skipParens(call.expression), t, checker, [t.name]) ? { exact: true } : undefined;
@@ -111,7 +114,11 @@ function importPath(callee: ts.Expression, pkg: string, checker: ts.TypeChecker)
     const spec = moduleOf(d);
     if (spec !== undefined) {
       if (!samePackage(spec, pkg)) return undefined;
-      const named = ts.isImportSpecifier(d) ? (d.propertyName ?? d.name).text : ts.isBindingElement(d) ? ((d.propertyName as ts.Identifier | undefined) ?? (d.name as ts.Identifier)).text : undefined;
+      const named = ts.isImportSpecifier(d)
+        ? (d.propertyName ?? d.name).text
+        : ts.isBindingElement(d)
+          ? ((d.propertyName as ts.Identifier | undefined) ?? (d.name as ts.Identifier)).text
+          : undefined;
       return named ? [named, ...members] : members;
     }
     if (!(sym.flags & ts.SymbolFlags.Alias)) return undefined;
@@ -132,13 +139,26 @@ function samePackage(spec: string, pkg: string): boolean {
 /** The module an import-like declaration reads from. */
 function moduleOf(d: ts.Declaration): string | undefined {
   let n: ts.Node | undefined = d;
-  while (n && (ts.isImportSpecifier(n) || ts.isNamedImports(n) || ts.isNamespaceImport(n) || ts.isImportClause(n) || ts.isBindingElement(n) || ts.isObjectBindingPattern(n))) n = n.parent;
+  while (
+    n &&
+    (ts.isImportSpecifier(n) ||
+      ts.isNamedImports(n) ||
+      ts.isNamespaceImport(n) ||
+      ts.isImportClause(n) ||
+      ts.isBindingElement(n) ||
+      ts.isObjectBindingPattern(n))
+  )
+    n = n.parent;
   if (n && ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) return n.moduleSpecifier.text;
-  if (n && ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference) && ts.isStringLiteral(n.moduleReference.expression)) return n.moduleReference.expression.text;
+  if (n && ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference) && ts.isStringLiteral(n.moduleReference.expression))
+    return n.moduleReference.expression.text;
   if (n && ts.isVariableDeclaration(n) && n.initializer) {
     let init: ts.Expression = n.initializer;
     while (ts.isAwaitExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
-    if (ts.isCallExpression(init) && (init.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(init.expression) && init.expression.text === 'require'))) {
+    if (
+      ts.isCallExpression(init) &&
+      (init.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(init.expression) && init.expression.text === 'require'))
+    ) {
       const a = init.arguments[0];
       if (a && ts.isStringLiteral(a)) return a.text;
     }
@@ -157,12 +177,20 @@ function judgeMethod(call: ts.CallExpression, callee: ts.PropertyAccessExpressio
     const prop = checker.getPropertyOfType(checker.getApparentType(part), t.name);
     const decls = prop?.declarations ?? [];
     if (decls.some((x) => !isStatic(x) && className(x) === t.className && x.parent && ts.isClassLike(x.parent) && inPackage(x, t.package))) raises++;
-    else if (decls.length && decls.every((x) => x.parent && (ts.isInterfaceDeclaration(x.parent) || ts.isTypeLiteralNode(x.parent))) && implementedBy(part, t, checker)) maybe++;
+    else if (
+      decls.length &&
+      decls.every((x) => x.parent && (ts.isInterfaceDeclaration(x.parent) || ts.isTypeLiteralNode(x.parent))) &&
+      implementedBy(part, t, checker)
+    )
+      maybe++;
   }
   if (!raises && !maybe) return undefined;
   if (raises === parts.length) return { exact: true };
   const shown = t.className!;
-  return { exact: false, why: type.isUnion() ? `when the receiver is a ${shown}` : `when the receiver is a ${shown} (it implements ${checker.typeToString(type)})` };
+  return {
+    exact: false,
+    why: type.isUnion() ? `when the receiver is a ${shown}` : `when the receiver is a ${shown} (it implements ${checker.typeToString(type)})`,
+  };
 }
 
 /** The recorded class's instance type is assignable to `type` (it implements the interface). */
@@ -205,10 +233,15 @@ function judgeStatic(call: ts.CallExpression, callee: ts.PropertyAccessExpressio
   }
   if (!throwingOverload(resolvedDecl(call, checker), t, checker)) return undefined;
   // `C.m()` on the class itself (or a subclass) is exact; a value typed `typeof C` may hold a subclass that overrides it.
-  let sym = ts.isIdentifier(skipParens(callee.expression)) || ts.isPropertyAccessExpression(skipParens(callee.expression)) ? checker.getSymbolAtLocation(skipParens(callee.expression)) : undefined;
+  let sym =
+    ts.isIdentifier(skipParens(callee.expression)) || ts.isPropertyAccessExpression(skipParens(callee.expression))
+      ? checker.getSymbolAtLocation(skipParens(callee.expression))
+      : undefined;
   if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
   const isClass = !!sym?.declarations?.some((x) => ts.isClassLike(x));
-  return isClass ? { exact: true } : { exact: false, why: `when ${callee.expression.getText()} is ${t.className} itself or a subclass that does not override ${t.name}` };
+  return isClass
+    ? { exact: true }
+    : { exact: false, why: `when ${callee.expression.getText()} is ${t.className} itself or a subclass that does not override ${t.name}` };
 }
 
 /**
@@ -217,7 +250,15 @@ function judgeStatic(call: ts.CallExpression, callee: ts.PropertyAccessExpressio
  */
 function webGlobal(d: ts.SignatureDeclaration, t: JsTarget): boolean {
   const v = d.parent?.parent;
-  return t.package.startsWith('node:') && !!v && ts.isTypeLiteralNode(d.parent) && ts.isVariableDeclaration(v) && ts.isIdentifier(v.name) && v.name.text === t.className && /\/typescript\/lib\/lib\.[\w.]+\.d\.ts$/.test(d.getSourceFile().fileName.replace(/\\/g, '/'));
+  return (
+    t.package.startsWith('node:') &&
+    !!v &&
+    ts.isTypeLiteralNode(d.parent) &&
+    ts.isVariableDeclaration(v) &&
+    ts.isIdentifier(v.name) &&
+    v.name.text === t.className &&
+    /\/typescript\/lib\/lib\.[\w.]+\.d\.ts$/.test(d.getSourceFile().fileName.replace(/\\/g, '/'))
+  );
 }
 
 function judgeNew(call: ts.NewExpression, t: JsTarget, checker: ts.TypeChecker): Judgement | undefined {
@@ -240,7 +281,11 @@ export function baseChain(type: ts.Type, checker: ts.TypeChecker): ts.Type[] {
   let cur: ts.Type | undefined = type;
   for (let i = 0; cur && i < 20; i++) {
     out.push(cur);
-    const bases: ts.Type[] = cur.isClassOrInterface() ? checker.getBaseTypes(cur) : cur.symbol ? checker.getBaseTypes(checker.getDeclaredTypeOfSymbol(cur.symbol) as ts.InterfaceType) : [];
+    const bases: ts.Type[] = cur.isClassOrInterface()
+      ? checker.getBaseTypes(cur)
+      : cur.symbol
+        ? checker.getBaseTypes(checker.getDeclaredTypeOfSymbol(cur.symbol) as ts.InterfaceType)
+        : [];
     cur = bases[0];
   }
   return out;

@@ -12,7 +12,8 @@ import type { Applicability, Diagnostic, Fix, FixEdit } from '../diagnostics/typ
 
 /** A fix's edits in file order; `text` is the text the fix was planned on (an edit outside it is an error). */
 export function fixOffsets(text: string, fix: Fix): FixEdit[] {
-  for (const e of fix.edits) if (!(e.start >= 0 && e.start <= e.end && e.end <= text.length)) throw new Error(`fix edit at offset ${e.start}-${e.end} is outside the file`);
+  for (const e of fix.edits)
+    if (!(e.start >= 0 && e.start <= e.end && e.end <= text.length)) throw new Error(`fix edit at offset ${e.start}-${e.end} is outside the file`);
   return [...fix.edits].sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
@@ -122,7 +123,8 @@ export function writeAtomic(path: string, data: Uint8Array, expected: Uint8Array
   const st = statSync(target);
   if (readOnly(target, st.mode)) throw new ReadOnlyError('read-only (the file has no write permission for this user)');
   const now = readFileSync(target);
-  if (!now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength))) throw new ChangedOnDiskError('the file changed on disk since it was read: not written');
+  if (!now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)))
+    throw new ChangedOnDiskError('the file changed on disk since it was read: not written');
   if (st.nlink > 1) {
     // A rename would cut the file off from its other names: write the bytes in place instead.
     writeInPlace(target, data);

@@ -15,7 +15,11 @@ import { abbrev, NoFix, TIGHT, unparenUp, type FixSite } from './site.js';
 
 export abstract class PlanBind extends PlanRender {
   /** The user's expressions for the pattern's placeholders (receiver, arguments, assignment target), and the arguments the call does not pass. */
-  private substitutions(s: FixSite, alt: Alternative, sink?: { kind: SinkKind; name?: string }): { subs: Map<string, Node>; unbound: string[]; hasSplat: boolean } {
+  private substitutions(
+    s: FixSite,
+    alt: Alternative,
+    sink?: { kind: SinkKind; name?: string },
+  ): { subs: Map<string, Node>; unbound: string[]; hasSplat: boolean } {
     const p = s.pattern!;
     const subs = new Map<string, Node>();
     const recv = this.receiverOf(s);
@@ -30,9 +34,11 @@ export abstract class PlanBind extends PlanRender {
       const param = a.keyword ?? (a.index !== undefined ? params?.[a.index] : undefined);
       let node: Node | undefined;
       if (param) node = list.find((x) => x.type === 'keyword_argument' && field(x, 'name')?.text === param)?.childForFieldName('value') ?? undefined;
-      if (!node && a.keyword) node = list.find((x) => x.type === 'keyword_argument' && field(x, 'name')?.text === a.keyword)?.childForFieldName('value') ?? undefined;
+      if (!node && a.keyword)
+        node = list.find((x) => x.type === 'keyword_argument' && field(x, 'name')?.text === a.keyword)?.childForFieldName('value') ?? undefined;
       const idx = a.index ?? (param && params ? params.indexOf(param) : -1);
-      if (!node && idx !== undefined && idx >= 0 && !positional.slice(0, idx + 1).some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat')) node = positional[idx];
+      if (!node && idx !== undefined && idx >= 0 && !positional.slice(0, idx + 1).some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat'))
+        node = positional[idx];
       if (node) subs.set(a.name, node);
       else if (!subs.has(a.name)) unbound.push(a.name);
     }
@@ -87,7 +93,8 @@ export abstract class PlanBind extends PlanRender {
           this.display ??= `\`${name}\` already names something else in this file (the record imports it: \`${imp.stmt}\`)`;
           continue;
         }
-        if (riskyImport(imp.q)) this.display ??= `the record's alternative imports \`${imp.q}\`, which reaches the system or runs code (record code is third-party data)`;
+        if (riskyImport(imp.q))
+          this.display ??= `the record's alternative imports \`${imp.q}\`, which reaches the system or runs code (record code is third-party data)`;
         this.addImport(imp.stmt, imp.top);
         continue;
       }
@@ -95,7 +102,8 @@ export abstract class PlanBind extends PlanRender {
       missing.push(name);
     }
     // Unsafe still means valid: a fix that would leave a name undefined is shown only, with the names to supply.
-    if (missing.length) this.display ??= `the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import: define ${missing.length > 1 ? 'them' : 'it'} to apply the fix`;
+    if (missing.length)
+      this.display ??= `the alternative uses ${missing.map((m) => `\`${m}\``).join(', ')}, which this file does not define or import: define ${missing.length > 1 ? 'them' : 'it'} to apply the fix`;
     return spelled;
   }
 
@@ -104,7 +112,8 @@ export abstract class PlanBind extends PlanRender {
     const p = s.pattern!;
     const { subs, unbound, hasSplat } = this.substitutions(s, alt, sink);
     const used = new Set(alt.ids.filter((i) => !i.scoped && i.start >= span.start && i.end <= span.end).map((i) => i.name));
-    for (const u of unbound) if (used.has(u)) this.display = `the call passes no value for \`${u}\`${hasSplat ? ' (it unpacks arguments)' : ''}, which the record's alternative uses`;
+    for (const u of unbound)
+      if (used.has(u)) this.display = `the call passes no value for \`${u}\`${hasSplat ? ' (it unpacks arguments)' : ''}, which the record's alternative uses`;
     const renames = this.renamesFor(p, alt, subs, sink);
     this.lastRenames = renames;
     const local = new Set([...alt.leaking, ...(p.exceptAs ? [p.exceptAs] : [])]);
@@ -112,7 +121,10 @@ export abstract class PlanBind extends PlanRender {
     if (handler) {
       for (const [name, n] of subs) {
         if (!n || !used.has(name)) continue;
-        if (/^(call|await|named_expression|yield)$/.test(n.type) || n.descendantsOfType(['call', 'await', 'named_expression', 'yield']).some((x) => !!x && x.isNamed)) {
+        if (
+          /^(call|await|named_expression|yield)$/.test(n.type) ||
+          n.descendantsOfType(['call', 'await', 'named_expression', 'yield']).some((x) => !!x && x.isNamed)
+        ) {
           this.unsafe.push(`\`${abbrev(n.text)}\` is evaluated again in the handler`);
         }
       }
@@ -138,7 +150,6 @@ export abstract class PlanBind extends PlanRender {
     }
     return edits;
   }
-
 
   /** Replaces one call in place by the alternative's value (for embedded calls and in-place replacement). */
   protected inline(s: FixSite, extra: string, contIndent: string, kind?: 'try' | 'guard'): FixEdit {
@@ -192,16 +203,22 @@ export abstract class PlanBind extends PlanRender {
       if (needsValue && !uses) this.display = `the record's alternative gives no value for \`${prefix.trim().replace(/=$/, '').trim()}\``;
       else if (needsValue && !(sink.kind === 'assign' && sink.name)) appended = `${prefix}${this.lastRenames.get(t) ?? t}`;
     } else if (p.prot.sink === 'return') {
-      if (alt.nestedReturn && sink.kind !== 'return') this.display = 'the record\'s alternative returns from inside a block';
+      if (alt.nestedReturn && sink.kind !== 'return') this.display = "the record's alternative returns from inside a block";
       else if (sink.kind === 'expr') this.display = "the record's alternative returns a value; this statement does not";
-      else if (sink.kind === 'assign') for (const st of alt.statements) if (st.type === 'return_statement') edits.push({ start: st.start, end: st.start + 'return'.length + 1, text: prefix });
+      else if (sink.kind === 'assign')
+        for (const st of alt.statements) if (st.type === 'return_statement') edits.push({ start: st.start, end: st.start + 'return'.length + 1, text: prefix });
     } else if (needsValue) {
-      this.display = `the record's alternative gives no value for \`${prefix.trim().replace(/=$/, '').replace(/^return$/, 'return').trim()}\``;
+      this.display = `the record's alternative gives no value for \`${prefix
+        .trim()
+        .replace(/=$/, '')
+        .replace(/^return$/, 'return')
+        .trim()}\``;
     }
     if (sink.augmented && kind === 'try') {
       // `d[key()] += await f()` evaluates the target first: the handler would run `key()` again.
       for (const d of this.stmt.descendantsOfType(['call', 'await'])) {
-        if (d?.isNamed && d.startIndex >= sink.prefix.start && d.endIndex <= sink.prefix.end) this.unsafe.push(`\`${abbrev(d.text)}\` in the target runs again in the handler`);
+        if (d?.isNamed && d.startIndex >= sink.prefix.start && d.endIndex <= sink.prefix.end)
+          this.unsafe.push(`\`${abbrev(d.text)}\` in the target runs again in the handler`);
       }
     }
     const end = dropTrailingComment || appended ? alt.stmtEnd : alt.region.end;
@@ -215,15 +232,22 @@ export abstract class PlanBind extends PlanRender {
     if (s.hoist) return { kind: 'assign', prefix: { start: 0, end: 0 }, name: this.hoistName(s) };
     const parent = parentOf(s.top);
     if (!parent) return undefined;
-    if (parent.type === 'expression_statement' && parent.id === this.stmt.id) return { kind: 'expr', prefix: { start: this.stmt.startIndex, end: this.stmt.startIndex } };
-    if (parent.type === 'return_statement' && parent.id === this.stmt.id) return { kind: 'return', prefix: { start: this.stmt.startIndex, end: s.top.startIndex } };
+    if (parent.type === 'expression_statement' && parent.id === this.stmt.id)
+      return { kind: 'expr', prefix: { start: this.stmt.startIndex, end: this.stmt.startIndex } };
+    if (parent.type === 'return_statement' && parent.id === this.stmt.id)
+      return { kind: 'return', prefix: { start: this.stmt.startIndex, end: s.top.startIndex } };
     if ((parent.type === 'assignment' || parent.type === 'augmented_assignment') && field(parent, 'right')?.id === s.top.id) {
       let a: Node = parent;
       for (let up = parentOf(a); up?.type === 'assignment' && field(up, 'right')?.id === a.id; up = parentOf(a)) a = up;
       if (parentOf(a)?.id !== this.stmt.id) return undefined;
       const left = field(a, 'left');
       const simple = a.id === parent.id && parent.type === 'assignment' && !field(parent, 'type') && left?.type === 'identifier';
-      return { kind: 'assign', prefix: { start: this.stmt.startIndex, end: s.top.startIndex }, name: simple ? left!.text : undefined, augmented: parent.type === 'augmented_assignment' };
+      return {
+        kind: 'assign',
+        prefix: { start: this.stmt.startIndex, end: s.top.startIndex },
+        name: simple ? left!.text : undefined,
+        augmented: parent.type === 'augmented_assignment',
+      };
     }
     return undefined;
   }

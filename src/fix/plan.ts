@@ -78,7 +78,11 @@ class GroupPlanner extends PlanBind {
       for (const s of sites) if (s.noWrap) throw new NoFix(s.noWrap);
       if (this.inlineBodyAt === undefined && !this.user.aloneOnLines(this.stmt)) {
         const before = this.user.text.slice(Math.max(this.user.lineStart(this.stmt.startIndex), this.stmt.startIndex - 200), this.stmt.startIndex).trim();
-        throw new NoFix(before ? `the statement shares its line with \`${before.length > 50 ? `...${before.slice(-47)}` : before}\`` : 'the statement shares its line with other code');
+        throw new NoFix(
+          before
+            ? `the statement shares its line with \`${before.length > 50 ? `...${before.slice(-47)}` : before}\``
+            : 'the statement shares its line with other code',
+        );
       }
       if (sites.some((s) => s.hoist) && sites.length > 1) throw new NoFix('several findings in one statement header');
       // The alternative's value takes the call's place in the header (fix/site.ts HEADERS says when that is unsafe).
@@ -102,7 +106,13 @@ class GroupPlanner extends PlanBind {
       applicability = 'unsafe';
       reason = `${what}; unsafe: ${[...new Set(this.unsafe)].join('; ')}`;
     }
-    return { applicability, strategy, reason, title, edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })) };
+    return {
+      applicability,
+      strategy,
+      reason,
+      title,
+      edits: edits.sort((a, b) => a.start - b.start || a.end - b.end).map(({ start, end, text }) => ({ start, end, text })),
+    };
   }
 
   /**
@@ -113,7 +123,8 @@ class GroupPlanner extends PlanBind {
   private judgeSafety(sites: FixSite[]): void {
     for (const s of [...sites, ...this.others.filter((o) => o.pattern)]) {
       const risky = riskyCode(s, this.stmt);
-      if (risky.length) this.display ??= `the record's alternative uses ${risky.map((r) => `\`${r}\``).join(', ')}, which the statement does not (record code is third-party data)`;
+      if (risky.length)
+        this.display ??= `the record's alternative uses ${risky.map((r) => `\`${r}\``).join(', ')}, which the statement does not (record code is third-party data)`;
       const asks = s.action === 'replace' ? undefined : asksForError(s.call);
       if (asks) this.display ??= `the call passes \`${asks}\`: it asks for the error that the fix would handle`;
       const as = s.pattern ? swallowedAs(s.pattern) : undefined;
@@ -136,7 +147,8 @@ class GroupPlanner extends PlanBind {
         if (ann) this.display ??= `returns \`None\` after the error from a function annotated \`-> ${ann}\``;
       }
     }
-    if (sites.some((s) => s.finding.confidence !== 'certain')) this.unsafe.push('the finding is only possible: the fix also changes what runs when the call would have worked');
+    if (sites.some((s) => s.finding.confidence !== 'certain'))
+      this.unsafe.push('the finding is only possible: the fix also changes what runs when the call would have worked');
     this.unsafe.push("the alternative is the record's code (third-party data)");
   }
 
@@ -156,11 +168,29 @@ class GroupPlanner extends PlanBind {
         s.pattern = p.replace;
         continue;
       }
-      let want: 'try' | 'guard' = this.mode === 'try-except' ? 'try' : this.mode === 'type-guard' ? 'guard' : p.handling === 'try-except' ? 'try' : p.handling === 'type-guard' ? 'guard' : p.guard ? 'guard' : 'try';
+      let want: 'try' | 'guard' =
+        this.mode === 'try-except'
+          ? 'try'
+          : this.mode === 'type-guard'
+            ? 'guard'
+            : p.handling === 'try-except'
+              ? 'try'
+              : p.handling === 'type-guard'
+                ? 'guard'
+                : p.guard
+                  ? 'guard'
+                  : 'try';
       // A proven receiver that is only possible for its arguments, data or versions: a type guard would not remove the finding.
       const proven = s.finding.receiverProven;
       if (want === 'guard' && (!p.guard || !this.receiverOf(s) || proven)) {
-        if (this.mode === 'type-guard' || !p.tryExcept) throw new NoFix(proven ? 'a type guard cannot help: the receiver is the raising class (the raise depends on its arguments, data or versions)' : !this.receiverOf(s) ? 'a type guard needs a receiver object; this call has none' : (p.missing.guard ?? 'no type-guard pattern'));
+        if (this.mode === 'type-guard' || !p.tryExcept)
+          throw new NoFix(
+            proven
+              ? 'a type guard cannot help: the receiver is the raising class (the raise depends on its arguments, data or versions)'
+              : !this.receiverOf(s)
+                ? 'a type guard needs a receiver object; this call has none'
+                : (p.missing.guard ?? 'no type-guard pattern'),
+          );
         want = 'try';
       }
       if (want === 'try' && !p.tryExcept) {
@@ -182,22 +212,26 @@ class GroupPlanner extends PlanBind {
       // The guard keeps the raising class away from every rule of the guarded call: they must all be that class's.
       const cls = new Set([...wrapped, ...others].map((s) => classKeyOf(s)));
       if (recv.size > 1 || cls.size > 1) {
-        if (this.mode === 'type-guard' || !wrapped.every((s) => s.pats.tryExcept)) throw new NoFix('the findings in this statement have different receivers: one type guard cannot cover them');
+        if (this.mode === 'type-guard' || !wrapped.every((s) => s.pats.tryExcept))
+          throw new NoFix('the findings in this statement have different receivers: one type guard cannot cover them');
         kind = 'try';
       }
     }
     if (kind === 'try') {
       for (const s of wrapped) {
-        if (!s.pats.tryExcept) throw new NoFix(`${s.pats.missing.tryExcept ?? 'no try/except pattern'} (needed to handle every finding of this statement in one try)`);
+        if (!s.pats.tryExcept)
+          throw new NoFix(`${s.pats.missing.tryExcept ?? 'no try/except pattern'} (needed to handle every finding of this statement in one try)`);
         s.action = 'try';
         s.pattern = s.pats.tryExcept;
       }
       const errs = new Set(wrapped.map((s) => this.rules.exceptions.canonical(s.finding.rule.errorClass)));
       const all = new Set([...errs, ...others.map((s) => this.rules.exceptions.canonical(s.finding.rule.errorClass))]);
       // One call may raise several errors (one handler each); several calls with different errors: which one raised is not known.
-      if (errs.size > 1 || (all.size > 1 && wrapped.length > 1)) throw new NoFix(`the findings in this statement raise different errors (${[...all].join(', ')})`);
+      if (errs.size > 1 || (all.size > 1 && wrapped.length > 1))
+        throw new NoFix(`the findings in this statement raise different errors (${[...all].join(', ')})`);
       for (const o of others) {
-        if (!o.pats.tryExcept) throw new NoFix(`${o.pats.missing.tryExcept ?? 'no try/except pattern'} (needed to handle every finding of this statement in one try)`);
+        if (!o.pats.tryExcept)
+          throw new NoFix(`${o.pats.missing.tryExcept ?? 'no try/except pattern'} (needed to handle every finding of this statement in one try)`);
         o.action = 'try';
         o.pattern = o.pats.tryExcept;
       }
@@ -260,7 +294,10 @@ class GroupPlanner extends PlanBind {
       names.push(err);
       classes.push(h.errorClass.split('.').pop()!);
     }
-    const what = names.length === 1 ? `wraps the statement in try/except ${names[0]} with the record's alternative` : `wraps the statement in try with a handler for each error it may raise (${names.join(', ')}), each with its record's alternative`;
+    const what =
+      names.length === 1
+        ? `wraps the statement in try/except ${names[0]} with the record's alternative`
+        : `wraps the statement in try with a handler for each error it may raise (${names.join(', ')}), each with its record's alternative`;
     return { edits: this.wrapEdits(sites, text, orig), what, title: `Wrap in try/except ${classes.join(', ')}` };
   }
 
@@ -268,7 +305,10 @@ class GroupPlanner extends PlanBind {
     const s = sites.find((x) => x.action === 'guard')!;
     const recvNode = this.receiverOf(s)!;
     const cls = this.className(classKeyOf(s), s.pats);
-    if (recvNode.descendantsOfType(['call', 'await', 'named_expression']).some((x) => !!x && x.isNamed) || /^(call|await|named_expression)$/.test(recvNode.type)) {
+    if (
+      recvNode.descendantsOfType(['call', 'await', 'named_expression']).some((x) => !!x && x.isNamed) ||
+      /^(call|await|named_expression)$/.test(recvNode.type)
+    ) {
       this.unsafe.push(`the receiver \`${recvNode.text}\` is evaluated twice`);
     }
     const recv = this.userCopy(recvNode.startIndex, recvNode.endIndex, this.unit, []);
@@ -276,7 +316,11 @@ class GroupPlanner extends PlanBind {
     const body = this.buildAlternative(sites, inner, 'guard');
     const orig = this.originalCopy(sites);
     const text = `if isinstance(${recv}, ${cls}):${this.eol}${inner}${body.text}${this.eol}${orig.indent}else:${this.eol}${inner}${orig.text}`;
-    return { edits: this.wrapEdits(sites, text, orig), title: `Guard with isinstance(${recv}, ${cls})`, what: `guards the statement with isinstance(${recv}, ${cls}) and runs the record's alternative for ${cls}` };
+    return {
+      edits: this.wrapEdits(sites, text, orig),
+      title: `Guard with isinstance(${recv}, ${cls})`,
+      what: `guards the statement with isinstance(${recv}, ${cls}) and runs the record's alternative for ${cls}`,
+    };
   }
 
   /** The statement as it stands, one level deeper (or the hoisted `tmp = value`). */
@@ -301,8 +345,8 @@ class GroupPlanner extends PlanBind {
         { start: s.top.startIndex, end: s.top.endIndex, text: orig.hoistName! },
       ];
     }
-    if (this.inlineBodyAt !== undefined) return [{ start: this.inlineBodyAt, end: this.user.lineEnd(this.stmt.endIndex), text: `${this.eol}${this.indent}${text}` }];
+    if (this.inlineBodyAt !== undefined)
+      return [{ start: this.inlineBodyAt, end: this.user.lineEnd(this.stmt.endIndex), text: `${this.eol}${this.indent}${text}` }];
     return [{ start: this.stmt.startIndex, end: this.user.lineEnd(this.stmt.endIndex), text }];
   }
-
 }

@@ -9,7 +9,14 @@ import { PlanNames } from './names.js';
  * `lineBreak(at)` (`at`: the offset after the `\n`) gives what to write for the break and where
  * to go on. `dropCr`: the `\r` of a `\r\n` is not copied (the break writes the line ending).
  */
-function splice(text: string, start: number, end: number, edits: readonly FixEdit[], dropCr: boolean, lineBreak: (at: number) => { text: string; at: number }): string {
+function splice(
+  text: string,
+  start: number,
+  end: number,
+  edits: readonly FixEdit[],
+  dropCr: boolean,
+  lineBreak: (at: number) => { text: string; at: number },
+): string {
   const es = edits.filter((e) => e.start >= start && e.end <= end).sort((a, b) => a.start - b.start || b.end - a.end);
   let out = '';
   let i = start;

@@ -20,19 +20,30 @@ export interface Safety {
   display?: string;
 }
 
-
 /** The alternative's value, when it is the literal `None` (`x = None`, `return None`) or nothing at all (`pass`). */
 export function swallowedAs(p: Pattern): 'None' | 'pass' | undefined {
   const alt = p.alt;
   if (alt.sink && alt.text.slice(alt.sink.value.start, alt.sink.value.end).trim() === 'None') return 'None';
   if (alt.statements.length && alt.statements.every((s) => s.type === 'pass_statement')) return 'pass';
-  if (alt.statements.length === 1 && alt.statements[0]!.type === 'return_statement' && !alt.text.slice(alt.statements[0]!.start, alt.statements[0]!.end).replace(/^return\b/, '').trim()) return 'None';
+  if (
+    alt.statements.length === 1 &&
+    alt.statements[0]!.type === 'return_statement' &&
+    !alt.text
+      .slice(alt.statements[0]!.start, alt.statements[0]!.end)
+      .replace(/^return\b/, '')
+      .trim()
+  )
+    return 'None';
   return undefined;
 }
 
 /** What in the statement's text names `what` (a dotted name or a builtin) as a word. */
 function statementUses(stmtText: string, what: string): boolean {
-  const name = what.replace(/^\./, '').replace(/\(\).*$/, '').replace(/ with a computed name$/, '').replace(/\(\)$/, '');
+  const name = what
+    .replace(/^\./, '')
+    .replace(/\(\).*$/, '')
+    .replace(/ with a computed name$/, '')
+    .replace(/\(\)$/, '');
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
   return new RegExp(`(^|[^\\w.])${esc}(?!\\w)`).test(stmtText);
 }
@@ -81,7 +92,41 @@ function following(stmt: Node, name: string): Node[] {
 }
 
 /** Builtins that raise TypeError for `None`. */
-const REJECT_NONE = new Set(['round', 'len', 'int', 'float', 'complex', 'abs', 'sum', 'sorted', 'min', 'max', 'iter', 'next', 'list', 'tuple', 'set', 'frozenset', 'dict', 'divmod', 'pow', 'bytes', 'bytearray', 'enumerate', 'zip', 'map', 'filter', 'reversed', 'ord', 'chr', 'hex', 'oct', 'bin', 'any', 'all']);
+const REJECT_NONE = new Set([
+  'round',
+  'len',
+  'int',
+  'float',
+  'complex',
+  'abs',
+  'sum',
+  'sorted',
+  'min',
+  'max',
+  'iter',
+  'next',
+  'list',
+  'tuple',
+  'set',
+  'frozenset',
+  'dict',
+  'divmod',
+  'pow',
+  'bytes',
+  'bytearray',
+  'enumerate',
+  'zip',
+  'map',
+  'filter',
+  'reversed',
+  'ord',
+  'chr',
+  'hex',
+  'oct',
+  'bin',
+  'any',
+  'all',
+]);
 const ORDERING = new Set(['<', '>', '<=', '>=', 'in', 'not in']);
 
 /**
@@ -130,7 +175,6 @@ export function breaksOnNone(n: Node): string | undefined {
   }
   return undefined;
 }
-
 
 /** Where the statements after the assignment use `name` so that `None` always raises (breaksOnNone). */
 export function usedAsObject(stmt: Node, name: string): string | undefined {

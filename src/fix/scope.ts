@@ -228,7 +228,10 @@ export class UserFile {
       if (cur.length) sections.push(cur);
       const modOf = (s: Node) => (field(s, 'module_name')?.text ?? namedChildren(s)[0]?.text ?? '').toLowerCase();
       const pkg = mod.split('.')[0]!;
-      const section = sections.find((sec) => sec.some((s) => modOf(s).split('.')[0] === pkg)) ?? sections.filter((sec) => !sec.every((s) => s.type === 'future_import_statement' || modOf(s) === '__future__')).pop() ?? sections[sections.length - 1]!;
+      const section =
+        sections.find((sec) => sec.some((s) => modOf(s).split('.')[0] === pkg)) ??
+        sections.filter((sec) => !sec.every((s) => s.type === 'future_import_statement' || modOf(s) === '__future__')).pop() ??
+        sections[sections.length - 1]!;
       const keys = section.map(modOf);
       const sorted = keys.every((k, i) => i === 0 || keys[i - 1]! <= k);
       if (sorted) {

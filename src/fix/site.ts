@@ -44,8 +44,18 @@ export class NoFix extends Error {}
 
 export const SIMPLE = new Set(['expression_statement', 'return_statement', 'assert_statement', 'raise_statement', 'delete_statement']);
 export const RUNNERS = new Set(['run', 'run_until_complete']);
-export const TIGHT = new Set(['attribute', 'subscript', 'call', 'await', 'binary_operator', 'unary_operator', 'comparison_operator', 'not_operator', 'boolean_operator', 'conditional_expression']);
-
+export const TIGHT = new Set([
+  'attribute',
+  'subscript',
+  'call',
+  'await',
+  'binary_operator',
+  'unary_operator',
+  'comparison_operator',
+  'not_operator',
+  'boolean_operator',
+  'conditional_expression',
+]);
 
 export function none(reason: string): Fix {
   return { applicability: 'display-only', strategy: 'none', reason: `no automatic fix: ${reason}`, edits: [] };
@@ -80,7 +90,8 @@ export function locate(f: Finding, _user: UserFile): FixSite | string {
   let cur: Node | null = parentOf(n);
   while (cur && !isStatement(cur)) {
     if (cur.type === 'lambda' && field(cur, 'body')?.id === child.id) noWrap ??= 'the call is in a lambda: it runs when the lambda is called, not here';
-    else if (cur.type === 'generator_expression' && parentOf(cur)?.type !== 'list_splat') noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
+    else if (cur.type === 'generator_expression' && parentOf(cur)?.type !== 'list_splat')
+      noWrap ??= 'the call is in a generator expression: it runs when the generator is consumed, not here';
     else if (cur.type === 'decorator') noWrap ??= 'the call is in a decorator';
     else if (cur.type === 'default_parameter' || cur.type === 'typed_default_parameter') noWrap ??= 'the call is in a default argument';
     else if (cur.type === 'elif_clause') noWrap ??= 'the call is in an `elif` condition';
@@ -102,13 +113,15 @@ export function locate(f: Finding, _user: UserFile): FixSite | string {
     const header = HEADERS[stmt.type];
     const cond = header?.part(stmt);
     if (stmt.type === 'while_statement') noWrap ??= 'the call is in a `while` condition, evaluated on every iteration';
-    else if (stmt.type === 'function_definition' || stmt.type === 'decorated_definition' || stmt.type === 'class_definition') noWrap ??= `the call is in the header of a ${stmt.type === 'class_definition' ? 'class' : 'function'} definition`;
+    else if (stmt.type === 'function_definition' || stmt.type === 'decorated_definition' || stmt.type === 'class_definition')
+      noWrap ??= `the call is in the header of a ${stmt.type === 'class_definition' ? 'class' : 'function'} definition`;
     else if (header && cond && cond.startIndex <= top.startIndex && top.endIndex <= cond.endIndex) {
       const why = hoistable(top, cond);
       if (why) noWrap ??= `the call is in ${header.where} and ${why}`;
       hoist = header.hoist;
       if (header.whole && cond.id === top.id) hoistUnsafe = header.whole;
-    } else noWrap ??= `the call is in the header of a \`${stmt.type.replace(/_statement$/, '')}\` statement${stmt.type === 'with_statement' ? ', after its first context manager is entered' : ''}`;
+    } else
+      noWrap ??= `the call is in the header of a \`${stmt.type.replace(/_statement$/, '')}\` statement${stmt.type === 'with_statement' ? ', after its first context manager is entered' : ''}`;
   }
   return { finding: f, pats, call: n, awaitNode, top, stmt, hoist, hoistUnsafe, noWrap, awaitedHere };
 }
@@ -120,8 +133,18 @@ export function locate(f: Finding, _user: UserFile): FixSite | string {
  */
 const HEADERS: Record<string, { hoist: NonNullable<FixSite['hoist']>; where: string; part: (stmt: Node) => Node | null | undefined; whole?: string }> = {
   if_statement: { hoist: 'if', where: 'an `if` condition', part: (stmt) => field(stmt, 'condition') },
-  for_statement: { hoist: 'for', where: 'a `for` header', part: (stmt) => field(stmt, 'right'), whole: "the `for` statement iterates over the alternative's value" },
-  with_statement: { hoist: 'with', where: 'a `with` header', part: (stmt) => withItems(stmt)[0]?.value, whole: "the `with` statement enters the alternative's value as a context manager" },
+  for_statement: {
+    hoist: 'for',
+    where: 'a `for` header',
+    part: (stmt) => field(stmt, 'right'),
+    whole: "the `for` statement iterates over the alternative's value",
+  },
+  with_statement: {
+    hoist: 'with',
+    where: 'a `with` header',
+    part: (stmt) => withItems(stmt)[0]?.value,
+    whole: "the `with` statement enters the alternative's value as a context manager",
+  },
 };
 
 /** Why the value cannot move before the header (undefined when it can: it runs first and always). */

@@ -11,7 +11,22 @@ import { targetNames } from '../python/bindings.js';
 import { Scopes } from '../semantic/scopes.js';
 
 /** Parents under which an identifier is a name written, not a name read. */
-const NOT_READ = new Set(['import_statement', 'import_from_statement', 'aliased_import', 'dotted_name', 'global_statement', 'nonlocal_statement', 'parameters', 'lambda_parameters', 'default_parameter', 'typed_parameter', 'typed_default_parameter', 'list_splat_pattern', 'dictionary_splat_pattern', 'keyword_pattern']);
+const NOT_READ = new Set([
+  'import_statement',
+  'import_from_statement',
+  'aliased_import',
+  'dotted_name',
+  'global_statement',
+  'nonlocal_statement',
+  'parameters',
+  'lambda_parameters',
+  'default_parameter',
+  'typed_parameter',
+  'typed_default_parameter',
+  'list_splat_pattern',
+  'dictionary_splat_pattern',
+  'keyword_pattern',
+]);
 
 /** Names bound by comprehensions, lambdas, `except ... as`, `with ... as` and `case` patterns anywhere in the file (read as bound wherever they are used). */
 function localBindings(root: Node): Set<string> {

@@ -14,7 +14,10 @@ export const PACKAGE: PackageJson = JSON.parse(readFileSync(new URL('../../packa
 export function repositoryUrl(p: PackageJson = PACKAGE): string | undefined {
   const raw = typeof p.repository === 'string' ? p.repository : p.repository?.url;
   if (!raw) return undefined;
-  return raw.replace(/^git\+/, '').replace(/\.git$/, '').replace(/^github:/, 'https://github.com/');
+  return raw
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '')
+    .replace(/^github:/, 'https://github.com/');
 }
 
 /** A section of the README on the repository's page (`#<anchor>`, GitHub's heading slug). */

@@ -35,9 +35,7 @@ function wanted(kind: string, only: string[] | undefined): boolean {
 }
 
 function workspaceEdit(req: ActionRequest, edits: TextEdit[]): WorkspaceEdit {
-  return req.documentChanges
-    ? { documentChanges: [{ textDocument: { uri: req.uri, version: req.version }, edits }] }
-    : { changes: { [req.uri]: edits } };
+  return req.documentChanges ? { documentChanges: [{ textDocument: { uri: req.uri, version: req.version }, edits }] } : { changes: { [req.uri]: edits } };
 }
 
 export function codeActions(req: ActionRequest): CodeAction[] {
@@ -53,16 +51,30 @@ export function codeActions(req: ActionRequest): CodeAction[] {
       const lsp = toLspDiagnostic(d);
       // The other strategies' fixes are planned on the same text (see the server's `alternatives`).
       const alternatives = req.alternatives?.(d) ?? [];
-      const fixes = alternatives.length ? [...fixesOf({ ...d, fixes: [] } as Diagnostic, checked), ...fixesOf({ ...d, fix: undefined, fixes: alternatives } as Diagnostic, checked)] : fixesOf(d, checked);
+      const fixes = alternatives.length
+        ? [...fixesOf({ ...d, fixes: [] } as Diagnostic, checked), ...fixesOf({ ...d, fix: undefined, fixes: alternatives } as Diagnostic, checked)]
+        : fixesOf(d, checked);
       fixes.forEach((f, i) => {
         const key = JSON.stringify(f.edits);
         if (offered.has(key)) return;
         offered.add(key);
         if (f.applicability === 'display-only') {
-          if (req.disabledSupport) out.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [lsp], disabled: { reason: f.reason ?? 'this fix is shown for reference only' } });
+          if (req.disabledSupport)
+            out.push({
+              title: f.title,
+              kind: CodeActionKind.QuickFix,
+              diagnostics: [lsp],
+              disabled: { reason: f.reason ?? 'this fix is shown for reference only' },
+            });
           return;
         }
-        out.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [lsp], isPreferred: i === 0 && f.applicability === 'safe', edit: workspaceEdit(req, f.edits) });
+        out.push({
+          title: f.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [lsp],
+          isPreferred: i === 0 && f.applicability === 'safe',
+          edit: workspaceEdit(req, f.edits),
+        });
       });
     }
     // Ignore actions after the fixes; one per rule and line.
@@ -73,12 +85,18 @@ export function codeActions(req: ActionRequest): CodeAction[] {
       done.add(key);
       const edits = req.ignore(d);
       if (!edits.length) continue;
-      out.push({ title: `Ignore ${d.ruleId} on this line`, kind: CodeActionKind.QuickFix, diagnostics: req.diagnostics.filter((o) => o.line === d.line && o.ruleId === d.ruleId).map(toLspDiagnostic), edit: workspaceEdit(req, edits) });
+      out.push({
+        title: `Ignore ${d.ruleId} on this line`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: req.diagnostics.filter((o) => o.line === d.line && o.ruleId === d.ruleId).map(toLspDiagnostic),
+        edit: workspaceEdit(req, edits),
+      });
     }
   }
   if (wanted(FIX_ALL_KIND, only) && req.diagnostics.some((d) => fixesOf(d, checked).some((f) => f.applicability === 'safe' && f.edits.length))) {
     const all = req.fixAll();
-    if (all.edits.length) out.push({ title: `Fix all raiselint findings in this file (${all.fixed})`, kind: FIX_ALL_KIND, edit: workspaceEdit(req, all.edits) });
+    if (all.edits.length)
+      out.push({ title: `Fix all raiselint findings in this file (${all.fixed})`, kind: FIX_ALL_KIND, edit: workspaceEdit(req, all.edits) });
   }
   return out;
 }

@@ -49,7 +49,8 @@ export function covers(d: Diagnostic, line: number, character: number): boolean 
 
 /** Whether two 0-based ranges share a position (touching counts: a cursor is an empty range). */
 export function intersects(a: Range, b: Range): boolean {
-  const before = (p: { line: number; character: number }, q: { line: number; character: number }) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  const before = (p: { line: number; character: number }, q: { line: number; character: number }) =>
+    p.line < q.line || (p.line === q.line && p.character < q.character);
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 

@@ -42,7 +42,10 @@ function readEdits(raw: unknown[], text: string, starts: () => number[]): TextEd
   const edits = positionEdits(text, raw as FixEdit[], starts());
   // A lone-CR document gets lone CRs (the check read its CRs as line breaks, as CPython does; see parse/source.ts).
   const eol = loneCrEol(text);
-  return edits?.map((e) => ({ range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } }, newText: withEol(e.text, eol) }));
+  return edits?.map((e) => ({
+    range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.endLine - 1, character: e.endColumn - 1 } },
+    newText: withEol(e.text, eol),
+  }));
 }
 
 function readApplicability(v: unknown): Applicability {

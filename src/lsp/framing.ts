@@ -27,7 +27,14 @@ export type FramingReport = (problem: string) => void;
 function findMarker(buf: Buffer, from: number): number {
   for (let i = buf.indexOf(0x3a, from + MARKER.length - 1); i >= 0; i = buf.indexOf(0x3a, i + 1)) {
     const start = i - MARKER.length + 1;
-    if (start >= from && buf.subarray(start, i + 1).toString('latin1').toLowerCase() === 'content-length:') return start;
+    if (
+      start >= from &&
+      buf
+        .subarray(start, i + 1)
+        .toString('latin1')
+        .toLowerCase() === 'content-length:'
+    )
+      return start;
   }
   return -1;
 }

@@ -81,15 +81,21 @@ export class DiagnosticsPublisher {
    */
   schedule(doc: TextDocument, skips = 0): void {
     this.cancel(doc.uri);
-    this.timers.set(doc.uri, setTimeout(() => {
-      this.timers.set(doc.uri, setImmediate(() => {
-        this.timers.delete(doc.uri);
-        const latest = this.ctx.documents.get(doc.uri);
-        if (!latest) return;
-        if ((this.ctx.arrived.get(doc.uri) ?? 0) > latest.version && skips < MAX_SKIPS) this.schedule(latest, skips + 1);
-        else this.check(latest);
-      }));
-    }, this.ctx.opts.debounceMs));
+    this.timers.set(
+      doc.uri,
+      setTimeout(() => {
+        this.timers.set(
+          doc.uri,
+          setImmediate(() => {
+            this.timers.delete(doc.uri);
+            const latest = this.ctx.documents.get(doc.uri);
+            if (!latest) return;
+            if ((this.ctx.arrived.get(doc.uri) ?? 0) > latest.version && skips < MAX_SKIPS) this.schedule(latest, skips + 1);
+            else this.check(latest);
+          }),
+        );
+      }, this.ctx.opts.debounceMs),
+    );
   }
 
   /** The document was closed: its findings are dropped and cleared in the client. */

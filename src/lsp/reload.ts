@@ -62,7 +62,10 @@ export class RuleReloader {
       const fromConfigs = [...new Set([...this.configRecords(), ...extra])];
       try {
         const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled, python: opts.python }, opts.cacheDir);
-        ws.setRules(next, fromConfigs.map((f) => resolve(f)));
+        ws.setRules(
+          next,
+          fromConfigs.map((f) => resolve(f)),
+        );
         connection.console.info(`raiselint: records reloaded (${why}): ${next.rules.length} rules`);
         for (const l of warningLines(next.warnings)) connection.console.warn(l);
       } catch (e) {
@@ -87,7 +90,11 @@ export class RuleReloader {
     this.requested.clear();
     this.ctx.connection.console.info(`raiselint: configuration reloaded (${why})`);
     const want = this.configRecords().sort().join('\n');
-    const have = ws.datasets().filter((f) => !opts.records.includes(f)).sort().join('\n');
+    const have = ws
+      .datasets()
+      .filter((f) => !opts.records.includes(f))
+      .sort()
+      .join('\n');
     if (want !== have) void this.reload('the configuration changed');
     else this.recheckAll();
   }
@@ -95,7 +102,8 @@ export class RuleReloader {
   /** The client saw files change (workspace/didChangeWatchedFiles). */
   filesChanged(params: DidChangeWatchedFilesParams): void {
     const files = params.changes.filter((c) => c.uri.startsWith('file:')).map((c) => fileURLToPath(c.uri));
-    if (this.ctx.opts.config !== false && files.some((f) => CONFIG_FILE_NAMES.includes(basename(f)))) this.configChanged('a config file changed in the workspace');
+    if (this.ctx.opts.config !== false && files.some((f) => CONFIG_FILE_NAMES.includes(basename(f))))
+      this.configChanged('a config file changed in the workspace');
     else if (files.some((f) => isPinFile(basename(f)))) {
       forgetPins();
       this.ctx.connection.console.info('raiselint: version pins read again (a pin file changed)');
@@ -131,7 +139,10 @@ export class RuleReloader {
     if (key === this.watchedDirs) return;
     this.watchedDirs = key;
     this.configWatcher?.close();
-    this.configWatcher = watchPaths([...dirs].flatMap((d) => CONFIG_FILE_NAMES.map((n) => join(d, n))), () => this.configChanged('a config file changed on disk'));
+    this.configWatcher = watchPaths(
+      [...dirs].flatMap((d) => CONFIG_FILE_NAMES.map((n) => join(d, n))),
+      () => this.configChanged('a config file changed on disk'),
+    );
   }
 
   /** Stops watching (shutdown). */

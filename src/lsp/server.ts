@@ -9,7 +9,15 @@
  * diagnostics), reload.ts (configuration, records and watching), requests.ts (hovers, code actions).
  */
 import { fileURLToPath } from 'node:url';
-import { CodeActionKind, TextDocumentSyncKind, TextDocuments, createConnection, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import {
+  CodeActionKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { warningLines } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
@@ -64,7 +72,12 @@ function noteArrival(ctx: ServerContext, params: unknown): void {
 }
 
 /** Serves one client over the streams; resolves when the client sends `exit`. */
-export function startServer(initialRules: RuleSet, opts: ServerOptions, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { connection: Connection; done: Promise<void> } {
+export function startServer(
+  initialRules: RuleSet,
+  opts: ServerOptions,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): { connection: Connection; done: Promise<void> } {
   // Malformed frames are dropped and said (framing.ts): the reader underneath never wedges.
   // After `shutdown`, every request but `exit` is answered InvalidRequest, as the protocol says.
   let shutDown = false;
@@ -75,7 +88,10 @@ export function startServer(initialRules: RuleSet, opts: ServerOptions, input: N
       return true;
     }
     if (msg.method === 'exit' || msg.id === undefined || typeof msg.method !== 'string') return true;
-    const reply = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32600, message: `the server is shut down: '${msg.method}' refused` } }), 'utf8');
+    const reply = Buffer.from(
+      JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32600, message: `the server is shut down: '${msg.method}' refused` } }),
+      'utf8',
+    );
     output.write(Buffer.concat([Buffer.from(`Content-Length: ${reply.length}\r\n\r\n`, 'latin1'), reply]));
     return false;
   };

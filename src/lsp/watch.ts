@@ -13,13 +13,16 @@ function debounce(fn: () => void, settleMs: number): (() => void) & { cancel(): 
     if (timer) clearTimeout(timer);
     timer = undefined;
   };
-  return Object.assign(() => {
-    cancel();
-    timer = setTimeout(() => {
-      timer = undefined;
-      fn();
-    }, settleMs);
-  }, { cancel });
+  return Object.assign(
+    () => {
+      cancel();
+      timer = setTimeout(() => {
+        timer = undefined;
+        fn();
+      }, settleMs);
+    },
+    { cancel },
+  );
 }
 
 /** Whether `file` is one of the watched paths or lies under a watched folder. */

@@ -72,7 +72,10 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
   if (varPos && args.splatAt === undefined) {
     const extra = args.positional.slice(positional.length);
     const items = extra.map(value);
-    bound.set(varPos.name, items.every((x): x is PyVal => !!x) ? { value: { t: 'tuple', items }, given: extra.length > 0 } : { given: true, length: extra.length });
+    bound.set(
+      varPos.name,
+      items.every((x): x is PyVal => !!x) ? { value: { t: 'tuple', items }, given: extra.length > 0 } : { given: true, length: extra.length },
+    );
   }
   const keywords = new Set<string>();
   for (const [name, node] of args.keywords) {
@@ -113,11 +116,28 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
   // condition is over the raising def's own arguments and state, which the record does not show this
   // caller passing. Only a raise on every path is known to reach the caller's call.
-  if (direct && rc.callers?.includes(entry) && !rc.entries.includes(entry) && rc.when.k !== 'true') return { raises: false, why: `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show, and the raise there depends on what that code passes` };
+  if (direct && rc.callers?.includes(entry) && !rc.entries.includes(entry) && rc.when.k !== 'true')
+    return {
+      raises: false,
+      why: `${entry}() reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show, and the raise there depends on what that code passes`,
+    };
   if (!rc.entries.includes(entry) || !direct) {
     const shown = (e: string) => (e.startsWith('<') ? `the ${e.slice(1, -1)}` : `${e}()`);
-    const through = direct ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show` : 'reached through a library call';
-    return { raises: undefined, why: `${rc.when.k === 'true' ? 'always raises' : `raises when ${whyUnknown(rc, undefined).replace(/^raises when /, '').split(';')[0]}`} once reached; ${through}` };
+    const through = direct
+      ? `${shown(entry)} reaches ${rc.entries[0] ?? 'the raising def'}() through code the record does not show`
+      : 'reached through a library call';
+    return {
+      raises: undefined,
+      why: `${
+        rc.when.k === 'true'
+          ? 'always raises'
+          : `raises when ${
+              whyUnknown(rc, undefined)
+                .replace(/^raises when /, '')
+                .split(';')[0]
+            }`
+      } once reached; ${through}`,
+    };
   }
   const b = bindArguments(call, rc.params);
   if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
@@ -130,7 +150,11 @@ export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boo
   if (v === undefined && onlyLibraryState(rc.when)) return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
   // `namedtuple('Point', 'x y')`, `ip_network('10.0.0.0/8')`: every argument a literal, a condition over them alone.
-  if (v === undefined && rc.argumentsOnly && allKnown(b)) return { raises: false, why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data` };
+  if (v === undefined && rc.argumentsOnly && allKnown(b))
+    return {
+      raises: false,
+      why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data`,
+    };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }
 
@@ -149,5 +173,8 @@ function requiresTruthy(c: Cond, param: string): boolean {
 }
 
 function describeArgs(b: Binding): string {
-  return [...b.params].filter(([, x]) => x.given && x.value).map(([n, x]) => `${n}=${pyRepr(x.value!)}`).join(', ');
+  return [...b.params]
+    .filter(([, x]) => x.given && x.value)
+    .map(([n, x]) => `${n}=${pyRepr(x.value!)}`)
+    .join(', ');
 }

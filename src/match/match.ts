@@ -53,7 +53,13 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
             if (t.kind !== 'call') continue;
             const isRaisingFunction = t.symbol.module === rule.raiser.module && t.symbol.path === rule.raiser.qualname;
             const reaches = (q: string) => symbolMatches(t.symbol, q) && !(isRaisingFunction && site.inherited?.includes(q));
-            if (site.callee.some(reaches)) hits.set(rule.id, { rule, status: 'raises', via: [], entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()! });
+            if (site.callee.some(reaches))
+              hits.set(rule.id, {
+                rule,
+                status: 'raises',
+                via: [],
+                entry: t.what === 'attribute' ? '<attribute>' : t.what === 'constructor' ? '<constructor>' : t.symbol.path.split('.').pop()!,
+              });
           }
         }
       }
@@ -72,7 +78,14 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       if (v.raises === false || ver?.state === 'off') continue;
       const receiver = h.status === 'raises' ? '' : '; the receiver is only possibly the raising class';
       const certain = h.status === 'raises' && v.raises === true && (!ver || ver.state === 'inside');
-      out.push({ site, rule: h.rule, confidence: certain ? 'certain' : 'possible', via: h.via, condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`, receiverProven: h.status === 'raises' });
+      out.push({
+        site,
+        rule: h.rule,
+        confidence: certain ? 'certain' : 'possible',
+        via: h.via,
+        condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`,
+        receiverProven: h.status === 'raises',
+      });
     }
   }
   return out;

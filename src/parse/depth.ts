@@ -21,10 +21,29 @@ export interface DeepRegion {
 
 /** Node types that a parenthesized placeholder can stand for. */
 const EXPRESSIONS = new Set([
-  'call', 'argument_list', 'binary_operator', 'boolean_operator', 'comparison_operator', 'unary_operator', 'not_operator',
-  'parenthesized_expression', 'list', 'tuple', 'dictionary', 'set', 'subscript', 'attribute', 'conditional_expression',
-  'lambda', 'await', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression',
-  'string', 'concatenated_string',
+  'call',
+  'argument_list',
+  'binary_operator',
+  'boolean_operator',
+  'comparison_operator',
+  'unary_operator',
+  'not_operator',
+  'parenthesized_expression',
+  'list',
+  'tuple',
+  'dictionary',
+  'set',
+  'subscript',
+  'attribute',
+  'conditional_expression',
+  'lambda',
+  'await',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+  'generator_expression',
+  'string',
+  'concatenated_string',
 ]);
 
 /** The placeholder for `text[start, end)`: same length, same line breaks. */
@@ -87,7 +106,6 @@ for (let c = 0; c < 128; c++) {
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) CHAR_KIND[c] = WORD;
   else if (OPERATOR_CHARS[c] || '\n\r#"\'([{)]},;'.includes(String.fromCharCode(c))) CHAR_KIND[c] = SPECIAL;
 }
-
 
 /**
  * A cheap bound, from the text alone, of how deep its syntax tree can be: indentation levels,

@@ -77,8 +77,25 @@ let Make: MakeNode | undefined;
 export function installFastNodes(module: object, NodeClass: { prototype: Node }, TreeClass: { prototype: Tree }): boolean {
   const m = module as Module;
   if (endianness() !== 'LE' || !(m.HEAP32 instanceof Int32Array)) return false;
-  const needed = ['_ts_init', '_free', '_malloc', '_ts_node_named_children_wasm', '_ts_node_child_by_field_id_wasm', '_ts_node_descendants_of_type_wasm', '_ts_node_symbol_wasm', '_ts_node_end_index_wasm', '_ts_node_parent_wasm'] as const;
-  const more = ['_ts_node_child_wasm', '_ts_node_named_child_wasm', '_ts_node_children_by_field_id_wasm', '_ts_node_children_wasm', ...SIBLINGS.map((s) => s[1]), '_ts_tree_root_node_wasm'] as const;
+  const needed = [
+    '_ts_init',
+    '_free',
+    '_malloc',
+    '_ts_node_named_children_wasm',
+    '_ts_node_child_by_field_id_wasm',
+    '_ts_node_descendants_of_type_wasm',
+    '_ts_node_symbol_wasm',
+    '_ts_node_end_index_wasm',
+    '_ts_node_parent_wasm',
+  ] as const;
+  const more = [
+    '_ts_node_child_wasm',
+    '_ts_node_named_child_wasm',
+    '_ts_node_children_by_field_id_wasm',
+    '_ts_node_children_wasm',
+    ...SIBLINGS.map((s) => s[1]),
+    '_ts_tree_root_node_wasm',
+  ] as const;
   if (needed.some((f) => typeof m[f] !== 'function') || more.some((f) => typeof m[f] !== 'function')) return false;
   const rootDesc = Object.getOwnPropertyDescriptor(TreeClass.prototype, 'rootNode');
   if (!rootDesc?.get || !rootDesc.configurable) return false;

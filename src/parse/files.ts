@@ -89,7 +89,11 @@ export function sourceLimits(maxFileSize = DEFAULT_MAX_FILE_SIZE): ReadLimits {
   const { heap_size_limit: limit, used_heap_size: used } = getHeapStatistics();
   const memory = Math.max(0, Math.floor((limit - used) / HEAP_PER_SOURCE_BYTE));
   if (memory >= maxFileSize) return { maxBytes: maxFileSize, limitName: '--max-file-size' };
-  return { maxBytes: memory, limitName: 'the memory bound per file', detail: `${mib(limit - used)} of heap left / ${HEAP_PER_SOURCE_BYTE} bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it` };
+  return {
+    maxBytes: memory,
+    limitName: 'the memory bound per file',
+    detail: `${mib(limit - used)} of heap left / ${HEAP_PER_SOURCE_BYTE} bytes per source byte; NODE_OPTIONS=--max-old-space-size raises it`,
+  };
 }
 
 function mib(n: number): string {
@@ -196,7 +200,8 @@ export function oneLine(s: string, max = 160, ascii = false): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c === 0xfffd || (c >= 0xd800 && c <= 0xdfff) || c === 0x2028 || c === 0x2029 || (ascii && c > 0x7e)) out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c === 0xfffd || (c >= 0xd800 && c <= 0xdfff) || c === 0x2028 || c === 0x2029 || (ascii && c > 0x7e))
+      out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return out;

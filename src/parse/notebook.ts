@@ -43,7 +43,8 @@ const PYTHON_CELL_MAGICS = new Set(['time', 'timeit', 'capture', 'prun', 'debug'
 function sourceText(node: Node | undefined, index: number): { text: string; stringForm: boolean } {
   if (!node) return { text: '', stringForm: false };
   if (node.type === 'string') return { text: node.value as string, stringForm: true };
-  if (node.type === 'array' && (node.children ?? []).every((c) => c.type === 'string')) return { text: (node.children ?? []).map((c) => c.value as string).join(''), stringForm: false };
+  if (node.type === 'array' && (node.children ?? []).every((c) => c.type === 'string'))
+    return { text: (node.children ?? []).map((c) => c.value as string).join(''), stringForm: false };
   throw new NotebookError(`cell ${index}: 'source' is neither a string nor a list of strings`);
 }
 
@@ -71,7 +72,11 @@ export function maskCell(source: string): { text: string; masked: number[] } {
 
 /** A notebook file's bytes (UTF-8 JSON) → its module text, for the checker. */
 export function notebookModule(bytes: Uint8Array): string {
-  return readNotebook(Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '')).module;
+  return readNotebook(
+    Buffer.from(bytes)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  ).module;
 }
 
 /** Reads a notebook's JSON text: its Python code cells (none when its language is not Python). */
@@ -83,7 +88,8 @@ export function readNotebook(json: string): Notebook {
   if (typeof nbformat !== 'number' || nbformat < 4) throw new NotebookError(`not an nbformat 4 notebook (nbformat ${JSON.stringify(nbformat ?? null)})`);
   const cellsNode = findNodeAtLocation(tree, ['cells']);
   if (cellsNode?.type !== 'array') throw new NotebookError("not a notebook: no 'cells' list");
-  const lang = findNodeAtLocation(tree, ['metadata', 'language_info', 'name'])?.value ?? findNodeAtLocation(tree, ['metadata', 'kernelspec', 'language'])?.value;
+  const lang =
+    findNodeAtLocation(tree, ['metadata', 'language_info', 'name'])?.value ?? findNodeAtLocation(tree, ['metadata', 'kernelspec', 'language'])?.value;
   const cells: CodeCell[] = [];
   if (typeof lang === 'string' && lang.toLowerCase() !== 'python') return { cells, module: '' };
   (cellsNode.children ?? []).forEach((cell, i) => {
@@ -180,7 +186,8 @@ function unmask(c: CodeCell, before: string, after: string): string {
   for (const part of diffArrays(before.split(/(?<=\n)/), after.split(/(?<=\n)/))) {
     if (part.added) out.push(...part.value);
     else if (part.removed) {
-      for (let i = at; i < at + part.value.length; i++) if (masked.has(i)) throw new NotebookError(`cell ${c.index}: not fixed: the fix changes an IPython magic or shell line`);
+      for (let i = at; i < at + part.value.length; i++)
+        if (masked.has(i)) throw new NotebookError(`cell ${c.index}: not fixed: the fix changes an IPython magic or shell line`);
       at += part.value.length;
     } else {
       out.push(...original.slice(at, at + part.value.length));

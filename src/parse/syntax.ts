@@ -2,7 +2,21 @@
 import type { Node } from './parser.js';
 import { sourceName } from './nodecache.js';
 import { FILE_NODES_SLOT as FILE_NODES } from './treeslots.js';
-import { CANONICAL, FIELDS, NAMED, descendantWords, descendantsOfTypes, fastNodes, nodeOfWords, rawDescendants, rawFieldChild, rawNamedChildren, symbolList, treeMemo, type TreeMemo } from './fastnodes.js';
+import {
+  CANONICAL,
+  FIELDS,
+  NAMED,
+  descendantWords,
+  descendantsOfTypes,
+  fastNodes,
+  nodeOfWords,
+  rawDescendants,
+  rawFieldChild,
+  rawNamedChildren,
+  symbolList,
+  treeMemo,
+  type TreeMemo,
+} from './fastnodes.js';
 
 /**
  * Answers already asked of a tree: each question is a call into the WebAssembly parser that makes
@@ -90,7 +104,22 @@ export function namedChildren(node: Node): Node[] {
 }
 
 /** The named node types that are tokens, never with children (tree-sitter-python's node-types.json): not asked of the parser. */
-const TOKENS = new Set(['comment', 'ellipsis', 'escape_interpolation', 'escape_sequence', 'false', 'float', 'identifier', 'integer', 'line_continuation', 'none', 'string_end', 'string_start', 'true', 'type_conversion']);
+const TOKENS = new Set([
+  'comment',
+  'ellipsis',
+  'escape_interpolation',
+  'escape_sequence',
+  'false',
+  'float',
+  'identifier',
+  'integer',
+  'line_continuation',
+  'none',
+  'string_end',
+  'string_start',
+  'true',
+  'type_conversion',
+]);
 /** Empty, yet of the packed kind of the lists of fastnodes.ts (see there): one hidden class for every child list. */
 const NO_NODES: Node[] = [null as unknown as Node];
 NO_NODES.pop();

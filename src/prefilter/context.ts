@@ -61,7 +61,8 @@ export function importContext(buf: Uint8Array, n: number): ImportContext {
     const list = readList(b, end, n, out, from === null);
     // Where its names are (their value goes to their local names): only for a list that is surely
     // an import statement's, at the start of a statement, on one line or in its parentheses.
-    if (list.clean && atStatementStart(b, from ? from.at : at)) for (const [s, aliased] of list.names) if (aliased || !out.listed.has(s)) out.listed.set(s, aliased);
+    if (list.clean && atStatementStart(b, from ? from.at : at))
+      for (const [s, aliased] of list.names) if (aliased || !out.listed.has(s)) out.listed.set(s, aliased);
   }
   return out;
 }

@@ -106,13 +106,19 @@ export class NameTable {
 
   /** Serialized form: a small JSON head and the arrays, 4-byte aligned. */
   toBytes(): Buffer {
-    const head = Buffer.from(JSON.stringify({ count: this.count, minLen: this.minLen, maxLen: this.maxLen, slots: this.slotKey.length, blob: this.blob.length, odd: this.odd }), 'utf8');
+    const head = Buffer.from(
+      JSON.stringify({ count: this.count, minLen: this.minLen, maxLen: this.maxLen, slots: this.slotKey.length, blob: this.blob.length, odd: this.odd }),
+      'utf8',
+    );
     const pad = (n: number) => (4 - (n % 4)) % 4;
     const headLen = Buffer.alloc(4);
     headLen.writeUInt32LE(head.length);
     const parts: Uint8Array[] = [headLen, head, Buffer.alloc(pad(head.length))];
     for (const a of [this.slotKey, this.slotHead, this.next, this.offsets]) parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-    parts.push(Buffer.from(this.roles.buffer, this.roles.byteOffset, this.roles.byteLength), Buffer.from(this.blob.buffer, this.blob.byteOffset, this.blob.byteLength));
+    parts.push(
+      Buffer.from(this.roles.buffer, this.roles.byteOffset, this.roles.byteLength),
+      Buffer.from(this.blob.buffer, this.blob.byteOffset, this.blob.byteLength),
+    );
     return Buffer.concat(parts);
   }
 

@@ -129,7 +129,8 @@ class NeedsBuilder {
         }
       }
     }
-    for (const [name, specs] of guards) for (const spec of specs) for (const c of spec.includesWhenTrue) push(this.guardsByClass, classes.resolve(c) ?? c, name);
+    for (const [name, specs] of guards)
+      for (const spec of specs) for (const c of spec.includesWhenTrue) push(this.guardsByClass, classes.resolve(c) ?? c, name);
   }
 
   private cond(roots: Iterable<string>, names: Iterable<string>): number {

@@ -2,7 +2,29 @@
 import type { Node } from '../parse/parser.js';
 import { namedChildren } from '../parse/syntax.js';
 
-const ATOMIC = new Set(['identifier', 'attribute', 'call', 'subscript', 'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'none', 'list', 'dictionary', 'set', 'tuple', 'parenthesized_expression', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'ellipsis']);
+const ATOMIC = new Set([
+  'identifier',
+  'attribute',
+  'call',
+  'subscript',
+  'string',
+  'concatenated_string',
+  'integer',
+  'float',
+  'true',
+  'false',
+  'none',
+  'list',
+  'dictionary',
+  'set',
+  'tuple',
+  'parenthesized_expression',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+  'generator_expression',
+  'ellipsis',
+]);
 
 export function isAtomic(type: string): boolean {
   return ATOMIC.has(type);

@@ -21,7 +21,8 @@ export const BUILTINS = new Set(
  * Free names the semantic model reads as `builtins.<name>` without an import (src/semantic/expressions.ts):
  * built-in exception classes, and any name shaped like one. The prefilter relies on it too (src/prefilter/needs.ts).
  */
-export const BUILTIN_EXCEPTION_NAME = /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
+export const BUILTIN_EXCEPTION_NAME =
+  /^(?:[A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration|Group)|BaseException|GeneratorExit|StopIteration|StopAsyncIteration|KeyboardInterrupt|SystemExit)$/;
 
 /** A built-in exception or warning class of `builtins` (`Warning` and `Exception` too). */
 export function isBuiltinExceptionClass(name: string): boolean {

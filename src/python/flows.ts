@@ -65,7 +65,16 @@ const FLOWS: Record<string, { lhs: string; rhs: string[] }> = {
 };
 /** The flows whose `lhs` is a binding target (the model's `bind`). */
 const TARGETS = new Set(['assignment', 'for_statement', 'for_in_clause', 'as_pattern']);
-const TYPES = new Set([...Object.keys(FLOWS), 'import_statement', 'import_from_statement', 'function_definition', 'return_statement', 'decorated_definition', 'string', 'comment']);
+const TYPES = new Set([
+  ...Object.keys(FLOWS),
+  'import_statement',
+  'import_from_statement',
+  'function_definition',
+  'return_statement',
+  'decorated_definition',
+  'string',
+  'comment',
+]);
 
 type Range = [number, number];
 

@@ -46,7 +46,16 @@ function readImport(stmt: Node): ImportedName[] {
   const out: ImportedName[] = [];
   if (stmt.type === 'import_statement') {
     for (const c of namedChildren(stmt)) {
-      if (c.type === 'dotted_name') out.push({ local: c.text.split('.')[0]!, kind: 'module', module: c.text, relative: false, aliased: false, localAt: at(namedChildren(c)[0] ?? c), sourceAt: at(c) });
+      if (c.type === 'dotted_name')
+        out.push({
+          local: c.text.split('.')[0]!,
+          kind: 'module',
+          module: c.text,
+          relative: false,
+          aliased: false,
+          localAt: at(namedChildren(c)[0] ?? c),
+          sourceAt: at(c),
+        });
       else if (c.type === 'aliased_import') {
         const p = aliasPair(c);
         if (p) out.push({ local: p.alias, kind: 'module', module: p.name, relative: false, aliased: true, localAt: p.at, sourceAt: p.from });

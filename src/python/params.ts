@@ -63,4 +63,3 @@ export function firstParameterName(fn: Node): string | undefined {
 
 /** Keyword parameters by which a caller asks a library to raise rather than return quietly (`check=True`, `strict=True`). */
 export const ASKS_FOR_ERROR = new Set(['check', 'strict', 'raise_on_error', 'raise_on_status', 'raise_exceptions', 'raise_errors', 'raise_for_status']);
-

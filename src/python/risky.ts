@@ -8,13 +8,46 @@ import type { Node } from '../parse/parser.js';
 import { field, namedChildren } from '../parse/syntax.js';
 
 /** Builtins that run code or reach past the program's own names. */
-const RISKY_NAMES = new Set(['__import__', 'eval', 'exec', 'compile', 'globals', 'locals', 'vars', 'breakpoint', 'input', 'open', 'exit', 'quit', '__builtins__', '__loader__', '__spec__']);
+const RISKY_NAMES = new Set([
+  '__import__',
+  'eval',
+  'exec',
+  'compile',
+  'globals',
+  'locals',
+  'vars',
+  'breakpoint',
+  'input',
+  'open',
+  'exit',
+  'quit',
+  '__builtins__',
+  '__loader__',
+  '__spec__',
+]);
 /** Builtins whose second argument names an attribute: risky when that name is computed. */
 const ATTR_BUILTINS = new Set(['getattr', 'setattr', 'delattr', 'hasattr']);
 /** Attributes that lead out of an object to code, frames or every class. */
-const RISKY_ATTRS = new Set(['__globals__', '__subclasses__', '__code__', '__builtins__', '__getattribute__', '__reduce__', '__reduce_ex__', '__import__', '__bases__', '__mro__', '__closure__', 'f_globals', 'f_locals', 'gi_frame', 'tb_frame']);
+const RISKY_ATTRS = new Set([
+  '__globals__',
+  '__subclasses__',
+  '__code__',
+  '__builtins__',
+  '__getattribute__',
+  '__reduce__',
+  '__reduce_ex__',
+  '__import__',
+  '__bases__',
+  '__mro__',
+  '__closure__',
+  'f_globals',
+  'f_locals',
+  'gi_frame',
+  'tb_frame',
+]);
 /** Modules and calls that reach the system: processes, files, the network, code loading. */
-export const RISKY_CALLS = /^(os\.(system|popen|exec\w*|spawn\w*|fork\w*|kill\w*|remove|unlink|rmdir|removedirs|rename|replace|chmod|chown|truncate|putenv|unsetenv)|subprocess\.\w+|shutil\.\w+|pty\.\w+|socket\.\w+|ctypes\.\w+|importlib\.\w+|runpy\.\w+|pickle\.loads?|marshal\.loads?|shelve\.open|urllib\.request\.\w+|http\.client\.\w+|ftplib\.\w+|smtplib\.\w+|webbrowser\.\w+|code\.\w+|pdb\.\w+|sys\.(exit|settrace|setprofile|modules)|builtins\.\w+)$/;
+export const RISKY_CALLS =
+  /^(os\.(system|popen|exec\w*|spawn\w*|fork\w*|kill\w*|remove|unlink|rmdir|removedirs|rename|replace|chmod|chown|truncate|putenv|unsetenv)|subprocess\.\w+|shutil\.\w+|pty\.\w+|socket\.\w+|ctypes\.\w+|importlib\.\w+|runpy\.\w+|pickle\.loads?|marshal\.loads?|shelve\.open|urllib\.request\.\w+|http\.client\.\w+|ftplib\.\w+|smtplib\.\w+|webbrowser\.\w+|code\.\w+|pdb\.\w+|sys\.(exit|settrace|setprofile|modules)|builtins\.\w+)$/;
 
 /**
  * What in the alternative's statements can run arbitrary code or reach the system, each once,
@@ -56,4 +89,3 @@ export function riskyImport(qualified: string): boolean {
   const m = /^builtins\.(\w+)$/.exec(qualified);
   return !!m && RISKY_NAMES.has(m[1]!);
 }
-

@@ -145,7 +145,10 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     if (!read.has(file)) read.set(file, createHash('sha256').update(t.text).digest('hex'));
     const row = raiseLine(t.lines, want, r.lineNumber - 1);
     if (row < 0) {
-      lr.grounded = { file, skip: `the installed ${file} (Python ${env.version}) has no line \`${want.length > 60 ? `${want.slice(0, 57)}...` : want}\`: this version does not raise there` };
+      lr.grounded = {
+        file,
+        skip: `the installed ${file} (Python ${env.version}) has no line \`${want.length > 60 ? `${want.slice(0, 57)}...` : want}\`: this version does not raise there`,
+      };
       continue;
     }
     // The window starts where the record's lineNumber stays the raise's row of the file.

@@ -115,7 +115,11 @@ export function loadDataset(file: string): LoadResult {
   const fail = (e: unknown): never => {
     if (e instanceof DatasetError) throw e;
     if (e instanceof InvalidUtf8Error) throw new DatasetError(file, e.line, `invalid UTF-8 at byte offset ${e.byteOffset} of the file`);
-    throw new DatasetError(file, 0, `cannot read records file: ${e instanceof FileReadError ? e.message : e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : describeFsError(e)}`);
+    throw new DatasetError(
+      file,
+      0,
+      `cannot read records file: ${e instanceof FileReadError ? e.message : e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : describeFsError(e)}`,
+    );
   };
   let first: number | undefined;
   try {
@@ -171,9 +175,12 @@ export function parseDataset(text: string, file: string): LoadResult {
     const lines = elementLines(trimmed);
     arr.forEach((value, i) => addEntry(value, lines[i] ?? 1, file, out));
   } else {
-    text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((l, i) => {
-      if (l.trim()) addEntry(parseLine(l, file, i + 1), i + 1, file, out);
-    });
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .forEach((l, i) => {
+        if (l.trim()) addEntry(parseLine(l, file, i + 1), i + 1, file, out);
+      });
   }
   return out;
 }

@@ -89,7 +89,11 @@ export function validateRecord(rec: Record<string, unknown>): FieldIssue[] {
     const rows = rec.sourceCode.split('\n').length;
     const row = rec.lineNumber - rec.sourceCodeStart;
     if (row < 0 || row >= rows) {
-      issues.push({ field: 'lineNumber', message: `line ${rec.lineNumber} is outside sourceCode (lines ${rec.sourceCodeStart}-${rec.sourceCodeStart + rows - 1})`, skipsRecord: false });
+      issues.push({
+        field: 'lineNumber',
+        message: `line ${rec.lineNumber} is outside sourceCode (lines ${rec.sourceCodeStart}-${rec.sourceCodeStart + rows - 1})`,
+        skipsRecord: false,
+      });
     }
   }
   if (typeof rec.messagePattern === 'string') {

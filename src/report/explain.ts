@@ -24,7 +24,9 @@ export function formatExplainText(rules: Rule[], matches?: RuleMatch[], err?: Ru
   const parts: string[] = [];
   if (err) {
     const what = `${err.errorClass ? `${err.errorClass}: ` : ''}${err.message}`.trim();
-    parts.push(`${matches?.length ?? rules.length} record${(matches?.length ?? rules.length) === 1 ? '' : 's'} match${(matches?.length ?? rules.length) === 1 ? 'es' : ''} '${what}'\n`);
+    parts.push(
+      `${matches?.length ?? rules.length} record${(matches?.length ?? rules.length) === 1 ? '' : 's'} match${(matches?.length ?? rules.length) === 1 ? 'es' : ''} '${what}'\n`,
+    );
   }
   if (matches) for (const m of matches) parts.push(explainRuleText(m.rule, m));
   else for (const r of rules) parts.push(explainRuleText(r));
@@ -58,12 +60,38 @@ export function formatExplainJson(rules: Rule[], matches?: RuleMatch[], err?: Ru
 
 /** A built-in `raiselint/*` rule, Ruff-style: what it does, why, an example, and the fix. */
 export function formatBuiltinExplainText(b: BuiltinRule): string {
-  const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
-  const out = [`${b.id}  (built in, default severity ${b.defaultSeverity})`, `  ${b.summary}`, '', 'Why this matters:', indent(b.why), '', 'Example:', indent(b.example), '', 'How to fix it:', indent(b.help)];
+  const indent = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n');
+  const out = [
+    `${b.id}  (built in, default severity ${b.defaultSeverity})`,
+    `  ${b.summary}`,
+    '',
+    'Why this matters:',
+    indent(b.why),
+    '',
+    'Example:',
+    indent(b.example),
+    '',
+    'How to fix it:',
+    indent(b.help),
+  ];
   if (b.fix) out.push('', 'Fix safety:', indent(b.fix));
   return out.join('\n') + '\n';
 }
 
 export function formatBuiltinExplainJson(b: BuiltinRule): string {
-  return JSON.stringify({ matches: [{ id: b.id, builtin: true, summary: b.summary, severity: b.defaultSeverity, why: b.why, example: b.example, help: b.help, fix: b.fix ?? null }] }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        matches: [
+          { id: b.id, builtin: true, summary: b.summary, severity: b.defaultSeverity, why: b.why, example: b.example, help: b.help, fix: b.fix ?? null },
+        ],
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }

@@ -59,6 +59,9 @@ export function fingerprints(diags: Diagnostic[], sources: ReadonlyMap<string, s
     const key = `${d.file}\0${base}`;
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    return { lineHash: `${base.slice(0, 16)}:${n}`, full: (d.fingerprint ? sha('semantic', d.file, d.fingerprint) : sha(base, d.file, String(n))).slice(0, 32) };
+    return {
+      lineHash: `${base.slice(0, 16)}:${n}`,
+      full: (d.fingerprint ? sha('semantic', d.file, d.fingerprint) : sha(base, d.file, String(n))).slice(0, 32),
+    };
   });
 }

@@ -47,7 +47,14 @@ export function renderReport(format: Format, report: ReportInput, opts: RenderOp
   switch (format) {
     case 'text':
     case 'concise':
-      return formatText(diags, errors, { color: opts.color, sources: input.sources as Map<string, string> | undefined, concise: format === 'concise', fixed: opts.fixed, unsafeFixes: opts.unsafeFixes, quiet: opts.quiet });
+      return formatText(diags, errors, {
+        color: opts.color,
+        sources: input.sources as Map<string, string> | undefined,
+        concise: format === 'concise',
+        fixed: opts.fixed,
+        unsafeFixes: opts.unsafeFixes,
+        quiet: opts.quiet,
+      });
     case 'json':
       return formatJson(diags, errors, input.sources);
     case 'json-lines':

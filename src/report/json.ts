@@ -30,7 +30,11 @@ export function formatJson(diags: Diagnostic[], errors: FileError[], sources?: R
       // Why certain or possible, one line ("always raises", "mode='rw' is not one of 'r', 'w', 'x', 'a'").
       condition: d.condition ?? null,
       // Other records of this call raising the same error (one finding per call and error), each with its condition.
-      ...(d.also?.length ? { also: d.also.map((a) => ({ ruleId: a.ruleId, recordId: a.recordId, confidence: a.confidence, condition: a.condition ?? null, message: a.message })) } : {}),
+      ...(d.also?.length
+        ? {
+            also: d.also.map((a) => ({ ruleId: a.ruleId, recordId: a.recordId, confidence: a.confidence, condition: a.condition ?? null, message: a.message })),
+          }
+        : {}),
       fingerprint: d.fingerprint ?? null,
       // How to fix it: applicability (safe/unsafe/display-only), strategy, a one-line reason, edits (1-based, end exclusive).
       fix: fixJson(d, at),
@@ -44,5 +48,17 @@ export function formatJson(diags: Diagnostic[], errors: FileError[], sources?: R
 function fixJson(d: Diagnostic, at: FixPositions): object | null {
   const edits = d.fix && at.edits(d);
   if (!d.fix || !edits) return null;
-  return { applicability: d.fix.applicability, strategy: d.fix.strategy, reason: d.fix.reason, edits: edits.map((e) => ({ ...(e.cell ? { cell: e.cell } : {}), line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, text: e.text })) };
+  return {
+    applicability: d.fix.applicability,
+    strategy: d.fix.strategy,
+    reason: d.fix.reason,
+    edits: edits.map((e) => ({
+      ...(e.cell ? { cell: e.cell } : {}),
+      line: e.line,
+      column: e.column,
+      endLine: e.endLine,
+      endColumn: e.endColumn,
+      text: e.text,
+    })),
+  };
 }

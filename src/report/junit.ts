@@ -80,7 +80,9 @@ export function formatJunit(input: ReportInput): string {
   }
   if (!suites.length) {
     tests = 1;
-    suites.push(`  <testsuite${attrs({ name: TOOL_NAME, tests: 1, failures: 0, errors: 0 })}>\n    <testcase${attrs({ name: 'No findings', classname: TOOL_NAME })}/>\n  </testsuite>`);
+    suites.push(
+      `  <testsuite${attrs({ name: TOOL_NAME, tests: 1, failures: 0, errors: 0 })}>\n    <testcase${attrs({ name: 'No findings', classname: TOOL_NAME })}/>\n  </testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attrs({ name: TOOL_NAME, tests, failures, errors })}>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -108,7 +108,9 @@ function fence(code: string, lang: string): string {
 
 /** Where a rule fires, in short: the calls it targets and the library calls that reach it indirectly. */
 export function ruleCalls(rule: Rule, classes: ClassRegistry, reach?: ReachIndex): { direct: string[]; indirect: string[] } {
-  const direct = rule.targets.map((t) => (t.kind === 'method' ? `${splitQualified(t.classKey).name}.${t.method}()` : `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`));
+  const direct = rule.targets.map((t) =>
+    t.kind === 'method' ? `${splitQualified(t.classKey).name}.${t.method}()` : `${t.symbol.module}.${t.symbol.path}${t.what === 'attribute' ? '' : '()'}`,
+  );
   const indirect = ruleReach(rule, classes, reach).indirect.map((p) => p.split(' -> ')[0]!);
   return { direct: [...new Set(direct)], indirect: [...new Set(indirect)] };
 }

@@ -103,7 +103,9 @@ export function formatRulesText(rules: Rule[], set: RuleSet, builtins: BuiltinRu
     out.push('');
   }
   const datasets = new Set(rules.map((r) => r.source.file)).size;
-  const extra = builtins.length ? `, and ${builtins.length} built-in rule${builtins.length === 1 ? '' : 's'} (suppression comments, unreadable or too large files, code too deep to analyse)` : '';
+  const extra = builtins.length
+    ? `, and ${builtins.length} built-in rule${builtins.length === 1 ? '' : 's'} (suppression comments, unreadable or too large files, code too deep to analyse)`
+    : '';
   out.push(`${rules.length} rule${rules.length === 1 ? '' : 's'} from ${datasets} dataset${datasets === 1 ? '' : 's'}${extra}.`);
   return out.join('\n') + '\n';
 }

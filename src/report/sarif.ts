@@ -64,7 +64,13 @@ function ruleDescriptor(id: string, rule: Rule | undefined, sample: Diagnostic):
   const builtin = BUILTIN_RULES.find((b) => b.id === id);
   if (builtin) {
     const page = rulePageUrl(id);
-    return { id, shortDescription: { text: builtin.summary }, help: { text: builtin.help, markdown: builtin.help }, ...(page ? { helpUri: page } : {}), defaultConfiguration: { level: level(builtin.defaultSeverity) } };
+    return {
+      id,
+      shortDescription: { text: builtin.summary },
+      help: { text: builtin.help, markdown: builtin.help },
+      ...(page ? { helpUri: page } : {}),
+      defaultConfiguration: { level: level(builtin.defaultSeverity) },
+    };
   }
   if (!rule) {
     return {
@@ -197,7 +203,15 @@ export function sarifLog(input: ReportInput): Json {
       message: message(d),
       locations: [{ physicalLocation: physical(d, lines) }],
       partialFingerprints: { primaryLocationLineHash: prints[i]!.lineHash, ...(d.fingerprint ? { 'raiselint/v1': d.fingerprint } : {}) },
-      properties: { confidence: d.confidence, errorClass: d.errorClass, recordId: d.recordId, tips: d.tips, ...(d.via.length ? { via: d.via } : {}), ...(d.sourceUrl ? { raisedAt: d.sourceUrl } : {}), ...(d.cell ? { cell: d.cell.index } : {}) },
+      properties: {
+        confidence: d.confidence,
+        errorClass: d.errorClass,
+        recordId: d.recordId,
+        tips: d.tips,
+        ...(d.via.length ? { via: d.via } : {}),
+        ...(d.sourceUrl ? { raisedAt: d.sourceUrl } : {}),
+        ...(d.cell ? { cell: d.cell.index } : {}),
+      },
     };
     const related = relatedLocations(d, lines);
     if (related.length) r.relatedLocations = related;

@@ -41,10 +41,15 @@ export function formatStatisticsText(diags: Diagnostic[], opts: { unsafeFixes?: 
   const markOf = (r: RuleCount) => (r.fixable || (opts.unsafeFixes && r.unsafeFixable) ? '[*] ' : r.unsafeFixable ? '[-] ' : '    ');
   const marks = rows.map(markOf);
   const anyMark = marks.some((m) => m.trim());
-  const out = rows.map((r, i) => `${String(r.count).padStart(cw)}\t${r.ruleId.padEnd(iw)}\t${anyMark ? marks[i] : ''}${r.errorClass} (${r.certain} certain, ${r.possible} possible)`);
+  const out = rows.map(
+    (r, i) =>
+      `${String(r.count).padStart(cw)}\t${r.ruleId.padEnd(iw)}\t${anyMark ? marks[i] : ''}${r.errorClass} (${r.certain} certain, ${r.possible} possible)`,
+  );
   if (opts.quiet) return out.join('\n') + '\n';
   const certain = rows.reduce((n, r) => n + r.certain, 0);
-  out.push(`Found ${diags.length} finding${diags.length === 1 ? '' : 's'} (${certain} certain, ${diags.length - certain} possible) from ${rows.length} rule${rows.length === 1 ? '' : 's'}.`);
+  out.push(
+    `Found ${diags.length} finding${diags.length === 1 ? '' : 's'} (${certain} certain, ${diags.length - certain} possible) from ${rows.length} rule${rows.length === 1 ? '' : 's'}.`,
+  );
   if (marks.includes('[*] ')) out.push(opts.unsafeFixes ? '[*] fixable with `--fix --unsafe-fixes`' : '[*] fixable with `--fix`');
   if (marks.includes('[-] ')) out.push('[-] only unsafe fixes: applied with `--fix --unsafe-fixes`');
   return out.join('\n') + '\n';

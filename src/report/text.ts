@@ -62,7 +62,8 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
       for (const a of d.also ?? []) out.push(`${pad} ${c.blue('=')} ${c.bold('also')} (${a.ruleId}): ${oneLine(a.condition ?? a.message, Infinity)}`);
       for (const t of d.tips) out.push(`${pad} ${c.blue('=')} ${c.bold('help')}: ${oneLine(t, Infinity)}`);
       if (d.sourceUrl) out.push(`${pad} ${c.blue('=')} ${c.bold('raised at')}: ${d.sourceUrl}`);
-      if (d.fix) out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${oneLine(d.fix.reason, Infinity)}`);
+      if (d.fix)
+        out.push(`${pad} ${c.blue('=')} ${c.bold('fix')}${d.fix.strategy === 'none' ? '' : ` (${d.fix.applicability})`}: ${oneLine(d.fix.reason, Infinity)}`);
     } else {
       if (d.condition) out.push(`  = when: ${oneLine(d.condition, Infinity)}`);
       for (const a of d.also ?? []) out.push(`  = also (${a.ruleId}): ${oneLine(a.condition ?? a.message, Infinity)}`);
@@ -71,7 +72,10 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     }
     out.push('');
   }
-  for (const e of errors) out.push(`${c.bold(`${oneLine(e.file, Infinity)}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`);
+  for (const e of errors)
+    out.push(
+      `${c.bold(`${oneLine(e.file, Infinity)}${e.line ? `:${e.line}:${e.column ?? 1}` : ''}:`)} ${c.red(e.kind === 'syntax' ? 'warning' : 'error')}: ${e.message}`,
+    );
   if (opts.quiet) return out.length ? out.join('\n') + '\n' : '';
   const certain = diags.filter((d) => d.confidence === 'certain').length;
   const possible = diags.length - certain;
@@ -80,14 +84,18 @@ export function formatText(diags: Diagnostic[], errors: FileError[], opts: TextO
     out.push(`Found ${plural(diags.length + opts.fixed)} (${opts.fixed} fixed, ${diags.length} remaining).`);
   } else if (diags.length) {
     out.push(`Found ${plural(diags.length)} (${certain} certain, ${possible} possible).`);
-  } else if (errors.some((e) => e.kind !== 'syntax')) out.push(c.red(`No findings, but ${errors.filter((e) => e.kind !== 'syntax').length} file problem(s) above.`));
+  } else if (errors.some((e) => e.kind !== 'syntax'))
+    out.push(c.red(`No findings, but ${errors.filter((e) => e.kind !== 'syntax').length} file problem(s) above.`));
   else out.push(c.green('All checks passed!'));
   // Like Ruff: how many findings --fix would fix, and how many more --unsafe-fixes would.
   const fixes = new Set(diags.filter((d) => fixable(d, opts)).map((d) => d.fix));
   const hidden = new Set(diags.filter((d) => !opts.unsafeFixes && d.fix?.applicability === 'unsafe' && d.fix.edits.length).map((d) => d.fix));
   const nFix = diags.filter((d) => fixes.has(d.fix)).length;
   const nHidden = diags.filter((d) => hidden.has(d.fix)).length;
-  if (nFix) out.push(`${c.cyan('[*]')} ${nFix} fixable with the \`--fix\` option${nHidden ? ` (${nHidden} hidden fix${nHidden === 1 ? '' : 'es'} can be enabled with the \`--unsafe-fixes\` option)` : ''}.`);
+  if (nFix)
+    out.push(
+      `${c.cyan('[*]')} ${nFix} fixable with the \`--fix\` option${nHidden ? ` (${nHidden} hidden fix${nHidden === 1 ? '' : 'es'} can be enabled with the \`--unsafe-fixes\` option)` : ''}.`,
+    );
   else if (nHidden) out.push(`No fixes available (${nHidden} hidden fix${nHidden === 1 ? '' : 'es'} can be enabled with the \`--unsafe-fixes\` option).`);
   return out.join('\n') + '\n';
 }

@@ -6,7 +6,26 @@ import type { ClassRegistry } from '../rules/classes.js';
 import type { Env } from './env.js';
 import { NONE, NONE_ATOM, UNKNOWN, UNKNOWN_ATOM, instAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 
-const CONTAINERS = new Set(['List', 'list', 'Sequence', 'Iterable', 'Iterator', 'Set', 'set', 'FrozenSet', 'frozenset', 'Collection', 'MutableSequence', 'AbstractSet', 'Deque', 'deque', 'AsyncIterator', 'AsyncIterable', 'Generator', 'AsyncGenerator']);
+const CONTAINERS = new Set([
+  'List',
+  'list',
+  'Sequence',
+  'Iterable',
+  'Iterator',
+  'Set',
+  'set',
+  'FrozenSet',
+  'frozenset',
+  'Collection',
+  'MutableSequence',
+  'AbstractSet',
+  'Deque',
+  'deque',
+  'AsyncIterator',
+  'AsyncIterable',
+  'Generator',
+  'AsyncGenerator',
+]);
 const WRAPPERS = new Set(['Optional', 'Final', 'ClassVar', 'Annotated', 'Awaitable', 'Required', 'NotRequired', 'ReadOnly', 'Type', 'type']);
 
 export class Annotations {
@@ -45,7 +64,8 @@ export class Annotations {
       const args: Node[] = type === 'subscript' ? n.childrenForFieldName('subscript').filter((x): x is Node => !!x) : argsNode ? namedChildren(argsNode) : [];
       const flat = args.length === 1 && args[0]!.type === 'tuple' ? namedChildren(args[0]!) : args;
       const name = head ? (dottedName(head) ?? '').split('.').pop()! : '';
-      if (name === 'Optional' || WRAPPERS.has(name)) return flat[0] ? (name === 'Optional' ? union(this.annotation(flat[0], env), NONE) : this.annotation(flat[0], env)) : UNKNOWN;
+      if (name === 'Optional' || WRAPPERS.has(name))
+        return flat[0] ? (name === 'Optional' ? union(this.annotation(flat[0], env), NONE) : this.annotation(flat[0], env)) : UNKNOWN;
       if (name === 'Union') return union(...flat.map((a) => this.annotation(a, env)));
       if (CONTAINERS.has(name)) return [seqAtom(flat[0] ? this.annotation(flat[0], env) : UNKNOWN)];
       if (name === 'Tuple' || name === 'tuple') {

@@ -25,7 +25,11 @@ import type { RuleSet } from '../rules/ruleset.js';
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
 const UNICODE_NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/gu;
 /** Python's hard keywords: never a name, so never a carrier (soft keywords such as `match` and `type` are names). */
-const KEYWORDS = new Set('False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '));
+const KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
+);
 
 export class Demand {
   private readonly names: string[] = [];
@@ -55,7 +59,7 @@ export class Demand {
     if (this.scanned) return;
     this.scanned = true;
     const source = this.source;
-     
+
     const re = /[^\x00-\x7f]/.test(source) ? UNICODE_NAME : ASCII_NAME;
     let from = 0;
     for (const [start, end] of this.fileFlows().inert) {

@@ -14,7 +14,10 @@ export class Env {
   /** Whether `map` may hold a path (a key with a dot), which `set` of its head forgets. */
   private paths: boolean;
 
-  constructor(vars: Map<string, Type> = new Map(), readonly outer?: Env) {
+  constructor(
+    vars: Map<string, Type> = new Map(),
+    readonly outer?: Env,
+  ) {
     this.map = vars;
     this.paths = vars.size > 0;
   }

@@ -117,7 +117,10 @@ export abstract class Expressions {
         const nn = l ? this.narrow(l, env, { ...ctx, record: false }) : { t: env, f: env };
         const op = n.child(1)?.type;
         const rt = r ? this.expr(r, op === 'and' ? nn.t : nn.f, ctx) : UNKNOWN;
-        return union(lt.filter((a) => a.kind !== 'none'), rt);
+        return union(
+          lt.filter((a) => a.kind !== 'none'),
+          rt,
+        );
       }
       default:
         return this.collection(n, type, env, ctx);
@@ -257,7 +260,8 @@ export abstract class Expressions {
       const callee = this.members.calleeNames(calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
-        if (fn.type === 'attribute') this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text, inherited.length ? inherited : undefined));
+        if (fn.type === 'attribute')
+          this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text, inherited.length ? inherited : undefined));
         else this.observer.add(callSite(n, 'call', name, undefined, callee, undefined, inherited.length ? inherited : undefined));
       }
     }

@@ -51,7 +51,10 @@ export class Narrowing {
       }
       case 'comparison_operator': {
         const [l, r] = kids(cond);
-        const ops = cond.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join(' ');
+        const ops = cond.children
+          .filter((c) => c && !c.isNamed)
+          .map((c) => c!.text)
+          .join(' ');
         this.host.expr(cond, env, ctx);
         if (l && r?.type === 'none' && (ops === 'is' || ops === 'is not')) {
           const path = pathOf(l);
@@ -87,7 +90,10 @@ export class Narrowing {
           if (path) {
             const cur = this.host.expr(cond, env, { ...ctx, record: false });
             const t = env.clone();
-            t.put(path, cur.filter((a) => a.kind !== 'none'));
+            t.put(
+              path,
+              cur.filter((a) => a.kind !== 'none'),
+            );
             return { t, f: env };
           }
         }

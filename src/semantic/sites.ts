@@ -22,7 +22,15 @@ export interface CallSite {
 }
 
 /** A call site with every field set, in one order: one hidden class for the sites of every kind (the matcher reads them all). */
-export function callSite(node: Node, kind: CallSite['kind'], name: string, receiver?: Type, callee?: string[], receiverText?: string, inherited?: string[]): CallSite {
+export function callSite(
+  node: Node,
+  kind: CallSite['kind'],
+  name: string,
+  receiver?: Type,
+  callee?: string[],
+  receiverText?: string,
+  inherited?: string[],
+): CallSite {
   return { node, kind, name, receiver, callee, receiverText, inherited };
 }
 

@@ -25,13 +25,24 @@ export type Type = readonly Atom[];
  * apart, and each one met for the first time threw away the optimised code of the function
  * (V8's "wrong map" deopt), which then compiled again. One shape keeps them monomorphic.
  */
-function make(kind: Atom['kind'], key?: string, qualname?: string, fields?: Record<string, Type>, exclude?: string[], fn?: Node, cls?: string, items?: Type[], elem?: Type): Atom {
+function make(
+  kind: Atom['kind'],
+  key?: string,
+  qualname?: string,
+  fields?: Record<string, Type>,
+  exclude?: string[],
+  fn?: Node,
+  cls?: string,
+  items?: Type[],
+  elem?: Type,
+): Atom {
   return { kind, key, qualname, fields, exclude, fn, cls, items, elem } as unknown as Atom;
 }
 type Of<K extends Atom['kind']> = Extract<Atom, { kind: K }>;
 export const refAtom = (qualname: string): Of<'ref'> => make('ref', undefined, qualname) as Of<'ref'>;
 export const classAtom = (key: string): Of<'class'> => make('class', key) as Of<'class'>;
-export const instAtom = (key: string, fields?: Record<string, Type>, exclude?: string[]): Of<'inst'> => make('inst', key, undefined, fields, exclude) as Of<'inst'>;
+export const instAtom = (key: string, fields?: Record<string, Type>, exclude?: string[]): Of<'inst'> =>
+  make('inst', key, undefined, fields, exclude) as Of<'inst'>;
 export const funcAtom = (fn: Node, cls?: string): Of<'func'> => make('func', undefined, undefined, undefined, undefined, fn, cls) as Of<'func'>;
 export const tupleAtom = (items: Type[]): Of<'tuple'> => make('tuple', undefined, undefined, undefined, undefined, undefined, undefined, items) as Of<'tuple'>;
 export const seqAtom = (elem: Type): Of<'seq'> => make('seq', undefined, undefined, undefined, undefined, undefined, undefined, undefined, elem) as Of<'seq'>;

@@ -58,7 +58,14 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
       const here = diags.filter((x) => !isBuiltinRule(x.ruleId) && (d.kind === 'file' || (x.line >= d.from && x.line <= d.to))).map((x) => x.ruleId);
       const ids = [...new Set(here)].sort();
       const example = `# raiselint: ${d.kind === 'file' ? 'ignore-file' : 'ignore'}[${ids.length ? ids.join(', ') : 'rule-id'}]`;
-      const p = builtinDiagnostic(BLANKET_IGNORE, file, d.line, d.column, d.endColumn, `blanket suppression without rule ids suppresses nothing: write \`${example}\``);
+      const p = builtinDiagnostic(
+        BLANKET_IGNORE,
+        file,
+        d.line,
+        d.column,
+        d.endColumn,
+        `blanket suppression without rule ids suppresses nothing: write \`${example}\``,
+      );
       keys.set(p, `${BLANKET_IGNORE}\0${d.kind}`);
       problems.push(p);
       continue;
@@ -69,7 +76,11 @@ export function applySuppressions(file: string, diags: Diagnostic[], directives:
     unused.push({ directive: d, ids: idle, all });
     for (const id of idle) {
       const col = d.column + (id.start - d.directiveStart);
-      const why = !opts.known(id.id) ? `unknown rule '${id.id}'` : d.kind === 'file' ? `no '${id.id}' finding in this file` : `no '${id.id}' finding ${d.ownLine ? `in the statement below (lines ${d.from}-${d.to})` : 'on this line'}`;
+      const why = !opts.known(id.id)
+        ? `unknown rule '${id.id}'`
+        : d.kind === 'file'
+          ? `no '${id.id}' finding in this file`
+          : `no '${id.id}' finding ${d.ownLine ? `in the statement below (lines ${d.from}-${d.to})` : 'on this line'}`;
       const p = builtinDiagnostic(UNUSED_IGNORE, file, d.line, col, col + id.id.length, `unused suppression: ${why}`);
       keys.set(p, `${UNUSED_IGNORE}\0${d.kind}\0${id.id}`);
       problems.push(p);
@@ -93,7 +104,12 @@ function attachRemovalFixes(text: string, unused: UnusedSuppression[], problems:
     if (!edits.length) continue;
     const ids = list.flatMap((u) => u.ids.map((i) => i.id));
     const whole = list.every((u) => u.all);
-    const fix: Fix = { applicability: 'safe', strategy: 'remove-ignore', reason: whole ? 'remove the unused suppression' : `remove the unused rule id${ids.length === 1 ? '' : 's'} ${ids.join(', ')} from the suppression`, edits };
+    const fix: Fix = {
+      applicability: 'safe',
+      strategy: 'remove-ignore',
+      reason: whole ? 'remove the unused suppression' : `remove the unused rule id${ids.length === 1 ? '' : 's'} ${ids.join(', ')} from the suppression`,
+      edits,
+    };
     for (const p of problems) if (p.ruleId === UNUSED_IGNORE && p.line === line) p.fix = fix;
   }
 }

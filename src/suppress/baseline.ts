@@ -93,7 +93,12 @@ export function writeBaseline(path: string, diags: Diagnostic[], absOf: (d: Diag
  * Splits findings into new ones and those in the baseline (each entry matches at most one finding).
  * `stale` counts entries of the checked files (absolute paths) that matched nothing: fixed findings.
  */
-export function filterBaseline(baseline: Baseline, diags: Diagnostic[], absOf: (d: Diagnostic) => string, checked: string[] = []): { fresh: Diagnostic[]; known: Diagnostic[]; stale: number } {
+export function filterBaseline(
+  baseline: Baseline,
+  diags: Diagnostic[],
+  absOf: (d: Diagnostic) => string,
+  checked: string[] = [],
+): { fresh: Diagnostic[]; known: Diagnostic[]; stale: number } {
   const pool = new Map<string, number>();
   for (const e of baseline.entries) {
     const k = `${e.file}\0${e.ruleId}\0${e.fingerprint}`;
@@ -103,7 +108,7 @@ export function filterBaseline(baseline: Baseline, diags: Diagnostic[], absOf: (
   const known: Diagnostic[] = [];
   for (const d of diags) {
     const k = `${baselinePath(baseline.path, absOf(d))}\0${d.ruleId}\0${d.fingerprint}`;
-    const n = d.fingerprint ? pool.get(k) ?? 0 : 0;
+    const n = d.fingerprint ? (pool.get(k) ?? 0) : 0;
     if (n > 0) {
       pool.set(k, n - 1);
       known.push(d);

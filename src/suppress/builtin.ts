@@ -29,7 +29,8 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     summary: 'A suppression comment without rule ids suppresses nothing',
     help: 'Name the rules it is meant for: `# raiselint: ignore[rule-id]` (add a reason after ` -- `).',
     why: 'A bare `# raiselint: ignore` would hide every present and future finding on its line, including ones nobody reviewed; raiselint does not honour it and reports it instead.',
-    example: 'await runtime.agent_save_state(agent_id)  # raiselint: ignore\n# use instead:\nawait runtime.agent_save_state(agent_id)  # raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented] -- guarded by the caller',
+    example:
+      'await runtime.agent_save_state(agent_id)  # raiselint: ignore\n# use instead:\nawait runtime.agent_save_state(agent_id)  # raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented] -- guarded by the caller',
   },
   {
     id: UNUSED_IGNORE,
@@ -46,15 +47,17 @@ export const BUILTIN_RULES: BuiltinRule[] = [
     summary: 'A `# raiselint:` comment that is not a valid directive',
     help: 'Write `# raiselint: ignore[rule-id]` or `# raiselint: ignore-file[rule-id]`, optionally followed by ` -- reason`.',
     why: 'A misspelt directive (`# raiselint: ingore[...]`, a missing bracket) suppresses nothing, though its author meant it to.',
-    example: '# raiselint: ignore(autogen/agent-save-state-is-not-yet-implemented)\n# use instead:\n# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
+    example:
+      '# raiselint: ignore(autogen/agent-save-state-is-not-yet-implemented)\n# use instead:\n# raiselint: ignore[autogen/agent-save-state-is-not-yet-implemented]',
   },
   {
     id: IO_ERROR,
     defaultSeverity: 'error',
-    summary: 'A file to check could not be read or decoded (as Ruff\'s E902)',
+    summary: "A file to check could not be read or decoded (as Ruff's E902)",
     help: 'Make the file readable and valid in its encoding (UTF-8, or the one its coding cookie names), or exclude it.',
     why: 'A file that cannot be read is a file that was not checked: the run says so as a finding (exit 1) instead of passing silently or failing the whole run.',
-    example: "# bad.py holds bytes that are not UTF-8 and has no coding cookie\n# use instead: add `# -*- coding: latin-1 -*-` as its first line, or re-encode it as UTF-8",
+    example:
+      '# bad.py holds bytes that are not UTF-8 and has no coding cookie\n# use instead: add `# -*- coding: latin-1 -*-` as its first line, or re-encode it as UTF-8',
   },
   {
     id: TOO_DEEP,

@@ -42,7 +42,17 @@ const MARK = /#\s*raiselint\s*:/g;
 const DIRECTIVE = /^#\s*raiselint\s*:\s*(ignore-file|ignore)(?![\w-])(?:\[([^\]]*)\])?(?:\s+--\s+(.*?)(?=\s{2,}#|\s*#\s*raiselint\s*:|\s*$)|\s*(?=#|$))/;
 
 /** Compound statements: a directive above one covers its header (up to the body), not the body. */
-const COMPOUND = new Set(['if_statement', 'for_statement', 'while_statement', 'try_statement', 'with_statement', 'function_definition', 'class_definition', 'decorated_definition', 'match_statement']);
+const COMPOUND = new Set([
+  'if_statement',
+  'for_statement',
+  'while_statement',
+  'try_statement',
+  'with_statement',
+  'function_definition',
+  'class_definition',
+  'decorated_definition',
+  'match_statement',
+]);
 
 function isStatement(type: string): boolean {
   return type.endsWith('_statement') || type === 'function_definition' || type === 'class_definition' || type === 'decorated_definition';
@@ -76,7 +86,14 @@ export function collectDirectives(root: Node, text: string): Directive[] {
       if (!d) {
         const next = rest.indexOf('#', 1);
         const len = (next < 0 ? rest : rest.slice(0, next)).trimEnd().length;
-        out.push({ ...base, kind: 'line', ids: [], directiveEnd: cstart + at + len, endColumn: col + at + len + 1, invalid: `not a raiselint directive: expected '# raiselint: ignore[rule-id]' or '# raiselint: ignore-file[rule-id]'` });
+        out.push({
+          ...base,
+          kind: 'line',
+          ids: [],
+          directiveEnd: cstart + at + len,
+          endColumn: col + at + len + 1,
+          invalid: `not a raiselint directive: expected '# raiselint: ignore[rule-id]' or '# raiselint: ignore-file[rule-id]'`,
+        });
         continue;
       }
       const kind = d[1] === 'ignore-file' ? 'file' : 'line';

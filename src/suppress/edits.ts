@@ -32,7 +32,9 @@ export function applyEdits(text: string, edits: FixEdit[]): string {
 export function rewriteDirective(text: string, d: Directive, ids: string[]): string {
   const own = text.slice(d.directiveStart, d.directiveEnd);
   // A JS/TS directive starts at `raiselint` (its comment's `//` stays).
-  const head = own.match(/^(?:#\s*)?raiselint\s*:\s*(ignore-file|ignore)/)?.[0] ?? `${own.startsWith('#') ? '# ' : ''}raiselint: ${d.kind === 'file' ? 'ignore-file' : 'ignore'}`;
+  const head =
+    own.match(/^(?:#\s*)?raiselint\s*:\s*(ignore-file|ignore)/)?.[0] ??
+    `${own.startsWith('#') ? '# ' : ''}raiselint: ${d.kind === 'file' ? 'ignore-file' : 'ignore'}`;
   return `${head}[${ids.join(', ')}]${d.reason ? ` -- ${d.reason}` : ''}`;
 }
 
@@ -180,7 +182,11 @@ export function addIgnoreEdits(root: Node, text: string, diags: Diagnostic[], di
     const stmt = statementAt(root.descendantForPosition({ row, column: Math.max(0, diag.column - 1) }));
     const srow = stmt ? stmt.startPosition.row : row;
     const sline = text.slice(starts[srow]!, out.lineEnd(srow));
-    out.insert(`o${srow}`, { at: starts[srow]!, end: starts[srow]!, ownLine: true, indent: sline.slice(0, sline.length - sline.trimStart().length) }, diag.ruleId);
+    out.insert(
+      `o${srow}`,
+      { at: starts[srow]!, end: starts[srow]!, ownLine: true, indent: sline.slice(0, sline.length - sline.trimStart().length) },
+      diag.ruleId,
+    );
   }
   return out.edits('#');
 }

@@ -37,7 +37,11 @@ function statementLines(sf: TS.SourceFile, line: number): [number, number] {
     if (s > line || e < line) return;
     if (s === line && ts.isStatement(n) && !ts.isBlock(n)) {
       // Compound statements: the header only (up to its body), as for Python.
-      const body = (n as { thenStatement?: TS.Node }).thenStatement ?? (n as { statement?: TS.Node }).statement ?? (n as { body?: TS.Node }).body ?? (n as { tryBlock?: TS.Node }).tryBlock;
+      const body =
+        (n as { thenStatement?: TS.Node }).thenStatement ??
+        (n as { statement?: TS.Node }).statement ??
+        (n as { body?: TS.Node }).body ??
+        (n as { tryBlock?: TS.Node }).tryBlock;
       best = [line, body ? sf.getLineAndCharacterOfPosition(body.getStart(sf)).line + 1 : e];
       return;
     }
@@ -71,13 +75,28 @@ export function collectJsDirectives(text: string, fileName: string): Directive[]
     const d = DIRECTIVE.exec(rest);
     if (!d) {
       const len = rest.replace(/\*\/$/, '').trimEnd().length;
-      out.push({ ...base, kind: 'line', ids: [], directiveEnd: cs + at + len, endColumn: cs + at + len - starts[line - 1]! + 1, invalid: "not a raiselint directive: expected '// raiselint: ignore[rule-id]' or '// raiselint: ignore-file[rule-id]'" });
+      out.push({
+        ...base,
+        kind: 'line',
+        ids: [],
+        directiveEnd: cs + at + len,
+        endColumn: cs + at + len - starts[line - 1]! + 1,
+        invalid: "not a raiselint directive: expected '// raiselint: ignore[rule-id]' or '// raiselint: ignore-file[rule-id]'",
+      });
       continue;
     }
     const { ids, invalid } = directiveIds(d[2], cs + at + rest.indexOf('[') + 1);
     const len = d[0].trimEnd().length;
     const dkind = d[1] === 'ignore-file' ? 'file' : 'line';
-    const dir: Directive = { ...base, kind: dkind, ids, reason: d[3] || undefined, directiveEnd: cs + at + len, endColumn: cs + at + len - starts[line - 1]! + 1, invalid };
+    const dir: Directive = {
+      ...base,
+      kind: dkind,
+      ids,
+      reason: d[3] || undefined,
+      directiveEnd: cs + at + len,
+      endColumn: cs + at + len - starts[line - 1]! + 1,
+      invalid,
+    };
     if (dkind === 'line' && ownLine) {
       const next = nextCodeLine(text, starts, positionAt(starts, ce).row + 1);
       if (next) [dir.from, dir.to] = statementLines(sf, next);

@@ -25,7 +25,14 @@ function endsInText(sf: TS.SourceFile, pos: number, row: number): boolean {
   let textual = false;
   for (let n = inner; n; n = n.parent) {
     const k = n.kind;
-    if (k === ts.SyntaxKind.TemplateExpression || k === ts.SyntaxKind.NoSubstitutionTemplateLiteral || k === ts.SyntaxKind.StringLiteral || k === ts.SyntaxKind.JsxElement || k === ts.SyntaxKind.JsxFragment || k === ts.SyntaxKind.JsxText) {
+    if (
+      k === ts.SyntaxKind.TemplateExpression ||
+      k === ts.SyntaxKind.NoSubstitutionTemplateLiteral ||
+      k === ts.SyntaxKind.StringLiteral ||
+      k === ts.SyntaxKind.JsxElement ||
+      k === ts.SyntaxKind.JsxFragment ||
+      k === ts.SyntaxKind.JsxText
+    ) {
       textual ||= sf.getLineAndCharacterOfPosition(n.end).line > row;
     }
   }
@@ -49,7 +56,11 @@ export function addJsIgnoreEdits(text: string, fileName: string, diags: Diagnost
     const trimmed = text.slice(starts[row]!, end).trimEnd();
     const own = endsInText(sf, starts[row]! + Math.max(0, trimmed.length - 1), row);
     const indent = /^[ \t]*/.exec(trimmed)![0];
-    out.insert(`${own ? 'o' : 't'}${row}`, { at: own ? starts[row]! : starts[row]! + trimmed.length, end: own ? starts[row]! : end, ownLine: own, indent }, diag.ruleId);
+    out.insert(
+      `${own ? 'o' : 't'}${row}`,
+      { at: own ? starts[row]! : starts[row]! + trimmed.length, end: own ? starts[row]! : end, ownLine: own, indent },
+      diag.ruleId,
+    );
   }
   return out.edits('//');
 }

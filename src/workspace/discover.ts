@@ -6,11 +6,32 @@ import { describeFsError, specialKind } from '../parse/files.js';
 import { isPythonFile, PYTHON_FILE } from './pathkind.js';
 import { walkTree } from './walk.js';
 
-export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.ruff_cache', '.pytest_cache', '.raiselint_cache', 'site-packages', '.eggs', 'build', 'dist']);
+export const SKIP_DIRS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.pytest_cache',
+  '.raiselint_cache',
+  'site-packages',
+  '.eggs',
+  'build',
+  'dist',
+]);
 const PY = PYTHON_FILE;
 
 export class PathError extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -90,7 +111,11 @@ export function discover(paths: string[], opts: DiscoverOptions = {}): Discovere
       // A FIFO, device or socket is never opened (it would hang or read forever): a Python-named one is an io-error.
       const kind = specialKind(st);
       // A file named explicitly is checked when it is Python (extension, or a python shebang: pre-commit passes them).
-      if (kind ? extname(abs) !== '' && !NAMED_PY.test(abs) && !opts.alsoFind?.test(abs) : !isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)) {
+      if (
+        kind
+          ? extname(abs) !== '' && !NAMED_PY.test(abs) && !opts.alsoFind?.test(abs)
+          : !isPythonFile(abs) && !opts.included?.(abs) && !opts.alsoFind?.test(abs)
+      ) {
         opts.onSkip?.(p, 'not a Python file (.py, .pyi, .pyw, .ipynb or a python shebang)');
         opts.onPath?.(p, 0);
         continue;
@@ -216,26 +241,32 @@ function walk(abs: string, display: string, layers: IgnoreLayer[], out: Map<stri
     if (why) opts.onSkip?.(shown, why);
     return !!why;
   };
-  walkTree<IgnoreLayer[]>(abs, display, layers, {
-    listing: (dir, shown, names, here) => {
-      if (names.includes('pyvenv.cfg')) return void opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)');
-      opts.onListing?.(dir, names);
-      return withOwn(dir, names, here);
+  walkTree<IgnoreLayer[]>(
+    abs,
+    display,
+    layers,
+    {
+      listing: (dir, shown, names, here) => {
+        if (names.includes('pyvenv.cfg')) return void opts.onSkip?.(shown === '.' ? './' : `${shown}/`, 'a virtualenv (holds pyvenv.cfg)');
+        opts.onListing?.(dir, names);
+        return withOwn(dir, names, here);
+      },
+      enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : here),
+      file: (childAbs, shown, name, here) => {
+        if (!PY.test(name) && opts.included?.(childAbs) !== true && opts.alsoFind?.test(name) !== true) return;
+        if (skip(shown, walkExclusion(childAbs, name, false, here, ctx))) return;
+        // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
+        found++;
+        if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown });
+      },
+      badName: (childAbs, shown) => {
+        if (!PY.test(shown) && opts.alsoFind?.test(shown) !== true) return;
+        found++;
+        if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown, error: 'file name is not valid UTF-8 (rename it to check it)' });
+      },
+      skippedLink: (shown) => opts.onSkip?.(`${shown}/`, 'a symbolic link to a directory (--follow-links follows it)'),
     },
-    enter: (childAbs, shown, name, here) => (skip(`${shown}/`, walkExclusion(childAbs, name, true, here, ctx)) ? undefined : here),
-    file: (childAbs, shown, name, here) => {
-      if (!PY.test(name) && opts.included?.(childAbs) !== true && opts.alsoFind?.test(name) !== true) return;
-      if (skip(shown, walkExclusion(childAbs, name, false, here, ctx))) return;
-      // Symbolic links to files are followed; a broken one is reported as unreadable when checked.
-      found++;
-      if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown });
-    },
-    badName: (childAbs, shown) => {
-      if (!PY.test(shown) && opts.alsoFind?.test(shown) !== true) return;
-      found++;
-      if (!out.has(childAbs)) out.set(childAbs, { abs: childAbs, display: shown, error: 'file name is not valid UTF-8 (rename it to check it)' });
-    },
-    skippedLink: (shown) => opts.onSkip?.(`${shown}/`, 'a symbolic link to a directory (--follow-links follows it)'),
-  }, { followLinks: opts.followLinks });
+    { followLinks: opts.followLinks },
+  );
   return found;
 }

@@ -8,7 +8,6 @@ export const PYTHON_FILE = /\.(?:pyi?|ipynb)$/;
 /** Extensions of Python files named on the command line. */
 const NAMED = new Set(['.py', '.pyi', '.pyw', '.ipynb']);
 
-
 /** A file named on the command line is checked when it is Python: a Python extension, or no extension and a `#!...python` first line. */
 export function isPythonFile(abs: string): boolean {
   const ext = extname(basename(abs));

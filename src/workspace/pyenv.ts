@@ -20,7 +20,12 @@ export interface PythonEnv extends InstalledRoots {
 /** What a run says about the environment: a path, `false` (none: records keep their windows), or undefined (discover). */
 export type PythonOption = string | false | undefined;
 
-const QUERY = 'import json, sys, sysconfig, site\n' + 'p = sysconfig.get_paths()\n' + 'roots = [p["stdlib"], p["platstdlib"], p["purelib"], p["platlib"]]\n' + 'try:\n    roots += site.getsitepackages()\nexcept Exception:\n    pass\n' + 'print(json.dumps({"executable": sys.executable, "version": "%d.%d.%d" % sys.version_info[:3], "roots": roots}))\n';
+const QUERY =
+  'import json, sys, sysconfig, site\n' +
+  'p = sysconfig.get_paths()\n' +
+  'roots = [p["stdlib"], p["platstdlib"], p["purelib"], p["platlib"]]\n' +
+  'try:\n    roots += site.getsitepackages()\nexcept Exception:\n    pass\n' +
+  'print(json.dumps({"executable": sys.executable, "version": "%d.%d.%d" % sys.version_info[:3], "roots": roots}))\n';
 
 const memo = new Map<string, PythonEnv | undefined>();
 
@@ -73,7 +78,10 @@ function cachePath(python: string, cacheDir: string): string | undefined {
     const exe = python.includes('/') ? realpathSync(python) : whichSync(python);
     if (!exe) return undefined;
     const st = statSync(exe);
-    const id = createHash('sha256').update(`${exe}\0${st.size}\0${st.mtimeMs}\0${python}\0${process.env.VIRTUAL_ENV ?? ''}`).digest('hex').slice(0, 24);
+    const id = createHash('sha256')
+      .update(`${exe}\0${st.size}\0${st.mtimeMs}\0${python}\0${process.env.VIRTUAL_ENV ?? ''}`)
+      .digest('hex')
+      .slice(0, 24);
     return join(cacheDir, 'python', `env-${id}.json`);
   } catch {
     return undefined;
@@ -95,7 +103,13 @@ function whichSync(name: string): string | undefined {
 function readCached(file: string): PythonEnv | undefined {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as PythonEnv;
-    if (typeof v.executable === 'string' && typeof v.version === 'string' && Array.isArray(v.roots) && v.roots.every((r) => typeof r === 'string' && existsSync(r))) return v;
+    if (
+      typeof v.executable === 'string' &&
+      typeof v.version === 'string' &&
+      Array.isArray(v.roots) &&
+      v.roots.every((r) => typeof r === 'string' && existsSync(r))
+    )
+      return v;
   } catch {
     // a miss
   }

@@ -90,7 +90,14 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
     } catch {
       continue; // vanished or unreadable folder: nothing in it to check
     }
-    const state = visitor.listing ? visitor.listing(dir.abs, dir.display, entries.map((e) => e.name), dir.state) : dir.state;
+    const state = visitor.listing
+      ? visitor.listing(
+          dir.abs,
+          dir.display,
+          entries.map((e) => e.name),
+          dir.state,
+        )
+      : dir.state;
     if (state === undefined) continue;
     const bad = undecodable(dir.abs, entries);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -115,7 +122,8 @@ export function walkTree<S>(root: string, display: string, state: S, visitor: Wa
             continue;
           }
           isDir = true;
-        } else if (st && !st.isFile()) continue; // a link to a FIFO, device or socket
+        } else if (st && !st.isFile())
+          continue; // a link to a FIFO, device or socket
         else {
           // A link to a file, or a dangling one (reported as unreadable when checked).
           visitor.file(abs, shown, e.name, state);

@@ -139,7 +139,14 @@ beforeAll(() => {
   mkdirSync(bin);
   writeFileSync(join(bin, 'raiselint'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'raiselint.js')}" "$@"\n`);
   chmodSync(join(bin, 'raiselint'), 0o755);
-  env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), XDG_DATA_HOME: join(tmp, 'data'), XDG_STATE_HOME: join(tmp, 'state') };
+  env = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: tmp,
+    XDG_CONFIG_HOME: join(tmp, 'config'),
+    XDG_DATA_HOME: join(tmp, 'data'),
+    XDG_STATE_HOME: join(tmp, 'state'),
+  };
 }, LONG);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -151,7 +158,11 @@ function session(name: string, init: string): { transcript: string[]; text: stri
   writeFileSync(join(tmp, name, 'init.lua'), init);
   writeFileSync(join(tmp, name, 'driver.lua'), DRIVER);
   const out = join(tmp, name, 'transcript.txt');
-  const r = spawnSync('nvim', ['--headless', '-n', '-u', join(tmp, name, 'init.lua'), '-c', `luafile ${join(tmp, name, 'driver.lua')}`, join('src', 'bad.py')], { cwd: project, env: { ...env, RAISELINT_NVIM_OUT: out }, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(
+    'nvim',
+    ['--headless', '-n', '-u', join(tmp, name, 'init.lua'), '-c', `luafile ${join(tmp, name, 'driver.lua')}`, join('src', 'bad.py')],
+    { cwd: project, env: { ...env, RAISELINT_NVIM_OUT: out }, encoding: 'utf8', timeout: 180_000 },
+  );
   let transcript: string[] = [];
   try {
     transcript = readFileSync(out, 'utf8').trim().split('\n');
@@ -165,7 +176,22 @@ function session(name: string, init: string): { transcript: string[]; text: stri
 function cliFixed(): string {
   const dir = mkdtempSync(join(tmp, 'cli-'));
   writeFileSync(join(dir, 'bad.py'), BAD);
-  spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'check', 'bad.py', '--fix', '--unsafe-fixes', '--fix-strategy', 'try-except', '--no-config', '--cache-dir', join(dir, 'c')], { cwd: dir });
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'raiselint.js'),
+      'check',
+      'bad.py',
+      '--fix',
+      '--unsafe-fixes',
+      '--fix-strategy',
+      'try-except',
+      '--no-config',
+      '--cache-dir',
+      join(dir, 'c'),
+    ],
+    { cwd: dir },
+  );
   return readFileSync(join(dir, 'bad.py'), 'utf8');
 }
 

@@ -55,7 +55,16 @@ describe('pre-commit hook', () => {
       const repo = join(tmp, 'repo');
       mkdirSync(repo);
       // NODE_ENV=production: the hook must build even where npm would omit dev dependencies.
-      const env = { ...process.env, PRE_COMMIT_HOME: join(tmp, 'cache'), NODE_ENV: 'production', NO_COLOR: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+      const env = {
+        ...process.env,
+        PRE_COMMIT_HOME: join(tmp, 'cache'),
+        NODE_ENV: 'production',
+        NO_COLOR: '1',
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      };
       const git = (...args: string[]) => sh('git', args, repo, env);
       git('init', '-q');
       writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${hook}\n    rev: ${sha}\n    hooks:\n      - id: raiselint\n`);
@@ -79,7 +88,10 @@ describe('pre-commit hook', () => {
       expect(bad.code).not.toBe(0);
       expect(git('rev-parse', '-q', '--verify', 'HEAD').code).not.toBe(0); // nothing committed
 
-      writeFileSync(join(repo, 'app.py'), ONE.replace('await runtime.save_state()', `try:\n        await runtime.save_state()\n    except NotImplementedError:\n        pass`));
+      writeFileSync(
+        join(repo, 'app.py'),
+        ONE.replace('await runtime.save_state()', `try:\n        await runtime.save_state()\n    except NotImplementedError:\n        pass`),
+      );
       writeFileSync(join(repo, 'notes.txt'), ONE); // not Python: not checked
       git('add', 'app.py', 'notes.txt');
       const good = git('commit', '-q', '-m', 'good');

@@ -62,7 +62,9 @@ function cliFix(text: string, args: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'raiselint-vscode-cli-'));
   try {
     writeFileSync(join(dir, 'f.py'), text);
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'check', 'f.py', '--fix', ...args, '--no-config', '--cache-dir', join(dir, 'c')], { cwd: dir });
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'raiselint.js'), 'check', 'f.py', '--fix', ...args, '--no-config', '--cache-dir', join(dir, 'c')], {
+      cwd: dir,
+    });
     return readFileSync(join(dir, 'f.py'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -93,16 +95,39 @@ afterAll(() => {
 
 describe('VS Code extension', () => {
   it('the .vsix holds the client, the bundled raiselint package and its two dependencies; no sources or maps', () => {
-    const names = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', VSIX], { encoding: 'utf8' }).trim().split('\n');
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/server/bin/raiselint.js', 'extension/server/dist/bundle/main.cjs', 'extension/server/dist/bundle/tree-sitter-python.wasm', 'extension/server/rules/records/autogen-grpc-runtime.jsonl', 'extension/server/node_modules/vscode-languageserver/package.json', 'extension/LICENSE.txt']) {
+    const names = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', VSIX], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    for (const f of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/server/bin/raiselint.js',
+      'extension/server/dist/bundle/main.cjs',
+      'extension/server/dist/bundle/tree-sitter-python.wasm',
+      'extension/server/rules/records/autogen-grpc-runtime.jsonl',
+      'extension/server/node_modules/vscode-languageserver/package.json',
+      'extension/LICENSE.txt',
+    ]) {
       expect(names).toContain(f);
     }
     expect(names.filter((n) => /\.map$|\.ts$|\/src\/|extension\/node_modules\//.test(n))).toEqual([]);
     const deps = [...new Set(names.filter((n) => n.startsWith('extension/server/node_modules/')).map((n) => n.split('/')[3]))].sort();
-    expect(deps).toEqual(['vscode-jsonrpc', 'vscode-languageserver', 'vscode-languageserver-protocol', 'vscode-languageserver-textdocument', 'vscode-languageserver-types']);
+    expect(deps).toEqual([
+      'vscode-jsonrpc',
+      'vscode-languageserver',
+      'vscode-languageserver-protocol',
+      'vscode-languageserver-textdocument',
+      'vscode-languageserver-types',
+    ]);
     const manifest = JSON.parse(readFileSync(join(EXT, 'package.json'), 'utf8'));
     expect(manifest.activationEvents).toEqual(['onLanguage:python']);
-    expect(Object.keys(manifest.contributes.configuration.properties).sort()).toEqual(['raiselint.bundledRecords', 'raiselint.minConfidence', 'raiselint.path', 'raiselint.records', 'raiselint.trace.server']);
+    expect(Object.keys(manifest.contributes.configuration.properties).sort()).toEqual([
+      'raiselint.bundledRecords',
+      'raiselint.minConfidence',
+      'raiselint.path',
+      'raiselint.records',
+      'raiselint.trace.server',
+    ]);
   });
 
   it(
@@ -116,12 +141,38 @@ describe('VS Code extension', () => {
       mkdirSync(workspace);
       writeFileSync(join(workspace, 'bad.py'), BAD);
       writeFileSync(join(workspace, 'stale.py'), STALE);
-      writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'update.mode': 'none' }));
+      writeFileSync(
+        join(userData, 'User', 'settings.json'),
+        JSON.stringify({
+          'security.workspace.trust.enabled': false,
+          'workbench.startupEditor': 'none',
+          'telemetry.telemetryLevel': 'off',
+          'extensions.autoCheckUpdates': false,
+          'update.mode': 'none',
+        }),
+      );
       const installed = run(cs, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', VSIX], tmp);
       expect(installed).toContain("Extension 'raiselint.vsix' was successfully installed.");
 
       const port = await freePort();
-      server = spawn(cs, ['--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData, '--extensions-dir', extensions, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace], { cwd: tmp, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = spawn(
+        cs,
+        [
+          '--auth',
+          'none',
+          '--bind-addr',
+          `127.0.0.1:${port}`,
+          '--user-data-dir',
+          userData,
+          '--extensions-dir',
+          extensions,
+          '--disable-telemetry',
+          '--disable-update-check',
+          '--disable-workspace-trust',
+          workspace,
+        ],
+        { cwd: tmp, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let log = '';
       server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
       server.stderr!.on('data', (d: Buffer) => (log += d.toString()));

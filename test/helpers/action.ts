@@ -53,7 +53,13 @@ export function loadAction(file: string): Action {
   return parse(readFileSync(file, 'utf8')) as Action;
 }
 
-type Ctx = { inputs: Record<string, string>; github: Record<string, string>; runner: Record<string, string>; steps: Record<string, { outputs: Record<string, string> }>; failed: boolean };
+type Ctx = {
+  inputs: Record<string, string>;
+  github: Record<string, string>;
+  runner: Record<string, string>;
+  steps: Record<string, { outputs: Record<string, string> }>;
+  failed: boolean;
+};
 
 function operand(tok: string, ctx: Ctx): string | boolean {
   const t = tok.trim();
@@ -74,7 +80,10 @@ function operand(tok: string, ctx: Ctx): string | boolean {
 
 /** `a && b`, `x == 'y'`, `x != ''`, `always()`, a context path: what action.yml writes. */
 export function evaluate(expr: string, ctx: Ctx): string | boolean {
-  const e = expr.trim().replace(/^\$\{\{([\s\S]*)\}\}$/, '$1').trim();
+  const e = expr
+    .trim()
+    .replace(/^\$\{\{([\s\S]*)\}\}$/, '$1')
+    .trim();
   const terms = e.split('&&');
   if (terms.length > 1) return terms.every((t) => truthy(evaluate(t, ctx)));
   const cmp = /^(.*?)\s*(==|!=)\s*(.*)$/.exec(e);
@@ -112,15 +121,31 @@ export function runAction(action: Action, rc: RunContext): { steps: StepResult[]
   action.runs.steps.forEach((step, n) => {
     const ran = step.if === undefined ? !ctx.failed : truthy(evaluate(step.if, ctx));
     if (!ran || rc.skip?.includes(step.name ?? '')) return results.push({ step, ran: false, code: 0, stdout: '', stderr: '' });
-    if (step.uses) return results.push({ step, ran: true, code: 0, stdout: '', stderr: '', with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])) });
+    if (step.uses)
+      return results.push({
+        step,
+        ran: true,
+        code: 0,
+        stdout: '',
+        stderr: '',
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)])),
+      });
     const files = { GITHUB_OUTPUT: join(rc.temp, `output-${n}`), GITHUB_PATH: join(rc.temp, `path-${n}`), GITHUB_ENV: join(rc.temp, `env-${n}`) };
     for (const f of Object.values(files)) writeFileSync(f, '');
     const script = join(rc.temp, `step-${n}.sh`);
     writeFileSync(script, step.run!);
-    const env = { ...rc.env, ...files, RUNNER_TEMP: rc.temp, GITHUB_WORKSPACE: rc.workspace, GITHUB_ACTION_PATH: rc.actionPath, PATH: [...path, rc.env.PATH].join(':') };
+    const env = {
+      ...rc.env,
+      ...files,
+      RUNNER_TEMP: rc.temp,
+      GITHUB_WORKSPACE: rc.workspace,
+      GITHUB_ACTION_PATH: rc.actionPath,
+      PATH: [...path, rc.env.PATH].join(':'),
+    };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), ctx);
     const cwd = resolve(rc.workspace, interpolate(step['working-directory'] ?? '.', ctx));
-    if (step.shell !== 'bash') throw new Error(`action.yml: step ${step.name}: shell ${step.shell} (the runner needs one for composite run steps; this harness runs bash)`);
+    if (step.shell !== 'bash')
+      throw new Error(`action.yml: step ${step.name}: shell ${step.shell} (the runner needs one for composite run steps; this harness runs bash)`);
     const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, encoding: 'utf8' });
     if (step.id) ctx.steps[step.id] = { outputs: outputsOf(files.GITHUB_OUTPUT) };
     path.unshift(...readFileSync(files.GITHUB_PATH, 'utf8').split('\n').filter(Boolean).reverse());

@@ -37,7 +37,11 @@ export interface Command {
   expected: string[];
 }
 
-export type Classified = { kind: 'session'; block: Block; commands: Command[] } | { kind: 'file'; block: Block; name: string; text: string } | { kind: 'skip'; block: Block; reason: string } | { kind: 'unknown'; block: Block };
+export type Classified =
+  | { kind: 'session'; block: Block; commands: Command[] }
+  | { kind: 'file'; block: Block; name: string; text: string }
+  | { kind: 'skip'; block: Block; reason: string }
+  | { kind: 'unknown'; block: Block };
 
 const MARKER = /^<!--\s*readme-test:\s*(skip|file)\s+(.+?)\s*-->$/;
 /** `# name.ext` alone on the first line: a file (an extension is required, no spaces). */
@@ -104,7 +108,10 @@ export function matches(expected: string, actual: string): boolean {
   const parts = lines.map((l, i) => {
     const last = i === lines.length - 1;
     if (l.trim() === '...' || l.trim() === '…') return '(?:[^\\n]*\\n)*?' + (last ? '[^\\n]*' : '');
-    const body = l.split(/\.\.\.|…/).map(escape).join('[^\\n]*?');
+    const body = l
+      .split(/\.\.\.|…/)
+      .map(escape)
+      .join('[^\\n]*?');
     return body + (last ? '' : '\\n');
   });
   return new RegExp(`^${parts.join('')}$`).test(actual);

@@ -37,10 +37,15 @@ try {
   const tarball = npm(['pack', '--silent', '--pack-destination', tmp], REPO).trim().split('\n').pop();
   execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp]);
   renameSync(join(tmp, 'package'), server);
-  npm(['install', '--omit=dev', '--omit=optional', '--include=prod', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], server);
+  npm(
+    ['install', '--omit=dev', '--omit=optional', '--include=prod', '--ignore-scripts', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'],
+    server,
+  );
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
 copyFileSync(join(REPO, 'LICENSE'), join(HERE, 'LICENSE'));
 mkdirSync(join(HERE, 'dist'), { recursive: true });
-process.stdout.write(`built dist/extension.js and server/ (raiselint ${JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./server/package.json").version)'], { cwd: HERE, encoding: 'utf8' }))}; ${readdirSync(join(server, 'node_modules')).length} dependencies)\n`);
+process.stdout.write(
+  `built dist/extension.js and server/ (raiselint ${JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./server/package.json").version)'], { cwd: HERE, encoding: 'utf8' }))}; ${readdirSync(join(server, 'node_modules')).length} dependencies)\n`,
+);

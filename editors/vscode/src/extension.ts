@@ -33,7 +33,11 @@ function serverOptions(context: vscode.ExtensionContext): ServerOptions {
 
 function showState(state: State): void {
   const [text, tip] =
-    state === State.Running ? ['$(check) raiselint', 'raiselint: running'] : state === State.Starting ? ['$(sync~spin) raiselint', 'raiselint: starting'] : ['$(error) raiselint', 'raiselint: stopped (click for its output)'];
+    state === State.Running
+      ? ['$(check) raiselint', 'raiselint: running']
+      : state === State.Starting
+        ? ['$(sync~spin) raiselint', 'raiselint: starting']
+        : ['$(error) raiselint', 'raiselint: stopped (click for its output)'];
   status.text = text;
   status.tooltip = tip;
 }
@@ -75,9 +79,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     status,
     vscode.commands.registerCommand('raiselint.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('raiselint.restart', () => restart(context)),
-    vscode.commands.registerCommand('raiselint.fixAll', () => vscode.commands.executeCommand('editor.action.codeAction', { kind: 'source.fixAll.raiselint', apply: 'first' })),
+    vscode.commands.registerCommand('raiselint.fixAll', () =>
+      vscode.commands.executeCommand('editor.action.codeAction', { kind: 'source.fixAll.raiselint', apply: 'first' }),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (['raiselint.path', 'raiselint.records', 'raiselint.bundledRecords', 'raiselint.minConfidence'].some((k) => e.affectsConfiguration(k))) void restart(context);
+      if (['raiselint.path', 'raiselint.records', 'raiselint.bundledRecords', 'raiselint.minConfidence'].some((k) => e.affectsConfiguration(k)))
+        void restart(context);
     }),
   );
   await start(context);

@@ -48,9 +48,11 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const params = readParams(def, constant, o.dropFirst);
   const base = { params, entries: o.entries };
   for (let p = def.parent; p; p = p.parent) {
-    if (p.type === 'function_definition') return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
+    if (p.type === 'function_definition')
+      return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
   }
-  if (yields(def)) return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
+  if (yields(def))
+    return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
   const stmt = statementAt(def, row) ?? onlyRaiseOf(def, o.errorClass);
   if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant);
@@ -64,7 +66,14 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
 function definedWhen(def: Node): Cond | undefined {
   for (let p = def.parent; p; p = p.parent) {
     const header = (n: Node) => n.text.split('\n')[0]!.trim().replace(/:$/, '');
-    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause' || p.type === 'except_clause' || p.type === 'except_group_clause' || p.type === 'case_clause') {
+    if (
+      p.type === 'if_statement' ||
+      p.type === 'elif_clause' ||
+      p.type === 'else_clause' ||
+      p.type === 'except_clause' ||
+      p.type === 'except_group_clause' ||
+      p.type === 'case_clause'
+    ) {
       const where = p.type === 'else_clause' || p.type === 'elif_clause' ? `${header(p.parent ?? p)} ... ${header(p)}` : header(p);
       return { k: 'data', text: `the def is defined (only under \`${where}\`)` };
     }
@@ -76,4 +85,3 @@ function definedWhen(def: Node): Cond | undefined {
 export function unknownCondition(why: string): RaiseCondition {
   return { params: [], entries: [], when: { k: 'data', text: 'unknown' }, unknown: why };
 }
-

@@ -20,7 +20,29 @@ type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: st
  * Attributes of `object` itself, which every Python object has and which are never None (`__hash__`
  * and `__doc__` may be None, so they are not here): `getattr(x, "__reduce_ex__", None)` is never the default.
  */
-const OBJECT_ATTRIBUTES = new Set(['__class__', '__delattr__', '__dir__', '__eq__', '__format__', '__ge__', '__getattribute__', '__gt__', '__init__', '__init_subclass__', '__le__', '__lt__', '__ne__', '__new__', '__reduce__', '__reduce_ex__', '__repr__', '__setattr__', '__sizeof__', '__str__', '__subclasshook__']);
+const OBJECT_ATTRIBUTES = new Set([
+  '__class__',
+  '__delattr__',
+  '__dir__',
+  '__eq__',
+  '__format__',
+  '__ge__',
+  '__getattribute__',
+  '__gt__',
+  '__init__',
+  '__init_subclass__',
+  '__le__',
+  '__lt__',
+  '__ne__',
+  '__new__',
+  '__reduce__',
+  '__reduce_ex__',
+  '__repr__',
+  '__setattr__',
+  '__sizeof__',
+  '__str__',
+  '__subclasshook__',
+]);
 
 /** `getattr(<any>, "<an attribute of object>", <default>)`. */
 function objectAttribute(n: Node | null): boolean {
@@ -111,7 +133,13 @@ export class ExprReader {
       // The binding the test reads: the last one before it, in a block that holds the test (no branch skips it).
       const last = before.length ? before[before.length - 1]! : undefined;
       const block = last?.objectAttr?.parent?.parent;
-      if (last?.objectAttr && block?.type === 'block' && contains(block, n) && !this.assigns.some((a) => a.name === n.text && a.row > last.row && a.row <= n.startPosition.row)) return { present: true };
+      if (
+        last?.objectAttr &&
+        block?.type === 'block' &&
+        contains(block, n) &&
+        !this.assigns.some((a) => a.name === n.text && a.row > last.row && a.row <= n.startPosition.row)
+      )
+        return { present: true };
     }
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
@@ -187,7 +215,8 @@ export class ExprReader {
     const other = got && this.kwargsGet(ln) ? rn : ln;
     if (got && other.type === 'none' && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) return op === 'is not' || op === '!=' ? got : not(got);
     // `x is MISSING` where MISSING is x's own default: whether x was passed.
-    const sentinel = (s: Side, o: Side): string | undefined => (s && 'param' in s && !s.len && o && 'sentinel' in o && this.params.get(s.param)?.defaultText === o.sentinel ? s.param : undefined);
+    const sentinel = (s: Side, o: Side): string | undefined =>
+      s && 'param' in s && !s.len && o && 'sentinel' in o && this.params.get(s.param)?.defaultText === o.sentinel ? s.param : undefined;
     const sp = sentinel(l, r) ?? sentinel(r, l);
     if (sp && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
       const given: Cond = { k: 'given', param: sp };
@@ -209,7 +238,12 @@ export class ExprReader {
     const fn = field(n, 'function');
     if (fn?.type !== 'attribute' || field(fn, 'attribute')?.text !== 'get') return undefined;
     const obj = field(fn, 'object');
-    if (obj?.type !== 'identifier' || this.params.get(obj.text)?.kind !== 'var-keyword' || this.assigns.some((a) => a.name === obj.text && a.row < n.startPosition.row)) return undefined;
+    if (
+      obj?.type !== 'identifier' ||
+      this.params.get(obj.text)?.kind !== 'var-keyword' ||
+      this.assigns.some((a) => a.name === obj.text && a.row < n.startPosition.row)
+    )
+      return undefined;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
     if (!args.length || args.length > 2 || (args[1] && args[1].type !== 'none')) return undefined;
     const key = this.side(args[0]!);
@@ -223,7 +257,8 @@ export class ExprReader {
       const p = this.param(args[0]!);
       const t = args[1]!;
       const types = t.type === 'tuple' || t.type === 'parenthesized_expression' ? namedChildren(t).map((x) => dottedName(x)) : [dottedName(t)];
-      if (p && types.every((x): x is string => !!x)) return fn === 'issubclass' ? { k: 'isinstance', param: p, types, subclass: true } : { k: 'isinstance', param: p, types };
+      if (p && types.every((x): x is string => !!x))
+        return fn === 'issubclass' ? { k: 'isinstance', param: p, types, subclass: true } : { k: 'isinstance', param: p, types };
     }
     if (fn === 'len' || fn === 'bool') {
       const s = this.side(n);
@@ -246,7 +281,17 @@ function data(n: Node): Cond {
   return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
 }
 
-const BINDERS = ['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression', 'as_pattern_target', 'delete_statement', 'global_statement', 'nonlocal_statement'];
+const BINDERS = [
+  'assignment',
+  'augmented_assignment',
+  'for_statement',
+  'for_in_clause',
+  'named_expression',
+  'as_pattern_target',
+  'delete_statement',
+  'global_statement',
+  'nonlocal_statement',
+];
 
 /** `n` lies in a function, lambda or class nested in `def`. */
 function inNestedScope(n: Node, def: Node): boolean {
@@ -266,14 +311,33 @@ function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name:
     if (n.type === 'assignment' || n.type === 'augmented_assignment') targets.push(field(n, 'left')!);
     else if (n.type === 'for_statement' || n.type === 'for_in_clause') targets.push(field(n, 'left')!);
     else if (n.type === 'named_expression') targets.push(field(n, 'name')!);
-    else if (n.type === 'as_pattern_target' || n.type === 'delete_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement') targets.push(n);
+    else if (n.type === 'as_pattern_target' || n.type === 'delete_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement')
+      targets.push(n);
     for (const t of targets) {
       if (!t) continue;
       // `kwargs['k'] = v` and `obj.attr = v` bind no name: only names, and the names in a tuple or list target.
-      const ids = t.type === 'identifier' ? [t] : t.type === 'subscript' || t.type === 'attribute' ? [] : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
+      const ids =
+        t.type === 'identifier'
+          ? [t]
+          : t.type === 'subscript' || t.type === 'attribute'
+            ? []
+            : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
       for (const id of ids) {
-        if (params.has(id.text)) out.push({ name: id.text, row: n.startPosition.row, noneMeans: noneReplacement(n, id.text, constant), keepsLength: keepsLength(n, id.text), guard: guardOf(n, def) });
-        else out.push({ name: id.text, row: n.startPosition.row, lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined, objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined });
+        if (params.has(id.text))
+          out.push({
+            name: id.text,
+            row: n.startPosition.row,
+            noneMeans: noneReplacement(n, id.text, constant),
+            keepsLength: keepsLength(n, id.text),
+            guard: guardOf(n, def),
+          });
+        else
+          out.push({
+            name: id.text,
+            row: n.startPosition.row,
+            lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined,
+            objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined,
+          });
       }
     }
   }

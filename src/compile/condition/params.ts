@@ -9,7 +9,16 @@ export function readParams(def: Node, constant: (name: string) => PyVal | undefi
   const out: ParamSpec[] = [];
   for (const p of parameters(def)) {
     if (!p.name) continue;
-    const kind: ParamKind = p.kind === 'star' ? 'var-positional' : p.kind === 'kw' ? 'var-keyword' : p.only === 'positional' ? 'positional-only' : p.only === 'keyword' ? 'keyword-only' : 'normal';
+    const kind: ParamKind =
+      p.kind === 'star'
+        ? 'var-positional'
+        : p.kind === 'kw'
+          ? 'var-keyword'
+          : p.only === 'positional'
+            ? 'positional-only'
+            : p.only === 'keyword'
+              ? 'keyword-only'
+              : 'normal';
     const spec: ParamSpec = { name: p.name, kind };
     if (p.value) {
       const lit = literalOf(p.value, constant);

@@ -90,7 +90,8 @@ export class PathReader {
 
   /** Entering `block`, the body of `owner`: the condition, and the statement to continue upwards from. */
   private enters(owner: Node, block: Node): { cond: Cond; stmt: Node } {
-    const stmtOf = (n: Node) => (['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause'].includes(n.type) && n.parent ? n.parent : n);
+    const stmtOf = (n: Node) =>
+      ['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause'].includes(n.type) && n.parent ? n.parent : n;
     if (owner.type === 'case_clause') {
       let m: Node = owner;
       while (m.parent && m.type !== 'match_statement') m = m.parent;
@@ -111,8 +112,20 @@ export class PathReader {
       return { cond: catches ? { k: 'data', text: 'no handler of the surrounding try catches it' } : { k: 'true' }, stmt };
     }
     if (owner.type === 'while_statement' && field(owner, 'condition')?.type === 'true') return { cond: { k: 'true' }, stmt };
-    if (owner.type === 'except_clause' || owner.type === 'except_group_clause') return { cond: { k: 'data', text: `${namedChildren(owner).find((c) => c.type !== 'block')?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'} was raised and caught` }, stmt };
-    if (owner.type === 'for_statement' || owner.type === 'while_statement') return { cond: { k: 'data', text: `a loop body runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
+    if (owner.type === 'except_clause' || owner.type === 'except_group_clause')
+      return {
+        cond: {
+          k: 'data',
+          text: `${
+            namedChildren(owner)
+              .find((c) => c.type !== 'block')
+              ?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'
+          } was raised and caught`,
+        },
+        stmt,
+      };
+    if (owner.type === 'for_statement' || owner.type === 'while_statement')
+      return { cond: { k: 'data', text: `a loop body runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
     return { cond: { k: 'data', text: `the block runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
   }
 

@@ -17,14 +17,144 @@ import { field, namedChildren } from '../../parse/syntax.js';
 import { BUILTINS } from '../../python/builtins.js';
 import { importedNames, importTarget } from '../../python/imports.js';
 
-const PURE_CALLS = new Set(['isinstance', 'issubclass', 'len', 'type', 'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'tuple', 'list', 'set', 'frozenset', 'dict', 'callable', 'hasattr', 'getattr', 'repr', 'ord', 'chr', 'min', 'max', 'sum', 'any', 'all', 'sorted', 'reversed', 'abs', 'range', 'enumerate', 'zip', 'map', 'filter', 'divmod', 'round', 'hex', 'oct', 'bin', 'format', 'slice']);
-const PURE_METHODS = new Set(['startswith', 'endswith', 'isidentifier', 'isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isascii', 'isspace', 'islower', 'isupper', 'istitle', 'lower', 'upper', 'title', 'capitalize', 'strip', 'lstrip', 'rstrip', 'split', 'rsplit', 'partition', 'rpartition', 'replace', 'find', 'rfind', 'index', 'rindex', 'count', 'join', 'encode', 'decode', 'format', 'keys', 'values', 'items', 'get', 'copy', 'casefold', 'splitlines', 'zfill', 'ljust', 'rjust', 'center', 'expandtabs', 'removeprefix', 'removesuffix', 'translate', 'add', 'append', 'extend', 'insert', 'pop', 'setdefault', 'discard', 'remove', 'union', 'intersection', 'difference', 'issubset', 'issuperset', 'to_bytes', 'bit_length']);
+const PURE_CALLS = new Set([
+  'isinstance',
+  'issubclass',
+  'len',
+  'type',
+  'str',
+  'int',
+  'float',
+  'bool',
+  'bytes',
+  'bytearray',
+  'tuple',
+  'list',
+  'set',
+  'frozenset',
+  'dict',
+  'callable',
+  'hasattr',
+  'getattr',
+  'repr',
+  'ord',
+  'chr',
+  'min',
+  'max',
+  'sum',
+  'any',
+  'all',
+  'sorted',
+  'reversed',
+  'abs',
+  'range',
+  'enumerate',
+  'zip',
+  'map',
+  'filter',
+  'divmod',
+  'round',
+  'hex',
+  'oct',
+  'bin',
+  'format',
+  'slice',
+]);
+const PURE_METHODS = new Set([
+  'startswith',
+  'endswith',
+  'isidentifier',
+  'isdigit',
+  'isdecimal',
+  'isnumeric',
+  'isalpha',
+  'isalnum',
+  'isascii',
+  'isspace',
+  'islower',
+  'isupper',
+  'istitle',
+  'lower',
+  'upper',
+  'title',
+  'capitalize',
+  'strip',
+  'lstrip',
+  'rstrip',
+  'split',
+  'rsplit',
+  'partition',
+  'rpartition',
+  'replace',
+  'find',
+  'rfind',
+  'index',
+  'rindex',
+  'count',
+  'join',
+  'encode',
+  'decode',
+  'format',
+  'keys',
+  'values',
+  'items',
+  'get',
+  'copy',
+  'casefold',
+  'splitlines',
+  'zfill',
+  'ljust',
+  'rjust',
+  'center',
+  'expandtabs',
+  'removeprefix',
+  'removesuffix',
+  'translate',
+  'add',
+  'append',
+  'extend',
+  'insert',
+  'pop',
+  'setdefault',
+  'discard',
+  'remove',
+  'union',
+  'intersection',
+  'difference',
+  'issubset',
+  'issuperset',
+  'to_bytes',
+  'bit_length',
+]);
 /**
  * Functions of the standard library that read only their arguments, by the name their module binds
  * them to (`import sys as _sys` makes `_sys.intern` one): what namedtuple, ipaddress, string
  * handling call on the way to their raises.
  */
-const PURE_LIBRARY = new Set(['sys.intern', 'keyword.iskeyword', 'keyword.issoftkeyword', 'operator.index', 'math.isfinite', 'math.isnan', 'math.isinf', 'math.floor', 'math.ceil', 'math.trunc', 'math.log', 'math.sqrt', 'math.fabs', 'math.isqrt', 'unicodedata.category', 'unicodedata.normalize', 're.escape', 'itertools.chain', 'itertools.repeat', 'itertools.islice', 'functools.reduce', 'os.fspath']);
+const PURE_LIBRARY = new Set([
+  'sys.intern',
+  'keyword.iskeyword',
+  'keyword.issoftkeyword',
+  'operator.index',
+  'math.isfinite',
+  'math.isnan',
+  'math.isinf',
+  'math.floor',
+  'math.ceil',
+  'math.trunc',
+  'math.log',
+  'math.sqrt',
+  'math.fabs',
+  'math.isqrt',
+  'unicodedata.category',
+  'unicodedata.normalize',
+  're.escape',
+  'itertools.chain',
+  'itertools.repeat',
+  'itertools.islice',
+  'functools.reduce',
+  'os.fspath',
+]);
 
 /** Module-level imports of the file (absolute ones): the local name to the module or `module.name` it binds. */
 function importsOf(root: Node): Map<string, string> {
@@ -35,7 +165,12 @@ function importsOf(root: Node): Map<string, string> {
 
 /** A call of a known-pure library function, through the module's imports (`_sys.intern`, `_iskeyword`). */
 function pureLibraryCall(fn: Node, imports: Map<string, string>): boolean {
-  const dotted = fn.type === 'identifier' ? fn.text : fn.type === 'attribute' && field(fn, 'object')?.type === 'identifier' ? `${field(fn, 'object')!.text}.${field(fn, 'attribute')?.text ?? ''}` : undefined;
+  const dotted =
+    fn.type === 'identifier'
+      ? fn.text
+      : fn.type === 'attribute' && field(fn, 'object')?.type === 'identifier'
+        ? `${field(fn, 'object')!.text}.${field(fn, 'attribute')?.text ?? ''}`
+        : undefined;
   if (!dotted) return false;
   const [head, ...rest] = dotted.split('.');
   const bound = imports.get(head!);
@@ -43,7 +178,22 @@ function pureLibraryCall(fn: Node, imports: Map<string, string>): boolean {
 }
 
 /** Statements whose presence on the path means more than the arguments are read. */
-const IMPURE = new Set(['try_statement', 'with_statement', 'global_statement', 'nonlocal_statement', 'await', 'yield', 'function_definition', 'class_definition', 'lambda', 'delete_statement', 'import_statement', 'import_from_statement', 'exec_statement', 'print_statement']);
+const IMPURE = new Set([
+  'try_statement',
+  'with_statement',
+  'global_statement',
+  'nonlocal_statement',
+  'await',
+  'yield',
+  'function_definition',
+  'class_definition',
+  'lambda',
+  'delete_statement',
+  'import_statement',
+  'import_from_statement',
+  'exec_statement',
+  'print_statement',
+]);
 const TARGETS = new Set(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression']);
 
 /** Names bound in the def: parameters and every assignment, loop or comprehension target, walrus. */
@@ -56,7 +206,8 @@ function localsOf(def: Node): Set<string> {
       const left = n && (field(n, 'left') ?? field(n, 'name'));
       if (!left) continue;
       if (left.type === 'identifier') out.add(left.text);
-      else for (const id of left.descendantsOfType('identifier')) if (id && id.parent?.type !== 'attribute' && id.parent?.type !== 'subscript') out.add(id.text);
+      else
+        for (const id of left.descendantsOfType('identifier')) if (id && id.parent?.type !== 'attribute' && id.parent?.type !== 'subscript') out.add(id.text);
     }
   }
   return out;
@@ -92,7 +243,12 @@ export function argumentsOnly(def: Node, stmt: Node, constructor: boolean, root?
           if (args) stack.push(args);
           continue;
         }
-        if (fn.type === 'identifier' ? !PURE_CALLS.has(fn.text) || locals.has(fn.text) : fn.type !== 'attribute' || !PURE_METHODS.has(field(fn, 'attribute')?.text ?? '')) return false;
+        if (
+          fn.type === 'identifier'
+            ? !PURE_CALLS.has(fn.text) || locals.has(fn.text)
+            : fn.type !== 'attribute' || !PURE_METHODS.has(field(fn, 'attribute')?.text ?? '')
+        )
+          return false;
         // A pure method of what? Its object is checked as any expression below (a module's function is a free name).
         if (fn.type === 'identifier') {
           for (const c of namedChildren(n)) if (c.id !== fn.id) stack.push(c);

@@ -22,7 +22,18 @@ const JS_TAGS = new Set(['javascript', 'typescript', 'js', 'ts', 'node', 'nodejs
 export interface JsCompileOutcome {
   rule?: Rule;
   skipped?: string;
-  derived: { language?: string; module?: string; raiser?: string; kind?: string; entryPoints: string[]; receiverClasses: string[]; guards: string[]; errorClass?: string; errorBases?: string[]; entrySource?: string };
+  derived: {
+    language?: string;
+    module?: string;
+    raiser?: string;
+    kind?: string;
+    entryPoints: string[];
+    receiverClasses: string[];
+    guards: string[];
+    errorClass?: string;
+    errorBases?: string[];
+    entrySource?: string;
+  };
 }
 
 /** A record for JavaScript or TypeScript code (tags or file extension). */
@@ -39,10 +50,26 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
   const language = /\.[cm]?tsx?$/.test(r.filePath) || (r.tags ?? []).some((t) => /^(typescript|ts)$/i.test(t)) ? 'typescript' : 'javascript';
   derived.language = language;
   const src = readJsSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, /\.[jt]sx$/.test(r.filePath));
-  const codes = [r.validationCode, r.typeGuard, r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined, ...codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`)].filter((c): c is string => !!c);
+  const codes = [
+    r.validationCode,
+    r.typeGuard,
+    r.tryCatchPattern,
+    r.exampleFix ? jsBeforePart(r.exampleFix) : undefined,
+    ...codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`),
+  ].filter((c): c is string => !!c);
   // The window may start inside the function's body: then the call the record protects is the entry point.
-  const fn = src.fn ?? entryFromSnippets([r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c), codes, r.filePath);
-  if (!fn) return { skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`, derived };
+  const fn =
+    src.fn ??
+    entryFromSnippets(
+      [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c),
+      codes,
+      r.filePath,
+    );
+  if (!fn)
+    return {
+      skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`,
+      derived,
+    };
   if (fn.kind !== 'function' && !fn.className) fn.className = classFromSnippets(fn, codes, r.filePath);
   if (fn.kind === 'constructor' && !fn.name && fn.className) fn.name = fn.className;
   const facts = readJsSnippets(codes, fn.name);
@@ -51,7 +78,8 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
   const raiser = fn.className && fn.kind !== 'constructor' ? `${fn.className}.${fn.name}` : fn.name;
   derived.raiser = raiser;
   derived.kind = fn.kind;
-  if (fn.kind !== 'function' && !fn.className) return { skipped: `method '${fn.name}' of a class the sourceCode does not show (too imprecise to check)`, derived };
+  if (fn.kind !== 'function' && !fn.className)
+    return { skipped: `method '${fn.name}' of a class the sourceCode does not show (too imprecise to check)`, derived };
   const errorBases: string[] = [];
   for (let c = src.classes.get(r.errorClass)?.[0]; c && !errorBases.includes(c); c = src.classes.get(c)?.[0]) errorBases.push(c);
   if ((BUILTIN_ERRORS.has(r.errorClass) || errorBases.length) && !errorBases.includes('Error') && r.errorClass !== 'Error') errorBases.push('Error');
@@ -77,13 +105,24 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
   derived.guards = facts.guards.map((g) => `${g.callee}(arg ${g.guardArg})`);
   derived.errorClass = r.errorClass;
   derived.errorBases = errorBases;
-  const rule: Rule = {
+  return { rule: jsRule(lr, js, pkg, raiser, fn.name), derived };
+}
+
+/** The rule of a JS/TS record: checked by the ESLint plugin (`js`), never by the Python matcher. */
+function jsRule(lr: LoadedRecord, js: JsTarget, pkg: string, raiser: string, entry: string): Rule {
+  const r = lr.record;
+  return {
     id: `${(r.repo.split('/').pop() ?? r.repo).toLowerCase()}/${r.slug}`,
     recordId: r.id,
     record: r,
     source: lr.source,
     errorClass: r.errorClass,
-    raiser: { module: pkg, qualname: raiser, line: r.lineNumber, url: r.githubUrl ? r.githubUrl.replace(/#L\d+(-L\d+)?$/, '') + `#L${r.lineNumber}` : undefined },
+    raiser: {
+      module: pkg,
+      qualname: raiser,
+      line: r.lineNumber,
+      url: r.githubUrl ? r.githubUrl.replace(/#L\d+(-L\d+)?$/, '') + `#L${r.lineNumber}` : undefined,
+    },
     targets: [],
     triggers: [],
     // The Python prefilter never needs a JS/TS rule (the JS/TS prefilter reads `js.names`).
@@ -94,10 +133,11 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     docsUrl: r.githubUrl ?? undefined,
     versions: [],
     // Checked by the ESLint plugin, which reads `js.always`; the Python matcher never sees this rule.
-    condition: js.always ? { params: [], when: { k: 'true' }, entries: [fn.name] } : unknownCondition('JS/TS: the throw depends on data (the ESLint rule reports such calls as possible)'),
+    condition: js.always
+      ? { params: [], when: { k: 'true' }, entries: [entry] }
+      : unknownCondition('JS/TS: the throw depends on data (the ESLint rule reports such calls as possible)'),
     js,
   };
-  return { rule, derived };
 }
 
 function severityOf(s: string | null | undefined): Severity {
@@ -114,7 +154,12 @@ export function packageOf(repo: string, filePath: string, imports: string[]): st
   const path = filePath.replace(/\\/g, '/');
   const repoName = (repo.split('/').pop() ?? repo).toLowerCase();
   const folder = /(?:^|\/)packages\/([^/]+)\//.exec(path)?.[1]?.toLowerCase();
-  const bare = (p: string) => p.replace(/^node:/, '').split('/').pop()!.toLowerCase();
+  const bare = (p: string) =>
+    p
+      .replace(/^node:/, '')
+      .split('/')
+      .pop()!
+      .toLowerCase();
   const external = imports.filter((i) => !i.startsWith('node:') || repoName === 'node');
   if (repoName === 'node') {
     const core = imports.find((i) => i.startsWith('node:')) ?? imports.find((i) => !i.includes('/'));

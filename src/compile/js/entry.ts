@@ -9,7 +9,11 @@ import type { RaisingFunction } from './source.js';
 
 /** `abstract-level.js` → `abstractlevel`: compared with class names case-insensitively. */
 function fileKey(filePath: string): string {
-  const base = filePath.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]*$/, '');
+  const base = filePath
+    .replace(/\\/g, '/')
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]*$/, '');
   return base.replace(/[-_.]/g, '').toLowerCase();
 }
 
@@ -27,11 +31,13 @@ function callsOf(code: string): SnippetCall[] {
   const out: SnippetCall[] = [];
   const visit = (n: TS.Node, inTry: boolean) => {
     const awaited = !!n.parent && ts.isAwaitExpression(n.parent);
-    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression)) out.push({ kind: 'constructor', name: n.expression.text, receiver: n.expression.text, awaited, inTry });
+    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression))
+      out.push({ kind: 'constructor', name: n.expression.text, receiver: n.expression.text, awaited, inTry });
     else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression)) {
       const recv = n.expression.expression.text;
       out.push({ kind: /^[A-Z]/.test(recv) ? 'static' : 'method', name: n.expression.name.text, receiver: recv, awaited, inTry });
-    } else if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text !== 'require') out.push({ kind: 'function', name: n.expression.text, awaited, inTry });
+    } else if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text !== 'require')
+      out.push({ kind: 'function', name: n.expression.text, awaited, inTry });
     ts.forEachChild(n, (c) => visit(c, inTry || (ts.isTryStatement(n) && c === n.tryBlock)));
   };
   visit(sf, false);
@@ -65,8 +71,16 @@ export function entryFromSnippets(protectedCodes: string[], codes: string[], fil
     fn.className = classFromSnippets(fn, codes, filePath);
     if (!fn.className) {
       // `abstract-level.js` defines `AbstractLevel`: the file's own name as a class name.
-      const base = filePath.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]*$/, '');
-      if (/[-_]/.test(base) || /^[A-Z]/.test(base)) fn.className = base.split(/[-_]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+      const base = filePath
+        .replace(/\\/g, '/')
+        .split('/')
+        .pop()!
+        .replace(/\.[^.]*$/, '');
+      if (/[-_]/.test(base) || /^[A-Z]/.test(base))
+        fn.className = base
+          .split(/[-_]/)
+          .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+          .join('');
     }
   }
   return fn;

@@ -30,7 +30,8 @@ export function readJsSnippets(codes: string[], name: string): JsSnippetFacts {
     const calls: CallOrNew[] = [];
     const conds: Cond[] = [];
     const visit = (n: TS.Node) => {
-      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) addImport(facts, n.moduleSpecifier.text);
+      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier))
+        addImport(facts, n.moduleSpecifier.text);
       if (ts.isCallExpression(n) && (n.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(n.expression) && n.expression.text === 'require'))) {
         const a = n.arguments[0];
         if (a && ts.isStringLiteral(a)) addImport(facts, a.text);
@@ -88,7 +89,8 @@ function addGuards(facts: JsSnippetFacts, conds: Cond[], calls: CallOrNew[], sf:
     call.arguments.forEach((a, gi) => {
       for (const c of calls) {
         const ci = (c.arguments ?? []).findIndex((x) => x.getText(sf) === a.getText(sf));
-        if (ci >= 0 && !facts.guards.some((g) => g.callee === callee && g.guardArg === gi)) facts.guards.push({ callee, guardArg: gi, callArg: ci, safeWhenTrue });
+        if (ci >= 0 && !facts.guards.some((g) => g.callee === callee && g.guardArg === gi))
+          facts.guards.push({ callee, guardArg: gi, callArg: ci, safeWhenTrue });
       }
     });
   }

@@ -99,7 +99,8 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
   const f = fn as FnLike;
   const named = nameOf(f, sf);
   if (!named) return undefined;
-  const isAsync = !!f.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) || (ts.isCallExpression(raise) && /reject$/.test(raise.expression.getText(sf)));
+  const isAsync =
+    !!f.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) || (ts.isCallExpression(raise) && /reject$/.test(raise.expression.getText(sf)));
   return { ...named, async: isAsync, always: unconditional(raise, f) };
 }
 
@@ -134,8 +135,21 @@ function unconditional(raise: TS.Node, fn: FnLike): boolean {
   let n: TS.Node = raise;
   while (n.parent && n.parent !== fn.body) {
     const p = n.parent;
-    if (ts.isIfStatement(p) || ts.isConditionalExpression(p) || ts.isSwitchStatement(p) || ts.isCaseClause(p) || ts.isCatchClause(p) || ts.isTryStatement(p) || ts.isIterationStatement(p, false)) return false;
-    if (ts.isBinaryExpression(p) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(p.operatorToken.kind)) return false;
+    if (
+      ts.isIfStatement(p) ||
+      ts.isConditionalExpression(p) ||
+      ts.isSwitchStatement(p) ||
+      ts.isCaseClause(p) ||
+      ts.isCatchClause(p) ||
+      ts.isTryStatement(p) ||
+      ts.isIterationStatement(p, false)
+    )
+      return false;
+    if (
+      ts.isBinaryExpression(p) &&
+      [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(p.operatorToken.kind)
+    )
+      return false;
     n = p;
   }
   const body = fn.body;

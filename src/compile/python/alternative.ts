@@ -71,7 +71,6 @@ export function alternative(text: string, stmts: Node[], prot: Protected): Alter
   return alt;
 }
 
-
 function sinkOf(s: Node, prot: Protected): Alternative['sink'] {
   let value: Node | undefined;
   let target: string | undefined;
@@ -116,7 +115,17 @@ function sinkOf(s: Node, prot: Protected): Alternative['sink'] {
 }
 
 const SCOPES = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression', 'lambda']);
-const TIGHT_PARENTS = new Set(['attribute', 'subscript', 'call', 'await', 'binary_operator', 'unary_operator', 'comparison_operator', 'not_operator', 'boolean_operator']);
+const TIGHT_PARENTS = new Set([
+  'attribute',
+  'subscript',
+  'call',
+  'await',
+  'binary_operator',
+  'unary_operator',
+  'comparison_operator',
+  'not_operator',
+  'boolean_operator',
+]);
 
 function walkNames(n: Node, scopes: Set<string>[], ids: Ident[], leaking: Set<string>, scoped: Set<string>, depth: number, alt: Alternative): void {
   if (n.type === 'return_statement' && depth > 0) alt.nestedReturn = true;
@@ -126,10 +135,11 @@ function walkNames(n: Node, scopes: Set<string>[], ids: Ident[], leaking: Set<st
       const ps = field(n, 'parameters');
       for (const p of ps ? namedChildren(ps) : []) targetNames(p.type === 'default_parameter' ? (field(p, 'name') ?? p) : p, names);
     } else {
-      for (const c of namedChildren(n)) if (c.type === 'for_in_clause') {
-        const left = field(c, 'left');
-        if (left) targetNames(left, names);
-      }
+      for (const c of namedChildren(n))
+        if (c.type === 'for_in_clause') {
+          const left = field(c, 'left');
+          if (left) targetNames(left, names);
+        }
     }
     for (const x of names) scoped.add(x);
     const inner = [...scopes, names];
@@ -165,4 +175,3 @@ function walkNames(n: Node, scopes: Set<string>[], ids: Ident[], leaking: Set<st
   const nextDepth = n.type === 'block' ? depth + 1 : depth;
   for (const c of namedChildren(n)) walkNames(c, scopes, ids, leaking, scoped, nextDepth, alt);
 }
-

@@ -43,7 +43,8 @@ function wellFormed(op: CompileOp): boolean {
   if (!op || typeof op !== 'object') return false;
   if (op.k === 'known') return isStr(op.n) && typeof op.v === 'boolean';
   if (op.k === 'define') return isStr(op.n) && Array.isArray(op.b) && op.b.every(isStr);
-  if (op.k === 'class' || op.k === 'ensure') return !!op.c && typeof op.c === 'object' && isStr(op.c.key) && Array.isArray(op.c.aliases) && Array.isArray(op.c.bases);
+  if (op.k === 'class' || op.k === 'ensure')
+    return !!op.c && typeof op.c === 'object' && isStr(op.c.key) && Array.isArray(op.c.aliases) && Array.isArray(op.c.bases);
   return false;
 }
 
@@ -84,7 +85,10 @@ function fresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassR
   if (cache && key !== undefined && log?.replayable) {
     const o = rule ? { ...outcome, rule: { ...rule, record: 0, source: 0 } } : outcome;
     // A class's own methods are a Set: kept as an array (parseEntry turns it back).
-    cache.put(key, JSON.stringify({ o, ops: log.ops, ...(p !== undefined ? { p } : {}) }, (_k, v: unknown) => (v instanceof Set ? [...v] : v)));
+    cache.put(
+      key,
+      JSON.stringify({ o, ops: log.ops, ...(p !== undefined ? { p } : {}) }, (_k, v: unknown) => (v instanceof Set ? [...v] : v)),
+    );
   }
   if (rule && p) rule.patterns = p;
   return outcome;
@@ -93,10 +97,22 @@ function fresh(lr: LoadedRecord, exceptions: ExceptionHierarchy, classes: ClassR
 function parseEntry(text: string): Entry | undefined {
   try {
     const e = JSON.parse(text) as Entry;
-    if (!e || typeof e.o !== 'object' || !e.o || typeof e.o.derived !== 'object' || !e.o.derived || !Array.isArray(e.ops) || !e.ops.every(wellFormed)) return undefined;
+    if (!e || typeof e.o !== 'object' || !e.o || typeof e.o.derived !== 'object' || !e.o.derived || !Array.isArray(e.ops) || !e.ops.every(wellFormed))
+      return undefined;
     const r = e.o.rule;
-    if (r !== undefined && (typeof r !== 'object' || !r || !isStr(r.id) || !isStr(r.errorClass) || !Array.isArray(r.targets) || !Array.isArray(r.triggers) || !Array.isArray(r.guards))) return undefined;
-    for (const op of e.ops) if ((op.k === 'class' || op.k === 'ensure') && Array.isArray(op.c.ownMethods)) op.c.ownMethods = new Set(op.c.ownMethods as unknown as string[]);
+    if (
+      r !== undefined &&
+      (typeof r !== 'object' ||
+        !r ||
+        !isStr(r.id) ||
+        !isStr(r.errorClass) ||
+        !Array.isArray(r.targets) ||
+        !Array.isArray(r.triggers) ||
+        !Array.isArray(r.guards))
+    )
+      return undefined;
+    for (const op of e.ops)
+      if ((op.k === 'class' || op.k === 'ensure') && Array.isArray(op.c.ownMethods)) op.c.ownMethods = new Set(op.c.ownMethods as unknown as string[]);
     return r || isStr(e.o.skipped) ? e : undefined;
   } catch {
     return undefined;

@@ -24,7 +24,10 @@ export function ruleCondition(def: RaisingDef, inferred: boolean, sourceCode: st
   if (inferred || !def.condition) return unknownCondition('sourceCode shows no def around the raise');
   // A module function indented in the excerpt sits in a block the excerpt does not show (`except ImportError:`, `if sys.platform ...:`).
   if (def.inClass || def.condition.unknown) return def.condition;
-  const lines = sourceCode.split('\n').slice(0, row + 1).reverse();
+  const lines = sourceCode
+    .split('\n')
+    .slice(0, row + 1)
+    .reverse();
   const header = lines.find((l) => l.includes(def.name) && definesName(l, def.name));
   if (header && /^\s/.test(header)) {
     return { ...def.condition, when: and([{ k: 'data', text: 'the def is defined (in a block the excerpt does not show)' }, def.condition.when]) };

@@ -108,7 +108,9 @@ export function inferDef(facts: SnippetFacts, lib: string, module: string, field
   });
   const best = [...found.values()].sort((a, b) => b.fields.size - a.fields.size || Number(b.tried) - Number(a.tried) || b.last - a.last)[0];
   if (!best) {
-    const why = reasons.length ? reasons.slice(0, 3).join('; ') + (reasons.length > 3 ? `; and ${reasons.length - 3} more` : '') : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
+    const why = reasons.length
+      ? reasons.slice(0, 3).join('; ') + (reasons.length > 3 ? `; and ${reasons.length - 3} more` : '')
+      : 'no call in a try body, the "# before" part of exampleFix or a code span of triggerScenarios';
     return { reason: `no enclosing 'def' in sourceCode and no entry point in any code field: ${why}` };
   }
   const classFields = best.def.className ? fieldsNaming(fieldText, best.def.className) : [];
@@ -128,7 +130,13 @@ export function fieldsNaming(fieldText: Record<string, string | null | undefined
  * (sourceCode, or the code fields when it shows no def), the module, the class when the code fields
  * name it, and the entry points (the fields whose protected calls name one of `names`).
  */
-export function entryFields(facts: SnippetFacts, fromWindow: string | undefined, inferred: Inferred | undefined, names: Set<string>, classFields?: string[]): Record<string, string> {
+export function entryFields(
+  facts: SnippetFacts,
+  fromWindow: string | undefined,
+  inferred: Inferred | undefined,
+  names: Set<string>,
+  classFields?: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   const inf = inferred && 'def' in inferred ? inferred : undefined;
   out.raiser = fromWindow ?? `${inf?.fields.join(', ') ?? 'code fields'} (no def in sourceCode)`;

@@ -29,7 +29,8 @@ export function qualifyError(name: string, facts: SnippetFacts, exceptions: Exce
   const prefer = (q: string): string => {
     // A re-export of the class sourceCode defines: keep the defining name.
     const c = exceptions.canonical(q);
-    if (src.classes.has(simple) && exceptions.isKnown(local) && splitQualified(c).name === simple && module.startsWith(`${splitQualified(c).module}.`)) return local;
+    if (src.classes.has(simple) && exceptions.isKnown(local) && splitQualified(c).name === simple && module.startsWith(`${splitQualified(c).module}.`))
+      return local;
     return c;
   };
   if (name.includes('.')) {
@@ -63,7 +64,12 @@ export function versionSubjects(repo: string, module: string, facts: SnippetFact
     if (n) out.add(n);
   };
   for (const part of repo.split('/')) add(part);
-  add(repo.split('/').pop()!.replace(/-python$/, ''));
+  add(
+    repo
+      .split('/')
+      .pop()!
+      .replace(/-python$/, ''),
+  );
   add(module.split('.')[0]!);
   for (const m of facts.modules) add(m.split('.')[0]!);
   for (const t of tags) add(t.split(/[<>=!~ ]/)[0]!);

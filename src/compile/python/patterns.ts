@@ -93,9 +93,7 @@ function tryPattern(code: string, names: string[], errorClass: string): Pattern 
     const last = errorClass.split('.').pop()!;
     const named = clauses.find((c) => caughtNames(c).some((n) => n === errorClass || n.split('.').pop() === last));
     const clause =
-      named ??
-      clauses.find((c) => caughtNames(c).some((n) => n === 'Exception' || n === 'BaseException')) ??
-      clauses.find((c) => caughtNames(c).length === 0);
+      named ?? clauses.find((c) => caughtNames(c).some((n) => n === 'Exception' || n === 'BaseException')) ?? clauses.find((c) => caughtNames(c).length === 0);
     if (!clause) return `the tryCatchPattern has no handler for ${errorClass}`;
     const blk = handlerBody(clause);
     const stmts = blk ? namedChildren(blk) : [];
@@ -105,7 +103,13 @@ function tryPattern(code: string, names: string[], errorClass: string): Pattern 
     const alt = alternative(code, stmts, prot);
     const exceptName = named ? caughtNames(named).find((n) => n === errorClass || n.split('.').pop() === last) : undefined;
     const again = stmts.map((st) => protectedCall(st, names)).find((c) => !!c);
-    return { prot, alt, exceptAs: asName && alt.ids.some((i) => i.name === asName) ? asName : undefined, exceptName, callsRaiser: again ? (field(again, 'function')?.text ?? again.text) : undefined };
+    return {
+      prot,
+      alt,
+      exceptAs: asName && alt.ids.some((i) => i.name === asName) ? asName : undefined,
+      exceptName,
+      callsRaiser: again ? (field(again, 'function')?.text ?? again.text) : undefined,
+    };
   });
 }
 
@@ -117,7 +121,8 @@ function guardPattern(code: string, names: string[]): Pattern | string {
       const { expr: cond, negated } = unwrapNot(field(ifs, 'condition'));
       if (!isinstanceArgs(cond)) {
         const whole = field(ifs, 'condition');
-        if (whole?.descendantsOfType('call').some((c) => !!c && field(c, 'function')?.text === 'isinstance')) return `the validationCode's condition is more than an isinstance check (\`${whole.text}\`)`;
+        if (whole?.descendantsOfType('call').some((c) => !!c && field(c, 'function')?.text === 'isinstance'))
+          return `the validationCode's condition is more than an isinstance check (\`${whole.text}\`)`;
         continue;
       }
       const cons = field(ifs, 'consequence');
@@ -208,4 +213,3 @@ function unparenUp(n: Node): Node {
   while (cur.parent?.type === 'parenthesized_expression') cur = cur.parent;
   return cur;
 }
-

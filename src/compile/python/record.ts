@@ -104,7 +104,13 @@ interface Window {
 }
 
 /** The code fields by name (the class a record names is looked up in them). */
-const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGuard: r.typeGuard, tryCatchPattern: r.tryCatchPattern, exampleFix: r.exampleFix, triggerScenarios: r.triggerScenarios });
+const codeText = (r: ErrorRecord) => ({
+  validationCode: r.validationCode,
+  typeGuard: r.typeGuard,
+  tryCatchPattern: r.tryCatchPattern,
+  exampleFix: r.exampleFix,
+  triggerScenarios: r.triggerScenarios,
+});
 
 /**
  * The raising def: from sourceCode (re-parsed from a statement start when the window begins inside a
@@ -114,7 +120,12 @@ const codeText = (r: ErrorRecord) => ({ validationCode: r.validationCode, typeGu
 function findDef(r: ErrorRecord, w: Window, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
   const win = readWindow(w.sourceCode, r.lineNumber - w.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
   const src = win.facts;
-  if (src.def) return { def: src.def, src, fromWindow: w.file ? `the installed ${w.file}` : win.offset ? `sourceCode re-parsed from line ${w.sourceCodeStart + win.offset}` : 'sourceCode' };
+  if (src.def)
+    return {
+      def: src.def,
+      src,
+      fromWindow: w.file ? `the installed ${w.file}` : win.offset ? `sourceCode re-parsed from line ${w.sourceCodeStart + win.offset}` : 'sourceCode',
+    };
   const inferred = inferDef(facts, module.split('.')[0]!, module, codeText(r));
   if ('reason' in inferred) return { skipped: inferred.reason };
   const def: RaisingDef = { ...inferred.def, isAsync: false, params: [] };
@@ -130,7 +141,10 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
   if (lr.grounded?.skip) return { skipped: lr.grounded.skip, derived };
-  const w: Window = lr.grounded?.sourceCode !== undefined ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file } : { sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart };
+  const w: Window =
+    lr.grounded?.sourceCode !== undefined
+      ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file }
+      : { sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart };
 
   const facts = snippetFacts(r);
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
@@ -165,7 +179,14 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     record: r,
     source: lr.source,
     errorClass: qualifyError(r.errorClass, facts, exceptions, module, src),
-    raiser: { module, qualname, line: r.lineNumber, url: r.githubUrl ? lineUrl(r.githubUrl, r.lineNumber) : undefined, isAsync: def.isAsync, params: def.params },
+    raiser: {
+      module,
+      qualname,
+      line: r.lineNumber,
+      url: r.githubUrl ? lineUrl(r.githubUrl, r.lineNumber) : undefined,
+      isAsync: def.isAsync,
+      params: def.params,
+    },
     targets: b.targets,
     triggers,
     prefilter: prefilterNames(b.targets, triggers),
@@ -173,7 +194,13 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     defaultSeverity: severityOf(r.severity),
     tips: r.preventionTips ?? [],
     docsUrl: r.githubUrl ?? undefined,
-    versions: versionNotes(versionSubjects(r.repo, module, facts, tags), r.documentation ?? '', r.triggerScenarios ?? '', r.commonSituations ?? '', r.tags ?? []),
+    versions: versionNotes(
+      versionSubjects(r.repo, module, facts, tags),
+      r.documentation ?? '',
+      r.triggerScenarios ?? '',
+      r.commonSituations ?? '',
+      r.tags ?? [],
+    ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
   const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', rule.condition.when.k === 'true' && !rule.condition.unknown);

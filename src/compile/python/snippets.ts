@@ -108,8 +108,16 @@ function resolve(facts: SnippetFacts, dotted: string): string {
 }
 
 export function resolveAll(facts: SnippetFacts): void {
-  for (const [v, cs] of facts.isinstance) facts.isinstance.set(v, cs.map((c) => resolve(facts, c)));
-  for (const [v, cs] of facts.varClasses) facts.varClasses.set(v, cs.map((c) => resolve(facts, c)));
+  for (const [v, cs] of facts.isinstance)
+    facts.isinstance.set(
+      v,
+      cs.map((c) => resolve(facts, c)),
+    );
+  for (const [v, cs] of facts.varClasses)
+    facts.varClasses.set(
+      v,
+      cs.map((c) => resolve(facts, c)),
+    );
   for (const c of facts.calls) {
     const head = c.text.split('.')[0]!;
     if (facts.imports.has(head)) c.qname = resolve(facts, c.text);
@@ -147,13 +155,25 @@ const VISITORS: Record<string, Visit> = {
     }
     const name = field(node, 'name')?.text;
     const g = name ? guardFunction(node) : undefined;
-    const classes = g ? classList(g.classes).map((x) => dottedName(x)).filter((x): x is string => !!x) : [];
+    const classes = g
+      ? classList(g.classes)
+          .map((x) => dottedName(x))
+          .filter((x): x is string => !!x)
+      : [];
     if (name && g && classes.length) facts.guards.push({ name, param: g.param, classes, negated: g.negated });
   },
   class_definition: (node, _from, facts) => {
     const name = field(node, 'name')?.text;
     const sup = field(node, 'superclasses');
-    if (name) facts.classDefs.push({ name, bases: sup ? namedChildren(sup).map((b) => dottedName(b)).filter((b): b is string => !!b) : [] });
+    if (name)
+      facts.classDefs.push({
+        name,
+        bases: sup
+          ? namedChildren(sup)
+              .map((b) => dottedName(b))
+              .filter((b): b is string => !!b)
+          : [],
+      });
   },
   assignment: (node, _from, facts) => {
     // `v = Q(...)`: v is an instance of Q when Q looks like a class.
@@ -252,7 +272,29 @@ function readCall(node: Node, from: string, facts: SnippetFacts, ctx: Ctx): void
   facts.calls.push(call);
 }
 
-const TYPING_NAMES = new Set(['Any', 'Optional', 'Union', 'Callable', 'Awaitable', 'Coroutine', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Type', 'TypeVar', 'Self', 'Never', 'NoReturn', 'Protocol', 'Generic', 'Literal', 'Annotated', 'ClassVar', 'Final']);
+const TYPING_NAMES = new Set([
+  'Any',
+  'Optional',
+  'Union',
+  'Callable',
+  'Awaitable',
+  'Coroutine',
+  'Iterable',
+  'Iterator',
+  'Mapping',
+  'Sequence',
+  'Type',
+  'TypeVar',
+  'Self',
+  'Never',
+  'NoReturn',
+  'Protocol',
+  'Generic',
+  'Literal',
+  'Annotated',
+  'ClassVar',
+  'Final',
+]);
 
 /** PEP 8 class names are CapWords: `pkg.Klass`, `Klass`. */
 export function looksLikeClass(dotted: string): boolean {

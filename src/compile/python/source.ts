@@ -108,7 +108,12 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
   const name = field(cls, 'name')?.text;
   if (!name) return undefined;
   const sup = field(cls, 'superclasses');
-  const written = sup ? namedChildren(sup).filter((b) => b.type !== 'keyword_argument').map((b) => dottedName(b)).filter((b): b is string => !!b) : [];
+  const written = sup
+    ? namedChildren(sup)
+        .filter((b) => b.type !== 'keyword_argument')
+        .map((b) => dottedName(b))
+        .filter((b): b is string => !!b)
+    : [];
   const bases = written.map(qualify).filter((b): b is string => !!b);
   const info: SourceClass = { name, bases, aliases: new Map(), defs: [] };
   // Exception classes the snippet defines join the hierarchy (their bases resolved through its imports).
@@ -128,7 +133,11 @@ export function readSource(source: string, row: number, module: string, isPackag
   return withTree(source, (tree) => {
     // One search of the tree for the imports and the classes (each in document order).
     const found = tree.rootNode.descendantsOfType(['import_statement', 'import_from_statement', 'class_definition']).filter((n): n is Node => !!n);
-    const resolveName = sourceResolver(found.filter((n) => n.type !== 'class_definition'), module, isPackage);
+    const resolveName = sourceResolver(
+      found.filter((n) => n.type !== 'class_definition'),
+      module,
+      isPackage,
+    );
     const classes = new Map<string, SourceClass>();
     const nodes = new Map<SourceClass, Node>();
     const qualify = (b: string): string | undefined => {
@@ -146,7 +155,11 @@ export function readSource(source: string, row: number, module: string, isPackag
       }
     }
     const callers = (info: SourceClass, method: string) => selfCallers(nodes.get(info)!, method);
-    return { def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass), classes, settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row) };
+    return {
+      def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass),
+      classes,
+      settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row),
+    };
   });
 }
 
@@ -159,7 +172,14 @@ function inString(root: Node, source: string, row: number): boolean {
   return false;
 }
 
-function raisingDef(root: Node, source: string, row: number, classes: Map<string, SourceClass>, callers: (info: SourceClass, method: string) => string[], errorClass?: string): RaisingDef | undefined {
+function raisingDef(
+  root: Node,
+  source: string,
+  row: number,
+  classes: Map<string, SourceClass>,
+  callers: (info: SourceClass, method: string) => string[],
+  errorClass?: string,
+): RaisingDef | undefined {
   const fn = enclosingDef(root, source, row);
   const name = fn ? field(fn, 'name')?.text : undefined;
   if (!fn || !name) return undefined;
@@ -189,9 +209,26 @@ function raisingDef(root: Node, source: string, row: number, classes: Map<string
   const ctor = name === '__init__' || name === '__new__';
   // Aliases call the def itself; public callers (`def fileno(self): self._unsupported()`) reach it through code whose path is not read.
   // An always-raising special method (`__load__`, `__getattr__`) runs on any use of its object: an attribute chain through it reaches it.
-  const entries = [name, ...(info?.aliases.get(name) ?? []), ...(className && ctor ? [className] : []), ...(ctor ? ['<constructor>'] : []), ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : [])];
+  const entries = [
+    name,
+    ...(info?.aliases.get(name) ?? []),
+    ...(className && ctor ? [className] : []),
+    ...(ctor ? ['<constructor>'] : []),
+    ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : []),
+  ];
   const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
   // Methods of the class that call the raising one (`ZipFile.read` calls `self.open`): its condition is over what they pass.
   if (condition && publicCallers.length) condition.callers = [...new Set(publicCallers)];
-  return { name, className, inClass, decorators, classBases, otherNames: [...new Set(otherNames)], isAsync: isAsyncDef(fn), params: callableParameterNames(fn), condition, returns: field(fn, 'return_type')?.text };
+  return {
+    name,
+    className,
+    inClass,
+    decorators,
+    classBases,
+    otherNames: [...new Set(otherNames)],
+    isAsync: isAsyncDef(fn),
+    params: callableParameterNames(fn),
+    condition,
+    returns: field(fn, 'return_type')?.text,
+  };
 }

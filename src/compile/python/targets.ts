@@ -134,7 +134,9 @@ export class TargetBuilder {
     const anyNamed = namedMethods.length > 0 || qualified.some((e) => e.named);
     // A def inferred from the snippets (sourceCode shows none) is reached only by the calls that name it.
     const useMethods = qualified.length || namedMethods.length || inferred ? namedMethods : methods;
-    const useQualified = qualified.filter((e) => (e.named || ((e.strong || !anyNamed) && !inferred)) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)));
+    const useQualified = qualified.filter(
+      (e) => (e.named || ((e.strong || !anyNamed) && !inferred)) && !(e.chained && namedMethods.some((m) => m.receiverCall === e.q)),
+    );
     const constructorPaths = new Set(useQualified.filter((e) => !e.path.includes('.') && looksLikeClass(e.path)).map((e) => `${e.modulePart}.${e.path}`));
     for (const e of useQualified) this.qualifiedTarget(e, constructorPaths);
     for (const m of useMethods) this.methodTargets(m);
@@ -164,12 +166,20 @@ export class TargetBuilder {
     } else if (segs.length === 1) {
       const ctor = looksLikeClass(last);
       if (ctor) this.registerClass(`${e.modulePart}.${last}`);
-      this.add({ kind: 'call', symbol: sym(e.modulePart, last), what: ctor ? 'constructor' : 'function' }, ctor ? 'constructor' : 'function', written(e, e.modulePart));
+      this.add(
+        { kind: 'call', symbol: sym(e.modulePart, last), what: ctor ? 'constructor' : 'function' },
+        ctor ? 'constructor' : 'function',
+        written(e, e.modulePart),
+      );
     } else {
       // `pkg.Klass.method(...)` or an attribute chain through a module-level object (`pkg.OldName.create(...)`).
       const head = `${e.modulePart}.${segs.slice(0, -1).join('.')}`;
       const isClass = constructorPaths.has(head) || (this.related(e.modulePart) && this.src.classes.has(segs[0]!) && segs.length === 2);
-      this.add({ kind: 'call', symbol: sym(e.modulePart, e.path), what: isClass ? 'classmethod' : 'attribute' }, isClass ? 'classmethod' : 'attribute', written(e, e.modulePart));
+      this.add(
+        { kind: 'call', symbol: sym(e.modulePart, e.path), what: isClass ? 'classmethod' : 'attribute' },
+        isClass ? 'classmethod' : 'attribute',
+        written(e, e.modulePart),
+      );
     }
   }
 
@@ -179,7 +189,11 @@ export class TargetBuilder {
       const { key, aliases } = this.canonicalClass(q);
       this.registerClass(key, aliases);
       if (!this.receiverKeys.includes(key)) this.receiverKeys.push(key);
-      for (const n of names) this.add({ kind: 'method', classKey: key, method: n, ...(this.isProperty ? { property: true as const } : {}) }, this.isProperty ? 'property' : 'method');
+      for (const n of names)
+        this.add(
+          { kind: 'method', classKey: key, method: n, ...(this.isProperty ? { property: true as const } : {}) },
+          this.isProperty ? 'property' : 'method',
+        );
     }
   }
 
@@ -206,7 +220,10 @@ export class TargetBuilder {
       if (!this.receiverKeys.includes(key)) this.receiverKeys.push(key);
       for (const n of this.publicNames) {
         if (this.isStatic) this.add({ kind: 'call', symbol: sym(m, `${name}.${n}`), what: 'classmethod' }, 'classmethod');
-        this.add({ kind: 'method', classKey: key, method: n, ...(this.isProperty && !this.isStatic ? { property: true as const } : {}) }, this.isStatic ? 'classmethod' : this.isProperty ? 'property' : 'method');
+        this.add(
+          { kind: 'method', classKey: key, method: n, ...(this.isProperty && !this.isStatic ? { property: true as const } : {}) },
+          this.isStatic ? 'classmethod' : this.isProperty ? 'property' : 'method',
+        );
       }
     }
     return '';

@@ -75,7 +75,11 @@ function worthReading(text: string, row: number): boolean {
  * `read(sourceCode, row)`, or when it finds no `def` around the raise (or a method whose class error
  * recovery lost) and the parse may have lost it (`settled` is not set), the first re-parse from a window start that finds the def (with its class).
  */
-export function readWindow<T extends { def?: { className?: string; inClass: boolean }; settled?: boolean }>(source: string, row: number, read: (code: string, row: number) => T): { facts: T; offset: number } {
+export function readWindow<T extends { def?: { className?: string; inClass: boolean }; settled?: boolean }>(
+  source: string,
+  row: number,
+  read: (code: string, row: number) => T,
+): { facts: T; offset: number } {
   const whole = read(source, row);
   const complete = (f: T) => !!f.def && (!f.def.inClass || !!f.def.className);
   // A parse without errors, with the raise's line as code (not in a string the excerpt starts inside),

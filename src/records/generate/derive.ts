@@ -57,10 +57,11 @@ export function importedModules(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(IMPORT)) {
     if (m[1]) out.add(m[1].split('.')[0]!);
-    else for (const part of m[2]!.split(',')) {
-      const name = part.trim().split(/\s+/)[0]?.split('.')[0];
-      if (name) out.add(name);
-    }
+    else
+      for (const part of m[2]!.split(',')) {
+        const name = part.trim().split(/\s+/)[0]?.split('.')[0];
+        if (name) out.add(name);
+      }
   }
   return out;
 }
@@ -96,7 +97,13 @@ export const siteKey = (r: { repo: string; filePath: string; lineNumber: number 
  * Derives datasets for the modules `texts` import. `projectDirs`: the checked project's folders (a
  * module found there is the project's own, not derived). `version`: the environment's Python version.
  */
-export async function deriveDatasets(texts: Iterable<string>, env: InstalledRoots, cacheDir: string, projectDirs: string[], known: KnownSites): Promise<Derived> {
+export async function deriveDatasets(
+  texts: Iterable<string>,
+  env: InstalledRoots,
+  cacheDir: string,
+  projectDirs: string[],
+  known: KnownSites,
+): Promise<Derived> {
   const names = new Set<string>();
   for (const t of texts) for (const n of importedModules(t)) names.add(n);
   const out: Derived = { files: [], recordIds: new Set() };
@@ -117,8 +124,25 @@ export async function deriveDatasets(texts: Iterable<string>, env: InstalledRoot
     const kept = lines.filter((l) => !known.has(siteKey(l.record)));
     if (!kept.length) continue;
     // Some raise sites are a configured dataset's: the rest in a file of their own.
-    const use = kept.length === lines.length ? file : join(dir, `${name}-kept-${createHash('sha256').update(kept.map((l) => l.line).join('\n')).digest('hex').slice(0, 16)}.jsonl`);
-    if (use !== file && !existsSync(use) && !store(use, kept.map((l) => l.line))) continue;
+    const use =
+      kept.length === lines.length
+        ? file
+        : join(
+            dir,
+            `${name}-kept-${createHash('sha256')
+              .update(kept.map((l) => l.line).join('\n'))
+              .digest('hex')
+              .slice(0, 16)}.jsonl`,
+          );
+    if (
+      use !== file &&
+      !existsSync(use) &&
+      !store(
+        use,
+        kept.map((l) => l.line),
+      )
+    )
+      continue;
     for (const l of kept) out.recordIds.add(l.record.id);
     out.files.push(use);
   }

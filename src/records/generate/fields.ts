@@ -8,7 +8,11 @@ import { createHash } from 'node:crypto';
 import type { Site } from './sites.js';
 
 const HALF = 18;
-const KEYWORDS = new Set('and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield None True False self cls type object id len str int list dict set file input open print format'.split(' '));
+const KEYWORDS = new Set(
+  'and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield None True False self cls type object id len str int list dict set file input open print format'.split(
+    ' ',
+  ),
+);
 
 /** Where the records come from: the repository, version and link of each file. */
 export interface Origin {
@@ -31,7 +35,8 @@ const snake = (name: string) =>
 
 function messageOf(s: Site): { message: string; pattern: string | null } {
   // An empty message (`raise ValueError('')`) says nothing: the record names the raise instead.
-  if ((s.messageKind === 'literal' || s.messageKind === 'format') && !s.message.trim()) return { message: `${s.errorClass} raised by ${s.className ? `${s.className}.` : ''}${s.func}()`, pattern: null };
+  if ((s.messageKind === 'literal' || s.messageKind === 'format') && !s.message.trim())
+    return { message: `${s.errorClass} raised by ${s.className ? `${s.className}.` : ''}${s.func}()`, pattern: null };
   if (s.messageKind === 'literal') return { message: s.message, pattern: regexEscape(s.message) };
   if (s.messageKind === 'format') {
     const holes = /\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[sdrifxXeEgGc%]/g;
@@ -72,7 +77,8 @@ function callOf(s: Site, id: string): CallShape {
   const aw = s.isAsync ? 'await ' : '';
   if (s.kind === 'function') {
     // Most function records `import m`, some `from m import f` (by the id: deterministic).
-    if (parseInt(id.slice(0, 2), 16) % 3 === 0) return { style: 'from', imports: [`from ${s.module} import ${s.func}`], call: `${aw}${s.func}(${args})`, setup: [] };
+    if (parseInt(id.slice(0, 2), 16) % 3 === 0)
+      return { style: 'from', imports: [`from ${s.module} import ${s.func}`], call: `${aw}${s.func}(${args})`, setup: [] };
     return { style: 'module', imports: [`import ${s.module}`], call: `${aw}${s.module}.${s.func}(${args})`, setup: [] };
   }
   const C = s.className!;
@@ -131,7 +137,14 @@ function codeFields(s: Site, id: string) {
   };
 }
 
-const WHAT: Record<Site['kind'], string> = { function: 'function', method: 'method', classmethod: 'class method', staticmethod: 'static method', property: 'property', constructor: 'constructor' };
+const WHAT: Record<Site['kind'], string> = {
+  function: 'function',
+  method: 'method',
+  classmethod: 'class method',
+  staticmethod: 'static method',
+  property: 'property',
+  constructor: 'constructor',
+};
 
 /** The record of site `s` of a file whose lines are `lines`; `slugs` keeps slugs unique. */
 export function recordOf(s: Site, lines: readonly string[], origin: Origin, slugs: Set<string>, stamp: string): Record<string, unknown> {

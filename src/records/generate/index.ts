@@ -76,7 +76,9 @@ function distributions(root: string): Map<string, Dist> {
   const out = new Map<string, Dist>();
   let names: string[];
   try {
-    names = readdirSync(root).filter((n) => n.endsWith('.dist-info') || n.endsWith('.egg-info')).sort();
+    names = readdirSync(root)
+      .filter((n) => n.endsWith('.dist-info') || n.endsWith('.egg-info'))
+      .sort();
   } catch {
     return out;
   }
@@ -106,7 +108,13 @@ function distributions(root: string): Map<string, Dist> {
 function originFor(input: GenerateInput, importRoot: string, dist: Dist | undefined, folder: string): Origin {
   if (input.stdlib) {
     const v = input.stdlib.version;
-    return { repo: 'python/cpython', version: v, filePath: (rel) => `Lib/${rel}`, url: (rel, s, e) => `https://github.com/python/cpython/blob/v${v}/Lib/${rel}#L${s}-L${e}`, tags: ['cpython', 'stdlib'] };
+    return {
+      repo: 'python/cpython',
+      version: v,
+      filePath: (rel) => `Lib/${rel}`,
+      url: (rel, s, e) => `https://github.com/python/cpython/blob/v${v}/Lib/${rel}#L${s}-L${e}`,
+      tags: ['cpython', 'stdlib'],
+    };
   }
   const name = dist?.name ?? folder;
   return {
@@ -129,8 +137,19 @@ export async function generateRecords(inputs: GenerateInput[]): Promise<Generate
     const isFile = abs.endsWith('.py') && statSync(abs).isFile();
     const isPackage = !isFile && !input.stdlib && existsSync(join(abs, '__init__.py'));
     const importRoot = isPackage || isFile ? dirname(abs) : abs;
-    const onlyOf = (n: string) => (existsSync(join(abs, n, '__init__.py')) ? publicModules(join(abs, n), false).map((r) => `${n}/${r}`) : existsSync(join(abs, `${n}.py`)) ? [`${n}.py`] : []);
-    const rels = isFile ? [basename(abs)] : input.only ? input.only.flatMap(onlyOf) : isPackage ? publicModules(abs, false).map((r) => `${basename(abs)}/${r}`) : publicModules(abs, !input.stdlib);
+    const onlyOf = (n: string) =>
+      existsSync(join(abs, n, '__init__.py'))
+        ? publicModules(join(abs, n), false).map((r) => `${n}/${r}`)
+        : existsSync(join(abs, `${n}.py`))
+          ? [`${n}.py`]
+          : [];
+    const rels = isFile
+      ? [basename(abs)]
+      : input.only
+        ? input.only.flatMap(onlyOf)
+        : isPackage
+          ? publicModules(abs, false).map((r) => `${basename(abs)}/${r}`)
+          : publicModules(abs, !input.stdlib);
     const dists = input.stdlib ? new Map<string, Dist>() : distributions(importRoot);
     const slugs = new Set<string>();
     for (const rel of rels) {

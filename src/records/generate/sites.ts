@@ -67,7 +67,8 @@ function scopeDefs(body: Node): { def: Node; decorators: string[] }[] {
       else if (n.type === 'if_statement' || n.type === 'try_statement') {
         for (const c of namedChildren(n)) {
           if (c.type === 'block') visit(c);
-          else if (['elif_clause', 'else_clause', 'except_clause', 'finally_clause'].includes(c.type)) for (const b of namedChildren(c)) if (b.type === 'block') visit(b);
+          else if (['elif_clause', 'else_clause', 'except_clause', 'finally_clause'].includes(c.type))
+            for (const b of namedChildren(c)) if (b.type === 'block') visit(b);
         }
       }
     }
@@ -134,7 +135,9 @@ function constString(n: Node): string | undefined {
   while (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) n = namedChildren(n)[0]!;
   if (n.type === 'string') return namedChildren(n).some((c) => c.type === 'interpolation') ? undefined : stringText(n);
   if (n.type === 'concatenated_string') {
-    const parts = namedChildren(n).filter((c) => c.type === 'string').map(constString);
+    const parts = namedChildren(n)
+      .filter((c) => c.type === 'string')
+      .map(constString);
     return parts.every((p) => p !== undefined) ? parts.join('') : undefined;
   }
   return undefined;
