@@ -15,11 +15,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogRules, checkPaths, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions, type BatchResult } from '../src/engine/batch.js';
+import { catalogRules, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions } from '../src/engine/batch.js';
+import { checkPaths, sequentialCheck, type BatchResult } from './helpers/batch.js';
 import { formatRulesJson, formatRulesText } from '../src/report/rules.js';
 import { formatExplainJson } from '../src/report/explain.js';
 import { loadRules, type RuleOptions } from '../src/compile/load.js';
-import { runCheck } from '../src/engine/run.js';
 import { encodeSnapshot, joinPieces, Snapshot } from '../src/compile/snapshot.js';
 import { readPatterns, fixPatterns } from '../src/compile/python/patterns.js';
 import { Prefilter, prefilterSpec, rolesCanMatch, ROLE_CALL, ROLE_CLASS, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../src/prefilter/index.js';
@@ -59,7 +59,7 @@ const cacheDir = () => join(tmp, `cache-${n++}`);
 async function equivalence(paths: string[], ruleOpts: RuleOptions) {
   // The reference: the plain sequential pipeline, every file parsed, rules compiled in process.
   const rules = await loadRules(ruleOpts);
-  const ref = runCheck(paths, rules, { prefilter: false });
+  const ref = sequentialCheck(paths, rules, { prefilter: false });
   expect(ref.diagnostics.length).toBeGreaterThan(0);
   const run = (o: BatchOptions) => checkPaths(paths, ruleOpts, o);
 

@@ -12,7 +12,7 @@ import type { Diagnostic, FileError } from '../src/diagnostics/types.js';
 import { lineStarts } from '../src/diagnostics/positions.js';
 import { checkSource } from '../src/engine/check.js';
 import { loadRules } from '../src/compile/load.js';
-import { runCheck } from '../src/engine/run.js';
+import { sequentialCheck } from './helpers/batch.js';
 import { artifactLocation, formatSarif, pascalCase, sarifLog, SARIF_SCHEMA_URI, urlLine } from '../src/report/sarif.js';
 import type { RuleSet } from '../src/rules/ruleset.js';
 
@@ -64,7 +64,7 @@ describe('sarif: schema', () => {
 
   it('a run over the whole fixture corpus is valid SARIF 2.1.0', () => {
     {
-      const res = runCheck(['fixtures/autogen'], rules, {});
+      const res = sequentialCheck(['fixtures/autogen'], rules, {});
       expect(res.diagnostics.length).toBeGreaterThan(50);
       const doc: J = JSON.parse(formatSarif({ ...res, rules: rules.byId }));
       expectValid(doc);
@@ -120,7 +120,7 @@ describe('sarif: log and rules', () => {
 
   it('rules[] lists each rule with results once, and ruleIndex points at it', () => {
     {
-      const res = runCheck(['fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py'], rules, {});
+      const res = sequentialCheck(['fixtures/autogen/each_rule.py', 'fixtures/autogen/indirect_teams.py'], rules, {});
       const doc: J = sarifLog({ ...res, rules: rules.byId });
       const ids = doc.runs[0].tool.driver.rules.map((r: J) => r.id);
       expect(ids).toEqual([...new Set(res.diagnostics.map((d) => d.ruleId))].sort());
@@ -213,7 +213,7 @@ async def main(agents):
     expect(r.message.text).toMatch(/^\[team\.save_state\(\)\]\(1\) -> runtime\.agent_save_state\(\): /);
     expect(r.properties.via).toEqual(['team.save_state()', 'runtime.agent_save_state()']);
     // Every location of every result (fixtures with every rule) is in the checked files.
-    const all: J = sarifLog({ ...runCheck(['fixtures/autogen'], rules, {}), rules: rules.byId });
+    const all: J = sarifLog({ ...sequentialCheck(['fixtures/autogen'], rules, {}), rules: rules.byId });
     expectValid(all);
     for (const res of all.runs[0].results) {
       for (const loc of [...res.locations, ...(res.relatedLocations ?? [])]) {

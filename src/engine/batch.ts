@@ -18,28 +18,25 @@ import type { Worker as WorkerType } from 'node:worker_threads';
 import { lazyWorker } from './lazy.js';
 import { hashParts, sameSig, statSig } from '../io/fingerprint.js';
 import { ResultCache, type CacheEntry } from '../cache/results.js';
-import { compareDiagnostics } from '../diagnostics/build.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { readRegular } from '../parse/files.js';
 import { isIoError } from './ioerror.js';
 import { Source } from '../parse/kind.js';
 
-/** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
-const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
-import type { RecordProblem } from '../records/types.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
-import type { Rule } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Pins } from '../rules/condition/versions.js';
-import { discover, type DiscoverOptions } from '../workspace/discover.js';
+import type { DiscoverOptions } from '../workspace/discover.js';
 import type { CheckOptions } from './check.js';
 import { codeId, prepareRules, type PreparedRules, type RuleOptions } from '../compile/index.js';
-import type { RunResult } from './run.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 import { BOUND_AFTER_BYTES, boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 import { THREAD_MARK, threadUrl } from './threadurl.js';
+
+/** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
+const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
 
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
@@ -124,14 +121,6 @@ export interface BatchStats {
   ruleCount: number;
   /** JS/TS files (jsrun.ts), when JS/TS rules are loaded. */
   js?: JsStats;
-}
-
-export interface BatchResult extends Omit<RunResult, 'originals'> {
-  /** The rules that have findings, by id (for reporters). */
-  rules: Map<string, Rule>;
-  warnings: RecordProblem[];
-  ruleCount: number;
-  stats: BatchStats;
 }
 
 /** A file to check, with the fix strategy of its configuration. */
@@ -365,32 +354,5 @@ export function textOf(abs: string, r: RawResult): { text?: string; bytes?: Buff
     return { text: r.text ?? new Source(abs, bytes).text(), bytes };
   } catch {
     return { text: r.text };
-  }
-}
-
-/** Checks paths with the rules of `ruleOpts` (no configuration, suppressions or baseline: see project.ts). */
-export async function checkPaths(paths: string[], ruleOpts: RuleOptions, opts: BatchOptions = {}): Promise<BatchResult> {
-  const files = discover(paths, opts);
-  const prepared = await rulesFor(ruleOpts, opts);
-  try {
-    const { results, stats } = await checkFiles(files, prepared, opts);
-    const diagnostics: Diagnostic[] = [];
-    const errors: FileError[] = [];
-    const sources = new Map<string, string>();
-    files.forEach((f, i) => {
-      const r = results[i]!;
-      diagnostics.push(...r.diagnostics);
-      errors.push(...r.errors);
-      if (r.diagnostics.length) {
-        const { text } = textOf(f.abs, r);
-        if (text !== undefined) sources.set(f.display, text);
-      }
-    });
-    diagnostics.sort(compareDiagnostics);
-    const rules = prepared.snapshot.rulesById(diagnostics.map((d) => d.ruleId));
-    const { meta } = prepared.snapshot;
-    return { files: files.length, diagnostics, errors, sources, rules, warnings: meta.warnings, ruleCount: meta.ruleCount, stats };
-  } finally {
-    prepared.snapshot.close();
   }
 }

@@ -19,7 +19,8 @@ import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js'
 import { filterBaseline, type Baseline } from '../suppress/baseline.js';
 import type { StrategyOption } from '../fix/plan.js';
 import { ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
-import type { FileResult } from './check.js';
+import { checkSource, type CheckOptions, type FileResult } from './check.js';
+import { EMPTY_CONFIG } from '../config/resolve.js';
 
 /** What the per-file stage needs to know about the whole run. */
 export interface RunContext {
@@ -118,4 +119,24 @@ function keptFindings(
     })
     .sort(compareDiagnostics);
   return { diagnostics: groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c)), unused: sup.unused, suppressed: sup.suppressed.length };
+}
+
+/** How a file is linted: as the run checks it and with the run's per-file stage, or (no `run`) checked alone. */
+export interface LintContext {
+  file: FileContext;
+  run?: RunContext;
+}
+
+/**
+ * A lint of a text: checked as the run checks the file, and kept as the run keeps its findings. The
+ * one way a text is linted outside a batch: the fix loop's re-lints and the language server's buffers.
+ */
+export function lintText(text: string, rules: RuleSet, ctx: LintContext): FileResult {
+  const r = checkSource(text, ctx.file.display, rules, { fixStrategy: ctx.file.fixStrategy, pins: ctx.file.pins });
+  return ctx.run ? { ...r, diagnostics: finishFile(r, ctx.file, ctx.run).diagnostics } : r;
+}
+
+/** A context for a file linted alone: no config, no per-file stage (tests, fixes of a text alone). */
+export function aloneContext(display: string, opts: Pick<CheckOptions, 'fixStrategy' | 'pins'> = {}): LintContext {
+  return { file: { abs: display, display, config: EMPTY_CONFIG, fixStrategy: opts.fixStrategy, pins: opts.pins } };
 }

@@ -13,37 +13,22 @@ import { decodeSource, DecodeError, loneCrEol, normalizeLoneCR, withEol } from '
 import type { Diagnostic, Fix, FixEdit, FileError } from '../diagnostics/types.js';
 import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, ReadOnlyError, fixKey, fixOffsets, selectEdits, writeAtomic } from '../fix/apply.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
-import { checkSource, type CheckOptions, type FileResult } from './check.js';
+import type { FileResult } from './check.js';
 import type { RunResult } from './run.js';
 import { Source } from '../parse/kind.js';
 import { withTree } from '../parse/parser.js';
 import { namesWritten, undefinedNames } from '../fix/verify.js';
 import { fixNotebook, type FileFix } from './notebook-fix.js';
-import { finishFile, type FileContext, type RunContext } from './filecontext.js';
-import { EMPTY_CONFIG } from '../config/resolve.js';
+import { aloneContext, lintText, type FileContext, type LintContext, type RunContext } from './filecontext.js';
+
+export { aloneContext };
 
 export interface FixOptions {
   /** Apply `unsafe` fixes too. */
   unsafe?: boolean;
 }
 
-/** How a file is linted: as the run checks it and with the run's per-file stage, or (no `run`) checked alone. */
-export interface LintContext {
-  file: FileContext;
-  run?: RunContext;
-}
-
-/** A lint of a text: checked as the run checks the file, and kept as the run keeps its findings. */
-function lint(text: string, rules: RuleSet, ctx: LintContext): FileResult {
-  const r = checkSource(text, ctx.file.display, rules, { fixStrategy: ctx.file.fixStrategy, pins: ctx.file.pins });
-  return ctx.run ? { ...r, diagnostics: finishFile(r, ctx.file, ctx.run).diagnostics } : r;
-}
-
-/** A context for fixing a file alone: no config, no per-file stage (tests, `fixBytes` callers). */
-export function aloneContext(display: string, opts: Pick<CheckOptions, 'fixStrategy' | 'pins'> = {}): LintContext {
-  return { file: { abs: display, display, config: EMPTY_CONFIG, fixStrategy: opts.fixStrategy, pins: opts.pins } };
-}
-
+export type { LintContext } from './filecontext.js';
 export type { FileFix } from './notebook-fix.js';
 
 const MAX_ROUNDS = 10;
@@ -70,7 +55,7 @@ export function fixBytes(
   // Lone CRs read as line breaks (as checkSource reads them); the bytes outside edits keep them.
   const before = normalizeLoneCR(decoded.text);
   const eol = loneCrEol(decoded.text);
-  let res: Lint = first ?? lint(before, rules, ctx);
+  let res: Lint = first ?? lintText(before, rules, ctx);
   const lints = { n: first ? 0 : 1 };
   const fail = (message: string): FileFix => ({
     file,
@@ -184,7 +169,7 @@ function tryApply(
 ): Attempt {
   const next = applyBytes(bytes, text, bom, edits);
   const nextText = normalizeLoneCR(decodeSource(next).text);
-  const res = lint(nextText, rules, ctx);
+  const res = lintText(nextText, rules, ctx);
   lints.n++;
   const syntax = res.errors.find((e) => e.kind === 'syntax');
   if (syntax) return { ok: false, why: `the result does not parse (line ${syntax.line})` };

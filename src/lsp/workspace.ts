@@ -11,10 +11,9 @@ import { ConfigResolver, checkRulePatterns, isExcluded, rulePatterns, type Resol
 import { ConfigError } from '../config/schema.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { pinsFor } from '../config/pins.js';
-import { checkSource } from '../engine/check.js';
 import { fixBytes } from '../engine/fix.js';
 import type { StrategyOption } from '../fix/plan.js';
-import { finishFile, type FileContext, type RunContext } from '../engine/filecontext.js';
+import { lintText, type FileContext, type RunContext } from '../engine/filecontext.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
@@ -134,8 +133,7 @@ export class Workspace {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
     const file = this.fileContext(abs, display, cfg, fixStrategy);
-    const res = checkSource(text, display, this.rules, { fixStrategy: file.fixStrategy, pins: file.pins });
-    const diagnostics = finishFile(res, file, this.context()).diagnostics;
+    const diagnostics = lintText(text, this.rules, { file, run: this.context() }).diagnostics;
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }
 
