@@ -158,6 +158,19 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
         process.execPath,
         check(c.dir, 'cache-ds1k', ['--no-cache', '--no-prefilter', '--records', sampleFile, '--jobs', j]),
       );
+    // The fix phase: --diff of every fix of the 1,000-record sample on a warm results cache, so
+    // each file's lint-and-fix loop is most of the run (src/engine/fixpool.ts: 1 and N threads).
+    if (!c.id)
+      for (const [id, n] of [
+        ['ds1kDiff', j],
+        ['ds1kDiffJ1', '1'],
+      ])
+        sc(
+          id,
+          `raiselint --diff --unsafe-fixes, ${count(sampleFile)} stdlib records, warm, --jobs ${n}`,
+          process.execPath,
+          check(c.dir, 'cache-ds1k-diff', ['--diff', '--unsafe-fixes', '--records', sampleFile, '--jobs', n]),
+        );
     if (!c.id)
       sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
   }
@@ -196,6 +209,7 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
       ['cache-dsall-warm', allFile],
     ].map(([cache, file]) => [bin, 'rules', '--format', 'json', '--cache-dir', join(work, cache), '--records', file]),
     check(copy, 'cache-dsall-warm', ['--records', allFile, '--jobs', String(jobs)]),
+    check(copy, 'cache-ds1k-diff', ['--records', sampleFile, '--jobs', String(jobs)]),
   ];
 
   const report = (out, fmt) => {
@@ -235,6 +249,7 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
       ratios.push([`${c.name}: 1,000 records --no-prefilter / ast-grep -j ${jobs}`, 'dsNoPf1k', sg, '(info)', null]);
       ratios.push([`${c.name}: bundled records / ast-grep -j ${jobs}`, 'dsBundled', sg, '<= 0.1', (v) => v <= 0.1]);
       ratios.push([`${c.name}: 1,000 records --jobs 1 / --jobs ${jobs}`, 'ds1kJ1', 'ds1k', '(info)', null]);
+      ratios.push([`${c.name}: --diff, 1,000 records, --jobs 1 / --jobs ${jobs}`, 'ds1kDiffJ1', 'ds1kDiff', '(info)', null]);
     }
   }
   ratios.push(['scale: a 4 MiB file / a 1 MiB file', 'scale4m', 'scale1m', '<= 5', (v) => v <= 5]);

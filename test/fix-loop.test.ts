@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runProject } from '../src/engine/project.js';
-import { fixRun } from '../src/engine/fix.js';
+import { fixRun } from '../src/engine/fixrun.js';
 import { initParser } from '../src/parse/parser.js';
 import { formatBaseline } from '../src/suppress/baseline.js';
 import { makeProject } from './helpers/project.js';
@@ -26,7 +26,7 @@ describe('the lint-and-fix loop of a run', () => {
     expect(run.diagnostics.length).toBeGreaterThan(0);
     const seen = JSON.stringify({ d: run.diagnostics, e: run.errors, s: [...run.sources] });
 
-    const shown = fixRun(run, run.rules, { unsafe: true, write: false });
+    const shown = await fixRun(run, run.rules, { unsafe: true, write: false });
     expect(shown.changed.map((c) => c.after)).toEqual([expected]);
     // One round: its result is linted once; the original text is the run's check, not a second analysis.
     expect(shown.changed[0]!.lints).toBe(1);
@@ -34,7 +34,7 @@ describe('the lint-and-fix loop of a run', () => {
     expect(shown.diagnostics).toEqual(run.diagnostics);
     expect(JSON.stringify({ d: run.diagnostics, e: run.errors, s: [...run.sources] })).toBe(seen);
 
-    const written = fixRun(run, run.rules, { unsafe: true, write: true });
+    const written = await fixRun(run, run.rules, { unsafe: true, write: true });
     expect(readFileSync(join(dir, 'app.py'), 'utf8')).toBe(expected);
     expect(written.diagnostics).toEqual(written.changed[0]!.diagnostics);
     expect(written.fixed).toBe(run.diagnostics.length - written.diagnostics.length);
@@ -51,8 +51,33 @@ describe('the lint-and-fix loop of a run', () => {
     expect(run.diagnostics).toEqual([]);
     expect(run.baselined).toBe(first.diagnostics.length);
     expect(run.contexts.get(first.diagnostics[0]!.file)!.baseline!.entries).toHaveLength(first.diagnostics.length);
-    const fixed = fixRun(run, run.rules, { unsafe: true, write: true });
+    const fixed = await fixRun(run, run.rules, { unsafe: true, write: true });
     expect(fixed.changed).toEqual([]);
     expect(readFileSync(join(dir, 'app.py'), 'utf8')).toBe(input);
+  });
+
+  it('worker threads run the same loops: the same fixes, findings and errors as the main thread alone', async () => {
+    const files: Record<string, string> = {};
+    // Enough work that the main thread is still fixing when the worker has started (~0.5-1 s): 40 files of 30 findings each.
+    const [head, body] = [input.slice(0, input.indexOf('class Archivist')), input.slice(input.indexOf('class Archivist'))];
+    const big = head + Array.from({ length: 30 }, (_, k) => body.replace('class Archivist', `class Archivist${k}`)).join('\n\n');
+    for (let i = 0; i < 40; i++) files[`pkg/app${i}.py`] = big;
+    files['pkg/broken.py'] = `${big}\ndef (:\n`;
+    const dir = makeProject(files);
+    const run = await runProject([dir], { cacheDir: join(dir, '.cache'), originals: true });
+    const alone = await fixRun(run, run.rules, { unsafe: true, write: false, jobs: 1 });
+    const threaded = await fixRun(run, run.rules, { unsafe: true, write: false, jobs: 2, spawnAfterMs: 0 });
+    expect(alone.workers).toBe(0);
+    expect(threaded.workers).toBe(1);
+    expect(alone.changed).toHaveLength(40);
+    expect(threaded.workerJobs).toBeGreaterThan(0);
+    const shape = (r: typeof alone) =>
+      JSON.stringify({
+        c: r.changed.map((c) => [c.file, c.after, c.fixed, c.diagnostics, c.errors, c.bytes?.toString('utf8')]),
+        d: r.diagnostics,
+        e: r.errors,
+      });
+    expect(shape(threaded)).toBe(shape(alone));
+    for (const c of threaded.changed) expect(Buffer.isBuffer(c.bytes)).toBe(true);
   });
 });

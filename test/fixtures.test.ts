@@ -20,7 +20,7 @@ import type { RuleSet } from '../src/rules/ruleset.js';
 import { mentionsData, onlyLibraryState } from '../src/rules/condition/simplify.js';
 import { controlFlowOf } from '../src/rules/controlflow.js';
 import { pinsFor } from '../src/config/pins.js';
-import { ConfigResolver } from '../src/config/resolve.js';
+import { ConfigResolver, fileRules } from '../src/config/resolve.js';
 import { finishFile } from '../src/engine/project.js';
 import { cliFindings, type CliRun } from './helpers/paths.js';
 
@@ -94,7 +94,7 @@ for (const dir of dirs) {
         const res = checkSource(text, name, rules, { pins: pinsFor(file) });
         // The per-file stage `raiselint check` runs after checking: selection (control-flow rules are off unless selected), suppressions, one finding per call and error.
         const cfg = new ConfigResolver({ use: false, overrides: { select: optionsFor(dir).select } }).forFile(file);
-        const kept = finishFile(res, { abs: file, display: name, config: cfg }, { rules, configOnly: new Set() }, () => text).diagnostics;
+        const kept = finishFile(res, { abs: file, display: name, rules: fileRules(cfg, file) }, { rules, configOnly: new Set() }, () => text).diagnostics;
         const got = kept.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`).sort();
         expect(got, 'fresh compilation (loadRules + checkSource)').toEqual(expectedFindings(text));
         expect(cliFor(dir).byFile.get(name) ?? [], 'raiselint check (compiled-rules snapshot)').toEqual(expectedFindings(text));

@@ -5,8 +5,8 @@ import { describeProblem, isUnloadedFile, warningLines } from '../records/load.j
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exitCode } from '../engine/run.js';
 import { runProject, type ProjectOptions, type ProjectResult } from '../engine/project.js';
-import type { BatchStats } from '../engine/batch.js';
-import { fixRun, type FixRunResult } from '../engine/fix.js';
+import { defaultJobs, type BatchStats } from '../engine/batch.js';
+import { fixRun, type FixRunResult } from '../engine/fixrun.js';
 import type { StdinSource } from '../engine/stdin.js';
 import { formatDiff } from '../report/diff.js';
 import { FORMATS, renderReport, reportsErrors, showsFixes, type Format } from '../report/formats.js';
@@ -238,7 +238,7 @@ async function runCheck(paths: string[], flags: CheckFlags, { stdout, stderr }: 
     );
   // Like Ruff, `--fix` on stdin: the fixed source on stdout (byte for byte when nothing changed), the report on stderr.
   const fixStdin = !!(stdin && flags.fix && !flags.diff);
-  const fixed = applyFixes(result, flags, fixStdin ? stdin : undefined, stdout);
+  const fixed = await applyFixes(result, flags, fixStdin ? stdin : undefined, stdout);
   if (flags.diff) return setCode(diffReport(fixed!, flags.exitZero, { stdout, stderr }));
   // The run after its fixes: what the report shows and the exit code counts.
   const shown: ProjectResult = fixed ? { ...result, diagnostics: fixed.diagnostics, errors: fixed.errors, sources: fixed.sources } : result;
@@ -256,14 +256,14 @@ async function runCheck(paths: string[], flags: CheckFlags, { stdout, stderr }: 
 }
 
 /** `--fix` / `--diff`: each file's lint-and-fix loop; `stdin` (with --fix): the fixed source is written to stdout, and the report shows what is left in it. */
-function applyFixes(result: ProjectResult, flags: CheckFlags, stdin: StdinSource | undefined, stdout: IO['stdout']): FixRunResult | undefined {
+async function applyFixes(result: ProjectResult, flags: CheckFlags, stdin: StdinSource | undefined, stdout: IO['stdout']): Promise<FixRunResult | undefined> {
   if (stdin) {
-    const run = fixRun(result, result.rules, { unsafe: flags.unsafeFixes, write: false });
+    const run = await fixRun(result, result.rules, { unsafe: flags.unsafeFixes, write: false });
     const changed = run.changed[0];
     stdout(changed?.bytes ?? stdin.bytes);
     return changed ? { ...run, diagnostics: changed.diagnostics, sources: new Map([...run.sources, [changed.file, changed.after]]) } : run;
   }
-  if (flags.fix || flags.diff) return fixRun(result, result.rules, { unsafe: flags.unsafeFixes, write: !flags.diff });
+  if (flags.fix || flags.diff) return fixRun(result, result.rules, { unsafe: flags.unsafeFixes, write: !flags.diff, jobs: flags.jobs ?? defaultJobs() });
   return undefined;
 }
 

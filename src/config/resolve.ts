@@ -292,20 +292,57 @@ export const CONTROL_FLOW = 'control-flow';
  * names `control-flow`.
  */
 export function ruleEnabled(cfg: ResolvedConfig, ruleId: string, fileAbs: string, offByDefault = false, recordId?: string): boolean {
-  if (offByDefault && !cfg.select?.some((p) => p.pattern === ruleId || p.pattern === recordId || p.pattern === CONTROL_FLOW)) return false;
-  if (cfg.select && !cfg.select.some((p) => rulePatternMatches(p.pattern, ruleId) || p.pattern === CONTROL_FLOW)) return false;
-  if (cfg.ignore.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
-  for (const pfi of cfg.perFileIgnores) {
-    const rel = inside(pfi.base, fileAbs);
-    if (rel && pfi.ig.ignores(rel) && pfi.rules.some((p) => rulePatternMatches(p.pattern, ruleId))) return false;
-  }
-  return true;
+  return ruleEnabledIn(fileRules(cfg, fileAbs), ruleId, offByDefault, recordId);
 }
 
 /** The severity override for a rule, if any (the last matching entry wins). */
 export function severityOverride(cfg: ResolvedConfig, ruleId: string): Severity | undefined {
   let out: Severity | undefined;
   for (const s of cfg.severity) if (rulePatternMatches(s.pattern.pattern, ruleId)) out = s.severity;
+  return out;
+}
+
+/**
+ * What a file's configuration says about reporting, decided for that file: `per-file-ignores`
+ * that match it are in `ignore`. Plain data: it is all the per-file stage reads of a config, and a
+ * worker thread gets it as it is.
+ */
+export interface FileRules {
+  select?: string[];
+  ignore: string[];
+  /** Severity overrides in order (the last matching one wins). */
+  severity: [string, Severity][];
+  /** Extra dataset files (absolute) the config loads. */
+  records: string[];
+  minConfidence?: Confidence;
+}
+
+export function fileRules(cfg: ResolvedConfig, fileAbs: string): FileRules {
+  const ignore = cfg.ignore.map((p) => p.pattern);
+  for (const pfi of cfg.perFileIgnores) {
+    const rel = inside(pfi.base, fileAbs);
+    if (rel && pfi.ig.ignores(rel)) ignore.push(...pfi.rules.map((p) => p.pattern));
+  }
+  return {
+    select: cfg.select?.map((p) => p.pattern),
+    ignore,
+    severity: cfg.severity.map((s) => [s.pattern.pattern, s.severity]),
+    records: cfg.records,
+    minConfidence: cfg.minConfidence,
+  };
+}
+
+/** `ruleEnabled` for a file's decided rules. */
+export function ruleEnabledIn(r: FileRules, ruleId: string, offByDefault = false, recordId?: string): boolean {
+  if (offByDefault && !r.select?.some((p) => p === ruleId || p === recordId || p === CONTROL_FLOW)) return false;
+  if (r.select && !r.select.some((p) => rulePatternMatches(p, ruleId) || p === CONTROL_FLOW)) return false;
+  return !r.ignore.some((p) => rulePatternMatches(p, ruleId));
+}
+
+/** `severityOverride` for a file's decided rules. */
+export function severityIn(r: FileRules, ruleId: string): Severity | undefined {
+  let out: Severity | undefined;
+  for (const [pattern, severity] of r.severity) if (rulePatternMatches(pattern, ruleId)) out = severity;
   return out;
 }
 

@@ -18,9 +18,8 @@ import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { applySuppressions, type UnusedSuppression } from '../suppress/apply.js';
 import { filterBaseline, type Baseline } from '../suppress/baseline.js';
 import type { StrategyOption } from '../fix/plan.js';
-import { ruleEnabled, severityOverride, type ResolvedConfig } from '../config/resolve.js';
+import { ruleEnabledIn, severityIn, type FileRules } from '../config/resolve.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
-import { EMPTY_CONFIG } from '../config/resolve.js';
 
 /** What the per-file stage needs to know about the whole run. */
 export interface RunContext {
@@ -35,7 +34,8 @@ export interface FileContext {
   abs: string;
   /** The path findings show. */
   display: string;
-  config: ResolvedConfig;
+  /** What its configuration says about reporting (src/config/resolve.ts fileRules). */
+  rules: FileRules;
   /** `--fix-strategy`, else the config's `fix-strategy`. */
   fixStrategy?: StrategyOption;
   /** The versions the file's project pins (`--target-version` first). */
@@ -69,7 +69,7 @@ function isControlFlow(rule: Rule, rules: RuleSet): boolean {
 
 /** The per-file stage: what a file's check keeps to report. `text`: the file's text, read only when a suppression needs it. */
 export function finishFile(r: FileResult, file: FileContext, run: RunContext, text: () => string | undefined = () => r.text): FinishedFile {
-  const kept = keptFindings(r, file.abs, file.config, run, text);
+  const kept = keptFindings(r, file.rules, run, text);
   let diagnostics = kept.diagnostics;
   if (file.certainOnly) {
     const drop = file.certainOnly;
@@ -83,8 +83,7 @@ export function finishFile(r: FileResult, file: FileContext, run: RunContext, te
 /** Config filters, suppressions, confidence, severity, one finding per call and error. */
 function keptFindings(
   r: FileResult,
-  abs: string,
-  cfg: ResolvedConfig,
+  cfg: FileRules,
   ctx: RunContext,
   text: () => string | undefined,
 ): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
@@ -102,7 +101,7 @@ function keptFindings(
   const active = (id: string) => {
     const rid = ruleOf(id);
     const rule = ctx.rules.byId.get(rid);
-    return loaded(rid) && ruleEnabled(cfg, rid, abs, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
+    return loaded(rid) && ruleEnabledIn(cfg, rid, !!rule && isControlFlow(rule, ctx.rules), rule?.recordId);
   };
   const raw = r.diagnostics.filter((d) => loaded(d.ruleId));
   const sup = applySuppressions(r.file, raw, r.directives ?? [], {
@@ -114,7 +113,7 @@ function keptFindings(
   const diagnostics = [...sup.kept, ...sup.problems]
     .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
     .map((d) => {
-      const s = severityOverride(cfg, d.ruleId);
+      const s = severityIn(cfg, d.ruleId);
       return s && s !== d.severity ? { ...d, severity: s } : d;
     })
     .sort(compareDiagnostics);
@@ -138,5 +137,5 @@ export function lintText(text: string, rules: RuleSet, ctx: LintContext): FileRe
 
 /** A context for a file linted alone: no config, no per-file stage (tests, fixes of a text alone). */
 export function aloneContext(display: string, opts: Pick<CheckOptions, 'fixStrategy' | 'pins'> = {}): LintContext {
-  return { file: { abs: display, display, config: EMPTY_CONFIG, fixStrategy: opts.fixStrategy, pins: opts.pins } };
+  return { file: { abs: display, display, rules: { ignore: [], severity: [], records: [] }, fixStrategy: opts.fixStrategy, pins: opts.pins } };
 }

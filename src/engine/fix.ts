@@ -12,9 +12,7 @@ import { TOO_DEEP } from '../suppress/builtin.js';
 import { decodeSource, DecodeError, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
 import type { Diagnostic, Fix, FixEdit, FileError } from '../diagnostics/types.js';
 import { applicable, applyBytes, ChangedOnDiskError, distinctFixes, ReadOnlyError, fixKey, fixOffsets, selectEdits, writeAtomic } from '../fix/apply.js';
-import { compareDiagnostics } from '../diagnostics/build.js';
 import type { FileResult } from './check.js';
-import type { RunResult } from './run.js';
 import { Source } from '../parse/kind.js';
 import { withTree } from '../parse/parser.js';
 import { namesWritten, undefinedNames } from '../fix/verify.js';
@@ -97,7 +95,7 @@ export function fixBytes(
   };
 }
 
-type Lint = Pick<FileResult, 'diagnostics' | 'errors'>;
+export type Lint = Pick<FileResult, 'diagnostics' | 'errors'>;
 
 /** A file's loop as it goes: the bytes and text so far, their lint, what was fixed and what failed. */
 interface Loop {
@@ -223,61 +221,20 @@ export function writeFixed(abs: string, display: string, original: Buffer, fixed
   }
 }
 
-export interface FixRunResult {
-  /** Findings fixed (with --diff: that would be fixed). */
-  fixed: number;
-  /** Files whose text changes. */
-  changed: FileFix[];
-  /** The run's findings, errors and texts after the fixes (with --diff: as the run found them, with the fixes' errors). */
-  diagnostics: Diagnostic[];
-  errors: FileError[];
-  sources: Map<string, string>;
+/** One file's job for the fix phase: its bytes as the run read them, its context, and the run's lint of it. */
+export interface FixJob {
+  display: string;
+  abs: string;
+  bytes: Uint8Array;
+  file: FileContext;
+  /** The run's findings and errors of the file (not for a notebook: its findings are placed in cells, its module is linted afresh). */
+  first?: Lint;
 }
 
-/** What fixRun reads of a run: its findings and the bytes it checked, and what it knew of each file. */
-export type FixableRun = Pick<RunResult, 'diagnostics' | 'errors' | 'sources' | 'originals'> & { context?: RunContext; contexts?: Map<string, FileContext> };
-
-/**
- * Fixes the files of a check run that have applicable fixes, from the bytes the check read, each
- * file through its own lint-and-fix loop started from the run's findings. With `write`, each
- * changed file is written (atomically, and not when it changed meanwhile) and the findings
- * returned are those left in the new text. The run itself is not changed.
- */
-export function fixRun(run: FixableRun, rules: RuleSet, opts: FixOptions & { write: boolean }): FixRunResult {
-  const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
-  const out: FixRunResult = { fixed: 0, changed: [], diagnostics: [], errors: [...run.errors], sources: new Map(run.sources) };
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const d of run.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
-  const left = new Map(byFile);
-  for (const [display, { abs, bytes }] of run.originals) {
-    const mine = byFile.get(display) ?? [];
-    if (!distinctFixes(mine, accept).length) continue;
-    const file = run.contexts?.get(display);
-    const ctx: LintContext = file ? { file, run: run.context } : aloneContext(display);
-    // A notebook's findings are positioned in its cells: its module is linted afresh.
-    const src = new Source(abs, bytes);
-    const first = src.isNotebook ? undefined : { diagnostics: mine, errors: run.errors.filter((e) => e.file === display) };
-    const ff = src.isNotebook ? fixNotebook(bytes, display, (b) => fixBytes(b, rules, ctx, opts)) : fixBytes(bytes, rules, ctx, opts, first);
-    // The run has the check's errors: a fix adds only its own.
-    const newErrors = (errors: FileError[]) => errors.filter((e) => e.kind === 'fix');
-    if (!ff.bytes) {
-      out.errors.push(...newErrors(ff.errors));
-      continue;
-    }
-    if (opts.write) {
-      const w = writeFixed(abs, display, bytes, ff.bytes);
-      if (!w.written) {
-        out.errors.push(...newErrors(ff.errors), w.error!);
-        continue;
-      }
-      out.sources.set(display, ff.module ?? ff.after);
-      left.set(display, ff.diagnostics);
-      out.errors.push(...newErrors(ff.errors));
-    } else out.errors.push(...newErrors(ff.errors));
-    out.fixed += ff.fixed;
-    out.changed.push(ff);
-  }
-  for (const ds of left.values()) out.diagnostics.push(...ds);
-  out.diagnostics.sort(compareDiagnostics);
-  return out;
+/** Runs a file's lint-and-fix loop (a notebook's through its module of code cells). */
+export function fixFile(job: FixJob, rules: RuleSet, run: RunContext | undefined, opts: FixOptions): FileFix {
+  const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  const ctx: LintContext = { file: job.file, run };
+  if (new Source(job.abs, bytes).isNotebook) return fixNotebook(bytes, job.display, (b) => fixBytes(b, rules, ctx, opts));
+  return fixBytes(bytes, rules, ctx, opts, job.first);
 }

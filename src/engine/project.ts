@@ -16,7 +16,7 @@ import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
 import { pinsFor, type Listed } from '../config/pins.js';
 import { removeStaleTempsIn } from '../io/atomic.js';
-import { ConfigResolver, checkRulePatterns, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, fileRules, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { PreparedRules, RuleOptions } from '../compile/index.js';
@@ -28,6 +28,7 @@ import { deriveForRun } from './derive.js';
 import type { DeriveMode } from '../records/generate/derive.js';
 import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 import { finishFile, type FileContext, type RunContext } from './filecontext.js';
+import type { RulesSource } from './fixpool.js';
 
 export { finishFile, type FileContext, type RunContext } from './filecontext.js';
 
@@ -103,6 +104,8 @@ export interface ProjectResult extends RunResult {
   /** What the per-file stage knew of the run, and of each checked file (by display path): a re-check (--fix) finishes as the run did. */
   context: RunContext;
   contexts: Map<string, FileContext>;
+  /** Where the run's rules are, for the fix phase's worker threads (./fixpool.ts). */
+  rulesSource: RulesSource;
 }
 
 /** A checked file's text and bytes, read again (textOf) at most once, and only when asked for. */
@@ -187,6 +190,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     resolver,
     context: ctx,
     contexts: contexts.all,
+    rulesSource: { key: prepared.key, path: prepared.path, bytes: prepared.bytes },
   };
 }
 
@@ -213,7 +217,7 @@ class FileContexts {
     c = {
       abs: f.abs,
       display: f.display,
-      config: cfg,
+      rules: fileRules(cfg, f.abs),
       fixStrategy: opts.fixStrategy ?? cfg.fixStrategy,
       pins: pinsFor(f.abs, opts.targetVersion ?? cfg.targetVersion, this.listed),
       baseline: this.baselineOf(f.abs),

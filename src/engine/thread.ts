@@ -1,12 +1,18 @@
 /**
- * Worker-thread entry of a batch run. Files are claimed from a shared atomic counter (no
- * round trips through the main thread); results go back in batches.
+ * Worker-thread entry of a batch run: the check of files, or the fix phase's lint-and-fix loops
+ * (./fixpool.ts). Files or jobs are claimed from a shared atomic counter (no round trips through
+ * the main thread); results go back in batches.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Snapshot } from '../compile/index.js';
+import { initParser } from '../parse/parser.js';
+import type { Confidence } from '../rules/types.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
+import { fixFile, type FixJob } from './fix.js';
+import type { FileFix } from './notebook-fix.js';
 
 export interface ThreadData {
+  kind?: 'check';
   files: FileTask[];
   /** Int32Array[1]: index of the next unclaimed file. */
   counter: SharedArrayBuffer;
@@ -16,15 +22,58 @@ export interface ThreadData {
   opts: WorkOptions;
 }
 
-export type ThreadMessage = { kind: 'results'; results: WorkResult[] } | { kind: 'done' } | { kind: 'failed'; message: string };
+/** The fix phase's jobs, and the run's context (the rules: the run's snapshot). */
+export interface FixThreadData {
+  kind: 'fix';
+  jobs: FixJob[];
+  /** Int32Array[1]: index of the next unclaimed job. */
+  counter: SharedArrayBuffer;
+  snapshotPath?: string;
+  snapshotBytes?: SharedArrayBuffer;
+  key: string;
+  /** The run's per-file stage (absent: the files are fixed alone). */
+  configOnly?: string[];
+  minConfidence?: Confidence;
+  unsafe: boolean;
+}
 
-async function run(data: ThreadData): Promise<void> {
+export type ThreadMessage =
+  | { kind: 'results'; results: WorkResult[] }
+  | { kind: 'fixed'; results: { index: number; fix: FileFix }[] }
+  | { kind: 'done' }
+  | { kind: 'failed'; message: string };
+
+function openSnapshot(data: { snapshotBytes?: SharedArrayBuffer; snapshotPath?: string; key: string }): Snapshot {
   const snap = data.snapshotBytes
     ? Snapshot.fromBytes(new Uint8Array(data.snapshotBytes))
     : data.snapshotPath
       ? Snapshot.open(data.snapshotPath, data.key)
       : undefined;
   if (!snap) throw new Error('cannot open the rules snapshot');
+  return snap;
+}
+
+async function runFixes(data: FixThreadData): Promise<void> {
+  const snap = openSnapshot(data);
+  await initParser();
+  const rules = snap.catalog();
+  const run = data.configOnly ? { rules, configOnly: new Set(data.configOnly), minConfidence: data.minConfidence } : undefined;
+  const counter = new Int32Array(data.counter);
+  for (;;) {
+    const i = Atomics.add(counter, 0, 1);
+    if (i >= data.jobs.length) break;
+    // One at a time: a fix job is long next to the message.
+    parentPort!.postMessage({
+      kind: 'fixed',
+      results: [{ index: i, fix: fixFile(data.jobs[i]!, rules, run, { unsafe: data.unsafe }) }],
+    } satisfies ThreadMessage);
+  }
+  snap.close();
+  parentPort!.postMessage({ kind: 'done' } satisfies ThreadMessage);
+}
+
+async function run(data: ThreadData): Promise<void> {
+  const snap = openSnapshot(data);
   const checker = new FileChecker(snap.prefilter, (names) => snap.ruleSetFor(names), data.opts);
   const counter = new Int32Array(data.counter);
   let batch: WorkResult[] = [];
@@ -44,6 +93,7 @@ async function run(data: ThreadData): Promise<void> {
   parentPort!.postMessage({ kind: 'done' } satisfies ThreadMessage);
 }
 
-run(workerData as ThreadData).catch((e: unknown) => {
+const data = workerData as ThreadData | FixThreadData;
+(data.kind === 'fix' ? runFixes(data) : run(data)).catch((e: unknown) => {
   parentPort!.postMessage({ kind: 'failed', message: (e as Error).message } satisfies ThreadMessage);
 });

@@ -7,7 +7,7 @@
  * The server drives it; tests use it without a client.
  */
 import { dirname, join, resolve } from 'node:path';
-import { ConfigResolver, checkRulePatterns, isExcluded, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
+import { ConfigResolver, checkRulePatterns, fileRules, isExcluded, rulePatterns, type ResolvedConfig } from '../config/resolve.js';
 import { ConfigError } from '../config/schema.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { pinsFor } from '../config/pins.js';
@@ -120,7 +120,7 @@ export class Workspace {
   /** A buffer's context, as `raiselint check` would make it for the file (`fixStrategy`: as `--fix-strategy`). */
   private fileContext(abs: string | undefined, display: string, cfg: ResolvedConfig, fixStrategy?: StrategyOption): FileContext {
     const path = this.pathOf(abs, display);
-    return { abs: path, display, config: cfg, fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(path, cfg.targetVersion) };
+    return { abs: path, display, rules: fileRules(cfg, path), fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(path, cfg.targetVersion) };
   }
 
   /** A path for a buffer without a file: per-file-ignores and the like see it in the workspace folder. */
