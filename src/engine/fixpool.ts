@@ -12,6 +12,7 @@ import type { FileFix } from './notebook-fix.js';
 import type { RunContext } from './filecontext.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { lazyWorker } from './lazy.js';
+import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 import { THREAD_MARK, threadUrl } from './threadurl.js';
 import type { FixThreadData, ThreadMessage } from './thread.js';
 
@@ -100,19 +101,29 @@ export async function runFixJobs(
     }
   };
   const canSpawn = !!threads && threadCount > 1 && jobs.length > 1;
-  if (canSpawn && spawnAfter <= 0) spawn();
-  const t0 = Date.now();
-  let done = 0;
-  for (;;) {
-    const k = Atomics.add(counter, 0, 1);
-    if (k >= jobs.length) break;
-    outs[k] = fixFile(jobs[k]!, rules, run, opts);
-    done++;
-    // Yield, so that a worker's messages are taken as they come.
-    if (spawned) await new Promise((r) => setImmediate(r));
-    else if (canSpawn && ((Date.now() - t0) / done) * (jobs.length - k - 1) >= spawnAfter) spawn();
+  // Each loop parses and analyses its file at least twice: as the check does, keep the heap near what lives (./heap.ts).
+  if (jobs.length > 1) boundHeapGrowth();
+  try {
+    return await claimJobs();
+  } finally {
+    restoreHeapGrowth();
   }
-  await Promise.all(finished);
-  for (let k = 0; k < jobs.length; k++) outs[k] ??= fixFile(jobs[k]!, rules, run, opts);
-  return { fixes: outs as FileFix[], workers, workerJobs };
+
+  async function claimJobs(): Promise<{ fixes: FileFix[]; workers: number; workerJobs: number }> {
+    if (canSpawn && spawnAfter <= 0) spawn();
+    const t0 = Date.now();
+    let done = 0;
+    for (;;) {
+      const k = Atomics.add(counter, 0, 1);
+      if (k >= jobs.length) break;
+      outs[k] = fixFile(jobs[k]!, rules, run, opts);
+      done++;
+      // Yield, so that a worker's messages are taken as they come.
+      if (spawned) await new Promise((r) => setImmediate(r));
+      else if (canSpawn && ((Date.now() - t0) / done) * (jobs.length - k - 1) >= spawnAfter) spawn();
+    }
+    await Promise.all(finished);
+    for (let k = 0; k < jobs.length; k++) outs[k] ??= fixFile(jobs[k]!, rules, run, opts);
+    return { fixes: outs as FileFix[], workers, workerJobs };
+  }
 }
