@@ -41,12 +41,10 @@ const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_CACHE_DIR = '.raiselint_cache';
 /**
  * Parsing work (bytes of files that pass the prefilter) that makes worker threads worth starting:
- * seen by the main thread, or projected for the files left from those seen so far. Measured on the
- * 2-core VM (2026-12-02, wall, --jobs 2 against --jobs 1, 3 interleaved runs each, stdlib files
- * that pass the prefilter with 1,000 records): a worker made 2 MB of such files 13% slower, 4 MB
- * 10% slower and 8 MB 10% faster; the 1.2 MB parse-heavy bench corpus 19% slower. Its start-up
- * (WebAssembly, snapshot, a cold JIT) costs ~1.2 s of CPU. `RAISELINT_SPAWN_AFTER_BYTES` overrides
- * it (tests start a worker on a small corpus with it).
+ * seen by the main thread, or projected for the files left from those seen so far. A worker's
+ * start-up (WebAssembly, snapshot, a cold JIT) costs more than a few MB of parsing saves; the
+ * measurements behind the value are on docs/performance.md ("Threads").
+ * `RAISELINT_SPAWN_AFTER_BYTES` overrides it (tests start a worker on a small corpus with it).
  */
 export const DEFAULT_SPAWN_AFTER_BYTES = 6 * 1024 * 1024;
 
@@ -70,16 +68,15 @@ export function shouldSpawn(done: number, total: number, parsedBytes: number, th
 }
 /**
  * Files to read (and prefilter) above which worker threads start at once, to read in parallel
- * too. Measured on a 2-core machine: for the Python standard library (1,790 files, 31.5 MB, no
- * file to parse) one worker made the run slower (its start-up costs more than half the reading).
+ * too: below it, a worker's start-up costs more than the reading it shares (the standard library,
+ * 1,790 files and nothing to parse, is slower with one).
  */
 export const DEFAULT_SPAWN_FOR_FILES = 8000;
 
 /**
- * Threads by default: one per core, as the issue asks (`--jobs` overrides). A worker starts only
- * when the run has enough parsing to share (see DEFAULT_SPAWN_AFTER_BYTES), so small and
- * prefilter-bound runs stay single-threaded whatever the default. On the 2-core benchmark VM a
- * worker on the parse-heavy corpus measured between 2% faster and 10% slower than none (README).
+ * Threads by default: one per core (`--jobs` overrides). A worker starts only when the run has
+ * enough parsing to share (see DEFAULT_SPAWN_AFTER_BYTES), so small and prefilter-bound runs stay
+ * single-threaded whatever the default.
  */
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());

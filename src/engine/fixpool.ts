@@ -101,7 +101,7 @@ export async function runFixJobs(
     }
   };
   const canSpawn = !!threads && threadCount > 1 && jobs.length > 1;
-  // Each loop parses and analyses its file at least twice: as the check does, keep the heap near what lives (./heap.ts).
+  // Each round of a loop parses and analyses its file again: as the check does, keep the heap near what lives (./heap.ts).
   if (jobs.length > 1) boundHeapGrowth();
   try {
     return await claimJobs();

@@ -1,15 +1,14 @@
 /**
  * A smaller heap for batch runs. Checking allocates fast (nodes, facts, types) and most of it dies
  * with its file, but what lives through a file's analysis reaches the old generation, and V8 grows
- * its old-generation limit by up to 4x the live size between full collections: on the standard
- * library with 1,000 records the heap grew to ~290 MB while ~40-80 MB were live, and peak RSS was
- * 440-450 MB (one thread). A growing factor of 1.5 keeps the heap nearer what is live: peak RSS
- * 311 MB for the same run (336 MB with a worker), the same findings. It costs more full
- * collections: ~5% more CPU on 180 parse-heavy files (1.15 saved ~15 MB more and cost ~15-25%).
- * The flag is V8's, process-wide (worker threads share it), read at every full collection; a
- * user's own `--heap-growing-percent` (NODE_OPTIONS or node's arguments) is left alone. A batch
- * sets it once it has parsed BOUND_AFTER_BYTES or starts a thread (./batch.ts): a smaller run
- * never grows the heap much, and then does not load node:v8 (./lazy.ts).
+ * its old-generation limit by up to 4x the live size between full collections: the heap grows to
+ * several times what lives. A growing factor of 1.5 keeps it near what is live, for a few percent
+ * more CPU in full collections (numbers: docs/performance.md). The flag is V8's, process-wide
+ * (worker threads share it), read at every full collection; a user's own
+ * `--heap-growing-percent` (NODE_OPTIONS or node's arguments) is left alone. A batch sets it once
+ * it has parsed BOUND_AFTER_BYTES or starts a thread (./batch.ts), and the fix phase while its
+ * loops run (./fixpool.ts): a smaller run never grows the heap much, and then does not load
+ * node:v8 (./lazy.ts).
  */
 import { lazySetFlags as setFlagsFromString } from './lazy.js';
 
