@@ -178,6 +178,9 @@ describe('raiselint check on notebooks', () => {
     });
     const r = cli(['check', '.'], dir);
     expect(r.stdout).toMatch(/^s\.ipynb: warning: cell 3, line 2, column \d+: syntax error: /m);
+    // The same notebook on standard input: the same words.
+    const stdin = cli(['check', '-', '--stdin-filename', 's.ipynb'], dir, readFileSync(join(dir, 's.ipynb'), 'utf8'));
+    expect(stdin.stdout).toMatch(/^s\.ipynb: warning: cell 3, line 2, column \d+: syntax error: /m);
   });
 
   it("exclude / extend-exclude apply to notebooks; a broken notebook is a raiselint/io-error finding (exit 1, as Ruff's E902)", () => {

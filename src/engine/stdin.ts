@@ -34,8 +34,9 @@ export async function checkStdin(
   const { abs, display } = stdinFile(src);
   let bytes: Buffer;
   // `--stdin-filename x.ipynb`: the notebook's JSON, checked as the module of its code cells.
+  const source = new Source(abs, src.bytes);
   try {
-    bytes = new Source(abs, src.bytes).checked();
+    bytes = source.checked();
   } catch (e) {
     if (!(e instanceof NotebookError)) throw e;
     const stats: BatchStats = {
@@ -61,5 +62,7 @@ export async function checkStdin(
     compileMs: prepared.compileMs,
     ruleCount: prepared.snapshot.meta.ruleCount,
   };
-  return { results: [{ diagnostics: r.diagnostics, errors: r.errors, directives: r.directives ?? [], text: r.text }], stats };
+  // A notebook's syntax error is said by cell and line, as for a notebook file (./work.ts).
+  const errors = r.text === undefined ? r.errors : r.errors.map((e) => source.place(e, r.text!));
+  return { results: [{ diagnostics: r.diagnostics, errors, directives: r.directives ?? [], text: r.text }], stats };
 }
