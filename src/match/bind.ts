@@ -9,7 +9,7 @@ import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, moduleConstants, pyRepr } from '../rules/condition/literal.js';
+import { literalOf, moduleConstants, pyRepr, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -58,6 +58,11 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
   const args = readArgs(call);
   const consts = constantsOf(call);
   const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
+  /** An argument: its value, else its builtin type when the syntax says it. */
+  const arg = (n: Node): Bound => {
+    const v = value(n);
+    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n), given: true, text: n.text };
+  };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
   const varPos = params.find((p) => p.kind === 'var-positional');
@@ -66,7 +71,7 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
   if (args.splatAt === undefined && fixed > positional.length && !varPos) return undefined;
   for (let i = 0; i < Math.min(fixed, positional.length); i++) {
     const a = args.positional[i]!;
-    bound.set(positional[i]!.name, { value: value(a), given: true, text: a.text });
+    bound.set(positional[i]!.name, arg(a));
   }
   // `*args` with no splat in the call: the extra positional arguments, a tuple (its length known even when its items are not).
   if (varPos && args.splatAt === undefined) {
@@ -82,7 +87,7 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
     const p = params.find((q) => q.name === name && q.kind !== 'positional-only' && q.kind !== 'var-positional' && q.kind !== 'var-keyword');
     if (p) {
       if (bound.has(name)) return undefined;
-      bound.set(name, { value: value(node), given: true, text: node.text });
+      bound.set(name, arg(node));
     } else if (varKw) keywords.add(name);
     else return undefined;
   }

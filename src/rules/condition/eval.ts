@@ -9,6 +9,8 @@ export type Tri = boolean | undefined;
 export interface Bound {
   /** The value when known (a literal argument, a literal default, a module constant). */
   value?: PyVal;
+  /** Its builtin type when the value is not known but the syntax says it (`dict(f=x)`, `[y for y in z]`, an f-string). */
+  type?: PyVal['t'];
   /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
   given: Tri;
   /** The argument as written, for messages. */
@@ -171,6 +173,14 @@ function isInstance(v: PyVal, types: string[]): Tri {
   return out;
 }
 
+/** A condition over a value of which only the builtin type is known: `isinstance` and `is None` are decided. */
+function byType(c: Cond, t: PyVal['t']): Tri {
+  // Hashability of a tuple depends on its items.
+  if (c.k === 'isinstance' && !c.subclass) return c.types.some((x) => typeKey(x) === 'Hashable') ? undefined : isInstance({ t } as PyVal, c.types);
+  if (c.k === 'cmp' && (c.op === 'is' || c.op === 'is not') && c.value.t === 'none') return (t === 'none') === (c.op === 'is');
+  return undefined;
+}
+
 /** Three-valued `and` (`decisive` false) or `or` (`decisive` true): one decisive part decides; an unknown part leaves the rest unknown. */
 function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
   let out: Tri = !decisive;
@@ -207,7 +217,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
       const bound = b.params.get(c.param);
       const v = bound?.value;
       if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
-      if (!v) return undefined;
+      if (!v) return bound?.type ? byType(c, bound.type) : undefined;
       if (c.k === 'truthy') return truthy(v);
       if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c.types);
       if (c.k === 'len') {

@@ -26,6 +26,45 @@ function intLit(text: string): number | undefined {
   return Number.isFinite(v) ? v : undefined;
 }
 
+/** Builtin types whose constructor call returns exactly that type. */
+const CONSTRUCTORS = new Set<PyVal['t']>(['dict', 'list', 'set', 'tuple', 'str', 'bytes', 'int', 'float', 'bool']);
+
+/**
+ * The builtin type of an expression whose value is not known, when its syntax says it: a
+ * comprehension, a display with computed items, an f-string, a call of a builtin constructor
+ * (`dict(f=x)`, `str(n)`). `isinstance` and `is None` over it are decided (./eval.ts). A file that
+ * rebinds the constructor's name (`def dict(...)`) is not told apart: such code is rare, and the
+ * answer only leaves a finding out.
+ */
+export function typeOfExpr(n: Node | null | undefined, depth = 0): PyVal['t'] | undefined {
+  if (!n || depth > 8) return undefined;
+  switch (n.type) {
+    case 'list_comprehension':
+    case 'list':
+      return 'list';
+    case 'dictionary_comprehension':
+    case 'dictionary':
+      return 'dict';
+    case 'set_comprehension':
+    case 'set':
+      return 'set';
+    case 'tuple':
+      return 'tuple';
+    case 'string':
+      return /^[a-zA-Z]*[bB]/.test(n.text) ? 'bytes' : 'str';
+    case 'concatenated_string':
+      return typeOfExpr(namedChildren(n)[0] ?? null, depth + 1);
+    case 'parenthesized_expression':
+      return typeOfExpr(namedChildren(n)[0] ?? null, depth + 1);
+    case 'call': {
+      const fn = field(n, 'function');
+      return fn?.type === 'identifier' && CONSTRUCTORS.has(fn.text as PyVal['t']) ? (fn.text as PyVal['t']) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The literal value of an expression, or undefined. `constant` resolves a bare name (a module constant). */
 export function literalOf(n: Node | null | undefined, constant?: (name: string) => PyVal | undefined, depth = 0): PyVal | undefined {
   if (!n || depth > 8) return undefined;
