@@ -74,6 +74,8 @@ export class ExprReader {
     def: Node,
     private readonly params: Map<string, ParamSpec>,
     private readonly constant: (name: string) => PyVal | undefined,
+    /** The keys of a module constant that is a dict with literal keys and computed values (`_STYLES = {'%': PercentStyle, ...}`): all a membership test reads. */
+    private readonly keys: (name: string) => PyVal | undefined = () => undefined,
   ) {
     this.assigns = readAssigns(def, params, constant);
   }
@@ -201,7 +203,8 @@ export class ExprReader {
 
   private pair(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
     const l = this.side(ln);
-    const r = this.side(rn);
+    const keys = (op === 'in' || op === 'not in') && rn.type === 'identifier' && !this.assigns.some((a) => a.name === rn.text) ? this.keys(rn.text) : undefined;
+    const r = this.side(rn) ?? (keys && { value: keys });
     // `'key' in kwargs`: keyword presence.
     if ((op === 'in' || op === 'not in') && l && 'value' in l && l.value.t === 'str' && rn.type === 'identifier') {
       const kw = this.params.get(rn.text);

@@ -156,6 +156,34 @@ export function pyRepr(v: PyVal): string {
 
 /** Module-level names assigned exactly once, from a literal (`MODES = ('r', 'w')`), anywhere outside functions and classes. */
 export function moduleConstants(root: Node): Map<string, PyVal> {
+  return moduleValues(root, (rhs) => literalOf(rhs));
+}
+
+/** Methods that change a dict's keys in place. */
+const KEY_MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__']);
+
+/**
+ * The keys of module-level dicts assigned once from a display whose keys are literals and whose
+ * values are computed (`_STYLES = {'%': (PercentStyle, ...), '{': ...}`), as a set: what `x in
+ * _STYLES` reads. A dict whose keys a call may change (`_STYLES.update(...)`) is left out.
+ */
+export function moduleDictKeys(root: Node): Map<string, PyVal> {
+  const out = moduleValues(root, (rhs) => {
+    if (rhs?.type !== 'dictionary') return undefined;
+    const items = namedChildren(rhs);
+    if (!items.length || items.some((x) => x.type !== 'pair')) return undefined;
+    const keys = items.map((x) => literalOf(field(x, 'key')));
+    return keys.every((k): k is PyVal => !!k) ? { t: 'set', items: keys } : undefined;
+  });
+  if (!out.size) return out;
+  for (const a of root.descendantsOfType('attribute')) {
+    const obj = a && field(a, 'object');
+    if (obj?.type === 'identifier' && out.has(obj.text) && KEY_MUTATORS.has(field(a, 'attribute')?.text ?? '')) out.delete(obj.text);
+  }
+  return out;
+}
+
+function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined): Map<string, PyVal> {
   const count = new Map<string, number>();
   const value = new Map<string, PyVal>();
   const bump = (name: string) => count.set(name, (count.get(name) ?? 0) + 1);
@@ -166,7 +194,7 @@ export function moduleConstants(root: Node): Map<string, PyVal> {
         const l = field(a, 'left');
         if (l?.type === 'identifier') {
           bump(l.text);
-          const v = a.type === 'assignment' ? literalOf(field(a, 'right')) : undefined;
+          const v = a.type === 'assignment' ? read(field(a, 'right')) : undefined;
           if (v) value.set(l.text, v);
         } else for (const id of l ? l.descendantsOfType('identifier') : []) if (id) bump(id.text);
       } else if (st.type === 'function_definition' || st.type === 'class_definition' || st.type === 'decorated_definition') {
