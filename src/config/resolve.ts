@@ -297,9 +297,7 @@ export function ruleEnabled(cfg: ResolvedConfig, ruleId: string, fileAbs: string
 
 /** The severity override for a rule, if any (the last matching entry wins). */
 export function severityOverride(cfg: ResolvedConfig, ruleId: string): Severity | undefined {
-  let out: Severity | undefined;
-  for (const s of cfg.severity) if (rulePatternMatches(s.pattern.pattern, ruleId)) out = s.severity;
-  return out;
+  return lastSeverity(severityEntries(cfg), ruleId);
 }
 
 /**
@@ -326,7 +324,7 @@ export function fileRules(cfg: ResolvedConfig, fileAbs: string): FileRules {
   return {
     select: cfg.select?.map((p) => p.pattern),
     ignore,
-    severity: cfg.severity.map((s) => [s.pattern.pattern, s.severity]),
+    severity: severityEntries(cfg),
     records: cfg.records,
     minConfidence: cfg.minConfidence,
   };
@@ -341,8 +339,16 @@ export function ruleEnabledIn(r: FileRules, ruleId: string, offByDefault = false
 
 /** `severityOverride` for a file's decided rules. */
 export function severityIn(r: FileRules, ruleId: string): Severity | undefined {
+  return lastSeverity(r.severity, ruleId);
+}
+
+function severityEntries(cfg: ResolvedConfig): [string, Severity][] {
+  return cfg.severity.map((s) => [s.pattern.pattern, s.severity]);
+}
+
+function lastSeverity(entries: [string, Severity][], ruleId: string): Severity | undefined {
   let out: Severity | undefined;
-  for (const [pattern, severity] of r.severity) if (rulePatternMatches(pattern, ruleId)) out = severity;
+  for (const [pattern, severity] of entries) if (rulePatternMatches(pattern, ruleId)) out = severity;
   return out;
 }
 

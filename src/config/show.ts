@@ -1,7 +1,7 @@
 /** `raiselint check --show-config <file>`: the resolved configuration of one file, as TOML. */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
-import { isExcluded, ruleEnabled, severityOverride, type ResolvedConfig } from './resolve.js';
+import { fileRules, isExcluded, ruleEnabledIn, severityIn, type ResolvedConfig } from './resolve.js';
 
 function shown(p: string, cwd: string): string {
   const rel = relative(cwd, p);
@@ -27,7 +27,9 @@ export function formatConfig(
   ];
   const excludeByBase: Record<string, string[]> = {};
   for (const l of cfg.exclude) (excludeByBase[shown(l.base, cwd)] ??= []).push(...l.patterns);
-  const enabled = ruleIds.filter((r) => ruleEnabled(cfg, r.id, abs));
+  // The file's rules decided once, not per rule id.
+  const decided = fileRules(cfg, abs);
+  const enabled = ruleIds.filter((r) => ruleEnabledIn(decided, r.id));
   const doc: Record<string, unknown> = {
     excluded: isExcluded(cfg, abs, false),
     records: cfg.records.map((r) => shown(r, cwd)),
@@ -46,7 +48,7 @@ export function formatConfig(
         return !!rel && !rel.startsWith('..') && !isAbsolute(rel) && p.ig.ignores(rel.split('\\').join('/'));
       })(),
     })),
-    rules: Object.fromEntries(enabled.map((r) => [r.id, severityOverride(cfg, r.id) ?? r.defaultSeverity])),
+    rules: Object.fromEntries(enabled.map((r) => [r.id, severityIn(decided, r.id) ?? r.defaultSeverity])),
   };
   return `${head.join('\n')}\n${stringify(doc)}\n`;
 }

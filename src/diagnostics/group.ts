@@ -44,3 +44,14 @@ export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass:
     return { ...head, also: [...(head.also ?? []), ...also] };
   });
 }
+
+/** Items by their `file`, in the order files first appear. */
+export function groupByFile<T extends { file: string }>(items: Iterable<T>): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) {
+    const list = out.get(x.file);
+    if (list) list.push(x);
+    else out.set(x.file, [x]);
+  }
+  return out;
+}

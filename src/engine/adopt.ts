@@ -1,5 +1,6 @@
 /** Adoption helpers that write files: `--add-ignore` (suppress every current finding) and `--update-baseline`. */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { groupByFile } from '../diagnostics/group.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { withTree } from '../parse/parser.js';
 import { decodeSource, loneCrEol, normalizeLoneCR, withEol } from '../parse/source.js';
@@ -20,8 +21,7 @@ export interface AddIgnoreResult {
 
 /** Inserts `# raiselint: ignore[...]` comments for the findings (record rules only) and writes the files. */
 export function addIgnores(result: ProjectResult, diags: Diagnostic[] = result.diagnostics): AddIgnoreResult {
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const d of diags) if (!isBuiltinRule(d.ruleId)) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  const byFile = groupByFile(diags.filter((d) => !isBuiltinRule(d.ruleId)));
   const out: AddIgnoreResult = { added: 0, files: 0, skipped: [] };
   for (const [file, list] of byFile) {
     const abs = result.absOf(list[0]!);

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Diagnostic } from '../diagnostics/types.js';
 import { deriveDatasets, siteKey, type Derived, type DeriveMode } from '../records/generate/derive.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
 import { pythonEnv } from '../workspace/pyenv.js';
@@ -62,10 +61,4 @@ export async function deriveForRun(
     }
   }
   return deriveDatasets(texts, env, cacheDir, [...projectDirs], known);
-}
-
-/** Under `certain`: the possible findings of derived records are left out. */
-export function keepDerived(diags: Diagnostic[], mode: DeriveMode, derived: Derived | undefined): Diagnostic[] {
-  if (!derived || mode !== 'certain') return diags;
-  return diags.filter((d) => d.confidence !== 'possible' || !derived.recordIds.has(d.recordId));
 }

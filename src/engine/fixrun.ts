@@ -9,6 +9,7 @@ import type { RuleSet } from '../rules/ruleset.js';
 import type { Diagnostic, Fix, FileError } from '../diagnostics/types.js';
 import { applicable, distinctFixes } from '../fix/apply.js';
 import { compareDiagnostics } from '../diagnostics/build.js';
+import { groupByFile } from '../diagnostics/group.js';
 import type { RunResult } from './run.js';
 import { Source } from '../parse/kind.js';
 import { aloneContext, type FileContext, type RunContext } from './filecontext.js';
@@ -48,27 +49,21 @@ export interface FixRunOptions extends FixOptions {
 export async function fixRun(run: FixableRun, rules: RuleSet, opts: FixRunOptions): Promise<FixRunResult> {
   const accept = (f: Fix) => applicable(f.applicability, !!opts.unsafe);
   const out: FixRunResult = { fixed: 0, changed: [], diagnostics: [], errors: [...run.errors], sources: new Map(run.sources), workers: 0, workerJobs: 0 };
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const d of run.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
-  const jobs: (FixJob & { original: Buffer })[] = [];
+  const byFile = groupByFile(run.diagnostics);
+  const errorsOf = groupByFile(run.errors);
+  const jobs: FixJob[] = [];
   for (const [display, { abs, bytes }] of run.originals) {
     const mine = byFile.get(display) ?? [];
     if (!distinctFixes(mine, accept).length) continue;
     const file = run.contexts?.get(display) ?? aloneContext(display).file;
     // A notebook's findings are positioned in its cells: its module is linted afresh.
-    const first = new Source(abs, bytes).isNotebook ? undefined : { diagnostics: mine, errors: run.errors.filter((e) => e.file === display) };
-    jobs.push({ display, abs, bytes, file, first, original: bytes });
+    const first = new Source(abs, bytes).isNotebook ? undefined : { diagnostics: mine, errors: errorsOf.get(display) ?? [] };
+    jobs.push({ display, abs, bytes, file, first });
   }
   const threads: FixThreads | undefined =
     run.rulesSource && opts.jobs && opts.jobs > 1 ? { source: run.rulesSource, jobs: opts.jobs, spawnAfterMs: opts.spawnAfterMs } : undefined;
   const runCtx = run.contexts ? run.context : undefined;
-  const { fixes, workers, workerJobs } = await runFixJobs(
-    jobs.map(({ original: _original, ...job }) => job),
-    rules,
-    runCtx,
-    { unsafe: opts.unsafe },
-    threads,
-  );
+  const { fixes, workers, workerJobs } = await runFixJobs(jobs, rules, runCtx, { unsafe: opts.unsafe }, threads);
   out.workers = workers;
   out.workerJobs = workerJobs;
   const left = new Map(byFile);
@@ -81,7 +76,8 @@ export async function fixRun(run: FixableRun, rules: RuleSet, opts: FixRunOption
       return;
     }
     if (opts.write) {
-      const w = writeFixed(job.abs, job.display, job.original, ff.bytes);
+      // The bytes the run read: the file is not written if it changed since.
+      const w = writeFixed(job.abs, job.display, run.originals.get(job.display)!.bytes, ff.bytes);
       if (!w.written) {
         out.errors.push(...newErrors, w.error!);
         return;

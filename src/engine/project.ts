@@ -5,13 +5,14 @@
  */
 import { resolve } from 'node:path';
 import { compareDiagnostics } from '../diagnostics/build.js';
+import { groupByFile } from '../diagnostics/group.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { datasetFiles } from '../records/load.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 import type { UnusedSuppression } from '../suppress/apply.js';
-import { baselinePath, readBaseline, type Baseline, type BaselineEntry } from '../suppress/baseline.js';
+import { baselinePath, readBaseline, type Baseline } from '../suppress/baseline.js';
 import type { Directive } from '../suppress/directives.js';
 import { discover, type DiscoveredFile, type DiscoverOptions } from '../workspace/discover.js';
 import { pinsFor, type Listed } from '../config/pins.js';
@@ -251,17 +252,23 @@ async function checkAll(
   return checkFiles(tasks, prepared, { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes });
 }
 
-type Finished = Pick<ProjectResult, 'diagnostics' | 'errors' | 'sources' | 'originals' | 'outcomes' | 'absOf' | 'suppressed' | 'baselined' | 'staleBaseline'>;
+type Finished = Pick<ProjectResult, 'diagnostics' | 'errors' | 'sources' | 'originals' | 'outcomes' | 'suppressed' | 'baselined' | 'staleBaseline'>;
 
 /** Each file's per-file stage (./filecontext.ts), and what the reporters and fixes need of the files with findings. */
-function finishAll(files: DiscoveredFile[], results: RawResult[], contexts: FileContexts, ctx: RunContext, opts: ProjectOptions, js: boolean): Finished {
+function finishAll(
+  files: DiscoveredFile[],
+  results: RawResult[],
+  contexts: FileContexts,
+  ctx: RunContext,
+  opts: ProjectOptions,
+  js: boolean,
+): Finished & Pick<ProjectResult, 'absOf'> {
   const out: Finished = {
     diagnostics: [],
     errors: [],
     sources: new Map(),
     originals: new Map(),
     outcomes: new Map(),
-    absOf: () => '',
     suppressed: 0,
     baselined: 0,
     staleBaseline: 0,
@@ -292,19 +299,13 @@ function finishAll(files: DiscoveredFile[], results: RawResult[], contexts: File
     const text = raw.diagnostics.length || raw.directives.length ? once.text() : undefined;
     out.outcomes.set(f.display, { abs: f.abs, display: f.display, text, directives: r.directives ?? [], unused: done.unused });
   });
-  out.absOf = (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file);
   out.diagnostics.sort(compareDiagnostics);
-  return out;
+  return { ...out, absOf: (d: Diagnostic) => absByDisplay.get(d.file) ?? resolve(d.file) };
 }
 
 /** A baseline's entries of each file, by the file's absolute path (undefined: no baseline). */
 function baselineByFile(baseline: Baseline | undefined): (abs: string) => Baseline | undefined {
   if (!baseline) return () => undefined;
-  const byFile = new Map<string, BaselineEntry[]>();
-  for (const e of baseline.entries) {
-    const list = byFile.get(e.file);
-    if (list) list.push(e);
-    else byFile.set(e.file, [e]);
-  }
+  const byFile = groupByFile(baseline.entries);
   return (abs) => ({ path: baseline.path, entries: byFile.get(baselinePath(baseline.path, abs)) ?? [] });
 }

@@ -142,7 +142,7 @@ export class FileChecker {
 
   /** Keeps the text and a copy of the bytes of a file that has findings or directives, while the budget lasts (not notebooks: their text is made from cells). */
   private keep(out: WorkResult, src: Source, text: string, bytes: Buffer): void {
-    if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || !src.textIsFile) return;
+    if ((!out.diagnostics.length && !out.directives.length) || bytes.length > this.keepBytes || src.isNotebook) return;
     this.keepBytes -= bytes.length;
     out.text = text;
     out.source = Buffer.from(bytes);

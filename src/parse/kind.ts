@@ -50,9 +50,4 @@ export class Source {
   place<T extends { line?: number; column?: number; message: string }>(e: T, checkedText: string): T {
     return this.isNotebook ? inCell(checkedText, e) : e;
   }
-
-  /** Whether the checked text is the file's own (a notebook's is made from its cells: it is not kept in place of the file's). */
-  get textIsFile(): boolean {
-    return !this.isNotebook;
-  }
 }
