@@ -180,6 +180,14 @@ export function moduleDictKeys(root: Node): Map<string, PyVal> {
     const obj = a && field(a, 'object');
     if (obj?.type === 'identifier' && out.has(obj.text) && KEY_MUTATORS.has(field(a, 'attribute')?.text ?? '')) out.delete(obj.text);
   }
+  // `D[k] = v`, `D[k] += v`, `del D[k]` anywhere (a function needs no `global` for them) may add or remove a key.
+  for (const sub of root.descendantsOfType('subscript')) {
+    const obj = sub && field(sub, 'value');
+    if (obj?.type !== 'identifier' || !out.has(obj.text)) continue;
+    const p = sub.parent;
+    const target = (p?.type === 'assignment' || p?.type === 'augmented_assignment') && field(p, 'left')?.id === sub.id;
+    if (target || p?.type === 'delete_statement' || (p?.type === 'expression_list' && p.parent?.type === 'delete_statement')) out.delete(obj.text);
+  }
   return out;
 }
 
