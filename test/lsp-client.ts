@@ -107,9 +107,9 @@ export class Client {
     return r;
   }
 
-  async open(uri: string, text: string): Promise<void> {
-    this.docs.set(uri, TextDocument.create(uri, 'python', 1, text));
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'python', version: 1, text } });
+  async open(uri: string, text: string, languageId = 'python'): Promise<void> {
+    this.docs.set(uri, TextDocument.create(uri, languageId, 1, text));
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
   }
 
   /** Sends edits as incremental changes, as an editor does, and returns the new version. */

@@ -284,7 +284,7 @@ export class Snapshot {
       'summaryMethods',
     ] as const);
     const byRecord = new Map(this.index.recordIds.map((r, i) => [r, this.index.ids[i]!]));
-    return Object.assign(full, { byId, byRecord, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [] });
+    return Object.assign(full, { byId, byRecord, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [], jsRules: () => this.jsRules() });
   }
 
   /** The JS/TS rules (read only when there are some). */

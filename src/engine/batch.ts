@@ -148,6 +148,8 @@ export interface JsStats {
   files: number;
   /** Files linted with type information (those that mention a rule's names, unless --no-prefilter). */
   linted: number;
+  /** Files whose findings came from the content cache (neither linted nor in a program). */
+  cached: number;
   programs: number;
   ms: number;
 }
@@ -338,6 +340,12 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   }
   cache?.save();
   return { results, stats };
+}
+
+/** Where JS/TS results are cached (jsrun.ts), and the key their findings depend on besides each file's own inputs; undefined with --no-cache. */
+export function jsCacheOf(prepared: PreparedRules, opts: Pick<BatchOptions, 'cache' | 'cacheDir' | 'prefilter'>): { dir: string; key: string } | undefined {
+  if (opts.cache === false) return undefined;
+  return { dir: resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR), key: hashParts([codeId(), prepared.key, opts.prefilter !== false]) };
 }
 
 /** The text of a file (for code frames and fixes), from the check when it kept it, else read again. */

@@ -51,7 +51,35 @@ export interface ProgramGroup {
   program: ts.Program;
 }
 
-function configOf(path: string, errors: FileError[], display: (abs: string) => string): { options: ts.CompilerOptions; declarations: string[] } {
+export interface ParsedConfig {
+  options: ts.CompilerOptions;
+  declarations: string[];
+}
+
+/** Reads tsconfig/jsconfig files once each; a broken one is reported once (its files get the default options). */
+export class ConfigReader {
+  private readonly parsed = new Map<string, ParsedConfig>();
+  private readonly nearest = new Map<string, string | null>();
+
+  constructor(
+    private readonly errors: FileError[],
+    private readonly display: (abs: string) => string,
+  ) {}
+
+  /** The nearest config of a file ('' when there is none). */
+  configOf(file: string): string {
+    return nearestConfig(file, this.nearest) ?? '';
+  }
+
+  read(config: string): ParsedConfig {
+    if (!config) return { options: DEFAULT_OPTIONS, declarations: [] };
+    let p = this.parsed.get(config);
+    if (!p) this.parsed.set(config, (p = parseConfig(config, this.errors, this.display)));
+    return p;
+  }
+}
+
+function parseConfig(path: string, errors: FileError[], display: (abs: string) => string): ParsedConfig {
   const problems: string[] = [];
   const host: ts.ParseConfigFileHost = {
     ...ts.sys,
@@ -67,20 +95,19 @@ function configOf(path: string, errors: FileError[], display: (abs: string) => s
   return { options: { ...parsed.options, allowJs: true, noEmit: true }, declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)) };
 }
 
-/** Groups the files by nearest config and builds one program per group. */
-export function buildPrograms(files: string[], errors: FileError[], display: (abs: string) => string): ProgramGroup[] {
-  const cache = new Map<string, string | null>();
+/** Groups the files by nearest config and builds one program per group (`host`: a compiler host's overrides, as the language server's buffers). */
+export function buildPrograms(files: string[], configs: ConfigReader, host?: (options: ts.CompilerOptions) => ts.CompilerHost): ProgramGroup[] {
   const groups = new Map<string, string[]>();
   for (const f of files) {
-    const c = nearestConfig(f, cache) ?? '';
+    const c = configs.configOf(f);
     const list = groups.get(c) ?? [];
     list.push(f);
     groups.set(c, list);
   }
   const out: ProgramGroup[] = [];
   for (const [config, list] of groups) {
-    const { options, declarations } = config ? configOf(config, errors, display) : { options: DEFAULT_OPTIONS, declarations: [] };
-    const program = ts.createProgram({ rootNames: [...new Set([...list, ...declarations])], options });
+    const { options, declarations } = configs.read(config);
+    const program = ts.createProgram({ rootNames: [...new Set([...list, ...declarations])], options, host: host?.(options) });
     out.push({ config: config || undefined, files: list, program });
   }
   return out;

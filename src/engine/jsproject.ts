@@ -10,6 +10,7 @@ import type { Rule } from '../rules/types.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
 import { kindOf } from '../parse/kind.js';
 import type { BatchStats, RawResult } from './batch.js';
+import type { JsCheckOptions } from './jsrun.js';
 
 /** What discovery also finds (`alsoFind`): JS/TS files. */
 export const JS_FILES = /\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -47,7 +48,7 @@ export async function checkJs(
   cfgs: ResolvedConfig[],
   batch: { results: RawResult[]; stats: BatchStats },
   resolver: ConfigResolver,
-  opts: { prefilter?: boolean; maxFileSize?: number } = {},
+  opts: JsCheckOptions = {},
 ): Promise<FileError[]> {
   const { checkJsFiles } = await import('./jsrun.js');
   const r = await checkJsFiles(part.files, part.rules, opts);

@@ -2,15 +2,13 @@
  * JS/TS files in `raiselint check`: the prefilter (only files that mention a rule's names go on),
  * one TypeScript program per nearest tsconfig (jsprogram.ts), ESLint's Linter with the plugin's
  * rules for the rule snapshot's JS/TS rules, and its messages as raiselint diagnostics (same
- * fields, reports, suppressions and baseline as Python findings). Inline `eslint-disable`
- * comments do not apply: suppressions are `// raiselint: ignore[...]`.
+ * fields, reports, suppressions and baseline as Python findings). Both suppression forms apply:
+ * `// raiselint: ignore[...]` and ESLint's `eslint-disable` comments. Results are in the content
+ * cache, keyed by the file's text and what its types depend on (jsdeps.ts).
  */
 import { realpathSync } from 'node:fs';
-import { isAbsolute, parse as parsePath, relative } from 'node:path';
-import type { Linter as LinterType } from 'eslint';
-import type { Diagnostic, FileError, Fix } from '../diagnostics/types.js';
-import { assignFingerprints } from '../diagnostics/fingerprint.js';
-import { compareDiagnostics } from '../diagnostics/build.js';
+import { isAbsolute, relative } from 'node:path';
+import type { FileError } from '../diagnostics/types.js';
 import type { Rule } from '../rules/types.js';
 import { collectJsDirectives } from '../suppress/jsdirectives.js';
 import { DEFAULT_MAX_FILE_SIZE, readRegular } from '../parse/files.js';
@@ -18,7 +16,11 @@ import { readError } from './ioerror.js';
 import type { JsStats, RawResult } from './batch.js';
 
 export type { JsStats } from './batch.js';
-import { buildPrograms } from './jsprogram.js';
+import { buildPrograms, ConfigReader } from './jsprogram.js';
+import { JsDependencies } from './jsdeps.js';
+import { ResultCache } from '../cache/results.js';
+import { sha256 } from '../io/fingerprint.js';
+import { jsLinter } from './jslint.js';
 
 export interface JsFile {
   abs: string;
@@ -69,50 +71,33 @@ function read(f: JsFile, errors: FileError[], maxBytes: number): string | undefi
   }
 }
 
-/** The first ESLint suggestion as a display-only fix: its `fix.range` is already an offset edit of `text`. */
-function toFix(s: LinterType.LintSuggestion): Fix {
-  const guard = /only when/.test(s.desc);
-  return {
-    applicability: 'display-only',
-    strategy: guard ? 'type-guard' : 'try-except',
-    reason: `${s.desc} (an editor quick fix: it changes what happens when the call throws)`,
-    edits: [{ start: s.fix.range[0], end: s.fix.range[1], text: s.fix.text }],
-  };
-}
-
-function toDiagnostic(m: LinterType.LintMessage, rule: Rule, file: string): Diagnostic {
-  const certain = m.messageId === 'certain';
-  return {
-    ruleId: rule.id,
-    recordId: rule.recordId,
-    file,
-    line: m.line,
-    column: m.column,
-    endLine: m.endLine ?? m.line,
-    endColumn: m.endColumn ?? m.column,
-    severity: certain ? rule.defaultSeverity : 'warning',
-    confidence: certain ? 'certain' : 'possible',
-    errorClass: rule.errorClass,
-    message: m.message,
-    tips: rule.tips,
-    docsUrl: rule.docsUrl,
-    sourceUrl: rule.raiser.url,
-    via: [],
-    fix: m.suggestions?.length ? toFix(m.suggestions[0]!) : undefined,
-  };
+export interface JsCheckOptions {
+  prefilter?: boolean;
+  maxFileSize?: number;
+  /** The content cache: its directory and the run's key (rules, raiselint's code, options); none with --no-cache. */
+  cache?: { dir: string; key: string };
 }
 
 /** Checks JS/TS files with the JS/TS rules; one result per file, in the order given. */
 export async function checkJsFiles(
   files: JsFile[],
   rules: Rule[],
-  opts: { prefilter?: boolean; maxFileSize?: number } = {},
+  opts: JsCheckOptions = {},
 ): Promise<{ results: RawResult[]; errors: FileError[]; stats: JsStats }> {
   const t0 = performance.now();
   const names = new Set(rules.flatMap((r) => r.js?.names ?? []));
   const results: RawResult[] = files.map(() => ({ diagnostics: [], errors: [], directives: [] }));
   const texts: (string | undefined)[] = [];
   const lint: number[] = [];
+  const errors: FileError[] = [];
+  const stats: JsStats = { files: files.length, linted: 0, cached: 0, programs: 0, ms: 0 };
+  const displayOf = new Map<string, string>();
+  const configs = new ConfigReader(errors, (abs) => displayOf.get(abs) ?? shown(abs));
+  const cache = opts.cache ? ResultCache.load(opts.cache.dir, sha256(`js\0${opts.cache.key}`)) : undefined;
+  const deps = cache ? new JsDependencies(configs) : undefined;
+  // Real paths: a linked checkout resolves its packages and tsconfig where its files really are.
+  const real = new Map<number, string>();
+  const keys = new Map<number, string>();
   files.forEach((f, i) => {
     const text = read(f, results[i]!.errors, opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
     texts.push(text);
@@ -121,60 +106,48 @@ export async function checkJsFiles(
     if (seen.directives) results[i]!.directives = collectJsDirectives(text, f.abs);
     // --no-prefilter: every file goes to ESLint (for debugging and the benchmark).
     const match = seen.match || opts.prefilter === false;
-    if (match) lint.push(i);
     if (match || seen.directives) results[i]!.text = text;
+    if (!match) return;
+    real.set(i, realPath(f.abs));
+    displayOf.set(real.get(i)!, f.display);
+    const key = deps?.signature(real.get(i)!, text);
+    const hit = key ? cache!.get(f.abs) : undefined;
+    if (hit && hit.h === key && hit.d === f.display) {
+      results[i] = { ...results[i]!, diagnostics: hit.diagnostics, errors: hit.errors };
+      cache!.touch(f.abs, Date.now());
+      stats.cached++;
+      return;
+    }
+    if (key) keys.set(i, key);
+    lint.push(i);
   });
-  const errors: FileError[] = [];
-  const stats: JsStats = { files: files.length, linted: lint.length, programs: 0, ms: 0 };
+  stats.linted = lint.length;
   if (lint.length) {
-    // Real paths: a linked checkout resolves its packages and tsconfig where its files really are.
-    const real = new Map(lint.map((i) => [i, realPath(files[i]!.abs)]));
-    const displayOf = new Map(lint.map((i) => [real.get(i)!, files[i]!.display]));
-    const groups = buildPrograms([...real.values()], errors, (abs) => displayOf.get(abs) ?? shown(abs));
+    const groups = buildPrograms(
+      lint.map((i) => real.get(i)!),
+      configs,
+    );
     stats.programs = groups.length;
-    const { Linter } = await import('eslint');
-    const tsParser = await import('@typescript-eslint/parser');
-    const { createPlugin } = await import('../eslint/plugin.js');
-    const plugin = createPlugin({ rules });
-    const config: LinterType.Config[] = [
-      {
-        files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],
-        languageOptions: { parser: tsParser as unknown as LinterType.Parser, parserOptions: { programs: groups.map((g) => g.program) } },
-        linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
-        plugins: { raiselint: plugin as unknown as NonNullable<LinterType.Config['plugins']>[string] },
-        rules: Object.fromEntries(rules.map((r) => [`raiselint/${r.id}`, 'error'])),
-      },
-    ];
-    const byId = new Map(rules.map((r) => [`raiselint/${r.id}`, r]));
-    for (const i of lint) lintOne({ abs: real.get(i)!, display: files[i]!.display }, texts[i]!, results[i]!, config, Linter, byId);
+    const linter = jsLinter(
+      rules,
+      groups.map((g) => g.program),
+    );
+    for (const i of lint) {
+      linter.lint({ abs: real.get(i)!, display: files[i]!.display }, texts[i]!, results[i]!);
+      const r = results[i]!;
+      if (cache && keys.has(i) && !r.errors.some((e) => e.kind === 'internal'))
+        cache.set(files[i]!.abs, {
+          h: keys.get(i)!,
+          d: files[i]!.display,
+          o: '',
+          t: Date.now(),
+          diagnostics: r.diagnostics,
+          errors: r.errors,
+          directives: r.directives,
+        });
+    }
   }
+  cache?.save();
   stats.ms = performance.now() - t0;
   return { results, errors, stats };
-}
-
-function lintOne(f: JsFile, text: string, out: RawResult, config: LinterType.Config[], Linter: typeof import('eslint').Linter, byId: Map<string, Rule>): void {
-  const linter = new Linter({ cwd: parsePath(f.abs).root, configType: 'flat' });
-  let messages: LinterType.LintMessage[];
-  try {
-    messages = linter.verify(text, config, { filename: f.abs });
-  } catch (e) {
-    out.errors.push({ file: f.display, kind: 'internal', message: `internal error while checking: ${(e as Error).message.split('\n')[0]}` });
-    return;
-  }
-  for (const m of messages) {
-    if (m.fatal) {
-      out.errors.push({
-        file: f.display,
-        line: m.line,
-        column: Math.max(1, m.column),
-        kind: 'syntax',
-        message: `syntax error: ${m.message.replace(/^Parsing error: /, '')} (not checked)`,
-      });
-      continue;
-    }
-    const rule = m.ruleId ? byId.get(m.ruleId) : undefined;
-    if (rule) out.diagnostics.push(toDiagnostic(m, rule, f.display));
-  }
-  out.diagnostics.sort(compareDiagnostics);
-  assignFingerprints(out.diagnostics, (d) => `${d.ruleId}\0${d.message}`);
 }

@@ -21,7 +21,7 @@ import { ConfigResolver, checkRulePatterns, fileRules, rulePatterns, type Resolv
 import type { StrategyOption } from '../fix/plan.js';
 import type { FileResult } from './check.js';
 import type { PreparedRules, RuleOptions } from '../compile/index.js';
-import { checkFiles, rulesFor, textOf, type BatchStats, type RawResult } from './batch.js';
+import { checkFiles, jsCacheOf, rulesFor, textOf, type BatchStats, type RawResult } from './batch.js';
 import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
@@ -179,7 +179,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, deriveMode === 'certain' ? derived?.recordIds : undefined);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = await checkAll(files, prepared, contexts, opts);
-  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize }) : [];
+  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize, cache: jsCacheOf(prepared, opts) }) : [];
   const done = finishAll(files, batch.results, contexts, ctx, opts, !!js);
   return {
     files: files.length,

@@ -9,7 +9,7 @@ import { MessageType, ShowMessageNotification, type TextDocuments, type ClientCa
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Confidence } from '../rules/types.js';
 import { notebookFileOfCell } from './cells.js';
-import type { Workspace } from './workspace.js';
+import { Workspace } from './workspace.js';
 
 export interface ServerOptions {
   /** Extra dataset files or folders, absolute. */
@@ -53,6 +53,16 @@ export interface ServerContext {
 
 export function isPython(doc: TextDocument): boolean {
   return doc.languageId === 'python' || /\.pyi?$/.test(doc.uri.replace(/[?#].*$/, ''));
+}
+
+/** A JS/TS file's buffer (checked with the JS/TS rules): by its path, as `raiselint check` tells them apart. */
+export function isJsDoc(doc: TextDocument, file: string | undefined): boolean {
+  return !!file && Workspace.isJs(file);
+}
+
+/** The buffers the server checks: Python (and notebook cells) and JS/TS files. */
+export function isChecked(doc: TextDocument, file: string | undefined): boolean {
+  return isJsDoc(doc, file) || isPython(doc);
 }
 
 /** How a buffer is named in findings: relative to the workspace root when under it, else absolute (or its URI). */

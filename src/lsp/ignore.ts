@@ -3,7 +3,7 @@
  * `raiselint check --add-ignore` (src/suppress/edits.ts), as LSP text edits. The comment goes at
  * the end of the reported line, or joins an existing directive there (or above the statement);
  * where the line ends inside a multi-line string or with a backslash, it goes alone above the
- * statement with its indentation.
+ * statement with its indentation. In a JS/TS file, `// raiselint: ignore[rule-id]` (suppress/jsedits.ts).
  */
 import type { TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../diagnostics/types.js';
@@ -13,6 +13,7 @@ import type { FixEdit } from '../diagnostics/types.js';
 import { lineStarts, positionAt } from '../diagnostics/positions.js';
 import { collectDirectives } from '../suppress/directives.js';
 import { addIgnoreEdits } from '../suppress/edits.js';
+import { addJsIgnoreEdits } from '../suppress/jsedits.js';
 
 /** LSP positions (0-based line, UTF-16 character) of UTF-16 offsets in `text`; lines end at \r, \n or \r\n, as LSP counts them. */
 export function offsetConverter(text: string): (offset: number) => { line: number; character: number } {
@@ -30,7 +31,9 @@ export function toLspEdits(text: string, edits: readonly FixEdit[]): TextEdit[] 
 }
 
 /** The edits that suppress these findings (empty for the built-in raiselint/* rules, which cannot be suppressed). */
-export function ignoreEdits(text: string, diags: Diagnostic[]): TextEdit[] {
+export function ignoreEdits(text: string, diags: Diagnostic[], jsFile?: string): TextEdit[] {
+  // A JS/TS file: `// raiselint: ignore[...]`, as `--add-ignore` writes it there.
+  if (jsFile) return toLspEdits(text, addJsIgnoreEdits(text, jsFile, diags));
   // Read as the check read it: lone CRs are line breaks (same offsets).
   const lf = normalizeLoneCR(text);
   return withTree(lf, (tree) => toLspEdits(text, addIgnoreEdits(tree.rootNode, lf, diags, collectDirectives(tree.rootNode, lf))));

@@ -6,7 +6,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { cellSource } from './cells.js';
-import { isPython, type ServerContext } from './context.js';
+import { isChecked, isJsDoc, type ServerContext } from './context.js';
 import { toLspDiagnostic } from './convert.js';
 
 /** Quiet periods a check waits at most for a change seen on the wire but not applied. */
@@ -25,6 +25,7 @@ export interface Checked {
 export class DiagnosticsPublisher {
   private readonly checked = new Map<string, Checked>();
   private readonly timers = new Map<string, NodeJS.Timeout | NodeJS.Immediate>();
+  private jsLoading: Promise<void> | undefined;
 
   /** `beforeCheck`: called with the document's file before each check (the config it names may want datasets loaded). */
   constructor(
@@ -37,8 +38,9 @@ export class DiagnosticsPublisher {
     this.cancel(doc.uri);
     const { ws, connection } = this.ctx;
     let diagnostics: Diagnostic[] = [];
-    if (isPython(doc)) {
-      const abs = this.ctx.fileOf(doc.uri);
+    const abs = this.ctx.fileOf(doc.uri);
+    if (isJsDoc(doc, abs) && !ws.jsLoaded && ws.jsRules().length) this.loadJs();
+    if (isChecked(doc, abs)) {
       try {
         this.beforeCheck(abs);
         const res = ws.check(abs, this.ctx.displayPath(doc.uri), cellSource(doc.uri, doc.getText()).text);
@@ -53,6 +55,21 @@ export class DiagnosticsPublisher {
     this.checked.set(doc.uri, result);
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: diagnostics.map(toLspDiagnostic) });
     return result;
+  }
+
+  /**
+   * Loads the JS/TS checker (ESLint, typescript-eslint, TypeScript: a Python-only workspace never
+   * loads them), then checks the open JS/TS documents again.
+   */
+  private loadJs(): void {
+    if (this.jsLoading) return;
+    this.jsLoading = import('../engine/jsbuffer.js').then(
+      (m) => {
+        this.ctx.ws.useJs(new m.JsBuffers());
+        for (const doc of this.ctx.documents.all()) if (isJsDoc(doc, this.ctx.fileOf(doc.uri))) this.check(doc);
+      },
+      (e: Error) => this.ctx.connection.console.error(`raiselint: cannot load the JS/TS checker: ${e.message}`),
+    );
   }
 
   /** Checks every open document. */

@@ -5,7 +5,7 @@
 import { codeActions } from './actions.js';
 import { AlternativeFixes } from './alternatives.js';
 import { cellSource } from './cells.js';
-import { isPython, type ServerContext } from './context.js';
+import { isChecked, isJsDoc, type ServerContext } from './context.js';
 import { covers, hoverContent, rangeOf } from './convert.js';
 import { replaceEdit } from './fixes.js';
 import { ignoreEdits, offsetConverter } from './ignore.js';
@@ -33,8 +33,10 @@ export function serveCodeActions(ctx: ServerContext, publisher: DiagnosticsPubli
   });
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);
-    if (!doc || !isPython(doc)) return [];
+    if (!doc || !isChecked(doc, ctx.fileOf(doc.uri))) return [];
     const text = doc.getText();
+    const file = ctx.fileOf(doc.uri);
+    const jsFile = isJsDoc(doc, file) ? file : undefined;
     return codeActions({
       uri: doc.uri,
       version: doc.version,
@@ -44,7 +46,7 @@ export function serveCodeActions(ctx: ServerContext, publisher: DiagnosticsPubli
       context: params.context,
       documentChanges: ctx.caps.workspace?.workspaceEdit?.documentChanges === true,
       disabledSupport: ctx.caps.textDocument?.codeAction?.disabledSupport === true,
-      ignore: (d) => ignoreEdits(text, [d]),
+      ignore: (d) => ignoreEdits(text, [d], jsFile),
       alternatives: (d) => alternatives.of(doc.uri, doc.version, d),
       fixAll: () => {
         if (!cellSource(doc.uri, text).fixable) return { edits: [], fixed: 0 };

@@ -71,6 +71,16 @@ function noteArrival(ctx: ServerContext, params: unknown): void {
   if (typeof doc?.uri === 'string' && typeof doc.version === 'number') ctx.arrived.set(doc.uri, Math.max(doc.version, ctx.arrived.get(doc.uri) ?? 0));
 }
 
+/** The open buffers of files, by path (a JS/TS buffer's program reads them instead of the disk). */
+function openTexts(ctx: ServerContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const doc of ctx.documents.all()) {
+    const abs = doc.uri.startsWith('file:') ? ctx.fileOf(doc.uri) : undefined;
+    if (abs) out.set(abs, doc.getText());
+  }
+  return out;
+}
+
 /** Serves one client over the streams; resolves when the client sends `exit`. */
 export function startServer(
   initialRules: RuleSet,
@@ -97,7 +107,12 @@ export function startServer(
   };
   const framed = input.pipe(new LspFraming((problem) => connection.console.warn(`raiselint: ${problem}`), afterShutdown));
   const connection = createConnection(framed, output);
-  const ws = new Workspace(initialRules, { records: opts.records, minConfidence: opts.minConfidence, config: opts.config !== false });
+  const ws = new Workspace(initialRules, {
+    records: opts.records,
+    minConfidence: opts.minConfidence,
+    config: opts.config !== false,
+    openTexts: () => openTexts(ctx),
+  });
   const ctx = createContext(connection, new TextDocuments(TextDocument), ws, opts);
   const reloader: RuleReloader = new RuleReloader(ctx, () => publisher.checkAll());
   const publisher = new DiagnosticsPublisher(ctx, (abs) => reloader.loadConfigDatasets(abs));

@@ -13,9 +13,11 @@ import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { pinsFor } from '../config/pins.js';
 import { fixBytes } from '../engine/fix.js';
 import type { StrategyOption } from '../fix/plan.js';
-import { lintText, type FileContext, type RunContext } from '../engine/filecontext.js';
-import type { RuleSet } from '../rules/ruleset.js';
-import type { Confidence } from '../rules/types.js';
+import { finishFile, lintText, type FileContext, type RunContext } from '../engine/filecontext.js';
+import { jsRulesOf, type RuleSet } from '../rules/ruleset.js';
+import type { Confidence, Rule } from '../rules/types.js';
+import { kindOf } from '../parse/kind.js';
+import type { JsBuffers } from '../engine/jsbuffer.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 
 export interface WorkspaceOptions {
@@ -25,6 +27,8 @@ export interface WorkspaceOptions {
   minConfidence?: Confidence;
   /** Read config files (false: `--no-config`). */
   config: boolean;
+  /** The texts of the open buffers by path (a JS/TS buffer's types may come from another open buffer). */
+  openTexts?: () => Map<string, string>;
 }
 
 export interface CheckedText {
@@ -54,6 +58,9 @@ export class Workspace {
   private configRecords = new Set<string>();
   /** `ruleProblem` per configuration, for the current rules (a check runs on every pause in typing). */
   private ruleProblems = new WeakMap<ResolvedConfig, string | undefined>();
+  private readonly jsRuleMemo = new WeakMap<RuleSet, Rule[]>();
+  /** The JS/TS checker, once loaded (`useJs`): it loads ESLint and TypeScript, which Python-only workspaces never need. */
+  private js: JsBuffers | undefined;
 
   constructor(
     public rules: RuleSet,
@@ -67,6 +74,29 @@ export class Workspace {
   /** Forget every config file read (they changed on disk): the next check reads them again. */
   resetConfig(): void {
     this.resolver = new ConfigResolver({ use: this.opts.config });
+    this.js?.resetConfigs();
+  }
+
+  /** The JS/TS rules of the current rules. */
+  jsRules(): Rule[] {
+    let r = this.jsRuleMemo.get(this.rules);
+    if (!r) this.jsRuleMemo.set(this.rules, (r = jsRulesOf(this.rules)));
+    return r;
+  }
+
+  /** Whether a path is a JS/TS file (checked with the JS/TS rules; the others with the Python rules). */
+  static isJs(path: string): boolean {
+    return kindOf(path) === 'js';
+  }
+
+  /** Whether JS/TS buffers can be checked now (false: the checker is still to load, see `useJs`). */
+  get jsLoaded(): boolean {
+    return !!this.js;
+  }
+
+  /** Gives the workspace its JS/TS checker (engine/jsbuffer.ts, loaded on the first JS/TS buffer). */
+  useJs(js: JsBuffers): void {
+    this.js = js;
   }
 
   /** Every dataset the rules should be built from: `--records`, then those configs name. */
@@ -133,14 +163,22 @@ export class Workspace {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
     const file = this.fileContext(abs, display, cfg, fixStrategy);
-    const diagnostics = lintText(text, this.rules, { file, run: this.context() }).diagnostics;
+    const diagnostics = Workspace.isJs(file.abs) ? this.lintJs(file, text) : lintText(text, this.rules, { file, run: this.context() }).diagnostics;
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
+  }
+
+  /** A JS/TS buffer: linted as `raiselint check` lints the file, then the same per-file stage; nothing before the checker is loaded. */
+  private lintJs(file: FileContext, text: string): Diagnostic[] {
+    const rules = this.jsRules();
+    if (!this.js || !rules.length) return [];
+    const raw = this.js.lint(file.abs, file.display, text, rules, this.opts.openTexts?.() ?? new Map());
+    return finishFile({ ...raw, file: file.display }, file, this.context()).diagnostics;
   }
 
   /** Every safe fix of the buffer, applied round after round and verified as `--fix` does. */
   fixAll(abs: string | undefined, display: string, text: string): FixAllResult {
     const { cfg } = this.configOf(abs);
-    if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { text, fixed: 0, errors: [] };
+    if ((abs && cfg.sources.length && isExcluded(cfg, abs, false)) || (abs && Workspace.isJs(abs))) return { text, fixed: 0, errors: [] };
     const ff = fixBytes(Buffer.from(text, 'utf8'), this.rules, { file: this.fileContext(abs, display, cfg), run: this.context() });
     return { text: ff.after || text, fixed: ff.fixed, errors: ff.errors.filter((e) => e.kind === 'fix') };
   }

@@ -25,6 +25,13 @@ export interface RuleSet {
   hash: string;
   warnings: RecordProblem[];
   outcomes: { record: LoadedRecord; outcome: CompileOutcome }[];
+  /** The JS/TS rules, when the set can give them without reading every rule (the snapshot's catalog). */
+  jsRules?: () => Rule[];
+}
+
+/** The JS/TS rules of a rule set. */
+export function jsRulesOf(rules: RuleSet): Rule[] {
+  return rules.jsRules ? rules.jsRules() : rules.rules.filter((r) => r.js);
 }
 
 /** The indexes of a rule set that `indexRule` fills. */

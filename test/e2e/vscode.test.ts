@@ -120,7 +120,13 @@ describe('VS Code extension', () => {
       'vscode-languageserver-types',
     ]);
     const manifest = JSON.parse(readFileSync(join(EXT, 'package.json'), 'utf8'));
-    expect(manifest.activationEvents).toEqual(['onLanguage:python']);
+    expect(manifest.activationEvents).toEqual([
+      'onLanguage:python',
+      'onLanguage:javascript',
+      'onLanguage:javascriptreact',
+      'onLanguage:typescript',
+      'onLanguage:typescriptreact',
+    ]);
     expect(Object.keys(manifest.contributes.configuration.properties).sort()).toEqual([
       'raiselint.bundledRecords',
       'raiselint.minConfidence',

@@ -47,6 +47,8 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      // JS/TS files: checked when JS/TS records are loaded (files only: a program needs a path).
+      ...['javascript', 'javascriptreact', 'typescript', 'typescriptreact'].map((language) => ({ scheme: 'file', language })),
     ],
     outputChannel: output,
   };

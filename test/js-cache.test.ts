@@ -1,0 +1,98 @@
+/**
+ * JS/TS results in the content cache (`raiselint check`, the CLI): a second run reads them
+ * without building a TypeScript program; an edit to a module that a file imports re-checks that
+ * file (its findings read the module's types); and ESLint's own `eslint-disable` comments apply
+ * in the CLI, as `// raiselint: ignore` does.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'raiselint.js');
+const RECORDS = join(ROOT, 'fixtures', 'js', 'js-records.jsonl');
+const RULE = 'tough-cookie/findcookie-is-not-implemented';
+
+type J = any;
+
+let dir: string;
+beforeAll(() => {
+  expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'build first: npm test runs tsc').toBe(true);
+  dir = mkdtempSync(join(tmpdir(), 'raiselint-jscache-'));
+  cpSync(join(ROOT, 'fixtures', 'js', 'project', 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  cpSync(join(ROOT, 'fixtures', 'js', 'project', 'types'), join(dir, 'types'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  mkdirSync(join(dir, 'src'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function check(...args: string[]) {
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'check', 'src', '--records', RECORDS, '--no-bundled', '--format', 'json', '--timings', '--cache-dir', join(dir, '.cache'), ...args],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+  );
+  const js = /(\d+) JS\/TS files: (\d+) linted with types \((\d+) TypeScript programs?\), (\d+) cached/.exec(r.stderr);
+  expect(js, r.stderr).not.toBeNull();
+  const doc = JSON.parse(r.stdout) as J;
+  return {
+    code: r.status,
+    linted: Number(js![2]),
+    programs: Number(js![3]),
+    cached: Number(js![4]),
+    found: (doc.diagnostics as J[]).map((d) => `${d.file}:${d.line} ${d.ruleId} ${d.confidence}`).sort(),
+  };
+}
+
+const factory = (klass: string) =>
+  `import { MemoryCookieStore, Store } from 'tough-cookie';\nexport function make() {\n  return new ${klass}();\n}\nexport { Store };\n`;
+
+describe('JS/TS results in the content cache', () => {
+  beforeAll(() => {
+    cpSync(join(ROOT, 'fixtures', 'js', 'project', 'src', 'cookies.ts'), join(dir, 'src', 'cookies.ts'));
+    writeFileSync(join(dir, 'src', 'factory.ts'), factory('MemoryCookieStore'));
+    writeFileSync(
+      join(dir, 'src', 'use.ts'),
+      [
+        "import { make } from './factory.js';",
+        'export async function use(): Promise<void> {',
+        '  const s = make();',
+        "  await s.findCookie('example.com', '/', 'sid');",
+        `  // eslint-disable-next-line raiselint/${RULE} -- ESLint's own form`,
+        "  await s.findCookie('example.com', '/', 'sid');",
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a second run reads every file from the cache: no program is built, the findings are the same', () => {
+    const first = check();
+    expect(first.linted).toBe(2); // cookies.ts and use.ts mention findCookie; factory.ts does not
+    expect(first.cached).toBe(0);
+    expect(first.found.some((f) => f.startsWith('src/cookies.ts'))).toBe(true);
+    // make() returns a MemoryCookieStore, which implements findCookie.
+    expect(first.found.filter((f) => f.startsWith('src/use.ts'))).toEqual([]);
+    const second = check();
+    expect(second).toMatchObject({ linted: 0, programs: 0, cached: 2, found: first.found, code: first.code });
+  });
+
+  it('editing an imported module re-checks the file that imports it (its types changed); the others stay cached', () => {
+    writeFileSync(join(dir, 'src', 'factory.ts'), factory('Store'));
+    const after = check();
+    expect(after).toMatchObject({ linted: 1, cached: 1 }); // use.ts again; cookies.ts imports neither
+    // make() now returns a Store, which never implements findCookie: certain. Line 6 is under
+    // `eslint-disable-next-line`, which the CLI honours as ESLint does.
+    expect(after.found.filter((f) => f.startsWith('src/use.ts'))).toEqual([`src/use.ts:4 ${RULE} certain`]);
+  });
+
+  it('--no-cache lints every file again and gives the same findings', () => {
+    const cached = check();
+    const fresh = check('--no-cache');
+    expect(fresh.cached).toBe(0);
+    expect(fresh.linted).toBe(cached.linted + cached.cached);
+    expect(fresh.found).toEqual(cached.found);
+  });
+});
