@@ -130,8 +130,11 @@ const plugin = await esbuild.build({
   // web-tree-sitter goes in (a dev dependency); its .wasm files sit beside this file as beside main.cjs.
   alias: { 'web-tree-sitter': join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.cjs'), 'jsonc-parser': JSONC },
   external: JS_EXTERNAL,
-  // CommonJS dependencies call require() for Node's modules.
-  banner: { js: "import { createRequire as __raiselintRequire } from 'node:module'; const require = __raiselintRequire(import.meta.url);" },
+  // CommonJS dependencies call require() for Node's modules, and web-tree-sitter finds its .wasm by __dirname
+  // (compiling records: loadPlugin's snapshot is built on a first run).
+  banner: {
+    js: "import { createRequire as __raiselintRequire } from 'node:module'; import { fileURLToPath as __raiselintPath } from 'node:url'; const require = __raiselintRequire(import.meta.url); const __filename = __raiselintPath(import.meta.url); const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
+  },
   metafile: true,
   logLevel: 'warning',
 });

@@ -4,13 +4,13 @@
  * fixture project's tsconfig; tough-cookie, yaml, abstract-level, eslint and @types/node are
  * installed packages). Each invalid case checks the suggestions' output.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import * as vitest from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { createPlugin } from '../src/eslint/plugin.js';
+import { createPlugin, loadPlugin } from '../src/eslint/plugin.js';
 
 RuleTester.afterAll = vitest.afterAll;
 RuleTester.it = vitest.it;
@@ -52,6 +52,34 @@ describe('plugin', () => {
     expect(rec.rules['raiselint/yaml/parse-throws-yamlparseerror']).toBe('warn');
     expect(rule('yaml/parse-throws-yamlparseerror').meta.docs?.url).toMatch(/^https:\/\/github\.com\/eemeli\/yaml\/blob\/.*public-api\.ts/);
   });
+  it('raiselint/confidence (in recommended) reports possible findings as warnings, as the CLI does; strict keeps the rule level', () => {
+    const rec = plugin.configs.recommended as { processor?: string };
+    expect(rec.processor).toBe('raiselint/confidence');
+    expect((plugin.configs.strict as { processor?: string }).processor).toBeUndefined();
+    const p = plugin.processors.confidence;
+    expect(p.preprocess('const x = 1;')).toEqual(['const x = 1;']);
+    const m = (ruleId: string, messageId: string, severity: 1 | 2) => ({ ruleId, messageId, severity, message: '', line: 1, column: 1 });
+    const out = p.postprocess([
+      [m('raiselint/a', 'possible', 2), m('raiselint/a', 'certain', 2), m('no-console', 'possible', 2), m('raiselint/b', 'certain', 1)],
+    ]);
+    expect(out.map((x) => x.severity)).toEqual([1, 2, 2, 1]);
+  });
+  it('loadPlugin reads the compiled-rules snapshot: the same rules, compiled once into the cache directory', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'raiselint-plugin-'));
+    try {
+      const records = [join(ROOT, 'fixtures', 'js', 'js-records.jsonl')];
+      const first = await loadPlugin({ records, bundled: false, cacheDir });
+      expect(Object.keys(first.rules).sort()).toEqual(Object.keys(plugin.rules).sort());
+      const snaps = readdirSync(join(cacheDir, 'rules')).filter((f) => f.endsWith('.snap'));
+      expect(snaps).toHaveLength(1);
+      const mtime = statSync(join(cacheDir, 'rules', snaps[0]!)).mtimeMs;
+      const second = await loadPlugin({ records, bundled: false, cacheDir });
+      expect(Object.keys(second.rules).sort()).toEqual(Object.keys(plugin.rules).sort());
+      expect(statSync(join(cacheDir, 'rules', snaps[0]!)).mtimeMs).toBe(mtime);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
   it("links the records rule to the plugin's section of docs/js-ts.md, at the repository package.json names", () => {
     // GitHub's heading anchors: lower case, punctuation other than `-` and `_` dropped, spaces to `-`.
     const slug = (h: string) =>
@@ -83,6 +111,10 @@ run('tough-cookie/findcookie-is-not-implemented', {
     `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  console.error(err);\n}`,
     `${TC}const store = new Store();\ntry {\n  ${FIND};\n} catch (err) {\n  if (!(err instanceof Error)) throw err;\n}`,
     `${TC}const store = { findCookie(a: string, b: string, c: string) { return [a, b, c]; } };\n${FIND};`,
+    // raiselint's own suppression comments, as `raiselint check` reads them: on the line, above the statement, for the file.
+    `${TC}const store = new Store();\n${FIND}; // raiselint: ignore[tough-cookie/findcookie-is-not-implemented] -- a test double`,
+    `${TC}const store = new Store();\n// raiselint: ignore[tough-cookie/findcookie-is-not-implemented]\n${FIND};`,
+    `// raiselint: ignore-file[tough-cookie/findcookie-is-not-implemented]\n${TC}const store = new Store();\n${FIND};`,
   ],
   invalid: [
     {

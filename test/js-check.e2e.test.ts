@@ -70,6 +70,10 @@ describe('npx eslint with raiselint/eslint in a flat config', () => {
       )
       .sort();
     expect(got).toEqual(expected(join(PROJECT, 'src')).map((e) => `src/${e}`));
+    // Severities as the CLI reports them (the recommended config's raiselint/confidence processor):
+    // possible findings are warnings, certain ones errors (these records' level).
+    const levels = new Set(results.flatMap((f) => (f.messages as J[]).map((m) => `${m.messageId} ${m.severity}`)));
+    expect(levels).toEqual(new Set(['certain 2', 'possible 1']));
     const fatal = results.flatMap((f) => (f.messages as J[]).filter((m) => m.fatal));
     expect(fatal).toEqual([]);
     const withSuggestions = results.flatMap((f) => f.messages as J[]).filter((m) => m.suggestions?.length);

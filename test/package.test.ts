@@ -132,6 +132,20 @@ describe('installed from the tarball', () => {
       const again = spawnSync(bin, ['check', '--format', 'concise'], { cwd: work, encoding: 'utf8', env });
       expect(again.stdout).toBe(r.stdout);
       expect(await lspInitialize(bin, work, env)).toMatchObject({ capabilities: { codeActionProvider: expect.anything() } });
+      // The ESLint plugin (`raiselint/eslint`): its default export compiles the bundled records into
+      // the project's snapshot (the parser's .wasm found beside the ES module bundle), then reads it.
+      const plugin = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(join(installed, 'dist', 'bundle', 'eslint.mjs'))}); console.log(Object.keys(m.default.rules).join(','), m.default.configs.recommended.processor);`,
+        ],
+        { cwd: work, encoding: 'utf8', env },
+      );
+      expect(plugin.stderr).toBe('');
+      expect(plugin.stdout.trim()).toBe('records raiselint/confidence');
+      expect(readdirSync(join(work, '.raiselint_cache', 'rules')).some((f) => f.endsWith('.snap'))).toBe(true);
     },
     LONG,
   );

@@ -64,7 +64,7 @@ const plugins = new WeakMap<Rule[], ReturnType<typeof createPlugin>>();
 /** ESLint's Linter with the plugin's rules for `rules`, over these TypeScript programs. */
 export function jsLinter(rules: Rule[], programs: ts.Program[]): JsLinter {
   let plugin = plugins.get(rules);
-  if (!plugin) plugins.set(rules, (plugin = createPlugin({ rules })));
+  if (!plugin) plugins.set(rules, (plugin = createPlugin({ rules, suppress: false })));
   const config: LinterType.Config[] = [
     {
       files: ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'],

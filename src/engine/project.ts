@@ -179,7 +179,9 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, deriveMode === 'certain' ? derived?.recordIds : undefined);
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = await checkAll(files, prepared, contexts, opts);
-  const errors: FileError[] = js ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize, cache: jsCacheOf(prepared, opts) }) : [];
+  const errors: FileError[] = js
+    ? await checkJs(js, files, cfgs, batch, resolver, { prefilter: opts.prefilter, maxFileSize: opts.maxFileSize, cache: jsCacheOf(prepared, opts) })
+    : [];
   const done = finishAll(files, batch.results, contexts, ctx, opts, !!js);
   return {
     files: files.length,

@@ -5,12 +5,15 @@
  * (`parserOptions.projectService` or `project`), as typescript-eslint's typed rules do.
  */
 import { dirname, join, resolve } from 'node:path';
+import type { Directive } from '../suppress/directives.js';
+import { collectJsDirectives } from '../suppress/jsdirectives.js';
+import { suppressedBy } from '../suppress/apply.js';
 import { fileURLToPath } from 'node:url';
 import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import ts from 'typescript';
 import { PACKAGE, readmeUrl } from '../io/package.js';
 import { datasetFiles, loadDataset } from '../records/load.js';
-import { compileJsRecord, isJsRecord } from '../compile/index.js';
+import { compileJsRecord, isJsRecord, prepareRules } from '../compile/index.js';
 import type { JsTarget } from '../rules/js/types.js';
 import type { Rule } from '../rules/types.js';
 import { guardSuggestion, trySuggestion } from './fixes.js';
@@ -27,6 +30,11 @@ export interface PluginOptions {
   records?: string[];
   /** Use the bundled datasets (default true). */
   bundled?: boolean;
+  /**
+   * Leave out findings that `// raiselint: ignore[...]` comments suppress (default true).
+   * `raiselint check` says false: its per-file stage applies them, and reports the unused ones.
+   */
+  suppress?: boolean;
 }
 
 /** The JS/TS rules of dataset files (records of other languages are left to `raiselint check`). */
@@ -130,8 +138,17 @@ function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpressi
   return out;
 }
 
+const directivesOf = new WeakMap<object, Directive[]>();
+/** The file's `// raiselint: ignore[...]` comments (read once per file, whatever the number of rules). */
+function fileDirectives(context: Readonly<TSESLint.RuleContext<MessageIds, []>>): Directive[] {
+  const source = context.sourceCode;
+  let d = directivesOf.get(source);
+  if (!d) directivesOf.set(source, (d = source.text.includes('raiselint') ? collectJsDirectives(source.text, context.filename) : []));
+  return d;
+}
+
 /** Checks calls against rules. */
-function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean): Listener {
+function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean, suppress: boolean): Listener {
   const services = ESLintUtils.getParserServices(context, true);
   const program = services.program;
   if (!program) return () => {};
@@ -153,6 +170,8 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       if (!j) continue;
       const classes = errorClasses(t, program);
       if (isHandled(tsNode, t, classes)) continue;
+      // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
+      if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
       const certain = j.exact && t.always;
       const why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
       const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
@@ -182,13 +201,13 @@ const MESSAGES: Record<MessageIds, string> = {
   addGuard: 'Call it only when {{guard}}() allows',
 };
 
-function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], prefix: boolean) {
+function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], suppress: boolean) {
   return create<[], MessageIds>({
     name,
     meta: { type: 'problem', docs: { description }, hasSuggestions: true, messages: MESSAGES, schema: [] },
     defaultOptions: [],
     create(context) {
-      const check = listener(context, rules, prefix);
+      const check = listener(context, rules, false, suppress);
       return { CallExpression: check, NewExpression: check };
     },
   });
@@ -212,7 +231,8 @@ export function createPlugin(opts: PluginOptions = {}) {
   const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? readmeUrl('javascript-and-typescript', 'docs/js-ts.md')]));
   const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint', 'docs/js-ts.md'));
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
-  for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], false);
+  for (const r of rules)
+    modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], opts.suppress !== false);
   const recordsRule = create<[], MessageIds>({
     name: 'records',
     meta: {
@@ -226,7 +246,7 @@ export function createPlugin(opts: PluginOptions = {}) {
     create(context) {
       const list = settingsRules(context.settings, context.cwd);
       if (!list.length) return {};
-      const check = listener(context, () => list, true);
+      const check = listener(context, () => list, true, opts.suppress !== false);
       return { CallExpression: check, NewExpression: check };
     },
   });
@@ -234,12 +254,38 @@ export function createPlugin(opts: PluginOptions = {}) {
   const plugin = {
     meta: { name: 'raiselint', version: PACKAGE.version },
     rules: modules,
+    processors: { confidence: CONFIDENCE },
     configs: {} as Record<string, unknown>,
   };
-  plugin.configs.recommended = {
-    name: 'raiselint/recommended',
-    plugins: { raiselint: plugin },
-    rules: Object.fromEntries([...rules.map((r) => [`raiselint/${r.id}`, r.defaultSeverity === 'error' ? 'error' : 'warn']), ['raiselint/records', 'error']]),
-  };
+  const levels = Object.fromEntries([
+    ...rules.map((r) => [`raiselint/${r.id}`, r.defaultSeverity === 'error' ? 'error' : 'warn']),
+    ['raiselint/records', 'error'],
+  ]);
+  // As `raiselint check` reports them: certain findings at the rule's level, possible ones as warnings.
+  plugin.configs.recommended = { name: 'raiselint/recommended', plugins: { raiselint: plugin }, processor: 'raiselint/confidence', rules: levels };
+  // Every finding at its rule's level (possible ones too).
+  plugin.configs.strict = { name: 'raiselint/strict', plugins: { raiselint: plugin }, rules: levels };
   return plugin;
 }
+
+/**
+ * The plugin from the compiled-rules snapshot (`.raiselint_cache` or `cacheDir`, shared with
+ * `raiselint check`): the records are compiled once, not at every ESLint start.
+ */
+export async function loadPlugin(opts: Omit<PluginOptions, 'rules'> & { cacheDir?: string } = {}): Promise<ReturnType<typeof createPlugin>> {
+  const prepared = await prepareRules({ records: opts.records, bundled: opts.bundled, python: false }, resolve(opts.cacheDir ?? '.raiselint_cache'));
+  return createPlugin({ rules: prepared.snapshot.jsRules() });
+}
+
+/**
+ * `raiselint/confidence`: ESLint gives a rule one severity; this processor lowers raiselint's
+ * possible findings (`messageId: 'possible'`) to warnings, so that ESLint reports what the CLI
+ * reports. The text is linted as it is (one block, the file itself), and fixes still apply.
+ */
+const CONFIDENCE = {
+  meta: { name: 'raiselint/confidence', version: PACKAGE.version },
+  preprocess: (text: string) => [text],
+  postprocess: (lists: TSESLint.Linter.LintMessage[][]) =>
+    lists.flat().map((m) => (m.ruleId?.startsWith('raiselint/') && m.messageId === 'possible' && m.severity === 2 ? { ...m, severity: 1 as const } : m)),
+  supportsAutofix: true,
+};

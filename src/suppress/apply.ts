@@ -25,6 +25,13 @@ export interface SuppressResult {
   unused: UnusedSuppression[];
 }
 
+/** Whether a valid directive covers a finding of this rule (or record) on this line: the plugin's check (src/eslint/plugin.ts), as applySuppressions decides it. */
+export function suppressedBy(directives: Directive[], ruleId: string, recordId: string, line: number): boolean {
+  return directives.some(
+    (d) => !d.invalid && (d.kind === 'file' || (line >= d.from && line <= d.to)) && d.ids.some((id) => id.id === ruleId || id.id === recordId),
+  );
+}
+
 export function applySuppressions(file: string, diags: Diagnostic[], directives: Directive[], opts: SuppressOptions): SuppressResult {
   const used = new Set<DirectiveId>();
   const kept: Diagnostic[] = [];
