@@ -29,9 +29,9 @@ export function registerRecords(program: Command, { stdout, stderr }: IO, setCod
   records
     .command('generate')
     .description(
-      'write records for every raise site of Python code: a package folder, a folder of modules (site-packages, src/), an installed distribution by name, or --stdlib',
+      "write records for every raise site of Python code (a package folder, a folder of modules such as site-packages or src/, an installed distribution by name, or --stdlib) and of an npm package's public API (its folder, e.g. node_modules/semver)",
     )
-    .argument('[paths...]', "package folders, folders of modules, or names of distributions installed in the project's Python")
+    .argument('[paths...]', "package folders (Python or npm), folders of modules, or names of distributions installed in the project's Python")
     .option('--stdlib', "the standard library of the project's Python")
     .option('--python <path>', "the project's Python (for --stdlib and distribution names; default: as `check` finds it)")
     .option('-o, --out <file>', 'write the records there (default: standard output)')

@@ -54,8 +54,20 @@ function classNames(codes: string[]): string[] {
 /** The class of a method or constructor whose `class` line the window does not show. */
 export function classFromSnippets(fn: RaisingFunction, codes: string[], filePath: string): string | undefined {
   const text = codes.join('\n');
+  // A constructor: the class the protected code constructs (`try { new KeywordCxt(it, def) }`).
+  if (fn.kind === 'constructor') {
+    const made = codes.flatMap(callsOf).filter((c) => c.kind === 'constructor');
+    return (made.find((c) => c.inTry) ?? made[0])?.name;
+  }
   const protoOrStatic = new RegExp(`\\b([A-Z][\\w$]*)\\.(?:prototype\\.)?${fn.name.replace(/\$/g, '\\$')}\\b`).exec(text)?.[1];
   if (protoOrStatic) return protoOrStatic;
+  // A receiver made in the code fields: `const gen = new CodeGen(scope)` ... `gen.if(...)`.
+  const made = new Map<string, string>();
+  for (const m of text.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?new\s+([A-Z][\w$]*)\s*[(<]/g)) made.set(m[1]!, m[2]!);
+  for (const m of text.matchAll(new RegExp(`\\b([A-Za-z_$][\\w$]*)\\.${fn.name.replace(/\$/g, '\\$')}\\s*\\(`, 'g'))) {
+    const cls = made.get(m[1]!);
+    if (cls) return cls;
+  }
   const key = fileKey(filePath);
   return classNames(codes).find((n) => n.toLowerCase() === key);
 }

@@ -87,6 +87,8 @@ function raiseAt(sf: TS.SourceFile, row: number): TS.Node | undefined {
   return found ?? call;
 }
 
+const STATEMENT_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'do', 'return', 'try', 'else', 'function']);
+
 type FnLike = TS.FunctionDeclaration | TS.MethodDeclaration | TS.ConstructorDeclaration | TS.FunctionExpression | TS.ArrowFunction | TS.GetAccessorDeclaration;
 
 function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | undefined {
@@ -110,7 +112,8 @@ function nameOf(f: FnLike, sf: TS.SourceFile): { kind: JsKind; name: string; cla
   const cls = f.parent && (ts.isClassDeclaration(f.parent) || ts.isClassExpression(f.parent)) ? f.parent.name?.text : undefined;
   if (ts.isConstructorDeclaration(f)) return cls ? { kind: 'constructor', name: cls, className: cls } : undefined;
   if ((ts.isMethodDeclaration(f) || ts.isGetAccessorDeclaration(f)) && f.name && !ts.isComputedPropertyName(f.name)) {
-    if (ts.isObjectLiteralExpression(f.parent)) return undefined;
+    // A window that starts inside a body, read in the class wrapper: `if (!m) {` parses as a method named `if`.
+    if (ts.isObjectLiteralExpression(f.parent) || STATEMENT_KEYWORDS.has(f.name.getText(sf))) return undefined;
     return { kind: isStatic ? 'static' : 'method', name: f.name.getText(sf), className: cls };
   }
   if (ts.isFunctionDeclaration(f)) return f.name ? { kind: 'function', name: f.name.text } : undefined;

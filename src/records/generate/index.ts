@@ -5,7 +5,8 @@
  * modules and packages (`site-packages`, a repository's `src/`), or, with `stdlib`, the standard
  * library of the project's Python. Records of an installed distribution carry its name and
  * version (from its `*.dist-info`), and each file's content hash; their links point at the
- * installed file. Deterministic: the same files give the same bytes.
+ * installed file. An npm package folder (a package.json with a name) is read as JavaScript: the
+ * throw sites of its public API (./npm.ts). Deterministic: the same files give the same bytes.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { initParser, parsePython } from '../../parse/parser.js';
 import { recordOf, type Origin } from './fields.js';
 import { sitesOf } from './sites.js';
+import { entryPoints, npmPackageAt, npmSites, NpmModules, type NpmPackage } from './npm.js';
+import { npmRecordOf } from './npmfields.js';
 
 /** The dataset's fixed stamp (generated records do not change with the clock). */
 export const STAMP = '2026-08-15T17:31:12.345Z';
@@ -126,6 +129,19 @@ function originFor(input: GenerateInput, importRoot: string, dist: Dist | undefi
   };
 }
 
+/** An npm package's records (./npm.ts), appended to `lines`; returns the number of files with sites. */
+function npmRecords(pkg: NpmPackage, lines: string[]): number {
+  const mods = new NpmModules();
+  const names = new Map([...entryPoints(pkg)].map(([spec, file]) => [spec, new Set(mods.exportNames(file))]));
+  const slugs = new Set<string>();
+  const files = new Set<string>();
+  for (const site of npmSites(pkg, mods)) {
+    files.add(site.file);
+    lines.push(JSON.stringify({ record: npmRecordOf(site, pkg, names.get(site.spec) ?? new Set(), slugs, STAMP), datasetVersion: STAMP }));
+  }
+  return files.size;
+}
+
 /** Records of every input, in input then file order. */
 export async function generateRecords(inputs: GenerateInput[]): Promise<Generated> {
   await initParser();
@@ -133,6 +149,11 @@ export async function generateRecords(inputs: GenerateInput[]): Promise<Generate
   let files = 0;
   for (const input of inputs) {
     const abs = resolve(input.path);
+    const npm = input.stdlib ? undefined : npmPackageAt(abs);
+    if (npm) {
+      files += npmRecords(npm, lines);
+      continue;
+    }
     // A package folder is read from the folder above it, so its modules are named as they are imported.
     const isFile = abs.endsWith('.py') && statSync(abs).isFile();
     const isPackage = !isFile && !input.stdlib && existsSync(join(abs, '__init__.py'));

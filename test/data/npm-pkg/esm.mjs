@@ -1,0 +1,2 @@
+import mini from './index.js';
+export const { check, Parser, parseAll } = mini;

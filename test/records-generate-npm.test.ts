@@ -1,0 +1,161 @@
+/**
+ * `raiselint records generate <npm package folder>`: records of the throw sites of an npm
+ * package's public API, read from its shipped JavaScript (src/records/generate/npm.ts), on a small
+ * package made for the purpose (test/data/npm-pkg: ES and CommonJS entries, re-exports, an internal
+ * helper, a nested function, a try, a private method, a throw helper) and on real installed
+ * packages (semver, tough-cookie, commander, abstract-level, smol-toml): every record compiles into
+ * a rule aimed at the exported call, and the CLI finds the calls of an application with them.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateRecords } from '../src/records/generate/index.js';
+import { loadRules } from '../src/compile/load.js';
+import type { Rule } from '../src/rules/types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'raiselint.js');
+const MINI = join(ROOT, 'test', 'data', 'npm-pkg');
+const REAL = ['semver', 'tough-cookie', 'commander', 'abstract-level', 'smol-toml'];
+
+type J = any;
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'raiselint-npmgen-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const recordsOf = (lines: string[]) => lines.map((l) => (JSON.parse(l) as { record: J }).record);
+
+async function rulesOf(lines: string[]): Promise<{ rules: Rule[]; skipped: string[] }> {
+  const file = join(tmp, `r${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const rs = await loadRules({ records: [file], bundled: false, python: false }, join(tmp, 'cache'));
+  return { rules: rs.rules.filter((r) => r.js), skipped: rs.outcomes.filter((o) => o.outcome.skipped).map((o) => o.outcome.skipped!) };
+}
+
+describe('records generate: an npm package made for the test', () => {
+  it('the public API only: exported functions, constructors, methods and statics; no helper, nested function, try, private method or throw helper', async () => {
+    const { lines, files } = await generateRecords([{ path: MINI }]);
+    expect(files).toBe(3);
+    const got = recordsOf(lines).map((r) => `${r.tags.at(-1)} ${r.filePath}:${r.lineNumber} ${r.errorClass}: ${r.errorMessage}`);
+    expect(got).toEqual([
+      'constructor lib/parser.js:6 TypeError: source is required, got …',
+      'method lib/parser.js:11 ParseError: nothing to parse',
+      'method lib/parser.js:20 Error: save is not implemented',
+      'static lib/parser.js:32 TypeError: source must be a string',
+      'function index.js:7 TypeError: value must be a string',
+      'function lib/util.js:8 RangeError: list … is not an array',
+    ]);
+    const r = recordsOf(lines)[1];
+    expect(r).toMatchObject({
+      repo: '@acme/mini',
+      messagePattern: 'nothing to parse',
+      schemaVersion: 2,
+      tags: ['javascript', 'npm', 'dist:@acme/mini', 'version:1.2.3', 'method'],
+    });
+    expect(r.analyzedSha).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // ParseError is not exported by the entry point: the handler catches Error.
+    expect(r.tryCatchPattern).toBe(
+      "import { Parser } from '@acme/mini';\n\nconst parser = new Parser(source);\ntry {\n  const result = parser.parse();\n} catch (err) {\n  if (!(err instanceof Error)) throw err;\n  // ParseError: handle or report err\n}",
+    );
+    expect(recordsOf(lines)[5].messagePattern).toBe('list .*? is not an array');
+  });
+
+  it('deterministic: the same package gives the same bytes', async () => {
+    const a = await generateRecords([{ path: MINI }]);
+    const b = await generateRecords([{ path: MINI }]);
+    expect(b.lines).toEqual(a.lines);
+  });
+
+  it('every record compiles into a rule aimed at the exported call; the stub that always throws is certain', async () => {
+    const { lines } = await generateRecords([{ path: MINI }]);
+    const { rules, skipped } = await rulesOf(lines);
+    expect(skipped).toEqual([]);
+    expect(rules.map((r) => `${r.js!.kind} ${r.js!.className ?? ''}.${r.js!.name} ${r.js!.package} ${r.js!.always}`).sort()).toEqual([
+      'constructor Parser.Parser @acme/mini false',
+      'function .check @acme/mini false',
+      'function .parseAll @acme/mini false',
+      'method Parser.parse @acme/mini false',
+      'method Parser.save @acme/mini true',
+      'static Parser.of @acme/mini false',
+    ]);
+  });
+});
+
+describe('records generate: installed npm packages', () => {
+  let lines: string[] = [];
+  beforeAll(async () => {
+    lines = (await generateRecords(REAL.map((p) => ({ path: join(ROOT, 'node_modules', p) })))).lines;
+  });
+
+  it('records from each package; all compile, each aimed at the call its code fields show (kind, class, name)', async () => {
+    const byPkg = new Map<string, number>();
+    for (const r of recordsOf(lines)) byPkg.set(r.repo, (byPkg.get(r.repo) ?? 0) + 1);
+    for (const p of REAL) expect(byPkg.get(p), p).toBeGreaterThan(0);
+    const { rules, skipped } = await rulesOf(lines);
+    expect(skipped).toEqual([]);
+    expect(rules).toHaveLength(lines.length);
+    const off = rules.filter((r) => {
+      const js = r.js!;
+      const code = r.record.tryCatchPattern ?? '';
+      const kind = r.record.tags!.at(-1);
+      if (js.kind !== kind) return true;
+      if (kind === 'function') return !code.includes(`${js.name}(`);
+      if (kind === 'constructor') return !code.includes(`new ${js.className}(`);
+      return !code.includes(js.className!) || !code.includes(`.${js.name}(`);
+    });
+    expect(off.map((r) => r.id)).toEqual([]);
+    // No message shows an unfilled template placeholder.
+    expect(recordsOf(lines).filter((r) => /\$\{|\{[a-zA-Z_.]+\}/.test(r.errorMessage))).toEqual([]);
+  });
+
+  it('raiselint check with those records alone finds the calls of a TypeScript app: the stub certain, a handled call clean', () => {
+    const file = join(tmp, 'npm.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const app = join(tmp, 'app');
+    mkdirSync(join(app, 'src'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['src'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'src', 'app.ts'),
+      [
+        "import { SemVer } from 'semver';",
+        "import { Store, MemoryCookieStore } from 'tough-cookie';",
+        'export async function main(input: string): Promise<SemVer | undefined> {',
+        "  await new Store().findCookie('example.com', '/', 'sid');",
+        "  await new MemoryCookieStore().findCookie('example.com', '/', 'sid');",
+        '  try {',
+        '    return new SemVer(input);',
+        '  } catch {',
+        '    return new SemVer(input);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, [BIN, 'check', 'src', '--records', file, '--no-bundled', '--format', 'json', '--cache-dir', join(tmp, 'c')], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    const found = (JSON.parse(r.stdout).diagnostics as J[]).map((d) => `${d.line} ${d.ruleId.split('/')[0]} ${d.confidence} ${d.errorClass}`);
+    expect(found).toEqual(['4 tough-cookie certain Error', '9 semver possible TypeError']);
+  });
+});
