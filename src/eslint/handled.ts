@@ -1,6 +1,7 @@
 /**
  * Calls already handled: inside a `try` whose `catch` does not just rethrow (or rethrows only what
- * is not `instanceof` the recorded class or a base); an awaited call for a rejection; a promise
+ * is not `instanceof` the recorded class or a base), also from a callback the call in the `try`
+ * runs in place (`items.map(cb)`, a promise executor when awaited); an awaited call for a rejection; a promise
  * with `.catch(h)` / `.then(_, h)` (rejections only: a synchronous throw escapes a chained
  * `.catch`); the record's guard (`if (URL.canParse(input))`) before the call.
  */
@@ -12,15 +13,58 @@ export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarge
   return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t.guards);
 }
 
+/** Array methods (and `Array.from`) that call their callback before they return: a throw in it escapes the call. */
+const SYNC_CALLBACKS = new Set([
+  'map',
+  'forEach',
+  'filter',
+  'reduce',
+  'reduceRight',
+  'some',
+  'every',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'flatMap',
+  'sort',
+  'toSorted',
+  'from',
+]);
+
+/**
+ * A function the enclosing call runs before it returns, so that a `try` around that call sees its
+ * throws: a non-async callback of `items.map(cb)` and the like, or a `new Promise(executor)`'s
+ * executor (its throw rejects the promise: seen by a `try` only when the promise is awaited there).
+ */
+function calledInPlace(fn: ts.Node): 'sync' | 'executor' | undefined {
+  if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) return undefined;
+  const call = fn.parent;
+  if (ts.isNewExpression(call) && call.arguments?.[0] === fn && ts.isIdentifier(call.expression) && call.expression.text === 'Promise') return 'executor';
+  if (ts.isCallExpression(call) && call.arguments.includes(fn as ts.Expression) && ts.isPropertyAccessExpression(call.expression))
+    return SYNC_CALLBACKS.has(call.expression.name.text) ? 'sync' : undefined;
+  return undefined;
+}
+
 function inTry(call: ts.Node, t: JsTarget, classes: string[]): boolean {
   let awaited = false;
+  let rejects = t.async;
   for (let n: ts.Node = call; n.parent; n = n.parent) {
     const p = n.parent;
     if (ts.isAwaitExpression(p)) awaited = true;
-    if (ts.isFunctionLike(p)) return false;
+    if (ts.isFunctionLike(p)) {
+      const how = calledInPlace(p);
+      if (!how || (how === 'sync' && rejects)) return false;
+      // Inside the executor, a throw rejects the promise: from here on, only an awaited promise is caught.
+      if (how === 'executor') {
+        rejects = true;
+        awaited = false;
+      }
+      continue;
+    }
     if (ts.isTryStatement(p) && n === p.tryBlock && p.catchClause) {
       // A rejection is caught only when the promise is awaited inside the try.
-      if ((!t.async || awaited) && catchHandles(p.catchClause, classes)) return true;
+      if ((!rejects || awaited) && catchHandles(p.catchClause, classes)) return true;
     }
   }
   return false;
