@@ -64,6 +64,44 @@ describe('plugin', () => {
     ]);
     expect(out.map((x) => x.severity)).toEqual([1, 2, 2, 1]);
   });
+  it('raiselint/confidence keeps one finding per call and error: the most certain, the others named after it', () => {
+    const p = plugin.processors.confidence;
+    const at = (ruleId: string, messageId: string, message: string, column = 13) => ({
+      ruleId,
+      messageId,
+      severity: 2 as const,
+      message,
+      line: 6,
+      column,
+      endLine: 6,
+      endColumn: 30,
+    });
+    const out = p.postprocess([
+      [
+        at('raiselint/semver/sem-ver-invalid-version', 'possible', 'new SemVer() may throw TypeError depending on its arguments or data: Invalid Version: …'),
+        at(
+          'raiselint/semver/sem-ver-invalid-major-version',
+          'possible',
+          'new SemVer() may throw TypeError depending on its arguments or data: Invalid major version',
+        ),
+        at('raiselint/x/always', 'certain', 'new SemVer() throws TypeError: always'),
+        at('raiselint/x/other-class', 'possible', 'new SemVer() may throw RangeError depending on its arguments or data: too big'),
+        at(
+          'raiselint/semver/sem-ver-invalid-version',
+          'possible',
+          'new SemVer() may throw TypeError depending on its arguments or data: Invalid Version: …',
+          40,
+        ),
+        at('no-console', 'possible', 'Unexpected console statement'),
+      ],
+    ]);
+    expect(out.map((m) => [m.ruleId, m.column, m.severity, m.message.replace(/^.*?: /, '')])).toEqual([
+      ['raiselint/x/always', 13, 2, 'always (also: semver/sem-ver-invalid-major-version, semver/sem-ver-invalid-version)'],
+      ['raiselint/x/other-class', 13, 1, 'too big'],
+      ['raiselint/semver/sem-ver-invalid-version', 40, 1, 'Invalid Version: …'],
+      ['no-console', 13, 2, 'Unexpected console statement'],
+    ]);
+  });
   it('loadPlugin reads the compiled-rules snapshot: the same rules, compiled once into the cache directory', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'raiselint-plugin-'));
     try {
@@ -209,6 +247,12 @@ run('yaml/parse-throws-yamlparseerror', {
     "import { parseDocument } from 'yaml';\nparseDocument('a: b');",
   ],
   invalid: [
+    {
+      // The try/catch would leave `config` unassigned when the catch falls through: `return config`
+      // fails to type-check ("used before being assigned"), so no suggestion is offered.
+      code: `${Y}export function load(): number {\n  const config = parse(text) as number;\n  return config;\n}`,
+      errors: [{ messageId: 'possible', suggestions: [] }],
+    },
     {
       code: `${Y}const config = parse(text);`,
       errors: [

@@ -19,6 +19,7 @@ import type { Rule } from '../rules/types.js';
 import { guardSuggestion, trySuggestion } from './fixes.js';
 import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
 import { isHandled } from './handled.js';
+import { typeChecks } from './verify.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 type MessageIds = 'certain' | 'possible' | 'wrapTryCatch' | 'addGuard';
@@ -176,7 +177,9 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       const why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
       const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
       for (const s of [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)]) {
-        if (s) suggest.push({ messageId: s.messageId, data: s.data, fix: (fixer) => fixer.replaceTextRange(s.range, s.text) });
+        // Only a suggestion that adds no type error to the file (./verify.ts).
+        if (s && typeChecks(program, tsNode.getSourceFile().fileName, s.range, s.text))
+          suggest.push({ messageId: s.messageId, data: s.data, fix: (fixer) => fixer.replaceTextRange(s.range, s.text) });
       }
       context.report({
         node,
@@ -280,12 +283,55 @@ export async function loadPlugin(opts: Omit<PluginOptions, 'rules'> & { cacheDir
 /**
  * `raiselint/confidence`: ESLint gives a rule one severity; this processor lowers raiselint's
  * possible findings (`messageId: 'possible'`) to warnings, so that ESLint reports what the CLI
- * reports. The text is linted as it is (one block, the file itself), and fixes still apply.
+ * reports, and keeps one finding per call and error (src/diagnostics/group.ts): the records of one
+ * function that throw one class under different conditions (`new SemVer(v)`: six records) give
+ * one message, the most certain, then the first by rule id; the others are named after it. It sees
+ * the messages after `eslint-disable` comments, so each rule is still disabled by its own id. The
+ * text is linted as it is (one block, the file itself), and fixes still apply.
  */
+type Message = TSESLint.Linter.LintMessage;
+
+/** The error class a raiselint message names (`... throws TypeError: ...`, `... may throw TypeError ...`). */
+const errorOf = (m: Message) => / (?:throws|may throw) ([\w$.]+)/.exec(m.message)?.[1];
+
+function onePer(messages: Message[]): Message[] {
+  const groups = new Map<string, Message[]>();
+  const out: (Message | string)[] = [];
+  for (const m of messages) {
+    const err = m.ruleId?.startsWith('raiselint/') ? errorOf(m) : undefined;
+    if (!err) {
+      out.push(m);
+      continue;
+    }
+    const key = `${m.line}\0${m.column}\0${m.endLine}\0${m.endColumn}\0${err}`;
+    const g = groups.get(key);
+    if (g) g.push(m);
+    else {
+      groups.set(key, [m]);
+      out.push(key);
+    }
+  }
+  const rank = (m: Message) => (m.messageId === 'certain' ? 0 : 1) + (m.severity === 2 ? 0 : 2);
+  return out.map((k) => {
+    if (typeof k !== 'string') return k;
+    const g = [...groups.get(k)!].sort((a, b) => rank(a) - rank(b) || (a.ruleId! < b.ruleId! ? -1 : a.ruleId! > b.ruleId! ? 1 : 0));
+    if (g.length === 1) return g[0]!;
+    return {
+      ...g[0]!,
+      message: `${g[0]!.message} (also: ${g
+        .slice(1)
+        .map((m) => m.ruleId!.replace(/^raiselint\//, ''))
+        .join(', ')})`,
+    };
+  });
+}
+
 const CONFIDENCE = {
   meta: { name: 'raiselint/confidence', version: PACKAGE.version },
   preprocess: (text: string) => [text],
-  postprocess: (lists: TSESLint.Linter.LintMessage[][]) =>
-    lists.flat().map((m) => (m.ruleId?.startsWith('raiselint/') && m.messageId === 'possible' && m.severity === 2 ? { ...m, severity: 1 as const } : m)),
+  postprocess: (lists: Message[][]) =>
+    onePer(
+      lists.flat().map((m) => (m.ruleId?.startsWith('raiselint/') && m.messageId === 'possible' && m.severity === 2 ? { ...m, severity: 1 as const } : m)),
+    ),
   supportsAutofix: true,
 };
