@@ -639,3 +639,44 @@ describe('untyped packages: the import is followed one hop at a time', () => {
     ],
   });
 });
+
+// A guard named through the package's namespace in the record (`YAML.isScalar(text)` before
+// `YAML.parse(text)`; made up for the test) protects the call under any import binding that the
+// checker resolves to that function of that package; a look-alike of another origin does not.
+describe('a guard under any import binding', () => {
+  const base = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8')
+    .split('\n')
+    .map((l) => l && (JSON.parse(l) as { record: Record<string, unknown> }))
+    .find((x) => x && String(x.record.slug).startsWith('parse-throws'))!;
+  const tmpDir = mkdtempSync(join(tmpdir(), 'raiselint-guard-'));
+  const file = join(tmpDir, 'guard.jsonl');
+  const record = {
+    ...base.record,
+    id: 'jsguard0001',
+    slug: 'parse-guarded',
+    validationCode: "import * as yaml from 'yaml'\n\nif (yaml.isScalar(text)) {\n  const config = yaml.parse(text)\n}",
+  };
+  writeFileSync(file, `${JSON.stringify({ record })}\n`);
+  const guardPlugin = createPlugin({ records: [file], bundled: false });
+  vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
+  const id = Object.keys(guardPlugin.rules).find((k) => k !== 'records')!;
+  it('the rule has the guard, as the record writes it', () => {
+    expect(id).toBe('yaml/parse-guarded');
+  });
+  tester.run('yaml--parse-guarded', guardPlugin.rules[id]!, {
+    valid: [
+      "import * as yaml from 'yaml';\ndeclare const text: string;\nif (yaml.isScalar(text)) yaml.parse(text);",
+      "import { isScalar, parse } from 'yaml';\ndeclare const text: string;\nif (isScalar(text)) parse(text);",
+      "import { isScalar as scalar, parse } from 'yaml';\ndeclare const text: string;\nif (!scalar(text)) throw new Error('no');\nparse(text);",
+      "import YAML from 'yaml';\ndeclare const text: string;\nconst v = YAML.isScalar(text) ? YAML.parse(text) : undefined;",
+    ],
+    invalid: [
+      {
+        // Another function of that name, not the package's.
+        code: "import { parse } from 'yaml';\ndeclare const text: string;\nfunction isScalar(s: string) { return s.length > 0; }\nif (isScalar(text)) parse(text);",
+        // (no suggestion type-checks here: the guard's `yaml.isScalar` names nothing in this file)
+        errors: [{ messageId: 'possible', suggestions: [] }],
+      },
+    ],
+  });
+});

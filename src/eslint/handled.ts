@@ -8,9 +8,10 @@
 import ts from 'typescript';
 import type { JsGuard, JsTarget } from '../rules/js/types.js';
 import { unNegate } from '../compile/index.js';
+import { inPackage } from './resolve.js';
 
-export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarget, classes: string[]): boolean {
-  return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t.guards);
+export function isHandled(call: ts.CallExpression | ts.NewExpression, t: JsTarget, classes: string[], checker?: ts.TypeChecker): boolean {
+  return inTry(call, t, classes) || (t.async && promiseCaught(call)) || guarded(call, t, checker);
 }
 
 /** Array methods (and `Array.from`) that call their callback before they return: a throw in it escapes the call. */
@@ -122,42 +123,55 @@ function promiseCaught(call: ts.Node): boolean {
   }
 }
 
-function guardCall(cond: ts.Expression): { callee: string; args: string[]; negated: boolean } | undefined {
+function guardCall(cond: ts.Expression): { callee: ts.Expression; args: string[]; negated: boolean } | undefined {
   const { e, negated } = unNegate(cond);
-  return ts.isCallExpression(e) ? { callee: e.expression.getText(), args: e.arguments.map((a) => a.getText()), negated } : undefined;
+  return ts.isCallExpression(e) ? { callee: e.expression, args: e.arguments.map((a) => a.getText()), negated } : undefined;
+}
+
+/**
+ * The guard the record names, under any import binding: `semver.valid(x)` in the record and an
+ * imported `valid(x)` (or `isValid`, `import { valid as isValid }`) are one function when the
+ * checker resolves the call's callee to a declaration of that name in the record's package. A
+ * class's static (`URL.canParse`) is matched as written.
+ */
+function sameGuard(callee: ts.Expression, g: JsGuard, t: JsTarget, checker: ts.TypeChecker | undefined): boolean {
+  if (callee.getText() === g.callee) return true;
+  const parts = g.callee.split('.');
+  const name = parts.pop()!;
+  if (!checker || parts.some((p) => /^[A-Z]/.test(p))) return false;
+  const id = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+  let sym = id && checker.getSymbolAtLocation(id);
+  if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+  return !!sym && sym.name === name && !!sym.declarations?.some((d) => inPackage(d, t.package));
 }
 
 /** The condition holds the guard with the argument the call has, with a result that protects it (`want` true: a true condition protects). */
-function protects(cond: ts.Expression, g: JsGuard, argText: string, want: boolean): boolean {
+function protects(cond: ts.Expression, g: JsGuard, argText: string, want: boolean, t: JsTarget, checker: ts.TypeChecker | undefined): boolean {
   const c = guardCall(cond);
-  if (!c || c.callee !== g.callee || c.args[g.guardArg] !== argText) return false;
+  if (!c || c.args[g.guardArg] !== argText || !sameGuard(c.callee, g, t, checker)) return false;
   return (g.safeWhenTrue !== c.negated) === want;
 }
 
-function guarded(call: ts.CallExpression | ts.NewExpression, guards: JsGuard[]): boolean {
+function guarded(call: ts.CallExpression | ts.NewExpression, t: JsTarget, checker: ts.TypeChecker | undefined): boolean {
+  const guards = t.guards;
+  const holds = (cond: ts.Expression, g: JsGuard, text: string, want: boolean) => protects(cond, g, text, want, t, checker);
   for (const g of guards) {
     const arg = call.arguments?.[g.callArg];
     if (!arg) continue;
     const text = arg.getText();
     for (let n: ts.Node = call; n.parent && !ts.isFunctionLike(n); n = n.parent) {
       const p = n.parent;
-      if (
-        ts.isIfStatement(p) &&
-        (n === p.thenStatement ? protects(p.expression, g, text, true) : n === p.elseStatement && protects(p.expression, g, text, false))
-      )
+      if (ts.isIfStatement(p) && (n === p.thenStatement ? holds(p.expression, g, text, true) : n === p.elseStatement && holds(p.expression, g, text, false)))
         return true;
-      if (
-        ts.isConditionalExpression(p) &&
-        (n === p.whenTrue ? protects(p.condition, g, text, true) : n === p.whenFalse && protects(p.condition, g, text, false))
-      )
+      if (ts.isConditionalExpression(p) && (n === p.whenTrue ? holds(p.condition, g, text, true) : n === p.whenFalse && holds(p.condition, g, text, false)))
         return true;
-      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && n === p.right && protects(p.left, g, text, true))
+      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && n === p.right && holds(p.left, g, text, true))
         return true;
       // `if (!URL.canParse(input)) return;` earlier in an enclosing block.
       if ((ts.isBlock(p) || ts.isSourceFile(p)) && ts.isStatement(n)) {
         for (const s of p.statements) {
           if (s === n) break;
-          if (ts.isIfStatement(s) && exits(s.thenStatement) && protects(s.expression, g, text, false)) return true;
+          if (ts.isIfStatement(s) && exits(s.thenStatement) && holds(s.expression, g, text, false)) return true;
         }
       }
     }

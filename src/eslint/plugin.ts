@@ -170,7 +170,7 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       const j = judgeCall(tsNode, t, checker);
       if (!j) continue;
       const classes = errorClasses(t, program);
-      if (isHandled(tsNode, t, classes)) continue;
+      if (isHandled(tsNode, t, classes, checker)) continue;
       // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
       if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
       const certain = j.exact && t.always;
