@@ -15,6 +15,7 @@ import type { ErrorRecord } from '../records/types.js';
 import type { CompileOutcome } from '../rules/types.js';
 import type { IO } from './io.js';
 import { formatSummary, summarize, type RecordReport } from './records-summary.js';
+import { registerRecordsList } from './records-list.js';
 
 interface RecordsCheckFlags {
   format: 'text' | 'json';
@@ -24,7 +25,8 @@ interface RecordsCheckFlags {
 
 export type { RecordReport } from './records-summary.js';
 
-export function registerRecords(program: Command, { stdout, stderr }: IO, setCode: (code: number) => void): void {
+export function registerRecords(program: Command, io: IO, setCode: (code: number) => void): void {
+  const { stdout, stderr } = io;
   const records = program.command('records').description('work with error-record datasets');
   records
     .command('generate')
@@ -45,6 +47,7 @@ export function registerRecords(program: Command, { stdout, stderr }: IO, setCod
       stderr(`raiselint: ${lines.length} records from ${files} files\n`);
       setCode(0);
     });
+  registerRecordsList(records, io, setCode);
   records
     .command('check')
     .description('compile record datasets and report, per record, what rule it became or why it was skipped')
