@@ -144,10 +144,10 @@ process.stdout.write(String(total));
 `;
 
 // ---------------------------------------------------------------- running
-function run(cmd, argv, { env } = {}) {
+function run(cmd, argv, { env, cwd } = {}) {
   const full = TIME ? [TIME, ['-f', '%M %U %S', cmd, ...argv]] : [cmd, argv];
   const t0 = performance.now();
-  const r = spawnSync(full[0], full[1], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(full[0], full[1], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 28, cwd });
   const ms = performance.now() - t0;
   if (r.error) fail(`${cmd}: ${r.error.message}`);
   let rssKb;
@@ -413,20 +413,39 @@ if (!NO_JS) {
   const jsRl = (extra) => [bin, 'check', jsDir, '--no-gitignore', '--format', 'concise', '--no-cache', '--cache-dir', join(work, 'cache-js'), ...extra];
   // The content cache's JS/TS results (its own cache directory, filled by the warm-up run).
   const jsWarm = [bin, 'check', jsDir, '--no-gitignore', '--format', 'concise', '--cache-dir', join(work, 'cache-js-warm'), '--records', jsRecords];
+  // The yardsticks the issue names: `tsc --noEmit` (the CLI should cost no more when the prefilter
+  // skips nothing) and ESLint with one typed typescript-eslint rule (the plugin should cost at most
+  // 1.2x that), on the same files and tsconfig.
+  const eslintBin = join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
+  const tsRuleConfig = join(jsDir, 'eslint.tsrule.config.mjs');
+  const pluginConfig = join(jsDir, 'eslint.raiselint.config.mjs');
+  const langOpts = "languageOptions: { parser: tsParser, parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } }";
+  writeFileSync(
+    tsRuleConfig,
+    `import tsParser from '@typescript-eslint/parser';\nimport tsPlugin from '@typescript-eslint/eslint-plugin';\nexport default [{ files: ['src/**/*.ts'], ${langOpts}, plugins: { '@typescript-eslint': tsPlugin }, rules: { '@typescript-eslint/no-floating-promises': 'error' } }];\n`,
+  );
+  writeFileSync(
+    pluginConfig,
+    `import tsParser from '@typescript-eslint/parser';\nimport { createPlugin } from ${JSON.stringify(join(ROOT, 'dist', 'eslint', 'index.js'))};\nconst raiselint = createPlugin({ records: [${JSON.stringify(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'))}], bundled: false });\nexport default [{ files: ['src/**/*.ts'], ${langOpts}, ...raiselint.configs.recommended }];\n`,
+  );
+  const eslintRun = (config) => [eslintBin, '--no-config-lookup', '-c', config, '--format', 'json', '-o', join(work, 'eslint-out.json'), 'src'];
   const jsScenarios = [
+    { id: 'jsTsc', label: `tsc --noEmit on the same project`, argv: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', jsDir] },
+    { id: 'jsEslintTs', label: `eslint: one typed typescript-eslint rule`, argv: eslintRun(tsRuleConfig), cwd: jsDir },
+    { id: 'jsEslintRl', label: `eslint: the raiselint plugin (6 records)`, argv: eslintRun(pluginConfig), cwd: jsDir },
     { id: 'jsPre', label: `JS/TS: ${JS_FILES} .ts files, prefilter on`, argv: jsRl(['--records', jsRecords]) },
     { id: 'jsWarm', label: `JS/TS: ${JS_FILES} .ts files, warm content cache`, argv: jsWarm },
     { id: 'jsAll', label: `JS/TS: ${JS_FILES} .ts files, --no-prefilter`, argv: jsRl(['--records', jsRecords, '--no-prefilter']) },
     { id: 'jsNone', label: `same files, Python records only (no JS/TS rules)`, argv: jsRl([]) },
   ];
   out(`\nJS/TS block: ${JS_FILES} generated .ts files (${USING} call yaml.parse and new URL), 6 JS/TS records; ${JS_REPS} repetitions, medians\n`);
-  for (const s of jsScenarios) run(process.execPath, s.argv); // warm-up: the rules snapshot
+  for (const s of jsScenarios) run(process.execPath, s.argv, { cwd: s.cwd }); // warm-up: the rules snapshot
   const jsTimes = new Map(jsScenarios.map((s) => [s.id, []]));
   const jsRss = new Map(jsScenarios.map((s) => [s.id, []]));
   for (let rep = 0; rep < JS_REPS; rep++) {
     for (const s of jsScenarios) {
-      const r = run(process.execPath, s.argv);
-      if (r.status === 2) fail(`raiselint failed: ${r.stderr.slice(0, 500)}`);
+      const r = run(process.execPath, s.argv, { cwd: s.cwd });
+      if (r.status === 2 && s.id !== 'jsTsc') fail(`${s.label} failed: ${r.stderr.slice(0, 500)}`);
       jsTimes.get(s.id).push(r.ms);
       if (r.rssKb) jsRss.get(s.id).push(r.rssKb);
     }
@@ -446,6 +465,9 @@ if (!NO_JS) {
   out(
     `what the runs did:\n  prefilter on:\n    ${jsLine(['--records', jsRecords])}\n  --no-prefilter:\n    ${jsLine(['--records', jsRecords, '--no-prefilter'])}\n  warm content cache:\n    ${jsLine([], jsWarm)}\n`,
   );
+  out(`${'CLI (prefilter on, cold) / tsc --noEmit'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsTsc')).toFixed(2).padStart(9)}  (goal <= 1.00)\n`);
+  out(`${'CLI (--no-prefilter, cold) / tsc --noEmit'.padEnd(52)} ${(jsMed('jsAll') / jsMed('jsTsc')).toFixed(2).padStart(9)}  (goal <= 1.00)\n`);
+  out(`${'eslint: raiselint plugin / one typed rule'.padEnd(52)} ${(jsMed('jsEslintRl') / jsMed('jsEslintTs')).toFixed(2).padStart(9)}  (goal <= 1.20)\n`);
   out(`${'JS/TS warm cache / cold (prefilter on)'.padEnd(52)} ${(jsMed('jsWarm') / jsMed('jsPre')).toFixed(2).padStart(9)}  (info)\n`);
   out(`${'JS/TS prefilter on / off'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsAll')).toFixed(2).padStart(9)}  (info)\n`);
   out(
