@@ -40,6 +40,8 @@ export interface CacheEntry {
   t: number;
   /** Per-file options the result depends on (the file's fix strategy). */
   o: string;
+  /** JS/TS: the files its typed result was read from, with their trusted stat signatures (engine/jsrun.ts). */
+  deps?: [string, StatSig][];
   diagnostics: Diagnostic[];
   errors: FileError[];
   directives: Directive[];

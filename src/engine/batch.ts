@@ -150,6 +150,8 @@ export interface JsStats {
   linted: number;
   /** Files whose findings came from the content cache (neither linted nor in a program). */
   cached: number;
+  /** Of those, files known unchanged by their stat and their dependencies' (TypeScript not loaded for them). */
+  cachedByStat: number;
   programs: number;
   ms: number;
 }

@@ -32,12 +32,20 @@ export class JsDependencies {
 
   constructor(private readonly configs: ConfigReader) {}
 
-  /** The hash of everything the file's findings depend on, its own text included. */
-  signature(abs: string, text: string): string {
+  /**
+   * The hash of everything the file's findings depend on, its own text included, and the files
+   * (and folders, for imports that do not resolve) that hash was read from.
+   */
+  signature(abs: string, text: string): { hash: string; files: string[] } {
     const config = this.configs.configOf(abs);
     const { options, declarations } = this.configs.read(config);
-    const parts: string[] = [sha256(text), `config:${config}`, JSON.stringify(options), this.installedOf(dirname(config || abs))];
-    for (const d of declarations) parts.push(`decl:${d}:${this.file(d, options, config)?.hash ?? 'missing'}`);
+    const installed = this.installedOf(dirname(config || abs));
+    const parts: string[] = [sha256(text), `config:${config}`, JSON.stringify(options), installed];
+    const read = new Set<string>([...(config ? [config, ...this.configs.extendedOf(config)] : []), ...(installed ? [installed.split(':')[1]!] : [])]);
+    for (const d of declarations) {
+      parts.push(`decl:${d}:${this.file(d, options, config)?.hash ?? 'missing'}`);
+      read.add(d);
+    }
     const seen = new Set<string>([abs]);
     const queue = this.depsOf(abs, text, options, config);
     for (let i = 0; i < queue.length && seen.size < MAX_FILES; i++) {
@@ -46,13 +54,16 @@ export class JsDependencies {
       seen.add(dep);
       if (!dep.startsWith('file:')) {
         parts.push(dep);
+        const at = /^(?:pkg|unresolved):(\/[^:]+)/.exec(dep)?.[1];
+        if (at) read.add(at);
         continue;
       }
       const f = this.file(dep.slice(5), options, config);
       parts.push(`${dep}:${f?.hash ?? 'missing'}`);
+      read.add(f ? dep.slice(5) : dirname(dep.slice(5)));
       if (f) queue.push(...f.deps);
     }
-    return sha256(parts.join('\n'));
+    return { hash: sha256(parts.join('\n')), files: [...read] };
   }
 
   private file(abs: string, options: ts.CompilerOptions, config: string): LocalFile | undefined {

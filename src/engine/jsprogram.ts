@@ -54,6 +54,8 @@ export interface ProgramGroup {
 export interface ParsedConfig {
   options: ts.CompilerOptions;
   declarations: string[];
+  /** Config files it extends. */
+  extended?: string[];
 }
 
 /** Reads tsconfig/jsconfig files once each; a broken one is reported once (its files get the default options). */
@@ -69,6 +71,16 @@ export class ConfigReader {
   /** The nearest config of a file ('' when there is none). */
   configOf(file: string): string {
     return nearestConfig(file, this.nearest) ?? '';
+  }
+
+  /** Whether a config could not be read (its files then get the default options, and the run says so). */
+  hasErrors(): boolean {
+    return this.errors.length > 0;
+  }
+
+  /** The files a config extends (a change there changes its options). */
+  extendedOf(config: string): string[] {
+    return this.read(config).extended ?? [];
   }
 
   read(config: string): ParsedConfig {
@@ -92,7 +104,12 @@ function parseConfig(path: string, errors: FileError[], display: (abs: string) =
     errors.push({ file: display(path), kind: 'syntax', message: `${why} (its files are checked with default compiler options)` });
     return { options: DEFAULT_OPTIONS, declarations: [] };
   }
-  return { options: { ...parsed.options, allowJs: true, noEmit: true }, declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)) };
+  const configFile = (parsed.options as { configFile?: { extendedSourceFiles?: string[] } }).configFile;
+  return {
+    options: { ...parsed.options, allowJs: true, noEmit: true },
+    declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)),
+    extended: configFile?.extendedSourceFiles ?? [],
+  };
 }
 
 /** Groups the files by nearest config and builds one program per group (`host`: a compiler host's overrides, as the language server's buffers). */

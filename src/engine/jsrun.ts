@@ -6,7 +6,7 @@
  * `// raiselint: ignore[...]` and ESLint's `eslint-disable` comments. Results are in the content
  * cache, keyed by the file's text and what its types depend on (jsdeps.ts).
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { FileError } from '../diagnostics/types.js';
 import type { Rule } from '../rules/types.js';
@@ -16,11 +16,8 @@ import { readError } from './ioerror.js';
 import type { JsStats, RawResult } from './batch.js';
 
 export type { JsStats } from './batch.js';
-import { buildPrograms, ConfigReader } from './jsprogram.js';
-import { JsDependencies } from './jsdeps.js';
-import { ResultCache } from '../cache/results.js';
-import { sha256 } from '../io/fingerprint.js';
-import { jsLinter } from './jslint.js';
+import { ResultCache, type CacheEntry } from '../cache/results.js';
+import { sameSig, sha256, statSig, trustedSig, type StatSig } from '../io/fingerprint.js';
 
 export interface JsFile {
   abs: string;
@@ -88,16 +85,12 @@ export async function checkJsFiles(
   const names = new Set(rules.flatMap((r) => r.js?.names ?? []));
   const results: RawResult[] = files.map(() => ({ diagnostics: [], errors: [], directives: [] }));
   const texts: (string | undefined)[] = [];
-  const lint: number[] = [];
   const errors: FileError[] = [];
-  const stats: JsStats = { files: files.length, linted: 0, cached: 0, programs: 0, ms: 0 };
-  const displayOf = new Map<string, string>();
-  const configs = new ConfigReader(errors, (abs) => displayOf.get(abs) ?? shown(abs));
+  const stats: JsStats = { files: files.length, linted: 0, cached: 0, cachedByStat: 0, programs: 0, ms: 0 };
   const cache = opts.cache ? ResultCache.load(opts.cache.dir, sha256(`js\0${opts.cache.key}`)) : undefined;
-  const deps = cache ? new JsDependencies(configs) : undefined;
   // Real paths: a linked checkout resolves its packages and tsconfig where its files really are.
   const real = new Map<number, string>();
-  const keys = new Map<number, string>();
+  const pending: number[] = [];
   files.forEach((f, i) => {
     const text = read(f, results[i]!.errors, opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
     texts.push(text);
@@ -109,45 +102,118 @@ export async function checkJsFiles(
     if (match || seen.directives) results[i]!.text = text;
     if (!match) return;
     real.set(i, realPath(f.abs));
-    displayOf.set(real.get(i)!, f.display);
-    const key = deps?.signature(real.get(i)!, text);
-    const hit = key ? cache!.get(f.abs) : undefined;
-    if (hit && hit.h === key && hit.d === f.display) {
-      results[i] = { ...results[i]!, diagnostics: hit.diagnostics, errors: hit.errors };
-      cache!.touch(f.abs, Date.now());
-      stats.cached++;
+    // Unchanged, and so is every file its types were read from (by their stat): no TypeScript is loaded.
+    const hit = cache?.get(f.abs);
+    if (hit && hit.d === f.display && unchangedByStat(f.abs, hit)) {
+      reuse(results, i, f.abs, hit, cache!, stats);
+      stats.cachedByStat++;
       return;
     }
-    if (key) keys.set(i, key);
-    lint.push(i);
+    pending.push(i);
   });
-  stats.linted = lint.length;
-  if (lint.length) {
-    const groups = buildPrograms(
-      lint.map((i) => real.get(i)!),
-      configs,
-    );
-    stats.programs = groups.length;
-    const linter = jsLinter(
-      rules,
-      groups.map((g) => g.program),
-    );
-    for (const i of lint) {
-      linter.lint({ abs: real.get(i)!, display: files[i]!.display }, texts[i]!, results[i]!);
-      const r = results[i]!;
-      if (cache && keys.has(i) && !r.errors.some((e) => e.kind === 'internal'))
-        cache.set(files[i]!.abs, {
-          h: keys.get(i)!,
-          d: files[i]!.display,
-          o: '',
-          t: Date.now(),
-          diagnostics: r.diagnostics,
-          errors: r.errors,
-          directives: r.directives,
-        });
-    }
-  }
+  if (pending.length) await checkPending(pending, { files, texts, real, results, errors, stats, rules, cache });
   cache?.save();
   stats.ms = performance.now() - t0;
   return { results, errors, stats };
+}
+
+function reuse(results: RawResult[], i: number, abs: string, hit: CacheEntry, cache: ResultCache, stats: JsStats): void {
+  results[i] = { ...results[i]!, diagnostics: hit.diagnostics, errors: hit.errors };
+  cache.touch(abs, Date.now());
+  stats.cached++;
+}
+
+interface Pending {
+  files: JsFile[];
+  texts: (string | undefined)[];
+  real: Map<number, string>;
+  results: RawResult[];
+  errors: FileError[];
+  stats: JsStats;
+  rules: Rule[];
+  cache: ResultCache | undefined;
+}
+
+/** Files the stat check could not clear: keyed by content and dependencies (jsdeps.ts), then linted with types when the key is new. */
+async function checkPending(pending: number[], p: Pending): Promise<void> {
+  const { ConfigReader, buildPrograms } = await import('./jsprogram.js');
+  const displayOf = new Map([...p.real].map(([i, abs]) => [abs, p.files[i]!.display]));
+  const configs = new ConfigReader(p.errors, (abs) => displayOf.get(abs) ?? shown(abs));
+  const deps = p.cache ? new (await import('./jsdeps.js')).JsDependencies(configs) : undefined;
+  const keys = new Map<number, { hash: string; files: string[] }>();
+  const lint: number[] = [];
+  for (const i of pending) {
+    const f = p.files[i]!;
+    const key = deps?.signature(p.real.get(i)!, p.texts[i]!);
+    const hit = key ? p.cache!.get(f.abs) : undefined;
+    if (key) keys.set(i, key);
+    if (hit && hit.h === key!.hash && hit.d === f.display) {
+      p.cache!.set(f.abs, { ...hit, ...statsOf(f.abs, key!.files, configs), t: Date.now() });
+      reuse(p.results, i, f.abs, hit, p.cache!, p.stats);
+    } else lint.push(i);
+  }
+  p.stats.linted = lint.length;
+  if (!lint.length) return;
+  const groups = buildPrograms(
+    lint.map((i) => p.real.get(i)!),
+    configs,
+  );
+  p.stats.programs = groups.length;
+  const { jsLinter } = await import('./jslint.js');
+  const linter = jsLinter(
+    p.rules,
+    groups.map((g) => g.program),
+  );
+  for (const i of lint) {
+    const f = p.files[i]!;
+    linter.lint({ abs: p.real.get(i)!, display: f.display }, p.texts[i]!, p.results[i]!);
+    const r = p.results[i]!;
+    const key = keys.get(i);
+    if (p.cache && key && !r.errors.some((e) => e.kind === 'internal'))
+      p.cache.set(f.abs, {
+        h: key.hash,
+        d: f.display,
+        o: '',
+        t: Date.now(),
+        ...statsOf(f.abs, key.files, configs),
+        diagnostics: r.diagnostics,
+        errors: r.errors,
+        directives: r.directives,
+      });
+  }
+}
+
+/**
+ * The stat signatures that let a later run reuse the entry without loading TypeScript: the file's
+ * and those of every file its key read. None when one is racy (just written) or missing, or when
+ * a config was broken (its error is said again by the run that reads it).
+ */
+function statsOf(abs: string, deps: string[], configs: { hasErrors(): boolean }): Pick<CacheEntry, 's' | 'deps'> {
+  const now = Date.now();
+  const sigOf = (p: string) => {
+    try {
+      return trustedSig(statSync(p), now);
+    } catch {
+      return undefined;
+    }
+  };
+  const s = sigOf(abs);
+  if (!s || configs.hasErrors()) return { s: undefined, deps: undefined };
+  const out: [string, StatSig][] = [];
+  for (const d of deps) {
+    const sig = sigOf(d);
+    if (!sig) return { s, deps: undefined };
+    out.push([d, sig]);
+  }
+  return { s, deps: out };
+}
+
+function unchangedByStat(abs: string, e: CacheEntry): boolean {
+  if (!e.s || !e.deps) return false;
+  try {
+    if (!sameSig(e.s, statSig(statSync(abs)))) return false;
+    return e.deps.every(([p, sig]) => sameSig(sig, statSig(statSync(p))));
+  } catch {
+    return false;
+  }
 }
