@@ -18,10 +18,6 @@ function errorCount(program: ts.Program, sf: ts.SourceFile): number {
 export function typeChecks(program: ts.Program, fileName: string, range: [number, number], text: string): boolean {
   const sf = program.getSourceFile(fileName);
   if (!sf) return true;
-  let known = baseErrors.get(program);
-  if (!known) baseErrors.set(program, (known = new Map()));
-  let before = known.get(fileName);
-  if (before === undefined) known.set(fileName, (before = errorCount(program, sf)));
   const fixed = sf.text.slice(0, range[0]) + text + sf.text.slice(range[1]);
   const options = program.getCompilerOptions();
   const host = ts.createCompilerHost(options, true);
@@ -38,7 +34,18 @@ export function typeChecks(program: ts.Program, fileName: string, range: [number
     projectReferences: program.getProjectReferences(),
   });
   const after = next.getSourceFile(sf.fileName);
-  return !!after && errorCount(next, after) <= before;
+  if (!after) return false;
+  const count = errorCount(next, after);
+  // The file as it is is checked only when the fixed one has errors (most files have none).
+  return count === 0 || count <= beforeCount(program, sf);
+}
+
+function beforeCount(program: ts.Program, sf: ts.SourceFile): number {
+  let known = baseErrors.get(program);
+  if (!known) baseErrors.set(program, (known = new Map()));
+  let before = known.get(sf.fileName);
+  if (before === undefined) known.set(sf.fileName, (before = errorCount(program, sf)));
+  return before;
 }
 
 function scriptKindOf(sf: ts.SourceFile): ts.ScriptKind {
