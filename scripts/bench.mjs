@@ -473,6 +473,45 @@ if (!NO_JS) {
   out(
     `${'JS/TS rules loaded / Python records only'.padEnd(52)} ${(jsMed('jsPre') / jsMed('jsNone')).toFixed(2).padStart(9)}  (info: the cost of type-aware checking)\n`,
   );
+  npmRecordsBlock();
+}
+
+/**
+ * Records generated from installed npm packages (`raiselint records generate node_modules/<name>`):
+ * how many, how long, the compile rate by kind, and the share aimed at the exported call the
+ * record's code shows (its entry point is the call in `tryCatchPattern`).
+ */
+function npmRecordsBlock() {
+  const pkgs = ['semver', 'tough-cookie', 'commander', 'abstract-level', 'ajv', 'minimatch', 'smol-toml', 'yaml'].filter((p) =>
+    existsSync(join(ROOT, 'node_modules', p)),
+  );
+  const file = join(work, 'npm-records.jsonl');
+  const gen = run(process.execPath, [bin, 'records', 'generate', ...pkgs.map((p) => join(ROOT, 'node_modules', p)), '-o', file]);
+  if (gen.status !== 0) fail(`records generate failed: ${gen.stderr.slice(0, 500)}`);
+  const records = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).record);
+  const checked = run(process.execPath, [bin, 'records', 'check', file, '--format', 'json', '--python', 'none']);
+  const reports = JSON.parse(checked.stdout).records;
+  const byKind = new Map();
+  let aimed = 0;
+  reports.forEach((r, i) => {
+    const kind = records[i].tags.at(-1);
+    const k = byKind.get(kind) ?? { compiled: 0, all: 0 };
+    k.all++;
+    if (r.status === 'compiled') {
+      k.compiled++;
+      const entry = (r.entryPoints?.[0] ?? '').replace(/\(\)$/, '');
+      const call = entry.startsWith('new ') ? entry : entry.split('.').pop();
+      if (call && records[i].tryCatchPattern.includes(call.startsWith('new ') ? call : `${call}(`)) aimed++;
+    }
+    byKind.set(kind, k);
+  });
+  const compiled = [...byKind.values()].reduce((n, k) => n + k.compiled, 0);
+  out(`\nnpm records: ${pkgs.join(', ')}: ${records.length} records in ${fmt(gen.ms)} (${gen.stderr.trim().replace(/^raiselint: /, '')})\n`);
+  out(`  compiled ${compiled} of ${records.length}; by kind: ${[...byKind].map(([k, v]) => `${k} ${v.compiled}/${v.all}`).join(', ')}\n`);
+  out(`  aimed at the exported call the record's code shows: ${aimed} of ${compiled}\n`);
 }
 
 // ---------------------------------------------------------------- record loading (1,000 / 10,000 / 100,000 records)
