@@ -14,6 +14,7 @@ import { collectJsDirectives } from '../suppress/jsdirectives.js';
 import type { RawResult } from './batch.js';
 import { ConfigReader } from './jsprogram.js';
 import { jsLinter } from './jslint.js';
+import { mentions } from './jsrun.js';
 
 interface Parsed {
   /** The buffer's text, or the disk file's size and mtime. */
@@ -47,9 +48,10 @@ export class JsBuffers {
    */
   lint(abs: string, display: string, text: string, rules: Rule[], open: Map<string, string>): RawResult {
     const out: RawResult = { diagnostics: [], errors: [], directives: [], text };
-    if (text.includes('raiselint')) out.directives = collectJsDirectives(text, abs);
-    const names = new Set(rules.flatMap((r) => r.js?.names ?? []));
-    if (![...text.matchAll(/[A-Za-z_$][\w$]*/g)].some((m) => names.has(m[0]))) return out;
+    // The CLI's prefilter (jsrun.ts): a file that mentions no rule's names is not linted.
+    const seen = mentions(text, new Set(rules.flatMap((r) => r.js?.names ?? [])));
+    if (seen.directives) out.directives = collectJsDirectives(text, abs);
+    if (!seen.match) return out;
     const config = this.configs.configOf(abs);
     const { options, declarations } = this.configs.read(config);
     const buffers = new Map(open);
