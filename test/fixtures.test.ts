@@ -6,6 +6,8 @@
  *   `# ok: ...`                            no finding on this line
  * Findings and annotations must match exactly; a file without annotations must be clean.
  * Every file must parse with CPython's `ast` unless its name contains `syntax_error`.
+ * A folder of projects (fixtures/crossfile) is read as `raiselint check` reads it: what a file
+ * imports from its project's other modules is followed.
  * Each folder is checked through both paths (test/helpers/paths.ts): `raiselint check` with its
  * compiled-rules snapshot, and fresh compilation (`loadRules` + `checkSource`); both must give
  * exactly the annotated findings and confidences.
@@ -23,6 +25,9 @@ import { pinsFor } from '../src/config/pins.js';
 import { ConfigResolver, fileRules } from '../src/config/resolve.js';
 import { finishFile } from '../src/engine/project.js';
 import { cliFindings, type CliRun } from './helpers/paths.js';
+import { projectModules } from '../src/engine/modules.js';
+import { summarizer } from '../src/semantic/model.js';
+import type { ProjectModules } from '../src/semantic/crossfile.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures');
 
@@ -66,6 +71,14 @@ function rulesFor(dir: string): Promise<RuleSet> {
   return ruleSets.get(dir)!;
 }
 
+/** The project's modules of a fixture folder's files, one set per folder (as one run reads them). */
+const moduleSets = new Map<string, ProjectModules>();
+function modulesFor(dir: string, rules: RuleSet): ProjectModules {
+  let m = moduleSets.get(dir);
+  if (!m) moduleSets.set(dir, (m = projectModules(rules, summarizer(rules))));
+  return m;
+}
+
 /** A folder's `options.json`: `select` (as `--select`: a folder of control-flow records selects `control-flow`). */
 function optionsFor(dir: string): { select?: string[] } {
   const p = join(ROOT, dir, 'options.json');
@@ -91,7 +104,8 @@ for (const dir of dirs) {
         const rules = await rulesFor(dir);
         const text = readFileSync(file, 'utf8');
         // The pins of the file's project (pyproject.toml, requirements, .python-version), as `raiselint check` reads them.
-        const res = checkSource(text, name, rules, { pins: pinsFor(file) });
+        // With the project's modules, as `raiselint check` reads them (cross-file: fixtures/crossfile).
+        const res = checkSource(text, name, rules, { pins: pinsFor(file), modules: modulesFor(dir, rules) }, file);
         // The per-file stage `raiselint check` runs after checking: selection (control-flow rules are off unless selected), suppressions, one finding per call and error.
         const cfg = new ConfigResolver({ use: false, overrides: { select: optionsFor(dir).select } }).forFile(file);
         const kept = finishFile(res, { abs: file, display: name, rules: fileRules(cfg, file) }, { rules, configOnly: new Set() }, () => text).diagnostics;

@@ -40,6 +40,7 @@ interface CheckFlags extends RuffFlags, RuleSourceFlags {
   jobs?: number;
   cache: boolean;
   prefilter: boolean;
+  crossFile: boolean;
   timings?: boolean;
   stdinFilename?: string;
   followLinks?: boolean;
@@ -153,6 +154,7 @@ function checkCommand(program: Command): Command {
     .option('-j, --jobs <n>', 'threads to use at most (default: the number of cores)', positiveInt)
     .option('--no-cache', 'do not read or write cached results (compiled rules are still cached)')
     .option('--no-prefilter', 'parse every file, even those that mention no trigger name (for debugging)')
+    .option('--no-cross-file', "check each file alone: do not follow values through the project's own modules")
     .option('--timings', 'print what the run did to stderr: files cached, read, parsed; threads; time')
     .option('--stdin-filename <path>', 'with the path `-`: the file the source on stdin stands for (its config applies; reports name it)');
 }
@@ -181,6 +183,7 @@ function projectOptions(flags: CheckFlags, ruff: RuffOptions, stdin: StdinSource
     cache: flags.cache,
     cacheDir: flags.cacheDir,
     prefilter: flags.prefilter,
+    crossFile: flags.crossFile,
     fixes: needsFixes(format, flags),
     originals: !!(flags.fix || flags.diff),
     stdin,

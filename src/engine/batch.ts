@@ -32,6 +32,7 @@ import type { CheckOptions } from './check.js';
 import { codeId, prepareRules, type PreparedRules, type RuleOptions } from '../compile/index.js';
 import type { ThreadData, ThreadMessage } from './thread.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
+import { depsUnchanged } from './depsigs.js';
 import { BOUND_AFTER_BYTES, boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 import { THREAD_MARK, threadUrl } from './threadurl.js';
 
@@ -91,6 +92,8 @@ export interface BatchOptions extends CheckOptions, DiscoverOptions {
   cacheDir?: string;
   /** Use the prefilter (default true). */
   prefilter?: boolean;
+  /** Follow values through the project's own modules (default true). */
+  crossFile?: boolean;
   /** See DEFAULT_SPAWN_AFTER_BYTES (0: start the workers at once; tests use it). */
   spawnAfterBytes?: number;
   /** See DEFAULT_SPAWN_FOR_FILES. */
@@ -202,7 +205,8 @@ function pendingFiles(
       return;
     }
     const e = cache?.get(f.abs);
-    const usable = e && e.d === f.display && e.o === optionsOf(f) ? e : undefined;
+    // A result read from project modules (cross-file) stands only while they are as they were.
+    const usable = e && e.d === f.display && e.o === optionsOf(f) && depsUnchanged(e.deps) ? e : undefined;
     if (usable?.s) {
       let st;
       try {
@@ -294,6 +298,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
     prefilter,
     maxFileSize: opts.maxFileSize,
     fixes: opts.fixes,
+    crossFile: opts.crossFile !== false,
   };
   const stats: BatchStats = {
     files: files.length,
@@ -310,7 +315,15 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
   const cache = useCache
     ? ResultCache.load(
         cacheDir,
-        hashParts([codeId(), prepared.key, opts.minConfidence ?? 'possible', prefilter, opts.fixes !== false, JSON.stringify(opts.cacheKeyExtra ?? null)]),
+        hashParts([
+          codeId(),
+          prepared.key,
+          opts.minConfidence ?? 'possible',
+          prefilter,
+          opts.fixes !== false,
+          opts.crossFile !== false,
+          JSON.stringify(opts.cacheKeyExtra ?? null),
+        ]),
       )
     : undefined;
   const now = Date.now();
@@ -337,7 +350,17 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
     if (o.parsed) stats.parsed++;
     results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives, text: o.text, bytes: o.source };
     if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read' || e.kind === 'too-large')) {
-      cache.set(f.abs, { h: o.hash, d: f.display, o: optionsOf(f), s: o.sig, t: now, diagnostics: o.diagnostics, errors: o.errors, directives: o.directives });
+      cache.set(f.abs, {
+        h: o.hash,
+        d: f.display,
+        o: optionsOf(f),
+        s: o.sig,
+        t: now,
+        deps: o.deps,
+        diagnostics: o.diagnostics,
+        errors: o.errors,
+        directives: o.directives,
+      });
     }
   }
   cache?.save();

@@ -6,11 +6,12 @@ import { DecodeError, decodeSource, normalizeLoneCR } from '../parse/source.js';
 import { firstSyntaxError } from '../parse/syntax.js';
 import { isStackOverflow, mayBeDeeper, shallowSource } from '../parse/depth.js';
 import { builtinDiagnostic, TOO_DEEP } from '../suppress/builtin.js';
-import { prefilterFor } from '../prefilter/index.js';
+import { prefilterFor, type ProjectImports } from '../prefilter/index.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import type { Pins } from '../rules/condition/versions.js';
 import { buildModel } from '../semantic/model.js';
+import type { ProjectModules } from '../semantic/crossfile.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
 import type { Finding } from '../match/match.js';
@@ -30,6 +31,8 @@ export interface CheckOptions {
   pins?: Pins;
   /** Plan fixes (default true); false when nothing will read them (an output format that shows none). */
   fixes?: boolean;
+  /** The project's modules, read for what a file imports from them (semantic/crossfile.ts); absent: each file alone. */
+  modules?: ProjectModules;
 }
 
 export interface FileResult {
@@ -42,20 +45,23 @@ export interface FileResult {
   directives?: Directive[];
   /** The bytes read (checkFile), for fixes. */
   bytes?: Buffer;
+  /** Project module files the findings were read from (cross-file), transitively. */
+  deps?: string[];
 }
 
 /** False when the text cannot produce a finding (see src/prefilter/index.ts): one pass, whatever the number of rules. */
-export function canMatch(text: string, rules: RuleSet): boolean {
-  return prefilterFor(rules).candidateText(text) !== null;
+export function canMatch(text: string, rules: RuleSet, project?: ProjectImports): boolean {
+  return prefilterFor(rules).candidateText(text, project) !== null;
 }
 
-export function checkSource(source: string, file: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+/** `abs`: the file's absolute path, where its imports of project modules are resolved from (with `opts.modules`). */
+export function checkSource(source: string, file: string, rules: RuleSet, opts: CheckOptions = {}, abs?: string): FileResult {
   // Lone CRs are line breaks, as CPython counts them (see normalizeLoneCR): same offsets, CPython's lines.
   const text = normalizeLoneCR(source);
   // A tree deeper than the limit is read with its deep subtrees blanked: recursive walks would overflow the stack, and some are quadratic in depth.
   if (mayBeDeeper(text, DEPTH_LIMITS[0]!)) return checkDeep(text, file, rules, opts);
   try {
-    return checkText(text, file, rules, opts);
+    return checkText(text, file, rules, opts, abs);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
     return checkDeep(text, file, rules, opts);
@@ -108,7 +114,7 @@ function checkDeep(text: string, file: string, rules: RuleSet, opts: CheckOption
 /** Depth limits tried in turn (the second for a thread with a smaller stack). */
 const DEPTH_LIMITS = [100, 40];
 
-function checkText(text: string, file: string, rules: RuleSet, opts: CheckOptions): FileResult {
+function checkText(text: string, file: string, rules: RuleSet, opts: CheckOptions, abs?: string): FileResult {
   const errors: FileError[] = [];
   const tree = parsePython(text);
   try {
@@ -122,8 +128,9 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
         message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)`,
       });
     const directives = collectDirectives(tree.rootNode, text);
-    if (opts.prefilter !== false && !canMatch(text, rules)) return { file, diagnostics: [], errors, text, directives };
-    const model = buildModel(tree.rootNode, rules, file, { source: text });
+    if (opts.prefilter !== false && !canMatch(text, rules, opts.modules && abs ? opts.modules.imports(abs) : undefined))
+      return { file, diagnostics: [], errors, text, directives };
+    const model = buildModel(tree.rootNode, rules, file, { source: text, project: opts.modules && abs ? { modules: opts.modules, abs } : undefined });
     const found = filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();
@@ -148,7 +155,8 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
             { strategy: opts.fixStrategy, scopes: model.scopes },
           );
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
-    return { file, diagnostics, errors, text, directives };
+    const deps = model.deps();
+    return { file, diagnostics, errors, text, directives, deps: deps.length ? deps : undefined };
   } finally {
     tree.delete();
   }
@@ -165,7 +173,7 @@ export function checkFile(abs: string, display: string, rules: RuleSet, opts: Ch
 }
 
 /** Checks a file's bytes (read from disk or stdin): an undecodable file or an internal error is a file error, never a throw. */
-export function checkBytes(bytes: Buffer, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
+export function checkBytes(bytes: Buffer, display: string, rules: RuleSet, opts: CheckOptions = {}, abs?: string): FileResult {
   let text: string;
   try {
     text = decodeSource(bytes).text;
@@ -174,7 +182,7 @@ export function checkBytes(bytes: Buffer, display: string, rules: RuleSet, opts:
     throw e;
   }
   try {
-    return { ...checkSource(text, display, rules, opts), bytes };
+    return { ...checkSource(text, display, rules, opts, abs), bytes };
   } catch (e) {
     return { file: display, diagnostics: [], errors: [{ file: display, kind: 'internal', message: `internal error while checking: ${(e as Error).message}` }] };
   }

@@ -20,6 +20,9 @@ import { filterBaseline, type Baseline } from '../suppress/baseline.js';
 import type { StrategyOption } from '../fix/plan.js';
 import { ruleEnabledIn, severityIn, type FileRules } from '../config/resolve.js';
 import { checkSource, type CheckOptions, type FileResult } from './check.js';
+import type { ProjectModules } from '../semantic/crossfile.js';
+import { summarizer } from '../semantic/model.js';
+import { projectModules } from './modules.js';
 
 /** What the per-file stage needs to know about the whole run. */
 export interface RunContext {
@@ -27,6 +30,10 @@ export interface RunContext {
   /** Dataset files (absolute) that only some configs load: their rules apply only under those configs. */
   configOnly: Set<string>;
   minConfidence?: Confidence;
+  /** Follow values through the project's own modules (semantic/crossfile.ts). */
+  crossFile?: boolean;
+  /** The project's modules to read them from (the language server's, over its open buffers); else one set per rule set, from the disk. */
+  modules?: ProjectModules;
 }
 
 /** What the per-file stage needs to know about one file. */
@@ -131,8 +138,17 @@ export interface LintContext {
  * one way a text is linted outside a batch: the fix loop's re-lints and the language server's buffers.
  */
 export function lintText(text: string, rules: RuleSet, ctx: LintContext): FileResult {
-  const r = checkSource(text, ctx.file.display, rules, { fixStrategy: ctx.file.fixStrategy, pins: ctx.file.pins });
+  const modules = ctx.run?.modules ?? (ctx.run?.crossFile ? diskModulesOf(rules) : undefined);
+  const r = checkSource(text, ctx.file.display, rules, { fixStrategy: ctx.file.fixStrategy, pins: ctx.file.pins, modules }, ctx.file.abs);
   return ctx.run ? { ...r, diagnostics: finishFile(r, ctx.file, ctx.run).diagnostics } : r;
+}
+
+/** The project's modules read from the disk, one set per rule set (a run's re-lints share it). */
+const diskModules = new WeakMap<RuleSet, ProjectModules>();
+function diskModulesOf(rules: RuleSet): ProjectModules {
+  let m = diskModules.get(rules);
+  if (!m) diskModules.set(rules, (m = projectModules(rules, summarizer(rules))));
+  return m;
 }
 
 /** A context for a file linted alone: no config, no per-file stage (tests, fixes of a text alone). */

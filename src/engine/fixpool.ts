@@ -76,6 +76,7 @@ export async function runFixJobs(
       key: source.key,
       configOnly: run ? [...run.configOnly] : undefined,
       minConfidence: run?.minConfidence,
+      crossFile: run?.crossFile,
       unsafe: !!opts.unsafe,
     };
     for (let w = 0; w < threadCount - 1; w++) {

@@ -71,6 +71,8 @@ export interface ProjectOptions extends RuleOptions {
   cache?: boolean;
   cacheDir?: string;
   prefilter?: boolean;
+  /** Follow values through the project's own modules (default true; `--no-cross-file`). */
+  crossFile?: boolean;
   /** See batch.ts (tests start workers at once with 0). */
   spawnAfterBytes?: number;
   /** Check this source (read from standard input) instead of files: see stdin.ts. */
@@ -173,7 +175,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   // Rule ids are read from the snapshot's index only when a config names rules.
   const distinct = new Set(cfgs);
   if ([...distinct].some((c) => rulePatterns(c).length)) checkRulePatterns(distinct, [...prepared.snapshot.ids, ...BUILTIN_IDS]);
-  const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence };
+  const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence, crossFile: opts.crossFile !== false };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
   const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, deriveMode === 'certain' ? derived?.recordIds : undefined);
@@ -240,7 +242,7 @@ async function checkAll(
 ): Promise<{ results: RawResult[]; stats: BatchStats }> {
   if (opts.stdin) {
     const c = contexts.of(files[0]!, 0);
-    return checkStdin(opts.stdin, prepared, { fixStrategy: c.fixStrategy, prefilter: opts.prefilter, pins: c.pins });
+    return checkStdin(opts.stdin, prepared, { fixStrategy: c.fixStrategy, prefilter: opts.prefilter, pins: c.pins, crossFile: opts.crossFile });
   }
   const tasks = files.map((f, i) => ({
     abs: f.abs,
@@ -250,8 +252,8 @@ async function checkAll(
     fixStrategy: contexts.of(f, i).fixStrategy,
     pins: contexts.of(f, i).pins,
   }));
-  const { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes } = opts;
-  return checkFiles(tasks, prepared, { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes });
+  const { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes, crossFile } = opts;
+  return checkFiles(tasks, prepared, { jobs, cache, cacheDir, prefilter, spawnAfterBytes, maxFileSize, fixes, crossFile });
 }
 
 type Finished = Pick<ProjectResult, 'diagnostics' | 'errors' | 'sources' | 'originals' | 'outcomes' | 'suppressed' | 'baselined' | 'staleBaseline'>;

@@ -10,6 +10,8 @@ import type { Pins } from '../rules/condition/versions.js';
 import { NotebookError } from '../parse/notebook.js';
 import { Source } from '../parse/kind.js';
 import { checkBytes } from './check.js';
+import { projectModules } from './modules.js';
+import { summarizer } from '../semantic/model.js';
 import type { BatchStats, RawResult } from './batch.js';
 import type { PreparedRules } from '../compile/index.js';
 import type { StrategyOption } from '../fix/plan.js';
@@ -28,7 +30,7 @@ export function stdinFile(src: StdinSource): { abs: string; display: string } {
 export async function checkStdin(
   src: StdinSource,
   prepared: PreparedRules,
-  opts: { fixStrategy?: StrategyOption; prefilter?: boolean; pins?: Pins },
+  opts: { fixStrategy?: StrategyOption; prefilter?: boolean; pins?: Pins; crossFile?: boolean },
 ): Promise<{ results: RawResult[]; stats: BatchStats }> {
   await initParser();
   const { abs, display } = stdinFile(src);
@@ -51,7 +53,10 @@ export async function checkStdin(
     };
     return { results: [{ diagnostics: [], errors: [{ file: display, kind: 'decode', message: e.message }], directives: [] }], stats };
   }
-  const r = checkBytes(bytes, display, prepared.snapshot.catalog(), { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter, pins: opts.pins });
+  const rules = prepared.snapshot.catalog();
+  // The file it stands for is checked with what it imports from the project's modules, as on disk.
+  const modules = opts.crossFile === false ? undefined : projectModules(rules, summarizer(rules));
+  const r = checkBytes(bytes, display, rules, { fixStrategy: opts.fixStrategy, prefilter: opts.prefilter, pins: opts.pins, modules }, abs);
   const stats: BatchStats = {
     files: 1,
     cachedByStat: 0,

@@ -34,6 +34,8 @@ export interface FixThreadData {
   /** The run's per-file stage (absent: the files are fixed alone). */
   configOnly?: string[];
   minConfidence?: Confidence;
+  /** The run's `crossFile` (./filecontext.ts RunContext). */
+  crossFile?: boolean;
   unsafe: boolean;
 }
 
@@ -57,7 +59,7 @@ async function runFixes(data: FixThreadData): Promise<void> {
   const snap = openSnapshot(data);
   await initParser();
   const rules = snap.catalog();
-  const run = data.configOnly ? { rules, configOnly: new Set(data.configOnly), minConfidence: data.minConfidence } : undefined;
+  const run = data.configOnly ? { rules, configOnly: new Set(data.configOnly), minConfidence: data.minConfidence, crossFile: data.crossFile } : undefined;
   const counter = new Int32Array(data.counter);
   for (;;) {
     const i = Atomics.add(counter, 0, 1);

@@ -19,6 +19,9 @@ import type { StrategyOption } from '../fix/plan.js';
 import type { Directive } from '../suppress/directives.js';
 import type { CheckOptions, checkSource as CheckSource } from './check.js';
 import type { Pins } from '../rules/condition/versions.js';
+import type { ProjectModules, Summarize } from '../semantic/crossfile.js';
+import { projectModules, readModuleFromDisk } from './modules.js';
+import { depSignatures } from './depsigs.js';
 
 export interface FileTask {
   abs: string;
@@ -46,6 +49,8 @@ export interface WorkResult {
   /** The file was parsed (it passed the prefilter, or the prefilter is off). */
   parsed: boolean;
   bytes: number;
+  /** The project modules its findings were read from, with their stat signatures (they key its cached result). */
+  deps?: [string, StatSig][];
   /** The decoded text and a copy of the bytes of a file with findings or directives, kept on the main thread within a budget (see FileChecker): not read again for reporters and fixes. */
   text?: string;
   source?: Buffer;
@@ -58,6 +63,8 @@ export interface WorkOptions extends CheckOptions {
   prefilter: boolean;
   /** Larger files are not read: an io-error (default DEFAULT_MAX_FILE_SIZE). */
   maxFileSize?: number;
+  /** Follow values through the project's own modules (semantic/crossfile.ts; default true). */
+  crossFile?: boolean;
 }
 
 /** Rules on demand: the rule set that covers the trigger names a file mentions (null: all rules). */
@@ -109,6 +116,9 @@ export class FileChecker {
   private readonly reader: FileReader;
   /** The parser and the checker are loaded with the first file that needs them (none may). */
   private check?: typeof CheckSource;
+  /** The project's modules this checker has read (one set per thread), and the model's summarizer once loaded. */
+  private modules?: ProjectModules;
+  private summarize?: Summarize;
 
   /**
    * @param keepBytes bytes of files with findings or directives whose text and bytes the results
@@ -133,12 +143,24 @@ export class FileChecker {
     if (!o)
       byStrategy.set(
         task.fixStrategy,
-        (o = { ...this.opts, prefilter: false, fixStrategy: task.fixStrategy ?? this.opts.fixStrategy, pins: task.pins ?? this.opts.pins }),
+        (o = {
+          ...this.opts,
+          prefilter: false,
+          fixStrategy: task.fixStrategy ?? this.opts.fixStrategy,
+          pins: task.pins ?? this.opts.pins,
+          modules: this.project(),
+        }),
       );
     return o;
   }
 
   private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
+
+  /** The project's modules (cross-file), made on first use: summaries are computed once the model is loaded. */
+  private project(): ProjectModules | undefined {
+    if (this.opts.crossFile === false) return undefined;
+    return (this.modules ??= projectModules(this.rulesFor([]), (t, f, v) => this.summarize!(t, f, v), readModuleFromDisk(this.opts.maxFileSize)));
+  }
 
   /** Keeps the text and a copy of the bytes of a file that has findings or directives, while the budget lasts (not notebooks: their text is made from cells). */
   private keep(out: WorkResult, src: Source, text: string, bytes: Buffer): void {
@@ -177,7 +199,8 @@ export class FileChecker {
     }
     let names: string[] | null = null;
     if (this.opts.prefilter) {
-      names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined);
+      const project = this.project();
+      names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined, project?.imports(task.abs));
       if (names === null) {
         const err = decodeError(bytes);
         if (err) out.errors.push({ file: display, kind: 'decode', message: err });
@@ -196,14 +219,20 @@ export class FileChecker {
     }
     out.parsed = true;
     try {
+      const rules = this.rulesFor(names);
       if (!this.check) {
-        const [{ initParser }, { checkSource }] = await Promise.all([import('../parse/parser.js'), import('./check.js')]);
+        const [{ initParser }, { checkSource }, { summarizer }] = await Promise.all([
+          import('../parse/parser.js'),
+          import('./check.js'),
+          import('../semantic/model.js'),
+        ]);
         await initParser();
         this.check = checkSource;
+        this.summarize = summarizer(rules);
       }
-      const rules = this.rulesFor(names);
-      const r = this.check(text, display, rules, this.checkOptions(task));
+      const r = this.check(text, display, rules, this.checkOptions(task), task.abs);
       out.diagnostics = r.diagnostics;
+      out.deps = depSignatures(r.deps);
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = r.errors.map((e) => src.place(e, text));
       out.directives = r.directives ?? [];

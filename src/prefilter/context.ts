@@ -43,6 +43,8 @@ const isWord = (c: number): boolean => ID_BYTE[c] !== 0;
 export interface ImportContext {
   /** First segments of the modules the file's import statements name. */
   roots: Set<string>;
+  /** Some import is relative (`from .m import x`, `from .. import m`): of the file's own project. */
+  relative: boolean;
   /** Every ASCII name written in an import statement's list. */
   imported: Set<string>;
   /** Where those names start, each with whether `as` follows it (`from m import x as y`: x's value goes to another name). */
@@ -52,12 +54,13 @@ export interface ImportContext {
 /** The import statements of buf[0, n), read from the bytes. */
 export function importContext(buf: Uint8Array, n: number): ImportContext {
   const b = Buffer.from(buf.buffer, buf.byteOffset, n);
-  const out: ImportContext = { roots: new Set(), imported: new Set(), listed: new Map() };
+  const out: ImportContext = { roots: new Set(), imported: new Set(), listed: new Map(), relative: false };
   for (let at = b.indexOf(IMPORT); at >= 0; at = b.indexOf(IMPORT, at + IMPORT.length)) {
     const end = at + IMPORT.length;
     if (!startsToken(b, at) || (end < n && isWord(b[end]!))) continue;
     const from = fromRoot(b, at);
     if (from && from.root) out.roots.add(from.root);
+    if (from?.relative) out.relative = true;
     const list = readList(b, end, n, out, from === null);
     // Where its names are (their value goes to their local names): only for a list that is surely
     // an import statement's, at the start of a statement, on one line or in its parentheses.
@@ -107,14 +110,17 @@ function backOverBlanks(b: Uint8Array, i: number): number {
  * For the `import` token at `at`: where `from` is and the root of `from <module> import` ('' for
  * a relative module without a name: `from . import x`), or null when it is not a from-import.
  */
-function fromRoot(b: Buffer, at: number): { at: number; root: string } | null {
+function fromRoot(b: Buffer, at: number): { at: number; root: string; relative: boolean } | null {
   let i = backOverBlanks(b, at - 1);
   let root = '';
   let afterName = false;
+  // Read backwards: the last byte seen before `from` is the first of the module (a dot: relative).
+  let dot = false;
   for (;;) {
     if (i < 0) return null;
     const c = b[i]!;
     if (c === DOT) {
+      dot = true;
       afterName = false;
       i = backOverBlanks(b, i - 1);
       continue;
@@ -124,9 +130,10 @@ function fromRoot(b: Buffer, at: number): { at: number; root: string } | null {
     while (s > 0 && isWord(b[s - 1]!)) s--;
     const word = b.toString('latin1', s, i + 1);
     // `from` itself, or after a number (`1from`: see startsToken; s is where the word bytes start).
-    if (word === 'from' || (word.endsWith('from') && isDigit(b[s]!))) return { at: i - 3, root };
+    if (word === 'from' || (word.endsWith('from') && isDigit(b[s]!))) return { at: i - 3, root, relative: dot };
     // Two names without a dot between: not a module name.
     if (afterName) return null;
+    dot = false;
     root = word;
     afterName = true;
     i = backOverBlanks(b, s - 1);

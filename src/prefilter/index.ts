@@ -32,7 +32,7 @@
 import type { RuleSet } from '../rules/ruleset.js';
 import { ID_BYTE, NameTable, type Occurrences, type ScanResult } from './nametable.js';
 import { accessAfter, dotBefore, importContext, type ImportContext } from './context.js';
-import { Needs, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './needs.js';
+import { Needs, needRoots, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './needs.js';
 import { Gate, MAX_NEEDLES, needlesFor } from './needles.js';
 import { ROLE_CALL, ROLE_CLASS, ROLE_CONTEXT, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../rules/types.js';
 
@@ -156,10 +156,10 @@ export class Prefilter {
    * Whether the names found allow a finding: an entry name written as it must be, with what it
    * needs (./needs.ts; the file's imports are read only then), or a directive.
    */
-  private decide(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number): boolean {
+  private decide(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number, project?: ProjectImports): boolean {
     if (!this.needsJson) return rolesCanMatch(toResult(found).roles);
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
-    const facts = needFacts(found, occurrences, buf, length);
+    const facts = needFacts(found, occurrences, buf, length, project);
     for (const [name, roles] of found) {
       if (roles & ROLE_DIRECTIVE) return true;
       // A name no rule files (a curated summary method that leads to no rule's method) leads to no finding.
@@ -187,12 +187,23 @@ export class Prefilter {
     return toResult(found);
   }
 
-  /** The names a file mentions when it can produce a finding; null when it cannot. */
-  candidateBytes(buf: Uint8Array, length = buf.length, text?: string): string[] | null {
+  /** The module roots the rules' libraries live in (what a project module of that name is not: see semantic/crossfile.ts). */
+  libraryRoots(): Set<string> {
+    return this.needsJson ? needRoots(JSON.parse(this.needsJson) as NeedsSpec) : new Set();
+  }
+
+  /**
+   * The names a file mentions when it can produce a finding; null when it cannot. With `project`,
+   * a file that imports one of the project's modules may get any class through it (cross-file):
+   * what a name needs beside it is taken as met.
+   */
+  candidateBytes(buf: Uint8Array, length = buf.length, text?: string, project?: ProjectImports): string[] | null {
     if (this.needles) {
       // Every call or method name contains a needle: look at the tokens around the needles only.
       const b = Buffer.from(buf.buffer, buf.byteOffset, length);
-      if (this.gate?.first && !this.gate.pass(b)) return null;
+      // A file that imports a project module may get the classes the gate looks for through it (cross-file).
+      const gated = () => !!this.gate && !this.gate.pass(b) && !(project && importsProject(buf, length, project));
+      if (this.gate?.first && gated()) return null;
       let found = false;
       for (const needle of this.needles) {
         for (let at = b.indexOf(needle); at >= 0 && !found; ) {
@@ -205,7 +216,7 @@ export class Prefilter {
         }
         if (found) break;
       }
-      if (!found || (this.gate && !this.gate.first && !this.gate.pass(b))) return null;
+      if (!found || (this.gate && !this.gate.first && gated())) return null;
     } else if (this.stage1.gramsUsable) {
       if (!this.stage1.anyToken(buf, length)) return null;
     } else if (this.all.minLen === this.stage1.minLen) {
@@ -218,7 +229,7 @@ export class Prefilter {
       let roles = 0;
       for (const r of found.values()) roles |= r;
       if ((roles & STAGE1_ROLES) === 0) return null;
-      return this.decide(found, occurrences, buf, length) ? [...found.keys()] : null;
+      return this.decide(found, occurrences, buf, length, project) ? [...found.keys()] : null;
     } else {
       const first = new Map<string, number>();
       this.stage1.scanBytes(buf, length, text, first);
@@ -227,13 +238,13 @@ export class Prefilter {
     const found = new Map<string, number>();
     const occurrences: Occurrences = { roles: ROLE_CALL | ROLE_METHOD, at: new Map() };
     this.all.scanBytes(buf, length, text, found, this.needsJson ? occurrences : undefined);
-    return this.decide(found, occurrences, buf, length) ? [...found.keys()] : null;
+    return this.decide(found, occurrences, buf, length, project) ? [...found.keys()] : null;
   }
 
   /** `candidateBytes` on decoded text (as its UTF-8 bytes: the same tokens, non-ASCII characters ending them). */
-  candidateText(text: string): string[] | null {
+  candidateText(text: string, project?: ProjectImports): string[] | null {
     const bytes = Buffer.from(text, 'utf8');
-    return this.candidateBytes(bytes, bytes.length, text);
+    return this.candidateBytes(bytes, bytes.length, text, project);
   }
 }
 
@@ -243,10 +254,21 @@ export class Prefilter {
  * imports read on first use. The prefilter and the model's demand (src/semantic/demand.ts) read a
  * file's needs through this one reading.
  */
-export function needFacts(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number): NeedFacts {
+/** Whether an import root names one of the project's own modules (`.`: a relative import). */
+export type ProjectImports = (root: string) => boolean;
+
+/** Whether the file's import statements name one of the project's modules. */
+function importsProject(buf: Uint8Array, length: number, project: ProjectImports): boolean {
+  const ctx = importContext(buf, length);
+  return (ctx.relative && project('.')) || [...ctx.roots].some((r) => project(r));
+}
+
+export function needFacts(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number, project?: ProjectImports): NeedFacts {
   let ctx: ImportContext | undefined;
   const imports = () => (ctx ??= importContext(buf, length));
+  let viaProject: boolean | undefined;
   return {
+    project: project && (() => (viaProject ??= importsProject(buf, length, project))),
     found,
     // A name that is no ASCII identifier is found in the decoded text only: any shape.
     shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),

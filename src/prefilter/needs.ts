@@ -272,6 +272,15 @@ export interface NeedFacts {
   shape(name: string): number;
   /** Module roots the file's import statements name. */
   roots(): { has(root: string): boolean };
+  /** The file imports one of the project's own modules, through which any class may come (cross-file). */
+  project?: () => boolean;
+}
+
+/** The module roots the rules' libraries live in (a project module of such a name is the library's, not the project's). */
+export function needRoots(spec: NeedsSpec): Set<string> {
+  const out = new Set<string>();
+  for (const c of spec.conds) for (const r of c.roots) out.add(r);
+  return out;
 }
 
 /** The spec, indexed for lookups. */
@@ -294,6 +303,7 @@ export class Needs {
   }
 
   private condMet(c: NeedCond, facts: NeedFacts): boolean {
+    if (facts.project?.()) return true;
     if (c.names.length && !c.names.some((n) => facts.found.has(n))) return false;
     if (!c.roots.length) return true;
     const roots = facts.roots();

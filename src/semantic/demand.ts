@@ -18,7 +18,7 @@
 import type { Node } from '../parse/parser.js';
 import type { FileFlows, ValueFlow } from '../python/flows.js';
 import { NameTable, type Occurrences } from '../prefilter/nametable.js';
-import { needFacts, prefilterFor } from '../prefilter/index.js';
+import { needFacts, prefilterFor, type ProjectImports } from '../prefilter/index.js';
 import { Needs, needTokens } from '../prefilter/needs.js';
 import type { RuleSet } from '../rules/ruleset.js';
 
@@ -312,7 +312,8 @@ function liveTable(rules: RuleSet, names: Set<string>): LiveTable {
  * one); a function or constructor name, an import of its module's root. So `d.get(k)` in a file
  * that can make no instance of a class with a `get` rule is not a reason to interpret a body.
  */
-export function liveNames(source: string, rules: RuleSet, names: Set<string>): Set<string> {
+/** `project`: the file's imports of project modules (cross-file), through which any class may come. */
+export function liveNames(source: string, rules: RuleSet, names: Set<string>, project?: ProjectImports): Set<string> {
   const { table, needs } = liveTable(rules, names);
   const buf = Buffer.from(source, 'utf8');
   const n = buf.length;
@@ -324,7 +325,7 @@ export function liveNames(source: string, rules: RuleSet, names: Set<string>): S
     for (const [name, r] of found) if (r & DEMANDED) out.add(name);
     return out;
   }
-  const facts = needFacts(found, occurrences, buf, n);
+  const facts = needFacts(found, occurrences, buf, n, project);
   for (const [name, r] of found) if (r & DEMANDED && needs.met(name, facts) !== false) out.add(name);
   return out;
 }

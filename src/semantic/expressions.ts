@@ -14,6 +14,7 @@ import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
 import { callSite, type SiteObserver } from './sites.js';
+import type { CrossFile } from './crossfile.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
@@ -31,6 +32,8 @@ export abstract class Expressions {
   protected readonly annotations: Annotations;
   protected readonly narrowing: Narrowing;
   protected readonly members: Members;
+  /** The project's other modules, as this file imports them (./crossfile.ts); absent when the file is read alone. */
+  cross?: CrossFile;
 
   constructor(
     protected readonly rules: RuleSet,
@@ -38,7 +41,12 @@ export abstract class Expressions {
   ) {
     this.classes = rules.classes.overlay();
     this.annotations = new Annotations(this.classes, (n, env) => this.expr(n, env, inert()));
-    this.narrowing = new Narrowing({ classes: this.classes, guards: rules.guards, expr: (n, env, ctx) => this.expr(n, env, ctx) });
+    this.narrowing = new Narrowing({
+      classes: this.classes,
+      guards: rules.guards,
+      expr: (n, env, ctx) => this.expr(n, env, ctx),
+      resolve: (t) => (this.cross ? this.cross.resolveType(t) : t),
+    });
     this.members = new Members(this);
   }
 
@@ -217,7 +225,7 @@ export abstract class Expressions {
   private recordAttribute(n: Node, attr: string, recv: Type, ctx: FnCtx): void {
     if (!ctx.record || !this.observer.wants(attr)) return;
     if (n.parent?.type === 'call' && field(n.parent, 'function')?.id === n.id) return;
-    this.observer.add(callSite(n, 'attribute', attr, recv, undefined, field(n, 'object')?.text));
+    this.observer.add(callSite(n, 'attribute', attr, this.cross ? this.cross.resolveType(recv) : recv, undefined, field(n, 'object')?.text));
   }
 
   private call(n: Node, env: Env, ctx: FnCtx): Type {
@@ -257,7 +265,9 @@ export abstract class Expressions {
     args.pos.length = npos;
     if (ctx.record && name) {
       const inherited: string[] = [];
-      const callee = this.members.calleeNames(calleeT, inherited);
+      // What the project's own modules make of the receiver and the callee (./crossfile.ts).
+      if (receiver && this.cross) receiver = this.cross.resolveType(receiver);
+      const callee = this.members.calleeNames(this.cross ? union(calleeT, this.cross.resolveType(calleeT)) : calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
         if (fn.type === 'attribute')
@@ -277,12 +287,20 @@ export abstract class Expressions {
     return out.length ? union(...out) : UNKNOWN;
   }
 
+  /** What calling values of type t returns, with arguments not known. */
+  protected callOf(t: Type): Type {
+    const args: CallArgs = { pos: [], kw: NO_KEYWORDS };
+    return union(...t.map((a) => this.callResult(a, args)));
+  }
+
   /** What calling a value of one atom returns. */
   private callResult(a: Atom, args: CallArgs): Type {
     if (a.kind === 'class') return [this.members.construct(a.key, args)];
     if (a.kind === 'ref') {
       const key = this.classes.resolve(a.qualname);
-      return key ? [this.members.construct(key, args)] : UNKNOWN;
+      if (key) return [this.members.construct(key, args)];
+      // A call of a project module's function or class: kept symbolic, evaluated where a rule may match.
+      return this.cross?.candidate(a.qualname) ? [refAtom(`${a.qualname}()`)] : UNKNOWN;
     }
     if (a.kind === 'func') return this.returnType(a.fn, a.cls);
     return UNKNOWN;

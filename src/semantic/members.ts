@@ -7,10 +7,13 @@ import { firstParameterName } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { UNKNOWN, classAtom, funcAtom, instAtom, refAtom, union, type Atom, type Type } from './types.js';
+import type { CrossFile } from './crossfile.js';
 
 export interface MemberHost {
   readonly classes: ClassRegistry;
   readonly localClasses: Map<string, LocalClass>;
+  /** The project's other modules (./crossfile.ts): members of the classes that come from them. */
+  readonly cross?: CrossFile;
   moduleEnv(): Env;
   annotation(n: Node, env: Env): Type;
   expr(n: Node, env: Env, ctx: FnCtx): Type;
@@ -43,6 +46,7 @@ export class Members {
     if (a.kind === 'class') {
       const info = this.host.classes.get(a.key);
       if (info && !a.key.startsWith('<local>')) return [refAtom(`${a.key}.${attr}`)];
+      if (this.host.cross?.isForeign(a.key)) return this.host.cross.member(a.key, attr, true) ?? UNKNOWN;
       const f = this.classFields(a.key).get(attr) ?? this.methodOf(a.key, attr);
       // `MyDate.fromisoformat` where MyDate subclasses a library class: the library's class attribute.
       const lib = f ? undefined : this.inheritedFromLibrary(a.key, [attr]);
@@ -52,7 +56,11 @@ export class Members {
     const fromFields = a.fields?.[attr];
     if (fromFields) return fromFields;
     for (const c of this.host.classes.mro(a.key)) {
-      if (c.key.startsWith('<local>')) {
+      if (c.key.startsWith('<local>') && this.host.cross?.isForeign(c.key)) {
+        // A class of another project module: its module answers, for the whole of its ancestry.
+        const f = this.host.cross.member(c.key, attr, false);
+        if (f) return f;
+      } else if (c.key.startsWith('<local>')) {
         // Fields still being computed (a method read while inferring them): unknown, not the base's.
         if (this.host.localClasses.get(c.key)?.computing) break;
         const f = this.classFields(c.key).get(attr);

@@ -26,6 +26,8 @@ import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
 import { Statements } from './statements.js';
 import { NEVER, NONE, UNKNOWN, classAtom, instAtom, seqAtom, union, type Type } from './types.js';
+import { parsePython } from '../parse/parser.js';
+import type { CrossFile, ModuleSummary, ProjectModules, Summarize } from './crossfile.js';
 
 export type { CallSite } from './sites.js';
 export { narrowType } from './narrowing.js';
@@ -37,6 +39,8 @@ export interface FileModel {
   qualify(node: Node): string | undefined;
   /** The file's scopes, for queries: what each binds and uses, what a statement sees (made on first use). */
   readonly scopes: Scopes;
+  /** The project module files its findings were read from, transitively (./crossfile.ts; empty when read alone). */
+  deps(): string[];
 }
 
 export interface ModelOptions {
@@ -44,14 +48,37 @@ export interface ModelOptions {
   source?: string;
   /** Interpret only the function bodies that can record a call site (./demand.ts; default true). False interprets every body, for comparison. */
   onDemand?: boolean;
+  /** The project's modules, for what the file imports from them (./crossfile.ts), and the file's absolute path. */
+  project?: { modules: ProjectModules; abs: string };
 }
 
 export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: ModelOptions = {}): FileModel {
   const source = opts.source ?? root.text;
   let flows: FileFlows | undefined;
   const facts = () => (flows ??= readFlows(root, source));
-  const demand = opts.onDemand === false ? undefined : new Demand(source, liveNames(source, rules, demandNames(rules)), facts);
-  return new Interpreter(root, rules, file, demand, facts).run();
+  const project = opts.project ? opts.project.modules.imports(opts.project.abs) : undefined;
+  const demand = opts.onDemand === false ? undefined : new Demand(source, liveNames(source, rules, demandNames(rules), project), facts);
+  const it = new Interpreter(root, rules, file, demand, facts);
+  if (opts.project) it.cross = opts.project.modules.view(opts.project.abs, it.classes);
+  return it.run();
+}
+
+/**
+ * The summaries of project modules (./crossfile.ts): a module parsed and run at module level by
+ * the same interpreter, recording nothing; what its names, functions and classes give is inferred
+ * on demand. Guards are left out, so that a summary is the same whichever file asks first.
+ */
+export function summarizer(rules: RuleSet): Summarize {
+  const bare: RuleSet = { ...rules, guards: new Map() };
+  return (text: string, file: string, view: CrossFile): ModuleSummary | undefined => {
+    const tree = parsePython(text);
+    const root = tree.rootNode;
+    let flows: FileFlows | undefined;
+    const it = new Interpreter(root, bare, file, undefined, () => (flows ??= readFlows(root, text)));
+    it.cross = view;
+    it.summarize();
+    return it;
+  };
 }
 
 const demandMemo = new WeakMap<RuleSet, Set<string>>();
@@ -90,6 +117,24 @@ class Interpreter extends Statements {
     return this.env;
   }
 
+  /** Runs the module's top level only, recording nothing: the module as others import it. */
+  summarize(): void {
+    const end = this.block(namedChildren(this.root), this.env, fnCtx(null, false));
+    if (end) this.env = end;
+  }
+
+  name(n: string): Type | undefined {
+    return this.env.vars.get(n);
+  }
+
+  member(t: Type, attr: string): Type {
+    return this.members.member(t, attr);
+  }
+
+  invoke(t: Type): Type {
+    return this.callOf(t);
+  }
+
   run(): FileModel {
     const ctx = fnCtx(null, true);
     const end = this.block(namedChildren(this.root), this.env, ctx);
@@ -110,6 +155,7 @@ class Interpreter extends Statements {
       },
       sites: this.recorder.list(),
       classes: this.classes,
+      deps: () => this.cross?.deps() ?? [],
       qualify: (node: Node) => {
         const t = this.expr(node, moduleEnv, inert());
         const a = t[0];

@@ -14,6 +14,8 @@ export interface NarrowHost {
   readonly classes: ClassRegistry;
   readonly guards: Map<string, GuardSpec[]>;
   expr(n: Node, env: Env, ctx: FnCtx): Type;
+  /** What the project's other modules make of a type (cross-file: a project factory's result), before it is narrowed. */
+  resolve?(t: Type): Type;
 }
 
 /** A variable or `name.attr` path narrowing can refine. */
@@ -25,6 +27,12 @@ function pathOf(n: Node): string | undefined {
 
 export class Narrowing {
   constructor(private readonly host: NarrowHost) {}
+
+  /** The type of a narrowed subject now (not recorded as a site). */
+  private current(n: Node, env: Env, ctx: FnCtx): Type {
+    const t = this.host.expr(n, env, { ...ctx, record: false });
+    return this.host.resolve ? this.host.resolve(t) : t;
+  }
 
   narrow(cond: Node, env: Env, ctx: FnCtx): { t: Env; f: Env } {
     switch (cond.type) {
@@ -59,7 +67,7 @@ export class Narrowing {
         if (l && r?.type === 'none' && (ops === 'is' || ops === 'is not')) {
           const path = pathOf(l);
           if (path) {
-            const cur = this.host.expr(l, env, { ...ctx, record: false });
+            const cur = this.current(l, env, ctx);
             const t = env.clone();
             const f = env.clone();
             const notNone = cur.filter((a) => a.kind !== 'none');
@@ -74,7 +82,7 @@ export class Narrowing {
         this.host.expr(cond, env, ctx);
         const test = this.isinstanceTest(cond, env);
         if (!test) return { t: env, f: env };
-        const cur = this.host.expr(test.subject, env, { ...ctx, record: false });
+        const cur = this.current(test.subject, env, ctx);
         const t = env.clone();
         const f = env.clone();
         const pos = narrowType(cur, test.classes, true, this.host.classes);
@@ -88,7 +96,7 @@ export class Narrowing {
         if (cond.type === 'identifier' || cond.type === 'attribute') {
           const path = pathOf(cond);
           if (path) {
-            const cur = this.host.expr(cond, env, { ...ctx, record: false });
+            const cur = this.current(cond, env, ctx);
             const t = env.clone();
             t.put(
               path,

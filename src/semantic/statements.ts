@@ -239,7 +239,7 @@ export abstract class Statements extends Expressions {
       if (b.type === 'keyword_argument') continue;
       for (const a of this.expr(b, env, ctx)) {
         if (a.kind === 'class') bases.push(a.key);
-        else if (a.kind === 'ref') bases.push(this.classes.resolve(a.qualname) ?? `?${a.qualname}`);
+        else if (a.kind === 'ref') bases.push(this.classes.resolve(a.qualname) ?? this.cross?.classKey(a.qualname) ?? `?${a.qualname}`);
       }
     }
     const body = field(s, 'body');
@@ -265,10 +265,18 @@ export abstract class Statements extends Expressions {
     }
   }
 
+  /** The module of a from-import: a relative one that names a project module becomes its absolute name (./crossfile.ts), else `.m`. */
+  private fromModule(module: string, relative: boolean): string {
+    if (!relative) return module;
+    const rest = module.replace(/^\.+/, '');
+    const abs = this.cross?.absolute(module.length - rest.length, rest);
+    return abs && this.cross!.candidate(abs) ? abs : `.${rest}`;
+  }
+
   private importStmt(s: Node, env: Env): void {
     for (const i of importedNames(s)) {
       if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [refAtom(i.local)]);
-      else env.set(i.local, this.members.refType(`${i.relative ? `.${i.module.replace(/^\.+/, '')}` : i.module}.${i.name}`));
+      else env.set(i.local, this.members.refType(`${this.fromModule(i.module, i.relative)}.${i.name}`));
     }
   }
 }

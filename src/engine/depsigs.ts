@@ -1,0 +1,34 @@
+/**
+ * The stat signatures of the project modules a file's findings were read from (cross-file,
+ * semantic/crossfile.ts): they key its cached result, which stands only while they are unchanged.
+ */
+import { statSync } from 'node:fs';
+import { trustedSig, sameSig, statSig, type StatSig } from '../io/fingerprint.js';
+
+/** A signature no file has: a dependency whose signature could not be trusted (changed a moment ago) never clears a cached result. */
+const NEVER_SAME: StatSig = [0, 0, 0, 0, 0];
+
+/** The stat signatures of a file's dependencies, for its cache entry. */
+export function depSignatures(deps: string[] | undefined): [string, StatSig][] | undefined {
+  if (!deps?.length) return undefined;
+  const now = Date.now();
+  return deps.map((d) => {
+    try {
+      return [d, trustedSig(statSync(d), now) ?? NEVER_SAME];
+    } catch {
+      return [d, NEVER_SAME];
+    }
+  });
+}
+
+/** Whether every dependency of a cached result is as it was (no dependency: true). */
+export function depsUnchanged(deps: [string, StatSig][] | undefined): boolean {
+  if (!deps) return true;
+  return deps.every(([p, sig]) => {
+    try {
+      return sig !== NEVER_SAME && sig.some((x) => x !== 0) && sameSig(sig, statSig(statSync(p)));
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,356 @@
+/**
+ * Cross-file: values that come from the project's own modules (issue: follow a value through the
+ * project's modules). A file's interpreter keeps what it imports from a project module as a
+ * symbolic reference (`app.runtime.make_runtime()` for a call of an imported factory, `.rt`
+ * for a member of it); only where a rule may match (a recorded call site, a class base) is the
+ * reference evaluated, in the summary of the module that defines it: that module is parsed once
+ * per run and interpreted at module level, and a function's return type, a class's members and
+ * fields are inferred there on demand by the same interpreter (../semantic/model.ts), through
+ * further project imports and with cycles cut. The answer is copied into the asking file as plain
+ * types: a project class becomes a class of the file's registry (its bases, its own methods), a
+ * project function a reference the file can call.
+ *
+ * Names the rules know (a library class, a package a rule's class lives in) are never looked up
+ * here: a library module of the same name in the checked tree (the stdlib checked as a project)
+ * stays the library. A file's findings depend on the modules read for it (`deps`, transitively):
+ * the content cache keys its result on them, and the language server re-checks it when one changes.
+ */
+import type { ClassRegistry } from '../rules/classes.js';
+import type { ClassInfo } from '../rules/types.js';
+import { ModuleResolver } from './modules.js';
+import { UNKNOWN, classAtom, instAtom, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
+
+/** What the interpreter of a project module answers, in its own terms (its types hold its own tree's nodes). */
+export interface ModuleSummary {
+  /** A module-level name's final type (undefined: not bound). */
+  name(n: string): Type | undefined;
+  member(t: Type, attr: string): Type;
+  /** The result of calling values of type t (arguments unknown). */
+  invoke(t: Type): Type;
+  readonly classes: ClassRegistry;
+}
+
+/** Builds the summary of a project module's text, read through `view` for its own imports (undefined: not Python this run can read). */
+export type Summarize = (text: string, file: string, view: CrossFile) => ModuleSummary | undefined;
+
+/** A module's text: from the disk, or an editor's buffer (undefined: unreadable). */
+export type ReadModule = (file: string) => string | undefined;
+
+interface Loaded {
+  index: number;
+  file: string;
+  summary: ModuleSummary;
+  view: CrossFile;
+  /** Functions handed out as references (`<m3@120>`), by start offset. */
+  fns: Map<number, Atom>;
+}
+
+/** Modules read per run at most (a bound on memory: their trees live as long as the host). */
+const MAX_MODULES = 4000;
+/** How many module boundaries one evaluation may cross. */
+const MAX_DEPTH = 8;
+const FN_REF = /^<m(\d+)@(\d+)>/;
+
+/** The project's modules for one run (or one language-server session, until a module changes). */
+export class ProjectModules {
+  readonly resolver = new ModuleResolver();
+  private readonly byFile = new Map<string, Loaded | null>();
+  private readonly list: Loaded[] = [];
+  private readonly busy = new Set<string>();
+  /** Summaries computed (modules parsed and interpreted) by this host. */
+  computed = 0;
+
+  /**
+   * @param libraryTops the top-level modules of the rules' libraries (their classes' modules, the
+   * roots the prefilter requires): a project module of such a name is not followed.
+   */
+  constructor(
+    private readonly summarize: Summarize,
+    private readonly read: ReadModule,
+    readonly libraryTops: Set<string>,
+  ) {}
+
+  /** Whether a top-level module name, written in `file`, is one of the project's (not a library's). */
+  isProjectTop(file: string, top: string): boolean {
+    return !this.libraryTops.has(top) && this.resolver.isProjectTop(file, top);
+  }
+
+  /** What the prefilter asks of a file's import roots (`.`: its relative imports): do they name project modules? */
+  imports(file: string): (root: string) => boolean {
+    return (root) => {
+      if (root !== '.') return this.isProjectTop(file, root);
+      const pkg = this.resolver.absolute(file, 1, '');
+      return !!pkg && this.isProjectTop(file, pkg.split('.')[0]!);
+    };
+  }
+
+  /** The per-file view an interpreter asks through; foreign classes join `classes` (the file's registry overlay). */
+  view(file: string, classes: ClassRegistry): CrossFile {
+    return new CrossFile(this, file, classes);
+  }
+
+  load(file: string): Loaded | undefined {
+    const had = this.byFile.get(file);
+    if (had !== undefined) return had ?? undefined;
+    // A module still being summarised (an import cycle) answers nothing: the cycle is cut there.
+    if (this.busy.has(file) || this.list.length >= MAX_MODULES) return undefined;
+    const text = this.read(file);
+    if (text === undefined) {
+      this.byFile.set(file, null);
+      return undefined;
+    }
+    this.busy.add(file);
+    try {
+      const view = new CrossFile(this, file, undefined);
+      const summary = this.summarize(text, file, view);
+      if (!summary) {
+        this.byFile.set(file, null);
+        return undefined;
+      }
+      view.bindClasses(summary.classes);
+      const m: Loaded = { index: this.list.length, file, summary, view, fns: new Map() };
+      this.list.push(m);
+      this.byFile.set(file, m);
+      this.computed++;
+      return m;
+    } finally {
+      this.busy.delete(file);
+    }
+  }
+
+  byIndex(i: number): Loaded | undefined {
+    return this.list[i];
+  }
+
+  /** Forgets every module (one changed: the language server). */
+  clear(): void {
+    this.byFile.clear();
+    this.list.length = 0;
+  }
+
+  /** The files whose summaries a set of modules read, transitively. */
+  closure(files: Iterable<string>): string[] {
+    const out = new Set<string>();
+    const stack = [...files];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (out.has(f)) continue;
+      out.add(f);
+      const m = this.byFile.get(f);
+      if (m) stack.push(...m.view.read);
+    }
+    return [...out].sort();
+  }
+}
+
+/** One file's window on the project's modules. */
+export class CrossFile {
+  /** Module files this file's answers were read from (directly). */
+  readonly read = new Set<string>();
+  /** Foreign classes copied into the file's registry, and the module each came from. */
+  private readonly foreign = new Map<string, Loaded>();
+  private readonly candidates = new Map<string, boolean>();
+
+  constructor(
+    private readonly host: ProjectModules,
+    readonly file: string,
+    private classes: ClassRegistry | undefined,
+  ) {}
+
+  bindClasses(classes: ClassRegistry): void {
+    this.classes = classes;
+  }
+
+  /** Every module file this file's findings depend on (transitively). */
+  deps(): string[] {
+    return this.host.closure(this.read);
+  }
+
+  /** `from ..m import x` written in this file, as an absolute dotted name (undefined above the top). */
+  absolute(level: number, module: string): string | undefined {
+    return this.host.resolver.absolute(this.file, level, module);
+  }
+
+  /** Whether a reference names something of the project's modules (never a name the rules know as a library's). */
+  candidate(q: string): boolean {
+    if (FN_REF.test(q)) return true;
+    const top = /^[A-Za-z_]\w*/.exec(q)?.[0];
+    if (!top) return false;
+    let c = this.candidates.get(top);
+    if (c === undefined) {
+      c = this.host.isProjectTop(this.file, top);
+      this.candidates.set(top, c);
+    }
+    return c;
+  }
+
+  /**
+   * A type as a rule sees it: references to project values replaced by what they are (a project
+   * call whose result is not known is unknown), instances of unresolved project classes by
+   * instances of those classes.
+   */
+  resolveType(t: Type): Type {
+    if (!t.some((a) => (a.kind === 'ref' && this.candidate(a.qualname)) || (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1)))))
+      return t;
+    const out: Type[] = [];
+    for (const a of t) {
+      if (a.kind === 'ref' && this.candidate(a.qualname)) {
+        const v = this.evaluate(a.qualname, 0);
+        out.push(v ?? (a.qualname.includes('(') || FN_REF.test(a.qualname) ? UNKNOWN : [a]));
+      } else if (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1))) {
+        const v = this.evaluate(a.key.slice(1), 0);
+        out.push(v ? instancesOf(v) : [a]);
+      } else out.push([a]);
+    }
+    return union(...out);
+  }
+
+  /** The class key a project class's dotted name refers to (registered in the file's registry). */
+  classKey(q: string): string | undefined {
+    if (!this.candidate(q)) return undefined;
+    const v = this.evaluate(q, 0);
+    const c = v?.length === 1 && v[0]!.kind === 'class' ? v[0] : undefined;
+    return c?.kind === 'class' ? c.key : undefined;
+  }
+
+  /** A member of a foreign class (an instance's unless `ofClass`), from the module that defines it. */
+  member(key: string, attr: string, ofClass: boolean): Type | undefined {
+    const m = this.foreign.get(key);
+    if (!m) return undefined;
+    const t = m.summary.member([ofClass ? classAtom(key) : instAtom(key)], attr);
+    if (isUnknown(t)) return undefined;
+    return this.portable(t, m, 0);
+  }
+
+  /** Whether a class key came from another module of the project. */
+  isForeign(key: string): boolean {
+    return this.foreign.has(key);
+  }
+
+  /** The value of a symbolic reference (`app.rt.make().runtime`), in this file's terms; undefined when not a project value. */
+  evaluate(q: string, depth: number): Type | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const tokens = q.match(/<m\d+@\d+>|[A-Za-z_]\w*|\(\)/g);
+    if (!tokens) return undefined;
+    let m: Loaded | undefined;
+    let t: Type | undefined;
+    let i: number;
+    const fn = FN_REF.exec(tokens[0]!);
+    if (fn) {
+      m = this.host.byIndex(Number(fn[1]));
+      const a = m?.fns.get(Number(fn[2]));
+      if (!m || !a) return undefined;
+      t = [a];
+      i = 1;
+    } else {
+      let names = 0;
+      while (names < tokens.length && tokens[names] !== '()') names++;
+      const r = this.host.resolver.resolve(this.file, tokens.slice(0, names).join('.'));
+      if (!r || !r.rest.length) return undefined;
+      m = this.host.load(r.file);
+      if (!m) return undefined;
+      this.read.add(m.file);
+      t = m.summary.name(r.rest[0]!);
+      if (!t) return undefined;
+      i = names - r.rest.length + 1;
+    }
+    for (; i < tokens.length; i++) {
+      // A reference to another project module on the way: the rest is evaluated from the module that holds it.
+      const only = t.length === 1 ? t[0]! : undefined;
+      if (only?.kind === 'ref' && m.view.candidate(only.qualname)) return this.via(m, `${only.qualname}${joinTokens(tokens.slice(i))}`, depth);
+      const tok = tokens[i]!;
+      t = tok === '()' ? m.summary.invoke(t) : m.summary.member(t, tok);
+    }
+    if (isUnknown(t)) return undefined;
+    return this.portable(t, m, depth);
+  }
+
+  /** Evaluated from module m, copied into this file. */
+  private via(m: Loaded, q: string, depth: number): Type | undefined {
+    const t = m.view.evaluate(q, depth + 1);
+    return t ? this.copy(t, m.view) : undefined;
+  }
+
+  /** A type of module m's interpreter, in this file's terms. */
+  private portable(t: Type, m: Loaded, depth: number): Type {
+    return union(...t.map((a) => this.portableAtom(a, m, depth)));
+  }
+
+  private portableAtom(a: Atom, m: Loaded, depth: number): Type {
+    switch (a.kind) {
+      case 'func': {
+        m.fns.set(a.fn.startIndex, a);
+        return [refAtom(`<m${m.index}@${a.fn.startIndex}>`)];
+      }
+      case 'ref':
+        if (!m.view.candidate(a.qualname)) return [a];
+        return this.via(m, a.qualname, depth) ?? (a.qualname.includes('(') ? UNKNOWN : [a]);
+      case 'class':
+        return [classAtom(this.adopt(a.key, m, depth))];
+      case 'inst': {
+        if (a.key.startsWith('?') && m.view.candidate(a.key.slice(1))) return instancesOf(this.via(m, a.key.slice(1), depth) ?? [a]);
+        const key = this.adopt(a.key, m, depth);
+        if (!a.fields || depth > 3) return [instAtom(key, undefined, a.exclude)];
+        const fields: Record<string, Type> = {};
+        for (const k in a.fields) fields[k] = this.portable(a.fields[k]!, m, depth + 1);
+        return [instAtom(key, fields, a.exclude)];
+      }
+      case 'tuple':
+        return [tupleAtom(a.items.map((x) => this.portable(x, m, depth + 1)))];
+      case 'seq':
+        return [seqAtom(this.portable(a.elem, m, depth + 1))];
+      default:
+        return [a];
+    }
+  }
+
+  /** A class key of module m, made known to this file: a class defined there joins this file's registry with its bases. */
+  private adopt(key: string, m: Loaded, depth: number): string {
+    if (!key.startsWith('<local>') || this.foreign.has(key)) return key;
+    if (m.view !== this && m.view.foreign.has(key)) return this.copyClass(key, m.view);
+    const info = m.summary.classes.get(key);
+    if (!info || !this.classes) return key;
+    this.foreign.set(key, m);
+    const bases = info.bases.map((b) => {
+      if (b.startsWith('?') && m.view.candidate(b.slice(1))) return m.view.classKey(b.slice(1)) ?? b;
+      return this.adopt(b, m, depth);
+    });
+    this.classes.add(copyInfo(info, bases));
+    return key;
+  }
+
+  /** A class another view adopted, adopted here too (from the module it came from). */
+  private copyClass(key: string, other: CrossFile): string {
+    const m = other.foreign.get(key)!;
+    return this.adopt(key, m, 0);
+  }
+
+  /** A type another view made portable, made this file's (its foreign classes adopted here too). */
+  private copy(t: Type, other: CrossFile): Type {
+    for (const r of other.read) this.read.add(r);
+    const visit = (x: Type, depth: number): void => {
+      if (depth > 4) return;
+      for (const a of x) {
+        if ((a.kind === 'class' || a.kind === 'inst') && other.foreign.has(a.key)) this.copyClass(a.key, other);
+        if (a.kind === 'inst' && a.fields) for (const k in a.fields) visit(a.fields[k]!, depth + 1);
+        if (a.kind === 'tuple') for (const it of a.items) visit(it, depth + 1);
+        if (a.kind === 'seq') visit(a.elem, depth + 1);
+      }
+    };
+    visit(t, 0);
+    return t;
+  }
+}
+
+function joinTokens(tokens: string[]): string {
+  return tokens.map((t) => (t === '()' ? t : `.${t}`)).join('');
+}
+
+/** The instances a class-valued type creates (other values are unknown). */
+function instancesOf(t: Type): Type {
+  return t.map((a) => (a.kind === 'class' ? instAtom(a.key) : a.kind === 'inst' ? a : UNKNOWN[0]!));
+}
+
+function copyInfo(info: ClassInfo, bases: string[]): ClassInfo {
+  return { ...info, bases, aliases: [], init: [...info.init], ownMethods: info.ownMethods ? new Set(info.ownMethods) : undefined };
+}
