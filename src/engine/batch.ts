@@ -114,6 +114,8 @@ export interface BatchStats {
   read: number;
   /** Files parsed (passed the prefilter). */
   parsed: number;
+  /** Project modules summarised for cross-file values (parsed and read at module level), over every thread. */
+  summaries?: number;
   /** Worker threads started. */
   workers: number;
   /** Milliseconds spent compiling rules (0 when the snapshot was reused). */
@@ -320,8 +322,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
           prepared.key,
           opts.minConfidence ?? 'possible',
           prefilter,
-          opts.fixes !== false,
-          opts.crossFile !== false,
+          `fixes=${opts.fixes !== false} cross-file=${opts.crossFile !== false}`,
           JSON.stringify(opts.cacheKeyExtra ?? null),
         ]),
       )
@@ -348,6 +349,7 @@ export async function checkFiles(files: BatchFile[], prepared: PreparedRules, op
       continue;
     }
     if (o.parsed) stats.parsed++;
+    if (o.summaries) stats.summaries = (stats.summaries ?? 0) + o.summaries;
     results[i] = { diagnostics: o.diagnostics, errors: o.errors, directives: o.directives, text: o.text, bytes: o.source };
     if (cache && o.hash && !o.errors.some((e) => e.kind === 'internal' || e.kind === 'read' || e.kind === 'too-large')) {
       cache.set(f.abs, {

@@ -12,6 +12,7 @@ import type { Confidence } from '../rules/types.js';
 import type { Pins } from '../rules/condition/versions.js';
 import { buildModel } from '../semantic/model.js';
 import type { ProjectModules } from '../semantic/crossfile.js';
+import { projectImports } from '../semantic/projectfacts.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled } from '../analysis/handlers.js';
 import type { Finding } from '../match/match.js';
@@ -128,8 +129,16 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
         message: `syntax error: ${err.text} (checked anyway; findings near it may be missed)`,
       });
     const directives = collectDirectives(tree.rootNode, text);
-    if (opts.prefilter !== false && !canMatch(text, rules, opts.modules && abs ? opts.modules.imports(abs) : undefined))
-      return { file, diagnostics: [], errors, text, directives };
+    let read: (() => string[]) | undefined;
+    if (opts.prefilter !== false) {
+      const pf = prefilterFor(rules);
+      const project = opts.modules && abs ? projectImports(opts.modules, abs, text, pf) : undefined;
+      // Through the project modules it imports: a class they make, a function there that calls a rule's method on what it is passed.
+      const buf = Buffer.from(text, 'utf8');
+      if (!canMatch(text, rules, project) && !(project && pf.passedNames(buf, buf.length, project)))
+        return { file, diagnostics: [], errors, text, directives, deps: orUndefined(project?.read() ?? []) };
+      read = project?.read;
+    }
     const model = buildModel(tree.rootNode, rules, file, { source: text, project: opts.modules && abs ? { modules: opts.modules, abs } : undefined });
     const found = filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions);
     const keys = new Map<Diagnostic, string>();
@@ -155,12 +164,13 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
             { strategy: opts.fixStrategy, scopes: model.scopes },
           );
     for (const d of diagnostics) d.fix = fixes.get(findingOf.get(d)!);
-    const deps = model.deps();
-    return { file, diagnostics, errors, text, directives, deps: deps.length ? deps : undefined };
+    return { file, diagnostics, errors, text, directives, deps: orUndefined([...new Set([...model.deps(), ...(read?.() ?? [])])].sort()) };
   } finally {
     tree.delete();
   }
 }
+
+const orUndefined = (a: string[]): string[] | undefined => (a.length ? a : undefined);
 
 export function checkFile(abs: string, display: string, rules: RuleSet, opts: CheckOptions = {}): FileResult {
   let bytes: Buffer;

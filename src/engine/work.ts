@@ -21,6 +21,9 @@ import type { CheckOptions, checkSource as CheckSource } from './check.js';
 import type { Pins } from '../rules/condition/versions.js';
 import type { ProjectModules, Summarize } from '../semantic/crossfile.js';
 import { projectModules, readModuleFromDisk } from './modules.js';
+import { projectImports } from '../semantic/projectfacts.js';
+
+const IMPORT = Buffer.from('import');
 import { depSignatures } from './depsigs.js';
 
 export interface FileTask {
@@ -49,6 +52,8 @@ export interface WorkResult {
   /** The file was parsed (it passed the prefilter, or the prefilter is off). */
   parsed: boolean;
   bytes: number;
+  /** Project modules summarised while checking it (cross-file: each once per thread). */
+  summaries?: number;
   /** The project modules its findings were read from, with their stat signatures (they key its cached result). */
   deps?: [string, StatSig][];
   /** The decoded text and a copy of the bytes of a file with findings or directives, kept on the main thread within a budget (see FileChecker): not read again for reporters and fixes. */
@@ -156,6 +161,20 @@ export class FileChecker {
 
   private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
 
+  /**
+   * The prefilter's names for a file (null: it cannot match), also through the project modules it
+   * imports (cross-file): a class they make, a function there that calls a rule's method on what it
+   * is passed. Passed over or not, what it was decided with (those modules) keys its cached result.
+   */
+  private candidates(bytes: Buffer, abs: string, out: WorkResult): string[] | null {
+    const modules = this.project();
+    const project = modules && bytes.indexOf(IMPORT) >= 0 ? projectImports(modules, abs, () => safeDecode(bytes), this.prefilter) : undefined;
+    let names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined, project);
+    if (names === null && project) names = this.prefilter.passedNames(bytes, bytes.length, project);
+    if (project) out.deps = depSignatures(project.read());
+    return names;
+  }
+
   /** The project's modules (cross-file), made on first use: summaries are computed once the model is loaded. */
   private project(): ProjectModules | undefined {
     if (this.opts.crossFile === false) return undefined;
@@ -199,8 +218,7 @@ export class FileChecker {
     }
     let names: string[] | null = null;
     if (this.opts.prefilter) {
-      const project = this.project();
-      names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined, project?.imports(task.abs));
+      names = this.candidates(bytes, task.abs, out);
       if (names === null) {
         const err = decodeError(bytes);
         if (err) out.errors.push({ file: display, kind: 'decode', message: err });
@@ -230,9 +248,11 @@ export class FileChecker {
         this.check = checkSource;
         this.summarize = summarizer(rules);
       }
+      const before = this.modules?.computed ?? 0;
       const r = this.check(text, display, rules, this.checkOptions(task), task.abs);
+      out.summaries = (this.modules?.computed ?? 0) - before;
       out.diagnostics = r.diagnostics;
-      out.deps = depSignatures(r.deps);
+      out.deps = depSignatures([...new Set([...(r.deps ?? []), ...(out.deps ?? []).map(([f]) => f)])]);
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = r.errors.map((e) => src.place(e, text));
       out.directives = r.directives ?? [];

@@ -59,10 +59,26 @@ function serveDocuments(ctx: ServerContext, publisher: DiagnosticsPublisher, rel
   });
   documents.onDidChangeContent((e) => {
     // The open event also fires a content change: already checked at this version.
-    if (!publisher.isCurrent(e.document)) publisher.schedule(e.document);
+    if (publisher.isCurrent(e.document)) return;
+    publisher.schedule(e.document);
+    // Open files whose findings were read from this module (cross-file) are checked again too.
+    const abs = ctx.fileOf(e.document.uri);
+    if (abs) recheck(ctx, publisher, ctx.ws.modules.changed(abs));
   });
   documents.onDidSave((e) => void publisher.check(e.document));
-  documents.onDidClose((e) => publisher.close(e.document.uri));
+  documents.onDidClose((e) => {
+    publisher.close(e.document.uri);
+    const abs = ctx.fileOf(e.document.uri);
+    if (abs) recheck(ctx, publisher, ctx.ws.modules.closed(abs));
+  });
+}
+
+/** Checks the open documents of these files again (their findings were read from a module that changed). */
+function recheck(ctx: ServerContext, publisher: DiagnosticsPublisher, files: string[]): void {
+  for (const f of files) {
+    const doc = ctx.documents.all().find((d) => ctx.fileOf(d.uri) === f);
+    if (doc) publisher.schedule(doc);
+  }
 }
 
 /** Keeps the newest version of a document seen on the wire (a change not applied yet supersedes a pending check). */

@@ -19,6 +19,7 @@ import type { Confidence, Rule } from '../rules/types.js';
 import { kindOf } from '../parse/kind.js';
 import type { JsBuffers } from '../engine/jsbuffer.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
+import { OpenModules } from './modules.js';
 
 export interface WorkspaceOptions {
   /** Dataset files or folders from the command line (absolute). */
@@ -59,6 +60,8 @@ export class Workspace {
   /** `ruleProblem` per configuration, for the current rules (a check runs on every pause in typing). */
   private ruleProblems = new WeakMap<ResolvedConfig, string | undefined>();
   private readonly jsRuleMemo = new WeakMap<RuleSet, Rule[]>();
+  /** The project's modules over the open buffers (cross-file). */
+  readonly modules: OpenModules;
   /** The JS/TS checker, once loaded (`useJs`): it loads ESLint and TypeScript, which Python-only workspaces never need. */
   private js: JsBuffers | undefined;
 
@@ -69,6 +72,7 @@ export class Workspace {
     public root?: string,
   ) {
     this.resolver = new ConfigResolver({ use: opts.config });
+    this.modules = new OpenModules(opts.openTexts ?? (() => new Map()));
   }
 
   /** Forget every config file read (they changed on disk): the next check reads them again. */
@@ -129,7 +133,13 @@ export class Workspace {
 
   private context(): RunContext {
     const cli = new Set(this.opts.records.map((p) => resolve(p)));
-    return { rules: this.rules, configOnly: new Set([...this.configRecords].filter((f) => !cli.has(f))), minConfidence: this.opts.minConfidence };
+    return {
+      rules: this.rules,
+      configOnly: new Set([...this.configRecords].filter((f) => !cli.has(f))),
+      minConfidence: this.opts.minConfidence,
+      crossFile: true,
+      modules: this.modules.for(this.rules),
+    };
   }
 
   /** Config keys naming rules that do not exist: the error `raiselint check` would stop with. */
@@ -163,7 +173,13 @@ export class Workspace {
     const { cfg, error } = this.configOf(abs);
     if (abs && cfg.sources.length && isExcluded(cfg, abs, false)) return { diagnostics: [], excluded: true, configError: error };
     const file = this.fileContext(abs, display, cfg, fixStrategy);
-    const diagnostics = Workspace.isJs(file.abs) ? this.lintJs(file, text) : lintText(text, this.rules, { file, run: this.context() }).diagnostics;
+    let diagnostics: Diagnostic[];
+    if (Workspace.isJs(file.abs)) diagnostics = this.lintJs(file, text);
+    else {
+      const r = lintText(text, this.rules, { file, run: this.context() });
+      if (abs) this.modules.checked(abs, r.deps);
+      diagnostics = r.diagnostics;
+    }
     return { diagnostics, excluded: false, configError: error, ruleProblem: this.ruleProblem(cfg) };
   }
 

@@ -68,11 +68,15 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       const label = `${abbreviate(site.receiverText ?? '<expr>')}.${site.name}${site.kind === 'method' ? '()' : ''}`;
       for (const h of m.evalType(site.receiver, site.name, site.kind === 'attribute', 0)) {
         if (hits.has(h.rule.id)) continue;
-        hits.set(h.rule.id, { ...h, via: h.via.length ? [label, ...h.via] : [] });
+        // Passed to a function that makes the call (semantic/effects.ts): the path starts at the call written here.
+        const via = site.via ? [...site.via, ...h.via] : h.via.length ? [label, ...h.via] : [];
+        hits.set(h.rule.id, { ...h, via });
       }
     }
     for (const h of hits.values()) {
       const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0);
+      // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
+      if (site.via && !(h.status === 'raises' && v.raises === true)) continue;
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.
       const ver = versionVerdict(h.rule.versions, pins);
       if (v.raises === false || ver?.state === 'off') continue;

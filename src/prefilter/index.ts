@@ -180,6 +180,50 @@ export class Prefilter {
     return toResult(found);
   }
 
+  /** Whether what `facts` hold meets what `name` needs (written anywhere, in any shape); true for a name no rule files. */
+  needsMetBy(name: string, facts: { names: Set<string>; roots: Set<string> }): boolean {
+    if (!this.needsJson) return true;
+    const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
+    const none = new Set<string>();
+    return needs.met(name, { found: none, shape: () => SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE, roots: () => none, project: () => facts }) !== false;
+  }
+
+  /** Every name of the spec found in decoded text, with its roles. */
+  scanRoles(text: string): Map<string, number> {
+    const found = new Map<string, number>();
+    this.all.scanText(text, found);
+    return found;
+  }
+
+  /**
+   * For a file that names no rule's call or method: the calls and methods the project modules it
+   * imports name (a function there may make one on what the file passes it: semantic/effects.ts)
+   * whose needs the file and those modules meet. Null when none.
+   */
+  passedNames(buf: Uint8Array, length: number, project: ProjectImports): string[] | null {
+    const facts = project();
+    if (!facts?.passers.size) return null;
+    // Only the methods of the passers this file names.
+    const text = Buffer.from(buf.buffer, buf.byteOffset, length).toString('latin1');
+    const calls = new Set<string>();
+    for (const [fn, methods] of facts.passers) if (new RegExp(`\\b${fn}\\b`).test(text)) for (const m of methods) calls.add(m);
+    if (!calls.size) return null;
+    if (!this.needsJson) return [...calls];
+    const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
+    const found = new Map<string, number>();
+    this.all.scanBytes(buf, length, undefined, found);
+    let ctx: ImportContext | undefined;
+    const all: NeedFacts = {
+      found,
+      // Written in the module, not here: any shape.
+      shape: () => SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE,
+      roots: () => (ctx ??= importContext(buf, length)).roots,
+      project,
+    };
+    const out = [...calls].filter((n) => needs.met(n, all) !== false);
+    return out.length ? out : null;
+  }
+
   /** Every name of the spec found in decoded text. */
   scanText(text: string): ScanResult {
     const found = new Map<string, number>();
@@ -202,7 +246,7 @@ export class Prefilter {
       // Every call or method name contains a needle: look at the tokens around the needles only.
       const b = Buffer.from(buf.buffer, buf.byteOffset, length);
       // A file that imports a project module may get the classes the gate looks for through it (cross-file).
-      const gated = () => !!this.gate && !this.gate.pass(b) && !(project && importsProject(buf, length, project));
+      const gated = () => !!this.gate && !this.gate.pass(b) && !project?.();
       if (this.gate?.first && gated()) return null;
       let found = false;
       for (const needle of this.needles) {
@@ -254,21 +298,24 @@ export class Prefilter {
  * imports read on first use. The prefilter and the model's demand (src/semantic/demand.ts) read a
  * file's needs through this one reading.
  */
-/** Whether an import root names one of the project's own modules (`.`: a relative import). */
-export type ProjectImports = (root: string) => boolean;
-
-/** Whether the file's import statements name one of the project's modules. */
-function importsProject(buf: Uint8Array, length: number, project: ProjectImports): boolean {
-  const ctx = importContext(buf, length);
-  return (ctx.relative && project('.')) || [...ctx.roots].some((r) => project(r));
+/** What the project modules a file imports hold, three imports deep (semantic/projectfacts.ts): the names of the spec, of them the calls and methods, and the modules they import. */
+export interface ProjectFacts {
+  names: Set<string>;
+  /** Their functions that call a rule's method on a parameter (or pass one on), with those methods. */
+  passers: Map<string, Set<string>>;
+  roots: Set<string>;
+  /** The module files they were read from (a file's result depends on them). */
+  files: Set<string>;
 }
+
+/** The project facts of a file, computed when first asked (undefined: it imports no project module). */
+export type ProjectImports = () => ProjectFacts | undefined;
 
 export function needFacts(found: Map<string, number>, occurrences: Occurrences, buf: Uint8Array, length: number, project?: ProjectImports): NeedFacts {
   let ctx: ImportContext | undefined;
   const imports = () => (ctx ??= importContext(buf, length));
-  let viaProject: boolean | undefined;
   return {
-    project: project && (() => (viaProject ??= importsProject(buf, length, project))),
+    project,
     found,
     // A name that is no ASCII identifier is found in the decoded text only: any shape.
     shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),

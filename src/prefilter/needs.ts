@@ -272,8 +272,8 @@ export interface NeedFacts {
   shape(name: string): number;
   /** Module roots the file's import statements name. */
   roots(): { has(root: string): boolean };
-  /** The file imports one of the project's own modules, through which any class may come (cross-file). */
-  project?: () => boolean;
+  /** What the project modules the file imports hold (cross-file): a class or module they name may reach the file through them. */
+  project?: () => { names: ReadonlySet<string>; roots: ReadonlySet<string> } | undefined;
 }
 
 /** The module roots the rules' libraries live in (a project module of such a name is the library's, not the project's). */
@@ -303,11 +303,12 @@ export class Needs {
   }
 
   private condMet(c: NeedCond, facts: NeedFacts): boolean {
-    if (facts.project?.()) return true;
-    if (c.names.length && !c.names.some((n) => facts.found.has(n))) return false;
+    const here = !c.names.length || c.names.some((n) => facts.found.has(n));
+    // A class a project module names: that module imports it too (its roots are met there).
+    if (!here) return c.names.some((n) => facts.project?.()?.names.has(n));
     if (!c.roots.length) return true;
     const roots = facts.roots();
     // A root that is no ASCII identifier is never read from the bytes: taken as imported.
-    return c.roots.some((r) => roots.has(r) || !IDENT.test(r));
+    return c.roots.some((r) => roots.has(r) || !IDENT.test(r) || facts.project?.()?.roots.has(r));
   }
 }

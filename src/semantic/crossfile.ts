@@ -18,6 +18,7 @@
 import type { ClassRegistry } from '../rules/classes.js';
 import type { ClassInfo } from '../rules/types.js';
 import { ModuleResolver } from './modules.js';
+import type { ParamEffect } from './effects.js';
 import { UNKNOWN, classAtom, instAtom, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 
 /** What the interpreter of a project module answers, in its own terms (its types hold its own tree's nodes). */
@@ -27,6 +28,8 @@ export interface ModuleSummary {
   member(t: Type, attr: string): Type;
   /** The result of calling values of type t (arguments unknown). */
   invoke(t: Type): Type;
+  /** What the functions of type t do with their parameters (./effects.ts). */
+  effects(t: Type): ParamEffect[];
   readonly classes: ClassRegistry;
 }
 
@@ -75,13 +78,9 @@ export class ProjectModules {
     return !this.libraryTops.has(top) && this.resolver.isProjectTop(file, top);
   }
 
-  /** What the prefilter asks of a file's import roots (`.`: its relative imports): do they name project modules? */
-  imports(file: string): (root: string) => boolean {
-    return (root) => {
-      if (root !== '.') return this.isProjectTop(file, root);
-      const pkg = this.resolver.absolute(file, 1, '');
-      return !!pkg && this.isProjectTop(file, pkg.split('.')[0]!);
-    };
+  /** A module's text, as this host reads modules (undefined: unreadable). */
+  text(file: string): string | undefined {
+    return this.read(file);
   }
 
   /** The per-file view an interpreter asks through; foreign classes join `classes` (the file's registry overlay). */
@@ -116,6 +115,11 @@ export class ProjectModules {
     } finally {
       this.busy.delete(file);
     }
+  }
+
+  /** Whether a file's summary was read (or tried) by this host. */
+  has(file: string): boolean {
+    return this.byFile.has(file);
   }
 
   byIndex(i: number): Loaded | undefined {
@@ -189,12 +193,20 @@ export class CrossFile {
    * call whose result is not known is unknown), instances of unresolved project classes by
    * instances of those classes.
    */
-  resolveType(t: Type): Type {
+  resolveType(t: Type, relevant?: (module: string) => boolean): Type {
     if (!t.some((a) => (a.kind === 'ref' && this.candidate(a.qualname)) || (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1)))))
       return t;
+    // A module whose text cannot lead to what is asked is not read (its summary is not made).
+    const skip = (q: string) => {
+      if (!relevant || FN_REF.test(q)) return false;
+      const file = this.moduleOf(q);
+      return !file || !relevant(file);
+    };
     const out: Type[] = [];
     for (const a of t) {
-      if (a.kind === 'ref' && this.candidate(a.qualname)) {
+      if (a.kind === 'ref' && this.candidate(a.qualname) && skip(a.qualname)) out.push(a.qualname.includes('(') ? UNKNOWN : [a]);
+      else if (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1)) && skip(a.key.slice(1))) out.push([a]);
+      else if (a.kind === 'ref' && this.candidate(a.qualname)) {
         const v = this.evaluate(a.qualname, 0);
         out.push(v ?? (a.qualname.includes('(') || FN_REF.test(a.qualname) ? UNKNOWN : [a]));
       } else if (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1))) {
@@ -220,6 +232,34 @@ export class CrossFile {
     const t = m.summary.member([ofClass ? classAtom(key) : instAtom(key)], attr);
     if (isUnknown(t)) return undefined;
     return this.portable(t, m, 0);
+  }
+
+  /** The module file the head of a reference (its names before the first call) resolves to (no module is read). */
+  moduleOf(q: string): string | undefined {
+    const head = q.split('(')[0]!.replace(/\.$/, '');
+    return this.host.resolver.resolve(this.file, head)?.file;
+  }
+
+  /** The module a reference to a project name is in, and the name there (no module is read). */
+  locate(q: string): { file: string; name: string } | undefined {
+    if (FN_REF.test(q) || q.includes('(')) return undefined;
+    const r = this.host.resolver.resolve(this.file, q);
+    return r && r.rest.length === 1 ? { file: r.file, name: r.rest[0]! } : undefined;
+  }
+
+  /** The host's modules (for what is read of their texts: ./projectfacts.ts). */
+  get modules(): ProjectModules {
+    return this.host;
+  }
+
+  /** What a project function (a reference to it) does with its parameters. */
+  effects(q: string): ParamEffect[] {
+    const v = this.evaluate(q, 0);
+    const a = v?.length === 1 ? v[0]! : undefined;
+    const ref = a?.kind === 'ref' ? FN_REF.exec(a.qualname) : null;
+    const m = ref ? this.host.byIndex(Number(ref[1])) : undefined;
+    const fn = m?.fns.get(Number(ref![2]));
+    return m && fn ? m.summary.effects([fn]) : [];
   }
 
   /** Whether a class key came from another module of the project. */

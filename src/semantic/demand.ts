@@ -80,6 +80,12 @@ export class Demand {
     }
   }
 
+  /** More names a body may be interpreted for (functions that call a rule's method on what they are passed: ./effects.ts). Before the first `live`. */
+  addLive(names: Iterable<string>): void {
+    for (const n of names) this.triggers.add(n);
+    this.carriers = undefined;
+  }
+
   /** Whether the function can record a call site. */
   live(fn: Node): boolean {
     if (!this.triggers.size) return false;

@@ -15,6 +15,10 @@ import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
 import { callSite, type SiteObserver } from './sites.js';
 import type { CrossFile } from './crossfile.js';
+import { argumentNode, type ParamEffect } from './effects.js';
+import { mayGive } from './projectfacts.js';
+import { prefilterFor } from '../prefilter/index.js';
+import { abbreviate } from '../parse/syntax.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 
@@ -34,6 +38,8 @@ export abstract class Expressions {
   protected readonly members: Members;
   /** The project's other modules, as this file imports them (./crossfile.ts); absent when the file is read alone. */
   cross?: CrossFile;
+  /** A project class's bases from other modules are read at once (the checked file), or when the class is asked for (a summary: ./crossfile.ts adopt). */
+  eagerBases = true;
 
   constructor(
     protected readonly rules: RuleSet,
@@ -57,6 +63,8 @@ export abstract class Expressions {
   abstract readonly fileFlows: () => FileFlows;
   /** What calling a function defined in the file returns. */
   protected abstract returnType(fn: Node, cls: string | undefined): Type;
+  /** What a function (defined in the file, or a project module's) does with its parameters (./effects.ts). */
+  abstract calleeEffects(a: Atom): ParamEffect[];
 
   annotation(node: Node, env: Env): Type {
     return this.annotations.annotation(node, env);
@@ -225,7 +233,7 @@ export abstract class Expressions {
   private recordAttribute(n: Node, attr: string, recv: Type, ctx: FnCtx): void {
     if (!ctx.record || !this.observer.wants(attr)) return;
     if (n.parent?.type === 'call' && field(n.parent, 'function')?.id === n.id) return;
-    this.observer.add(callSite(n, 'attribute', attr, this.cross ? this.cross.resolveType(recv) : recv, undefined, field(n, 'object')?.text));
+    this.observer.add(callSite(n, 'attribute', attr, this.resolveFor(recv, attr), undefined, field(n, 'object')?.text));
   }
 
   private call(n: Node, env: Env, ctx: FnCtx): Type {
@@ -266,8 +274,8 @@ export abstract class Expressions {
     if (ctx.record && name) {
       const inherited: string[] = [];
       // What the project's own modules make of the receiver and the callee (./crossfile.ts).
-      if (receiver && this.cross) receiver = this.cross.resolveType(receiver);
-      const callee = this.members.calleeNames(this.cross ? union(calleeT, this.cross.resolveType(calleeT)) : calleeT, inherited);
+      if (receiver) receiver = this.resolveFor(receiver, name);
+      const callee = this.members.calleeNames(this.cross ? union(calleeT, this.resolveFor(calleeT, name)) : calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
         if (fn.type === 'attribute')
@@ -275,6 +283,7 @@ export abstract class Expressions {
         else this.observer.add(callSite(n, 'call', name, undefined, callee, undefined, inherited.length ? inherited : undefined));
       }
     }
+    if (ctx.record) this.passedOn(n, calleeT, args, list);
     // Result type.
     if (name === 'cast' && args.pos.length === 2 && argsNode) {
       const first = kids(argsNode)[0];
@@ -285,6 +294,30 @@ export abstract class Expressions {
     const out: Type[] = [];
     for (const a of calleeT) out.push(this.callResult(a, args));
     return out.length ? union(...out) : UNKNOWN;
+  }
+
+  /**
+   * Objects passed to a function that calls a rule's method on them (./effects.ts): a site of that
+   * method on the argument's type, at this call, with the calls on the way.
+   */
+  private passedOn(n: Node, calleeT: Type, args: CallArgs, list: readonly Node[]): void {
+    for (const a of calleeT) {
+      for (const e of this.calleeEffects(a)) {
+        if (!this.observer.wants(e.method)) continue;
+        const at = argumentNode(list, e.index, e.name);
+        const t = at && (at.keyword ? args.kw.get(e.name) : args.pos[e.index]);
+        if (!at || !t) continue;
+        const recv = this.resolveFor(t, e.method);
+        this.observer.add(callSite(n, 'method', e.method, recv, undefined, at.node.text, undefined, [abbreviate(n.text), ...e.via]));
+      }
+    }
+  }
+
+  /** A type at a site of `name`, with its project values read (./crossfile.ts) from the modules that may give what the site's rules need. */
+  private resolveFor(t: Type, name: string): Type {
+    const cross = this.cross;
+    if (!cross) return t;
+    return cross.resolveType(t, (file) => mayGive(cross, file, name, prefilterFor(this.rules)));
   }
 
   /** What calling values of type t returns, with arguments not known. */

@@ -25,9 +25,12 @@ import { Env, fnCtx, inert, type SelfFields } from './env.js';
 import { Scopes } from './scopes.js';
 import { SiteRecorder, type CallSite } from './sites.js';
 import { Statements } from './statements.js';
-import { NEVER, NONE, UNKNOWN, classAtom, instAtom, seqAtom, union, type Type } from './types.js';
+import { NEVER, NONE, UNKNOWN, classAtom, instAtom, seqAtom, union, type Atom, type Type } from './types.js';
 import { parsePython } from '../parse/parser.js';
 import type { CrossFile, ModuleSummary, ProjectModules, Summarize } from './crossfile.js';
+import { paramEffects, type ParamEffect } from './effects.js';
+import { mayPassOn, projectImports } from './projectfacts.js';
+import { prefilterFor } from '../prefilter/index.js';
 
 export type { CallSite } from './sites.js';
 export { narrowType } from './narrowing.js';
@@ -56,7 +59,7 @@ export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: Mo
   const source = opts.source ?? root.text;
   let flows: FileFlows | undefined;
   const facts = () => (flows ??= readFlows(root, source));
-  const project = opts.project ? opts.project.modules.imports(opts.project.abs) : undefined;
+  const project = opts.project ? projectImports(opts.project.modules, opts.project.abs, source, prefilterFor(rules)) : undefined;
   const demand = opts.onDemand === false ? undefined : new Demand(source, liveNames(source, rules, demandNames(rules), project), facts);
   const it = new Interpreter(root, rules, file, demand, facts);
   if (opts.project) it.cross = opts.project.modules.view(opts.project.abs, it.classes);
@@ -76,6 +79,7 @@ export function summarizer(rules: RuleSet): Summarize {
     let flows: FileFlows | undefined;
     const it = new Interpreter(root, bare, file, undefined, () => (flows ??= readFlows(root, text)));
     it.cross = view;
+    it.eagerBases = false;
     it.summarize();
     return it;
   };
@@ -99,6 +103,7 @@ class Interpreter extends Statements {
   private readonly fnInference = new Map<number, Type>();
   private readonly inferring = new Set<number>();
   private readonly selfAssignMemo = new Map<number, Map<string, Type>>();
+  private readonly effectMemo = new Map<number, ParamEffect[]>();
   private readonly deferred: { fn: Node; outer: Env | 'module'; cls?: string }[] = [];
 
   constructor(
@@ -135,10 +140,44 @@ class Interpreter extends Statements {
     return this.callOf(t);
   }
 
+  effects(t: Type): ParamEffect[] {
+    return t.flatMap((a) => (a.kind === 'func' && !a.cls ? this.effectsOf(a.fn) : []));
+  }
+
+  /** Module-level names of functions that call a rule's method on a parameter (defined here, or imported from the project). */
+  private passingNames(): string[] {
+    const out: string[] = [];
+    for (const [name, t] of this.env.vars) if (t.some((a) => this.calleeEffects(a).length > 0)) out.push(name);
+    return out;
+  }
+
+  /** What the function a value is does with its parameters: a plain function of the file, or a project module's (read when its text may tell). */
+  calleeEffects(a: Atom): ParamEffect[] {
+    if (a.kind === 'func') return a.cls ? [] : this.effectsOf(a.fn);
+    if (a.kind !== 'ref' || !this.cross?.candidate(a.qualname) || !mayPassOn(this.cross, a.qualname, prefilterFor(this.rules))) return [];
+    return this.cross.effects(a.qualname);
+  }
+
+  /** What a plain function of the file does with its parameters (./effects.ts), memoised; a recursive one is cut. */
+  effectsOf(fn: Node): ParamEffect[] {
+    const had = this.effectMemo.get(fn.id);
+    if (had) return had;
+    this.effectMemo.set(fn.id, []);
+    const out = paramEffects(
+      fn,
+      (m) => this.rules.triggerNames.has(m),
+      (callee) => this.expr(callee, this.env, inert()).flatMap((a) => this.calleeEffects(a)),
+    );
+    this.effectMemo.set(fn.id, out);
+    return out;
+  }
+
   run(): FileModel {
     const ctx = fnCtx(null, true);
     const end = this.block(namedChildren(this.root), this.env, ctx);
     if (end) this.env = end;
+    // A body that calls a function that calls a rule's method on what it is passed can record a site (./effects.ts).
+    if (this.demand && this.deferred.length) this.demand.addLive(this.passingNames());
     // Check every function body with the final environment of its enclosing scope.
     while (this.deferred.length) {
       const d = this.deferred.shift()!;

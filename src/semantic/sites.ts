@@ -19,6 +19,8 @@ export interface CallSite {
   receiverText?: string;
   /** Callee names reached only as the library class a local class inherits its constructor from. */
   inherited?: string[];
+  /** A call of a function that calls `name` on what this call passes it (./effects.ts): the calls on the way. */
+  via?: string[];
 }
 
 /** A call site with every field set, in one order: one hidden class for the sites of every kind (the matcher reads them all). */
@@ -30,8 +32,9 @@ export function callSite(
   callee?: string[],
   receiverText?: string,
   inherited?: string[],
+  via?: string[],
 ): CallSite {
-  return { node, kind, name, receiver, callee, receiverText, inherited };
+  return { node, kind, name, receiver, callee, receiverText, inherited, via };
 }
 
 export interface SiteObserver {
@@ -43,6 +46,7 @@ export interface SiteObserver {
 /** Keeps the sites whose name is a trigger; a node seen on several paths merges its types. */
 export class SiteRecorder implements SiteObserver {
   private readonly sites = new Map<number, CallSite>();
+  private readonly passed = new Map<string, CallSite>();
   constructor(private readonly triggers: Set<string>) {}
 
   wants(name: string): boolean {
@@ -50,6 +54,14 @@ export class SiteRecorder implements SiteObserver {
   }
 
   add(site: CallSite): void {
+    if (site.via) {
+      // One per call, method and path: a call passes several objects, each to several calls.
+      const key = `${site.node.id}|${site.name}|${site.via.join('|')}`;
+      const had = this.passed.get(key);
+      if (had) had.receiver = union(had.receiver ?? NEVER, site.receiver ?? NEVER);
+      else this.passed.set(key, site);
+      return;
+    }
     const prev = this.sites.get(site.node.id);
     if (!prev) {
       this.sites.set(site.node.id, site);
@@ -61,6 +73,6 @@ export class SiteRecorder implements SiteObserver {
 
   /** The sites in source order. */
   list(): CallSite[] {
-    return [...this.sites.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+    return [...this.sites.values(), ...this.passed.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
   }
 }

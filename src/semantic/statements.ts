@@ -239,7 +239,8 @@ export abstract class Statements extends Expressions {
       if (b.type === 'keyword_argument') continue;
       for (const a of this.expr(b, env, ctx)) {
         if (a.kind === 'class') bases.push(a.key);
-        else if (a.kind === 'ref') bases.push(this.classes.resolve(a.qualname) ?? this.cross?.classKey(a.qualname) ?? `?${a.qualname}`);
+        else if (a.kind === 'ref')
+          bases.push(this.classes.resolve(a.qualname) ?? (this.eagerBases ? this.cross?.classKey(a.qualname) : undefined) ?? `?${a.qualname}`);
       }
     }
     const body = field(s, 'body');

@@ -1,0 +1,245 @@
+/**
+ * What the project modules a file imports can bring into it, for the prefilter and the demand
+ * analysis (cross-file): the rule names their texts hold (a class a factory there makes, a method a
+ * function there calls on what it is passed) and the modules they import, over the imports two
+ * modules deep. A file whose own text does not meet what a rule's name needs beside it (a class, an
+ * imported module: prefilter/needs.ts) may still meet it through these. Read from the modules'
+ * texts only (no parse), once per module for a set of modules.
+ */
+import type { Prefilter, ProjectFacts, ProjectImports } from '../prefilter/index.js';
+import { importContext } from '../prefilter/context.js';
+import { ROLE_METHOD } from '../rules/types.js';
+import type { CrossFile, ProjectModules } from './crossfile.js';
+
+interface ModuleFacts {
+  names: string[];
+  /** Its functions that call a rule's method on a parameter, or pass one on to such a function, with those methods. */
+  passers: Map<string, Set<string>>;
+  roots: string[];
+  imports: string[];
+  /** The module files these facts were read from (itself, and what its passers go through). */
+  files: string[];
+}
+
+const DEPTH = 2;
+const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/gm;
+const PLAIN_IMPORT = /^[ \t]*import[ \t]+([\w. \t,]+)/gm;
+
+/**
+ * The functions of a module that call a rule's method on a parameter (`def f(rt): rt.save_state()`),
+ * or pass a parameter on to one that does (here, or in `known`: the modules it imports), each with
+ * those methods: as ./effects.ts reads them, from the text (every `def`, its parameter names, then
+ * every `name.method(` and `g(... name ...)` up to the next `def`): a superset of what the summary finds.
+ */
+export function passersOf(text: string, roles: Map<string, number>, known: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const defs: { name: string; start: number; params: Set<string> }[] = [];
+  for (const m of text.matchAll(/\bdef\s+(\w+)\s*\(/g)) {
+    // The parameter list up to its closing parenthesis (defaults may hold parentheses).
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    for (; i < text.length && depth > 0; i++) {
+      const c = text[i];
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') depth--;
+    }
+    const params = new Set<string>();
+    for (const p of text.slice(start, i - 1).matchAll(/(?:^|[,(*])\s*([A-Za-z_]\w*)\s*(?=[,=)]|$)/g)) if (p[1] !== 'self' && p[1] !== 'cls') params.add(p[1]!);
+    defs.push({ name: m[1]!, start: m.index, params });
+  }
+  const out = new Map<string, Set<string>>();
+  if (!defs.length) return out;
+  const ownerAt = (at: number) => {
+    let lo = 0;
+    let hi = defs.length - 1;
+    if (defs[0]!.start > at) return undefined;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (defs[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return defs[lo];
+  };
+  const add = (name: string, methods: Iterable<string>) => {
+    let set = out.get(name);
+    for (const m of methods) (set ??= out.set(name, new Set()).get(name)!).add(m);
+  };
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*\(/g)) {
+    const d = ownerAt(m.index);
+    if (d?.params.has(m[1]!) && ((roles.get(m[2]!) ?? 0) & ROLE_METHOD) !== 0) add(d.name, [m[2]!]);
+  }
+  // Passed on, a few calls deep: `g(... param ...)` where g is a passer (this module's or an imported one's).
+  const calls = [...text.matchAll(/\b([A-Za-z_]\w*)\s*\(([^()]*)/g)];
+  for (let round = 0; round < 3; round++) {
+    let grew = false;
+    for (const c of calls) {
+      const methods = out.get(c[1]!) ?? known.get(c[1]!);
+      const d = methods && ownerAt(c.index);
+      if (!d || d.name === c[1] || ![...d.params].some((p) => new RegExp(`\\b${p}\\b`).test(c[2]!))) continue;
+      const had = out.get(d.name)?.size ?? 0;
+      add(d.name, methods);
+      if ((out.get(d.name)?.size ?? 0) > had) grew = true;
+    }
+    if (!grew) break;
+  }
+  return out;
+}
+
+/**
+ * The project modules a file imports (absolute paths), read from its text: `from m import ...`,
+ * relative or not, and `import a.b`; only modules of the project (never the rules' libraries).
+ */
+export function importedModules(text: string, file: string, modules: ProjectModules): string[] {
+  if (!text.includes('import')) return [];
+  const out = new Set<string>();
+  const add = (dotted: string | undefined, submodule = false) => {
+    if (!dotted || !modules.isProjectTop(file, dotted.split('.')[0]!)) return;
+    const r = modules.resolver.resolve(file, dotted);
+    if (r && (!submodule || !r.rest.length)) out.add(r.file);
+  };
+  for (const m of text.matchAll(FROM_IMPORT)) {
+    const from = m[1] ? modules.resolver.absolute(file, m[1].length, m[2]!) : m[2];
+    add(from);
+    // `from pkg import mod`: a submodule is imported too.
+    if (from) for (const n of m[3]!.replace(/[()]/g, '').split(',')) if (/^\s*\w+/.test(n)) add(`${from}.${n.trim().split(/\s+/)[0]}`, true);
+  }
+  for (const m of text.matchAll(PLAIN_IMPORT)) for (const part of m[1]!.split(',')) add(part.trim().split(/\s+/)[0]);
+  return [...out];
+}
+
+export class ImportFacts {
+  private readonly memo = new Map<string, ModuleFacts | null>();
+
+  constructor(
+    private readonly modules: ProjectModules,
+    private readonly prefilter: Prefilter,
+  ) {}
+
+  private module(file: string, depth = 0): ModuleFacts | null {
+    let f = this.memo.get(file);
+    if (f !== undefined) return f;
+    const text = this.modules.text(file);
+    this.memo.set(file, null);
+    if (text === undefined) return null;
+    const roles = this.prefilter.scanRoles(text);
+    const buf = Buffer.from(text, 'utf8');
+    const imports = importedModules(text, file, this.modules);
+    // What it passes on to the modules it imports (a cycle or a deeper import: not followed).
+    const known = new Map<string, Set<string>>();
+    const files = new Set([file]);
+    if (depth < DEPTH)
+      for (const m of imports) {
+        const g = this.module(m, depth + 1);
+        for (const [n, ms] of g?.passers ?? []) known.set(n, ms);
+        for (const x of g?.files ?? [m]) files.add(x);
+      }
+    f = { names: [...roles.keys()], passers: passersOf(text, roles, known), roots: [...importContext(buf, buf.length).roots], imports, files: [...files] };
+    this.memo.set(file, f);
+    return f;
+  }
+
+  /** What a module and the modules it imports hold (two imports deep). */
+  ofModule(file: string): ProjectFacts | undefined {
+    const f = this.module(file);
+    if (!f) return undefined;
+    const out = this.closure(f.imports, new Set([file]), 0);
+    for (const x of f.files) out.files.add(x);
+    for (const n of f.names) out.names.add(n);
+    for (const r of f.roots) out.roots.add(r);
+    return out;
+  }
+
+  /** The passers of one module (with what it imports), read from the texts. */
+  passers(file: string, read: Set<string>): ReadonlyMap<string, Set<string>> | undefined {
+    const f = this.module(file);
+    for (const x of f?.files ?? [file]) read.add(x);
+    return f?.passers;
+  }
+
+  /** The facts of the project modules a file's text imports, three imports deep (undefined: it imports none). */
+  of(file: string, text: string): ProjectFacts | undefined {
+    const frontier = importedModules(text, file, this.modules);
+    return frontier.length ? this.closure(frontier, new Set([file]), 1) : undefined;
+  }
+
+  /**
+   * The facts of modules and what they import. Class names count at every depth (a class made two
+   * modules away and returned), imported library modules only down to `rootsDepth` (a library
+   * call's result handed on through further project modules is not followed: the value is unknown).
+   */
+  private closure(first: string[], seen: Set<string>, rootsDepth: number): ProjectFacts {
+    let frontier = first;
+    const out: ProjectFacts = { names: new Set(), passers: new Map(), roots: new Set(), files: new Set() };
+    for (let d = 0; d < DEPTH && frontier.length; d++) {
+      const next: string[] = [];
+      for (const m of frontier) {
+        if (seen.has(m)) continue;
+        seen.add(m);
+        const f = this.module(m);
+        out.files.add(m);
+        if (!f) continue;
+        for (const x of f.files) out.files.add(x);
+        for (const n of f.names) out.names.add(n);
+        for (const [n, ms] of f.passers) out.passers.set(n, new Set([...(out.passers.get(n) ?? []), ...ms]));
+        if (d < rootsDepth) for (const r of f.roots) out.roots.add(r);
+        next.push(...f.imports);
+      }
+      frontier = next;
+    }
+    return out;
+  }
+}
+
+const factsOf = new WeakMap<ProjectModules, WeakMap<Prefilter, ImportFacts>>();
+
+function importFacts(modules: ProjectModules, prefilter: Prefilter): ImportFacts {
+  let byPrefilter = factsOf.get(modules);
+  if (!byPrefilter) factsOf.set(modules, (byPrefilter = new WeakMap()));
+  let facts = byPrefilter.get(prefilter);
+  if (!facts) byPrefilter.set(prefilter, (facts = new ImportFacts(modules, prefilter)));
+  return facts;
+}
+
+/**
+ * Whether what a project module gives may be what a rule's method or call `name` needs (the class of
+ * its receiver, a module: prefilter/needs.ts), from the texts of the module and of what it imports:
+ * its summary is read only then.
+ */
+export function mayGive(cross: CrossFile, file: string, name: string, prefilter: Prefilter): boolean {
+  const facts = importFacts(cross.modules, prefilter).ofModule(file);
+  // The answer depends on those texts: the file's findings do too (./crossfile.ts deps).
+  for (const x of facts?.files ?? [file]) cross.read.add(x);
+  return !!facts && prefilter.needsMetBy(name, facts);
+}
+
+/**
+ * Whether a project function may do something with its parameters (./effects.ts), from its
+ * module's text: its summary is read only then. A reference that is no plain module function: true.
+ */
+export function mayPassOn(cross: CrossFile, q: string, prefilter: Prefilter): boolean {
+  const at = cross.locate(q);
+  if (!at) return !q.includes('(');
+  return importFacts(cross.modules, prefilter).passers(at.file, cross.read)?.has(at.name) ?? false;
+}
+
+/** What the prefilter and the demand analysis ask of a file's project imports (computed on first use, once). */
+export function projectImports(
+  modules: ProjectModules,
+  file: string,
+  text: string | (() => string | undefined),
+  prefilter: Prefilter,
+): ProjectImports & { read(): string[] } {
+  const f = importFacts(modules, prefilter);
+  let done = false;
+  let out: ProjectFacts | undefined;
+  const facts = () => {
+    if (!done) {
+      done = true;
+      const t = typeof text === 'string' ? text : text();
+      out = t === undefined ? undefined : f.of(file, t);
+    }
+    return out;
+  };
+  // The module files read for it, if it was asked (a file's result depends on them, even one the prefilter passes over).
+  return Object.assign(facts, { read: () => [...(out?.files ?? [])] });
+}

@@ -1,0 +1,142 @@
+/**
+ * Cross-file (semantic/crossfile.ts, semantic/modules.ts) as users run it: `raiselint check` over a
+ * project, one file of it (pre-commit), from standard input, with the content cache across an edit
+ * of the imported module, and `--no-cross-file`; and module resolution as Python does it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ModuleResolver } from '../src/semantic/modules.js';
+import { RACY_MS } from '../src/io/fingerprint.js';
+import { cli, tempTree } from './helpers.js';
+
+const SAVING = 'autogen/saving-state-is-not-yet-implemented';
+const GRPC = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+
+
+def make():
+    return GrpcWorkerAgentRuntime(host_address="h")
+`;
+const LOCAL = `from autogen_core import SingleThreadedAgentRuntime
+
+
+def make():
+    return SingleThreadedAgentRuntime()
+`;
+const SERVICE = `from app.runtime import make
+
+
+async def run() -> None:
+    await make().save_state()
+`;
+
+function project(runtime = GRPC): string {
+  return tempTree({ 'pyproject.toml': '', 'app/__init__.py': '', 'app/runtime.py': runtime, 'app/service.py': SERVICE });
+}
+
+/** Rule ids and lines of a JSON report. */
+function findings(stdout: string): string[] {
+  return (JSON.parse(stdout) as { diagnostics: { file: string; line: number; ruleId: string }[] }).diagnostics.map((d) => `${d.file}:${d.line} ${d.ruleId}`);
+}
+
+describe('raiselint check across modules', () => {
+  it('reports the call in service.py on the runtime app/runtime.py makes; not with --no-cross-file', () => {
+    const dir = project();
+    const r = cli(['check', '.', '--output-format', 'json', '--no-cache'], dir);
+    expect(findings(r.stdout)).toEqual([`app/service.py:5 ${SAVING}`]);
+    expect(r.code).toBe(1);
+    const alone = cli(['check', '.', '--output-format', 'json', '--no-cache', '--no-cross-file'], dir);
+    expect(findings(alone.stdout)).toEqual([]);
+    expect(alone.code).toBe(0);
+  });
+
+  it('one file checked alone (pre-commit) and standard input read the modules it imports from the disk', () => {
+    const dir = project();
+    expect(findings(cli(['check', 'app/service.py', '--output-format', 'json', '--no-cache'], dir).stdout)).toEqual([`app/service.py:5 ${SAVING}`]);
+    const piped = cli(['check', '-', '--stdin-filename', 'app/service.py', '--output-format', 'json'], dir, SERVICE);
+    expect(findings(piped.stdout)).toEqual([`app/service.py:5 ${SAVING}`]);
+  });
+
+  it('a cached result is used while the modules it was read from are unchanged, and not after an edit of one', () => {
+    const dir = project();
+    // A stat signature is trusted once the file's change time is a few seconds old (io/fingerprint.ts RACY_MS).
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RACY_MS + 200);
+    const first = cli(['check', '.', '--output-format', 'json', '--timings'], dir);
+    expect(findings(first.stdout)).toEqual([`app/service.py:5 ${SAVING}`]);
+    const warm = cli(['check', '.', '--output-format', 'json', '--timings'], dir);
+    expect(findings(warm.stdout)).toEqual([`app/service.py:5 ${SAVING}`]);
+    expect(warm.stderr).toMatch(/3 files: 3 cached, 0 read, 0 parsed/);
+    // The factory now makes the local runtime; service.py is unchanged.
+    writeFileSync(join(dir, 'app', 'runtime.py'), LOCAL);
+    const after = cli(['check', '.', '--output-format', 'json', '--timings'], dir);
+    expect(findings(after.stdout)).toEqual([]);
+    expect(after.code).toBe(0);
+  });
+
+  it('a module of the rules’ library in the project (its own source tree, a vendored copy) is the library, not followed', () => {
+    const dir = tempTree({
+      'pyproject.toml': '',
+      'autogen_ext/__init__.py': '',
+      'autogen_ext/runtimes/__init__.py': '',
+      'autogen_ext/runtimes/grpc.py': 'class GrpcWorkerAgentRuntime:\n    async def save_state(self):\n        return {}\n',
+      'use.py':
+        'from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\n\nasync def f():\n    await GrpcWorkerAgentRuntime(host_address="h").save_state()\n',
+    });
+    expect(findings(cli(['check', 'use.py', '--output-format', 'json', '--no-cache'], dir).stdout)).toEqual([`use.py:5 ${SAVING}`]);
+  });
+});
+
+describe('module resolution', () => {
+  const tree = (files: string[]) => tempTree(Object.fromEntries(files.map((f) => [f, ''])));
+
+  it('a package module resolves from the folder above its top-most package; a script from its own folder', () => {
+    const dir = tree([
+      'proj/pyproject.toml',
+      'proj/app/__init__.py',
+      'proj/app/sub/__init__.py',
+      'proj/app/sub/x.py',
+      'proj/app/core.py',
+      'proj/tool.py',
+      'proj/scripts/run.py',
+      'proj/scripts/util.py',
+    ]);
+    const r = new ModuleResolver();
+    const x = join(dir, 'proj/app/sub/x.py');
+    expect(r.resolve(x, 'app.core.make')).toEqual({ file: join(dir, 'proj/app/core.py'), name: 'app.core', rest: ['make'] });
+    expect(r.resolve(x, 'app.sub')).toEqual({ file: join(dir, 'proj/app/sub/__init__.py'), name: 'app.sub', rest: [] });
+    expect(r.resolve(join(dir, 'proj/scripts/run.py'), 'util.f')?.file).toBe(join(dir, 'proj/scripts/util.py'));
+    expect(r.resolve(join(dir, 'proj/scripts/run.py'), 'tool.f')?.file).toBe(join(dir, 'proj/tool.py'));
+    expect(r.resolve(x, 'json.loads')).toBeUndefined();
+    expect(r.absolute(x, 1, 'y')).toBe('app.sub.y');
+    expect(r.absolute(x, 2, '')).toBe('app');
+    expect(r.absolute(x, 2, 'core')).toBe('app.core');
+  });
+
+  it('src/ layouts and the source folders pyproject.toml names (setuptools package-dir, hatch, poetry)', () => {
+    const dir = tree(['a/pyproject.toml', 'a/src/acme/__init__.py', 'a/tests/t.py', 'b/lib/bee/__init__.py', 'c/code/cee.py', 'd/pkgs/dee/__init__.py']);
+    writeFileSync(join(dir, 'b/pyproject.toml'), '[tool.setuptools]\npackage-dir = { "" = "lib" }\n');
+    writeFileSync(join(dir, 'c/pyproject.toml'), '[tool.hatch.build.targets.wheel]\npackages = ["code/cee"]\n');
+    writeFileSync(join(dir, 'd/pyproject.toml'), '[tool.poetry]\npackages = [{ include = "dee", from = "pkgs" }]\n');
+    for (const [p, where] of [
+      ['b', 'x.py'],
+      ['c', 'x.py'],
+      ['d', 'x.py'],
+    ])
+      writeFileSync(join(dir, p!, where!), '');
+    const r = new ModuleResolver();
+    expect(r.resolve(join(dir, 'a/tests/t.py'), 'acme.f')?.file).toBe(join(dir, 'a/src/acme/__init__.py'));
+    expect(r.resolve(join(dir, 'b/x.py'), 'bee.f')?.file).toBe(join(dir, 'b/lib/bee/__init__.py'));
+    expect(r.resolve(join(dir, 'c/x.py'), 'cee.f')?.file).toBe(join(dir, 'c/code/cee.py'));
+    expect(r.resolve(join(dir, 'd/x.py'), 'dee.f')?.file).toBe(join(dir, 'd/pkgs/dee/__init__.py'));
+  });
+
+  it('a namespace package needs no __init__.py; one module name in two projects stays two modules', () => {
+    const dir = tree(['one/pyproject.toml', 'one/ns/app/m.py', 'one/ns/app/use.py', 'two/pyproject.toml', 'two/ns/app/m.py', 'two/ns/app/use.py']);
+    mkdirSync(join(dir, 'one/ns/empty'));
+    const r = new ModuleResolver();
+    expect(r.resolve(join(dir, 'one/ns/app/use.py'), 'ns.app.m.f')?.file).toBe(join(dir, 'one/ns/app/m.py'));
+    expect(r.resolve(join(dir, 'two/ns/app/use.py'), 'ns.app.m.f')?.file).toBe(join(dir, 'two/ns/app/m.py'));
+    expect(r.resolve(join(dir, 'one/ns/app/use.py'), 'ns.empty.f')).toBeUndefined();
+    expect(r.absolute(join(dir, 'one/ns/app/use.py'), 2, 'app.m')).toBe('ns.app.m');
+  });
+});
