@@ -306,6 +306,8 @@ export interface ProjectFacts {
   roots: Set<string>;
   /** The module files they were read from (a file's result depends on them). */
   files: Set<string>;
+  /** They name a class the rules know. */
+  classes: boolean;
 }
 
 /** The project facts of a file, computed when first asked (undefined: it imports no project module). */

@@ -51,7 +51,7 @@ export abstract class Expressions {
       classes: this.classes,
       guards: rules.guards,
       expr: (n, env, ctx) => this.expr(n, env, ctx),
-      resolve: (t) => (this.cross ? this.cross.resolveType(t) : t),
+      resolve: (t) => this.resolveFor(t, undefined),
     });
     this.members = new Members(this);
   }
@@ -313,8 +313,8 @@ export abstract class Expressions {
     }
   }
 
-  /** A type at a site of `name`, with its project values read (./crossfile.ts) from the modules that may give what the site's rules need. */
-  private resolveFor(t: Type, name: string): Type {
+  /** A type at a site of `name` (undefined: narrowed, a class base), with its project values read (./crossfile.ts) from the modules that may give what the site's rules need. */
+  private resolveFor(t: Type, name: string | undefined): Type {
     const cross = this.cross;
     if (!cross) return t;
     return cross.resolveType(t, (file) => mayGive(cross, file, name, prefilterFor(this.rules)));

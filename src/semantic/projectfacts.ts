@@ -8,7 +8,7 @@
  */
 import type { Prefilter, ProjectFacts, ProjectImports } from '../prefilter/index.js';
 import { importContext } from '../prefilter/context.js';
-import { ROLE_METHOD } from '../rules/types.js';
+import { ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
 
 interface ModuleFacts {
@@ -19,6 +19,8 @@ interface ModuleFacts {
   imports: string[];
   /** The module files these facts were read from (itself, and what its passers go through). */
   files: string[];
+  /** It names a class the rules know. */
+  classes: boolean;
 }
 
 const DEPTH = 2;
@@ -133,7 +135,15 @@ export class ImportFacts {
         for (const [n, ms] of g?.passers ?? []) known.set(n, ms);
         for (const x of g?.files ?? [m]) files.add(x);
       }
-    f = { names: [...roles.keys()], passers: passersOf(text, roles, known), roots: [...importContext(buf, buf.length).roots], imports, files: [...files] };
+    const classes = [...roles.values()].some((r) => (r & ROLE_CLASS) !== 0);
+    f = {
+      names: [...roles.keys()],
+      passers: passersOf(text, roles, known),
+      roots: [...importContext(buf, buf.length).roots],
+      imports,
+      files: [...files],
+      classes,
+    };
     this.memo.set(file, f);
     return f;
   }
@@ -143,6 +153,7 @@ export class ImportFacts {
     const f = this.module(file);
     if (!f) return undefined;
     const out = this.closure(f.imports, new Set([file]), 0);
+    out.classes ||= f.classes;
     for (const x of f.files) out.files.add(x);
     for (const n of f.names) out.names.add(n);
     for (const r of f.roots) out.roots.add(r);
@@ -167,10 +178,10 @@ export class ImportFacts {
    * modules away and returned), imported library modules only down to `rootsDepth` (a library
    * call's result handed on through further project modules is not followed: the value is unknown).
    */
-  private closure(first: string[], seen: Set<string>, rootsDepth: number): ProjectFacts {
+  private closure(first: string[], seen: Set<string>, rootsDepth: number, depth = DEPTH): ProjectFacts {
     let frontier = first;
-    const out: ProjectFacts = { names: new Set(), passers: new Map(), roots: new Set(), files: new Set() };
-    for (let d = 0; d < DEPTH && frontier.length; d++) {
+    const out: ProjectFacts = { names: new Set(), passers: new Map(), roots: new Set(), files: new Set(), classes: false };
+    for (let d = 0; d < depth && frontier.length; d++) {
       const next: string[] = [];
       for (const m of frontier) {
         if (seen.has(m)) continue;
@@ -179,6 +190,7 @@ export class ImportFacts {
         out.files.add(m);
         if (!f) continue;
         for (const x of f.files) out.files.add(x);
+        out.classes ||= f.classes;
         for (const n of f.names) out.names.add(n);
         for (const [n, ms] of f.passers) out.passers.set(n, new Set([...(out.passers.get(n) ?? []), ...ms]));
         if (d < rootsDepth) for (const r of f.roots) out.roots.add(r);
@@ -205,11 +217,11 @@ function importFacts(modules: ProjectModules, prefilter: Prefilter): ImportFacts
  * its receiver, a module: prefilter/needs.ts), from the texts of the module and of what it imports:
  * its summary is read only then.
  */
-export function mayGive(cross: CrossFile, file: string, name: string, prefilter: Prefilter): boolean {
+export function mayGive(cross: CrossFile, file: string, name: string | undefined, prefilter: Prefilter): boolean {
   const facts = importFacts(cross.modules, prefilter).ofModule(file);
   // The answer depends on those texts: the file's findings do too (./crossfile.ts deps).
   for (const x of facts?.files ?? [file]) cross.read.add(x);
-  return !!facts && prefilter.needsMetBy(name, facts);
+  return !!facts && (name === undefined ? facts.classes : prefilter.needsMetBy(name, facts));
 }
 
 /**

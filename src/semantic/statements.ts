@@ -10,6 +10,8 @@ import { newClassInfo } from '../rules/classes.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { Env, type FnCtx } from './env.js';
 import { Expressions } from './expressions.js';
+import { mayGive } from './projectfacts.js';
+import { prefilterFor } from '../prefilter/index.js';
 import type { SiteObserver } from './sites.js';
 import { NONE, UNKNOWN, classAtom, elementOf, funcAtom, refAtom } from './types.js';
 
@@ -240,7 +242,7 @@ export abstract class Statements extends Expressions {
       for (const a of this.expr(b, env, ctx)) {
         if (a.kind === 'class') bases.push(a.key);
         else if (a.kind === 'ref')
-          bases.push(this.classes.resolve(a.qualname) ?? (this.eagerBases ? this.cross?.classKey(a.qualname) : undefined) ?? `?${a.qualname}`);
+          bases.push(this.classes.resolve(a.qualname) ?? (this.eagerBases ? this.projectBase(a.qualname) : undefined) ?? `?${a.qualname}`);
       }
     }
     const body = field(s, 'body');
@@ -264,6 +266,13 @@ export abstract class Statements extends Expressions {
         this.defineFunction(def, clsEnv, ctx, key);
       } else this.stmt(st, clsEnv, { ...ctx, fn: null });
     }
+  }
+
+  /** A class base from a project module (./crossfile.ts), read when that module's text may give a class the rules know. */
+  private projectBase(q: string): string | undefined {
+    const cross = this.cross;
+    const file = cross?.candidate(q) ? cross.moduleOf(q) : undefined;
+    return file && mayGive(cross!, file, undefined, prefilterFor(this.rules)) ? cross!.classKey(q) : undefined;
   }
 
   /** The module of a from-import: a relative one that names a project module becomes its absolute name (./crossfile.ts), else `.m`. */
