@@ -86,6 +86,23 @@ describe('raiselint check across modules', () => {
   });
 });
 
+describe('bad input in an imported module', () => {
+  it('a module nested too deep to infer, or not UTF-8, is not followed: the file that imports it is still checked', () => {
+    const deep = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\n\ndef make():\n    return ${'('.repeat(30000)}GrpcWorkerAgentRuntime(host_address="h")${')'.repeat(30000)}\n`;
+    const dir = tempTree({
+      'pyproject.toml': '',
+      'app/__init__.py': '',
+      'app/deep.py': deep,
+      'app/latin.py': Buffer.from('def make():\n    return "caf\xe9"\n', 'latin1'),
+      'app/service.py': `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime\n\nfrom app.deep import make\nfrom app.latin import make as other\n\n\nasync def run() -> None:\n    await make().save_state()\n    await other().save_state()\n    await GrpcWorkerAgentRuntime(host_address="h").save_state()\n`,
+    });
+    const r = cli(['check', 'app/service.py', '--output-format', 'json', '--no-cache'], dir);
+    expect(findings(r.stdout)).toEqual([`app/service.py:10 ${SAVING}`]);
+    expect(r.stderr).not.toMatch(/internal error|RangeError|at .*\.js/);
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('module resolution', () => {
   const tree = (files: string[]) => tempTree(Object.fromEntries(files.map((f) => [f, ''])));
 

@@ -1,23 +1,19 @@
 /**
- * Cross-file: values that come from the project's own modules (issue: follow a value through the
- * project's modules). A file's interpreter keeps what it imports from a project module as a
- * symbolic reference (`app.runtime.make_runtime()` for a call of an imported factory, `.rt`
- * for a member of it); only where a rule may match (a recorded call site, a class base) is the
- * reference evaluated, in the summary of the module that defines it: that module is parsed once
- * per run and interpreted at module level, and a function's return type, a class's members and
- * fields are inferred there on demand by the same interpreter (../semantic/model.ts), through
- * further project imports and with cycles cut. The answer is copied into the asking file as plain
- * types: a project class becomes a class of the file's registry (its bases, its own methods), a
- * project function a reference the file can call.
- *
- * Names the rules know (a library class, a package a rule's class lives in) are never looked up
- * here: a library module of the same name in the checked tree (the stdlib checked as a project)
- * stays the library. A file's findings depend on the modules read for it (`deps`, transitively):
- * the content cache keys its result on them, and the language server re-checks it when one changes.
+ * Cross-file: values from the project's own modules. A file's interpreter keeps what it imports
+ * from a project module symbolic (`app.runtime.make_runtime()`, then `.rt`); only where a rule may
+ * match (a recorded call site, a class base, a narrowed value) is it evaluated, in the summary of
+ * the module that defines it: that module parsed once per run and run at module level by the same
+ * interpreter (./model.ts), its functions' returns and classes' members inferred there when asked,
+ * cycles cut. Answers are copied into the asking file as plain types: a project class joins its
+ * registry (bases, own methods), a project function becomes a reference it can call. Names the
+ * rules know (a library's modules, also a copy of one in the checked tree) are never looked up
+ * here. A file's findings depend on the modules read for it (`deps`): the content cache keys its
+ * result on them, and the language server re-checks it when one changes.
  */
 import type { ClassRegistry } from '../rules/classes.js';
-import type { ClassInfo } from '../rules/types.js';
 import { ModuleResolver } from './modules.js';
+import { copyInfo, instancesOf, joinTokens } from './portable.js';
+import { isStackOverflow } from '../parse/depth.js';
 import type { ParamEffect } from './effects.js';
 import { UNKNOWN, classAtom, instAtom, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 
@@ -101,7 +97,13 @@ export class ProjectModules {
     this.busy.add(file);
     try {
       const view = new CrossFile(this, file, undefined);
-      const summary = this.summarize(text, file, view);
+      let summary: ModuleSummary | undefined;
+      try {
+        summary = this.summarize(text, file, view);
+      } catch (e) {
+        // A module nested too deep for the interpreter is not followed (the file that imports it is still checked).
+        if (!isStackOverflow(e)) throw e;
+      }
       if (!summary) {
         this.byFile.set(file, null);
         return undefined;
@@ -269,6 +271,16 @@ export class CrossFile {
 
   /** The value of a symbolic reference (`app.rt.make().runtime`), in this file's terms; undefined when not a project value. */
   evaluate(q: string, depth: number): Type | undefined {
+    try {
+      return this.evaluateIn(q, depth);
+    } catch (e) {
+      // A module too deep to infer answers nothing.
+      if (!isStackOverflow(e)) throw e;
+      return undefined;
+    }
+  }
+
+  private evaluateIn(q: string, depth: number): Type | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const tokens = q.match(/<m\d+@\d+>|[A-Za-z_]\w*|\(\)/g);
     if (!tokens) return undefined;
@@ -380,17 +392,4 @@ export class CrossFile {
     visit(t, 0);
     return t;
   }
-}
-
-function joinTokens(tokens: string[]): string {
-  return tokens.map((t) => (t === '()' ? t : `.${t}`)).join('');
-}
-
-/** The instances a class-valued type creates (other values are unknown). */
-function instancesOf(t: Type): Type {
-  return t.map((a) => (a.kind === 'class' ? instAtom(a.key) : a.kind === 'inst' ? a : UNKNOWN[0]!));
-}
-
-function copyInfo(info: ClassInfo, bases: string[]): ClassInfo {
-  return { ...info, bases, aliases: [], init: [...info.init], ownMethods: info.ownMethods ? new Set(info.ownMethods) : undefined };
 }
