@@ -26,7 +26,8 @@ export function depsUnchanged(deps: [string, StatSig][] | undefined): boolean {
   if (!deps) return true;
   return deps.every(([p, sig]) => {
     try {
-      return sig !== NEVER_SAME && sig.some((x) => x !== 0) && sameSig(sig, statSig(statSync(p)));
+      // NEVER_SAME, as read back from the cache (a copy): all zeros.
+      return sig.some((x) => x !== 0) && sameSig(sig, statSig(statSync(p)));
     } catch {
       return false;
     }

@@ -6,6 +6,7 @@
  * `// raiselint: ignore[...]` and ESLint's `eslint-disable` comments. Results are in the content
  * cache, keyed by the file's text and what its types depend on (jsdeps.ts).
  */
+import { depsUnchanged } from './depsigs.js';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { FileError } from '../diagnostics/types.js';
@@ -212,7 +213,7 @@ function unchangedByStat(abs: string, e: CacheEntry): boolean {
   if (!e.s || !e.deps) return false;
   try {
     if (!sameSig(e.s, statSig(statSync(abs)))) return false;
-    return e.deps.every(([p, sig]) => sameSig(sig, statSig(statSync(p))));
+    return depsUnchanged(e.deps);
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@
  * checkout, another editor) drops them too, seen by its stat before the next check.
  */
 import { statSync } from 'node:fs';
+import { sameSig, statSig, type StatSig } from '../io/fingerprint.js';
 import type { ProjectModules } from '../semantic/crossfile.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import { projectModules, readModuleFromDisk } from '../engine/modules.js';
@@ -14,8 +15,8 @@ import { summarizer } from '../semantic/model.js';
 export class OpenModules {
   private modules?: ProjectModules;
   private rules?: RuleSet;
-  /** Modules read from the disk, with their size and mtime then. */
-  private readonly disk = new Map<string, string>();
+  /** Modules read from the disk, with their stat signature then (undefined: it could not be read). */
+  private readonly disk = new Map<string, StatSig | undefined>();
   /** The modules each checked file's findings were read from. */
   private readonly depsOf = new Map<string, string[]>();
   private readonly fromDisk = readModuleFromDisk();
@@ -24,7 +25,7 @@ export class OpenModules {
 
   /** The modules for a check with these rules (new rules: new summaries; a module changed on disk: the same). */
   for(rules: RuleSet): ProjectModules {
-    if (this.modules && this.rules === rules && ![...this.disk].some(([f, sig]) => sigOf(f) !== sig)) return this.modules;
+    if (this.modules && this.rules === rules && ![...this.disk].some(([f, sig]) => !same(sig, sigOf(f)))) return this.modules;
     this.disk.clear();
     this.rules = rules;
     return (this.modules = projectModules(rules, summarizer(rules), (f) => this.read(f)));
@@ -60,11 +61,12 @@ export class OpenModules {
   }
 }
 
-function sigOf(file: string): string {
+function sigOf(file: string): StatSig | undefined {
   try {
-    const st = statSync(file);
-    return `${st.size}:${st.mtimeMs}`;
+    return statSig(statSync(file));
   } catch {
-    return '';
+    return undefined;
   }
 }
+
+const same = (a: StatSig | undefined, b: StatSig | undefined): boolean => (a && b ? sameSig(a, b) : a === b);

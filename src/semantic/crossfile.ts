@@ -56,6 +56,7 @@ export class ProjectModules {
   private readonly byFile = new Map<string, Loaded | null>();
   private readonly list: Loaded[] = [];
   private readonly busy = new Set<string>();
+  private readonly texts = new Map<string, string | undefined>();
   /** Summaries computed (modules parsed and interpreted) by this host. */
   computed = 0;
 
@@ -76,7 +77,9 @@ export class ProjectModules {
 
   /** A module's text, as this host reads modules (undefined: unreadable). */
   text(file: string): string | undefined {
-    return this.read(file);
+    // Read once per run: the texts' facts (./projectfacts.ts) and the summary read the same module.
+    if (!this.texts.has(file)) this.texts.set(file, this.read(file));
+    return this.texts.get(file);
   }
 
   /** The per-file view an interpreter asks through; foreign classes join `classes` (the file's registry overlay). */
@@ -89,7 +92,7 @@ export class ProjectModules {
     if (had !== undefined) return had ?? undefined;
     // A module still being summarised (an import cycle) answers nothing: the cycle is cut there.
     if (this.busy.has(file) || this.list.length >= MAX_MODULES) return undefined;
-    const text = this.read(file);
+    const text = this.text(file);
     if (text === undefined) {
       this.byFile.set(file, null);
       return undefined;
@@ -126,12 +129,6 @@ export class ProjectModules {
 
   byIndex(i: number): Loaded | undefined {
     return this.list[i];
-  }
-
-  /** Forgets every module (one changed: the language server). */
-  clear(): void {
-    this.byFile.clear();
-    this.list.length = 0;
   }
 
   /** The files whose summaries a set of modules read, transitively. */
