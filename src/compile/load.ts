@@ -40,6 +40,7 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
   }
   cache?.save();
   set.warnings = [...problems, ...set.warnings];
+  if (env) set.python = { executable: env.executable, version: env.version };
   return set;
 }
 

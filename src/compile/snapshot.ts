@@ -4,16 +4,15 @@
  * tree-sitter: seconds for 10,000 records).
  *
  * Layout: one line `RLSNAP3 <meta bytes> <prefilter bytes> <index bytes>\n`, then four sections:
- *  - meta (JSON): what every run needs: key, warnings, rule count;
+ *  - meta (JSON): what every run needs: key, warnings, rule count, the grounding Python;
  *  - the prefilter's name tables (binary, used in place: no work per name to load them);
  *  - index (JSON), read only when some file passes the prefilter: class registry, exception
  *    hierarchy, trigger names, which rules each name needs, rule offsets;
  *  - the rules, each as the JSON of its compiled `Rule` (fix patterns included when the rule set
  *    read them, see MAX_RULES_WITH_PATTERNS in ./ruleset.ts), back to back, read one by one
  *    when a file mentions their names.
- * So start-up does not grow with the number of records.
- * The snapshot is keyed by the exact bytes of every dataset and curated file and by raiselint's
- * code: it cannot be stale.
+ * So start-up does not grow with the number of records. The snapshot is keyed by the exact bytes
+ * of every dataset and curated file and by raiselint's code: it cannot be stale.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic.js';
@@ -22,12 +21,12 @@ import { ClassRegistry, type ClassRegistrySnapshot } from '../rules/classes.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { reachable } from '../rules/graph.js';
 import { Prefilter, setPrefilter, type PrefilterSpec } from '../prefilter/index.js';
-import { indexRule, triggerKey, type RuleSet } from '../rules/ruleset.js';
+import { indexRule, triggerKey, type RulePython, type RuleSet } from '../rules/ruleset.js';
 import { deferredFields, LazyRuleMap } from './lazymap.js';
 import type { GuardSpec, Rule } from '../rules/types.js';
 
 const MAGIC = 'RLSNAP3';
-const FORMAT = 6;
+const FORMAT = 7;
 
 export interface SnapshotMeta {
   format: number;
@@ -35,6 +34,7 @@ export interface SnapshotMeta {
   hash: string;
   ruleCount: number;
   warnings: RecordProblem[];
+  python?: RulePython;
   /** Bytes of the rules section: with the header's lengths it gives the file's size (a truncated snapshot is discarded). */
   rulesLength?: number;
 }
@@ -99,9 +99,8 @@ export interface SnapshotPieces {
 }
 
 /**
- * Serializes a compiled rule set. The rules section is made twice, once for the offsets the index
- * needs and once as it is written, so that 20,000 rules (100 MB) are never all in memory as bytes
- * next to the rules themselves.
+ * Serializes a compiled rule set. The rules section is made twice, once for the offsets the index needs and
+ * once as it is written, so that 20,000 rules (100 MB) are never all in memory as bytes next to the rules.
  */
 export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string): SnapshotPieces {
   const offsets: number[] = [0];
@@ -111,7 +110,8 @@ export function encodeSnapshot(rules: RuleSet, spec: PrefilterSpec, key: string)
     pos += Buffer.byteLength(JSON.stringify(r), 'utf8');
     offsets.push(pos);
   }
-  const meta: SnapshotMeta = { format: FORMAT, key, hash: rules.hash, ruleCount: rules.rules.length, warnings: rules.warnings, rulesLength: pos };
+  const { hash, warnings, python } = rules;
+  const meta: SnapshotMeta = { format: FORMAT, key, hash, ruleCount: rules.rules.length, warnings, python, rulesLength: pos };
   const index: SnapshotIndex = {
     triggerNames: [...rules.triggerNames],
     summaryMethods: [...rules.summaryMethods],
@@ -265,9 +265,8 @@ export class Snapshot {
   }
 
   /**
-   * The complete rule set, loaded lazily: `byId` answers `has` and `keys` from the index and
-   * reads a rule on `get`; `rules` and the matching indexes are read in full only when used
-   * (fixes re-check files; `records check` and other commands compile rules themselves).
+   * The complete rule set, loaded lazily: `byId` answers `has` and `keys` from the index and reads a rule on
+   * `get`; `rules` and the matching indexes are read in full only when used (fixes re-check files; `records check` compiles).
    */
   catalog(): RuleSet {
     const byId = new LazyRuleMap(
@@ -284,7 +283,8 @@ export class Snapshot {
       'summaryMethods',
     ] as const);
     const byRecord = new Map(this.index.recordIds.map((r, i) => [r, this.index.ids[i]!]));
-    return Object.assign(full, { byId, byRecord, hash: this.meta.hash, warnings: this.meta.warnings, outcomes: [], jsRules: () => this.jsRules() });
+    const { hash, python, warnings } = this.meta;
+    return Object.assign(full, { byId, byRecord, hash, python, warnings, outcomes: [], jsRules: () => this.jsRules() });
   }
 
   /** The JS/TS rules (read only when there are some). */
@@ -328,6 +328,7 @@ export class Snapshot {
         triggerNames: new Set(h.triggerNames),
         summaryMethods: new Set(h.summaryMethods),
         hash: this.meta.hash,
+        python: this.meta.python,
         warnings: [],
         outcomes: [],
       };

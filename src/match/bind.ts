@@ -53,6 +53,42 @@ function constantsOf(node: Node): Map<string, PyVal> {
   return m;
 }
 
+/** A call's arguments as Python literals (their source, or a module constant's value), when every one is; `*`/`**` arguments: undefined. */
+export interface LiteralArgs {
+  args: string[];
+  kwargs: [string, string][];
+}
+
+const MAX_LITERAL_TEXT = 4000;
+
+export function literalArguments(call: Node): LiteralArgs | undefined {
+  if (call.type !== 'call') return undefined;
+  const a = readArgs(call);
+  if (a.kwSplat || a.splatAt !== undefined) return undefined;
+  const consts = constantsOf(call);
+  let size = 0;
+  const text = (n: Node): string | undefined => {
+    const own = literalOf(n);
+    // A class passed as a value (`DeprecationWarning`) is no literal: named for the runner (analysis/probe.ts).
+    const t = own?.t === 'class' ? `builtins:${own.name}` : own ? n.text : ((v) => (v && v.t !== 'class' ? pyRepr(v) : undefined))(literalOf(n, (x) => consts.get(x)));
+    size += t?.length ?? 0;
+    return size > MAX_LITERAL_TEXT ? undefined : t;
+  };
+  const args: string[] = [];
+  for (const n of a.positional) {
+    const t = n.type === 'generator_expression' ? undefined : text(n);
+    if (t === undefined) return undefined;
+    args.push(t);
+  }
+  const kwargs: [string, string][] = [];
+  for (const [k, n] of a.keywords) {
+    const t = text(n);
+    if (t === undefined) return undefined;
+    kwargs.push([k, t]);
+  }
+  return { args, kwargs };
+}
+
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
 export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefined {
   const args = readArgs(call);

@@ -181,7 +181,7 @@ export class Prefilter {
   }
 
   /** Whether what `facts` hold meets what `name` needs (written anywhere, in any shape); true for a name no rule files. */
-  needsMetBy(name: string, facts: { names: Set<string>; roots: Set<string> }): boolean {
+  needsMetBy(name: string, facts: Pick<ProjectFacts, 'names' | 'roots'>): boolean {
     if (!this.needsJson) return true;
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
     const none = new Set<string>();
@@ -300,10 +300,10 @@ export class Prefilter {
  */
 /** What the project modules a file imports hold, three imports deep (semantic/projectfacts.ts): the names of the spec, of them the calls and methods, and the modules they import. */
 export interface ProjectFacts {
-  names: Set<string>;
+  names: { has(name: string): boolean };
   /** Their functions that call a rule's method on a parameter (or pass one on), with those methods. */
   passers: Map<string, Set<string>>;
-  roots: Set<string>;
+  roots: { has(root: string): boolean };
   /** The module files they were read from (a file's result depends on them). */
   files: Set<string>;
   /** They name a class the rules know. */

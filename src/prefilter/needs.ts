@@ -273,7 +273,7 @@ export interface NeedFacts {
   /** Module roots the file's import statements name. */
   roots(): { has(root: string): boolean };
   /** What the project modules the file imports hold (cross-file): a class or module they name may reach the file through them. */
-  project?: () => { names: ReadonlySet<string>; roots: ReadonlySet<string> } | undefined;
+  project?: () => { names: { has(name: string): boolean }; roots: { has(root: string): boolean } } | undefined;
 }
 
 /** The module roots the rules' libraries live in (a project module of such a name is the library's, not the project's). */

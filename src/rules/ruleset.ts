@@ -23,10 +23,17 @@ export interface RuleSet {
   summaryMethods: Set<string>;
   /** Content hash of records + curated data, for caches. */
   hash: string;
+  /** The Python whose installed libraries ground the rules (src/workspace/pyenv.ts); it runs library calls of literal arguments (src/analysis/probe.ts). */
+  python?: RulePython;
   warnings: RecordProblem[];
   outcomes: { record: LoadedRecord; outcome: CompileOutcome }[];
   /** The JS/TS rules, when the set can give them without reading every rule (the snapshot's catalog). */
   jsRules?: () => Rule[];
+}
+
+export interface RulePython {
+  executable: string;
+  version: string;
 }
 
 /** The JS/TS rules of a rule set. */

@@ -56,7 +56,6 @@ export class ProjectModules {
   private readonly byFile = new Map<string, Loaded | null>();
   private readonly list: Loaded[] = [];
   private readonly busy = new Set<string>();
-  private readonly texts = new Map<string, string | undefined>();
   /** Summaries computed (modules parsed and interpreted) by this host. */
   computed = 0;
 
@@ -75,11 +74,13 @@ export class ProjectModules {
     return !this.libraryTops.has(top) && this.resolver.isProjectTop(file, top);
   }
 
-  /** A module's text, as this host reads modules (undefined: unreadable). */
+  /**
+   * A module's text, as this host reads modules (undefined: unreadable). Not kept: its readers keep
+   * what they make of it (the texts' facts, ./projectfacts.ts; the summary), and the texts of a
+   * large tree (the stdlib: 30 MB per thread) would outlive them.
+   */
   text(file: string): string | undefined {
-    // Read once per run: the texts' facts (./projectfacts.ts) and the summary read the same module.
-    if (!this.texts.has(file)) this.texts.set(file, this.read(file));
-    return this.texts.get(file);
+    return this.read(file);
   }
 
   /** The per-file view an interpreter asks through; foreign classes join `classes` (the file's registry overlay). */

@@ -35,8 +35,9 @@ export class ModuleResolver {
     let k = this.kinds.get(p);
     if (k !== undefined) return k;
     try {
-      const st = statSync(p);
-      k = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : null;
+      // A missing path is the usual answer: no exception made for it.
+      const st = statSync(p, { throwIfNoEntry: false });
+      k = st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : null;
     } catch {
       k = null;
     }

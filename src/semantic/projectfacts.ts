@@ -12,10 +12,10 @@ import { ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
 
 interface ModuleFacts {
-  names: string[];
+  names: Set<string>;
   /** Its functions that call a rule's method on a parameter, or pass one on to such a function, with those methods. */
   passers: Map<string, Set<string>>;
-  roots: string[];
+  roots: Set<string>;
   imports: string[];
   /** The module files these facts were read from (itself, and what its passers go through). */
   files: string[];
@@ -24,8 +24,30 @@ interface ModuleFacts {
 }
 
 const DEPTH = 2;
-const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/gm;
-const PLAIN_IMPORT = /^[ \t]*import[ \t]+([\w. \t,]+)/gm;
+// Matched at the start of a line that holds `import` (sticky: a multiline `^` tries every position of a large text).
+const FROM_IMPORT = /[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/y;
+const PLAIN_IMPORT = /[ \t]*import[ \t]+([\w. \t,]+)/y;
+
+/** The import statements of a text: each line that starts one, matched once. */
+function* importLines(text: string): Generator<RegExpExecArray & { plain: boolean }> {
+  let last = -1;
+  for (let at = text.indexOf('import'); at >= 0; at = text.indexOf('import', at + 6)) {
+    const line = text.lastIndexOf('\n', at) + 1;
+    if (line === last) continue;
+    last = line;
+    for (const [re, plain] of [
+      [FROM_IMPORT, false],
+      [PLAIN_IMPORT, true],
+    ] as const) {
+      re.lastIndex = line;
+      const m = re.exec(text);
+      if (m) {
+        yield Object.assign(m, { plain });
+        break;
+      }
+    }
+  }
+}
 
 /**
  * The functions of a module that call a rule's method on a parameter (`def f(rt): rt.save_state()`),
@@ -99,13 +121,16 @@ export function importedModules(text: string, file: string, modules: ProjectModu
     const r = modules.resolver.resolve(file, dotted);
     if (r && (!submodule || !r.rest.length)) out.add(r.file);
   };
-  for (const m of text.matchAll(FROM_IMPORT)) {
+  for (const m of importLines(text)) {
+    if (m.plain) {
+      for (const part of m[1]!.split(',')) add(part.trim().split(/\s+/)[0]);
+      continue;
+    }
     const from = m[1] ? modules.resolver.absolute(file, m[1].length, m[2]!) : m[2];
     add(from);
     // `from pkg import mod`: a submodule is imported too.
     if (from) for (const n of m[3]!.replace(/[()]/g, '').split(',')) if (/^\s*\w+/.test(n)) add(`${from}.${n.trim().split(/\s+/)[0]}`, true);
   }
-  for (const m of text.matchAll(PLAIN_IMPORT)) for (const part of m[1]!.split(',')) add(part.trim().split(/\s+/)[0]);
   return [...out];
 }
 
@@ -137,9 +162,9 @@ export class ImportFacts {
       }
     const classes = [...roles.values()].some((r) => (r & ROLE_CLASS) !== 0);
     f = {
-      names: [...roles.keys()],
+      names: new Set(roles.keys()),
       passers: passersOf(text, roles, known),
-      roots: [...importContext(buf, buf.length).roots],
+      roots: new Set(importContext(buf, buf.length).roots),
       imports,
       files: [...files],
       classes,
@@ -148,17 +173,17 @@ export class ImportFacts {
     return f;
   }
 
-  /** What a module and the modules it imports hold (two imports deep). */
+  /** What a module and the modules it imports hold (two imports deep), once per module. */
   ofModule(file: string): ProjectFacts | undefined {
+    if (this.ofMemo.has(file)) return this.ofMemo.get(file);
     const f = this.module(file);
-    if (!f) return undefined;
-    const out = this.closure(f.imports, new Set([file]), 0);
-    out.classes ||= f.classes;
-    for (const x of f.files) out.files.add(x);
-    for (const n of f.names) out.names.add(n);
-    for (const r of f.roots) out.roots.add(r);
+    const out = f ? this.closure(f.imports, new Set([file]), 0, [f]) : undefined;
+    if (out) for (const x of f!.files) out.files.add(x);
+    this.ofMemo.set(file, out);
     return out;
   }
+
+  private readonly ofMemo = new Map<string, ProjectFacts | undefined>();
 
   /** The passers of one module (with what it imports), read from the texts. */
   passers(file: string, read: Set<string>): ReadonlyMap<string, Set<string>> | undefined {
@@ -178,10 +203,19 @@ export class ImportFacts {
    * modules away and returned), imported library modules only down to `rootsDepth` (a library
    * call's result handed on through further project modules is not followed: the value is unknown).
    */
-  private closure(first: string[], seen: Set<string>, rootsDepth: number, depth = DEPTH): ProjectFacts {
+  private closure(first: string[], seen: Set<string>, rootsDepth: number, own: ModuleFacts[] = []): ProjectFacts {
     let frontier = first;
-    const out: ProjectFacts = { names: new Set(), passers: new Map(), roots: new Set(), files: new Set(), classes: false };
-    for (let d = 0; d < depth && frontier.length; d++) {
+    // Unions over the modules' own sets (never copied: a file's closure may hold hundreds of names per module).
+    const named = [...own];
+    const rooted = [...own];
+    const out: ProjectFacts = {
+      names: { has: (n) => named.some((f) => f.names.has(n)) },
+      roots: { has: (r) => rooted.some((f) => f.roots.has(r)) },
+      passers: new Map(),
+      files: new Set(),
+      classes: own.some((f) => f.classes),
+    };
+    for (let d = 0; d < DEPTH && frontier.length; d++) {
       const next: string[] = [];
       for (const m of frontier) {
         if (seen.has(m)) continue;
@@ -191,9 +225,9 @@ export class ImportFacts {
         if (!f) continue;
         for (const x of f.files) out.files.add(x);
         out.classes ||= f.classes;
-        for (const n of f.names) out.names.add(n);
+        named.push(f);
         for (const [n, ms] of f.passers) out.passers.set(n, new Set([...(out.passers.get(n) ?? []), ...ms]));
-        if (d < rootsDepth) for (const r of f.roots) out.roots.add(r);
+        if (d < rootsDepth) rooted.push(f);
         next.push(...f.imports);
       }
       frontier = next;

@@ -1,0 +1,261 @@
+/**
+ * The analysis stage: literal calls run. A possible finding of a pure standard-library function or
+ * class called with literal arguments only (`ipaddress.ip_interface('10.0.0.1/24')`,
+ * `gettext.c2py('n != 1')`) raises on every run or on none, whatever the program does: the
+ * interpreter the rules were grounded in (src/workspace/pyenv.ts) runs the call and says which.
+ * No error: not reported. The recorded error, from the recorded raise (its line, or a message its
+ * pattern matches): certain. Another error: not this record's finding.
+ *
+ * Only the modules and names below run (no I/O, no process or interpreter state); the interpreter
+ * runs isolated (`-I -S`: the standard library alone, never the project's or site-packages' code),
+ * arguments are read by `ast.literal_eval`, each call has a second and the batch ten, memory is
+ * capped. Whatever fails (no interpreter, a timeout, an argument that is no literal) leaves the
+ * finding as it was.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Finding, Probe } from '../match/match.js';
+import type { RulePython } from '../rules/ruleset.js';
+import type { Rule } from '../rules/types.js';
+
+/**
+ * Pure callables by module, written in Python (a record's raise is a line of Lib/): their result
+ * depends on their arguments alone (`*`: every public name).
+ */
+const PURE: Record<string, string[]> = {
+  ipaddress: ['*'],
+  base64: ['*'],
+  colorsys: ['*'],
+  fractions: ['Fraction'],
+  uuid: ['UUID'],
+  json: ['loads', 'dumps'],
+  collections: ['namedtuple'],
+  gettext: ['c2py'],
+  shlex: ['split', 'quote', 'join'],
+  struct: ['pack', 'unpack', 'calcsize', 'unpack_from', 'iter_unpack', 'Struct'],
+  textwrap: ['wrap', 'fill', 'dedent', 'indent', 'shorten'],
+  html: ['escape', 'unescape'],
+  string: ['capwords'],
+  fnmatch: ['translate', 'fnmatchcase'],
+  posixpath: ['join', 'normpath', 'split', 'splitext', 'basename', 'dirname', 'commonpath', 'commonprefix', 'isabs', 'normcase'],
+  ntpath: ['join', 'normpath', 'split', 'splitext', 'basename', 'dirname', 'commonpath', 'commonprefix', 'isabs', 'normcase', 'splitdrive'],
+  'urllib.parse': [
+    'urlparse',
+    'urlsplit',
+    'urlunparse',
+    'urlunsplit',
+    'parse_qs',
+    'parse_qsl',
+    'quote',
+    'unquote',
+    'quote_plus',
+    'unquote_plus',
+    'urlencode',
+    'urljoin',
+    'urldefrag',
+    'quote_from_bytes',
+    'unquote_to_bytes',
+  ],
+  codecs: ['lookup', 'getencoder', 'getdecoder', 'getincrementalencoder', 'getincrementaldecoder', 'getreader', 'getwriter', 'encode', 'decode'],
+  datetime: [
+    'date',
+    'time',
+    'datetime',
+    'timedelta',
+    'timezone',
+    'date.fromisoformat',
+    'datetime.fromisoformat',
+    'time.fromisoformat',
+    'date.fromordinal',
+    'datetime.fromordinal',
+    'date.fromisocalendar',
+    'datetime.fromisocalendar',
+  ],
+  'email.charset': ['Charset'],
+  'email.utils': [
+    'parseaddr',
+    'formataddr',
+    'parsedate',
+    'parsedate_tz',
+    'parsedate_to_datetime',
+    'getaddresses',
+    'quote',
+    'unquote',
+    'collapse_rfc2231_value',
+    'decode_rfc2231',
+    'encode_rfc2231',
+  ],
+  'email.header': ['decode_header', 'Header'],
+  statistics: [
+    'mean',
+    'fmean',
+    'geometric_mean',
+    'harmonic_mean',
+    'median',
+    'median_low',
+    'median_high',
+    'median_grouped',
+    'mode',
+    'multimode',
+    'quantiles',
+    'pstdev',
+    'pvariance',
+    'stdev',
+    'variance',
+    'covariance',
+    'correlation',
+    'linear_regression',
+    'NormalDist',
+  ],
+  calendar: ['monthrange', 'weekday', 'isleap', 'leapdays', 'monthcalendar'],
+  ast: ['literal_eval', 'parse'],
+  tomllib: ['loads'],
+  plistlib: ['loads', 'dumps'],
+  difflib: ['get_close_matches'],
+};
+
+const SCRIPT = String.raw`
+import ast, builtins, importlib, io, json, signal, sys, traceback
+try:
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+except Exception:
+    pass
+PURE = json.loads(sys.argv[1])
+class Late(BaseException):
+    pass
+def late(*_):
+    raise Late()
+signal.signal(signal.SIGALRM, late)
+out_ = sys.stdout
+sys.stdout = io.StringIO()
+sys.stderr = io.StringIO()
+def value(text):
+    if text.startswith('builtins:'):
+        v = getattr(builtins, text[9:])
+        if not isinstance(v, type):
+            raise ValueError(text)
+        return v
+    return ast.literal_eval(text)
+def run(p):
+    allowed = PURE.get(p['m'])
+    if allowed is None or (p['p'] not in allowed and ('*' not in allowed or p['p'].startswith('_') or '.' in p['p'])):
+        return {'skip': 'not pure'}
+    args = [value(a) for a in p['a']]
+    kwargs = {k: value(v) for k, v in p['k']}
+    f = importlib.import_module(p['m'])
+    for part in p['p'].split('.'):
+        f = getattr(f, part)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        f(*args, **kwargs)
+        return {'ok': True}
+    except Late:
+        raise
+    except Exception as e:
+        tb = traceback.extract_tb(e.__traceback__)
+        return {'exc': [c.__module__ + '.' + c.__qualname__ for c in type(e).__mro__], 'msg': str(e)[:500], 'frame': [tb[-1].filename, tb[-1].lineno] if tb else None}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+res = []
+for p in json.load(sys.stdin):
+    try:
+        res.append(run(p))
+    except BaseException as e:
+        res.append({'skip': type(e).__name__})
+out_.write(json.dumps(res))
+`;
+
+interface Outcome {
+  ok?: true;
+  exc?: string[];
+  msg?: string;
+  frame?: [string, number] | null;
+  skip?: string;
+}
+
+/** Outcomes by probe, per interpreter and process: a call is run once per run (and language-server session). */
+const memo = new Map<string, Map<string, Outcome | undefined>>();
+const MAX_MEMO = 20_000;
+
+const keyOf = (p: Probe) => JSON.stringify([p.module, p.path, p.args, p.kwargs]);
+
+function pure(p: Probe): boolean {
+  const allowed = PURE[p.module];
+  return !!allowed && (allowed.includes(p.path) || (allowed.includes('*') && !p.path.startsWith('_') && !p.path.includes('.')));
+}
+
+/** Runs the probes not run yet, in one interpreter; a failure leaves them unknown. */
+function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome | undefined> {
+  let done = memo.get(python.executable);
+  if (!done || done.size > MAX_MEMO) memo.set(python.executable, (done = new Map()));
+  const todo = [...new Map(probes.filter((p) => !done!.has(keyOf(p))).map((p) => [keyOf(p), p])).values()];
+  if (!todo.length) return done;
+  let outcomes: Outcome[] = [];
+  try {
+    const input = JSON.stringify(todo.map((p) => ({ m: p.module, p: p.path, a: p.args, k: p.kwargs })));
+    const out = execFileSync(python.executable, ['-I', '-S', '-c', SCRIPT, JSON.stringify(PURE)], {
+      input,
+      encoding: 'utf8',
+      timeout: 10_000,
+      maxBuffer: 16 << 20,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const parsed: unknown = JSON.parse(out);
+    if (Array.isArray(parsed) && parsed.length === todo.length) outcomes = parsed as Outcome[];
+  } catch {
+    // No interpreter, a timeout, a crash: nothing is decided.
+  }
+  todo.forEach((p, i) => done!.set(keyOf(p), outcomes[i]));
+  return done;
+}
+
+/** The error class the rule names is among the classes the call raised (`ValueError`, `ipaddress.AddressValueError`). */
+function sameClass(rule: Rule, mro: string[]): boolean {
+  const want = rule.errorClass.replace(/^builtins\./, '');
+  const last = want.slice(want.lastIndexOf('.') + 1);
+  return mro.some((m) => {
+    const name = m.replace(/^builtins\./, '');
+    return name === want || name.endsWith(`.${want}`) || (want.includes('.') && name.slice(name.lastIndexOf('.') + 1) === last);
+  });
+}
+
+/** The raise that ran is the record's: its line (a raise statement may span a few), or a message its pattern matches. */
+function sameRaise(rule: Rule, o: Outcome): boolean {
+  const file = `/${rule.raiser.module.replace(/\./g, '/')}`;
+  const [path, line] = o.frame ?? ['', 0];
+  if ((path.endsWith(`${file}.py`) || path.endsWith(`${file}/__init__.py`)) && line >= rule.raiser.line && line <= rule.raiser.line + 8) return true;
+  const pattern = rule.record.messagePattern;
+  if (typeof pattern !== 'string' || !pattern || pattern.length > 500 || o.msg === undefined) return false;
+  try {
+    return new RegExp(`^(?:${pattern})$`, 's').test(o.msg);
+  } catch {
+    return false;
+  }
+}
+
+const shown = (p: Probe) =>
+  `${p.module}.${p.path}(${[...p.args.map((a) => a.replace(/^builtins:/, '')), ...p.kwargs.map(([k, v]) => `${k}=${v.replace(/^builtins:/, '')}`)].join(', ')})`;
+const short = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+
+/**
+ * The findings, with those a run decides decided: dropped when the call does not raise the
+ * record's error there, certain when it does.
+ */
+export function runLiteralCalls(findings: Finding[], python: RulePython | undefined): Finding[] {
+  if (!python) return findings;
+  const probes = findings.flatMap((f) => (f.probe && f.confidence === 'possible' && pure(f.probe) ? [f.probe] : []));
+  if (!probes.length) return findings;
+  const outcomes = runAll(python, probes);
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const o = f.probe && f.confidence === 'possible' && pure(f.probe) ? outcomes.get(keyOf(f.probe)) : undefined;
+    if (!o || o.skip || (!o.ok && !o.exc)) out.push(f);
+    else if (o.exc && sameClass(f.rule, o.exc) && sameRaise(f.rule, o))
+      out.push({
+        ...f,
+        confidence: 'certain',
+        condition: `running ${short(shown(f.probe!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}: ${short(o.msg ?? '')}`,
+      });
+  }
+  return out;
+}

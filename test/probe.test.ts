@@ -1,0 +1,99 @@
+/**
+ * Literal calls run (src/analysis/probe.ts): a pure standard-library call whose arguments are all
+ * literals raises on every run or on none; the grounding interpreter runs it and decides. Records
+ * are the standard library's own (fixtures/control_flow/records.jsonl).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ROOT, tempTree } from './helpers.js';
+import { runLiteralCalls } from '../src/analysis/probe.js';
+import type { Finding } from '../src/match/match.js';
+import type { Rule } from '../src/rules/types.js';
+
+const RECORDS = join(ROOT, 'fixtures', 'control_flow', 'records.jsonl');
+const APP = `import ipaddress
+import statistics
+
+
+def parse(text):
+    return ipaddress.ip_address(text)
+
+
+GOOD = ipaddress.ip_address('10.0.0.1')
+BAD = ipaddress.ip_address('10.0.0.300')
+AVERAGE = statistics.mean([1, 2, 3])
+NOTHING = statistics.mean([])
+`;
+
+type J = { ruleId: string; line: number; confidence: string; condition?: string };
+const check = (dir: string, extra: string[] = []): J[] =>
+  (JSON.parse(cli(['check', '.', '--no-config', '--no-bundled', '--records', RECORDS, '--format', 'json', ...extra], dir).stdout) as { diagnostics: J[] })
+    .diagnostics;
+
+describe('a pure library call with literal arguments', () => {
+  it('is run: no error is no finding; the recorded error is certain; a value from elsewhere stays possible', () => {
+    const dir = tempTree({ 'app.py': APP });
+    const got = check(dir).map((d) => [d.line, d.ruleId, d.confidence]);
+    expect(got).toEqual([
+      [6, 'cpython/ip-address-address-does-not-appear-to-be-an', 'possible'],
+      [10, 'cpython/ip-address-address-does-not-appear-to-be-an', 'certain'],
+      [12, 'cpython/mean-mean-requires-at-least-one-data-point', 'certain'],
+    ]);
+    const bad = check(dir).find((d) => d.line === 10)!;
+    expect(bad.condition).toMatch(/^running ipaddress\.ip_address\('10\.0\.0\.300'\) in Python 3\.\d+\.\d+ raises ValueError: '10\.0\.0\.300' does not appear/);
+  });
+
+  it('is not run without an interpreter (--python none): each call is judged from the record alone', () => {
+    const dir = tempTree({ 'app.py': APP });
+    const lines = check(dir, ['--python', 'none']).map((d) => d.line);
+    expect(lines).toContain(9);
+    expect(lines.every((l) => [6, 9, 10, 11, 12].includes(l))).toBe(true);
+  });
+
+  it("never imports the project's code: a module of the library's name beside it does not run", () => {
+    const dir = tempTree({
+      'app.py': APP,
+      'ipaddress.py': "open(__file__ + '.ran', 'w').write('ran')\n",
+      'statistics.py': "open(__file__ + '.ran', 'w').write('ran')\n",
+    });
+    check(dir);
+    expect(existsSync(join(dir, 'ipaddress.py.ran'))).toBe(false);
+    expect(existsSync(join(dir, 'statistics.py.ran'))).toBe(false);
+  });
+
+  it('runs nothing outside the pure list, even with literal arguments (os.remove)', () => {
+    const dir = tempTree({ victim: 'x' });
+    const victim = join(dir, 'victim');
+    const rule = { id: 'r', errorClass: 'OSError', raiser: { module: 'os', qualname: 'remove', line: 1 }, record: {} } as unknown as Rule;
+    const finding = {
+      rule,
+      confidence: 'possible',
+      condition: 'x',
+      via: [],
+      receiverProven: true,
+      probe: { module: 'os', path: 'remove', args: [JSON.stringify(victim)], kwargs: [] },
+    };
+    const out = runLiteralCalls([finding as unknown as Finding], { executable: 'python3', version: '3' });
+    expect(out).toEqual([finding]);
+    expect(existsSync(victim)).toBe(true);
+  });
+
+  it('leaves the finding when the interpreter cannot run (missing) or the argument is no literal', () => {
+    const rule = { id: 'r', errorClass: 'ValueError', raiser: { module: 'ipaddress', qualname: 'ip_address', line: 54 }, record: {} } as unknown as Rule;
+    const mk = (args: string[]) =>
+      ({
+        rule,
+        confidence: 'possible',
+        condition: 'x',
+        via: [],
+        receiverProven: true,
+        probe: { module: 'ipaddress', path: 'ip_address', args, kwargs: [] },
+      }) as unknown as Finding;
+    const missing = mk(["'1.2.3.999'"]);
+    expect(runLiteralCalls([missing], { executable: '/nonexistent/python3', version: '3' })).toEqual([missing]);
+    const notLiteral = mk(['__import__("os")']);
+    expect(runLiteralCalls([notLiteral], { executable: 'python3', version: '3' })).toEqual([notLiteral]);
+    expect(runLiteralCalls([mk(["'1.2.3.4'"])], { executable: 'python3', version: '3' })).toEqual([]);
+  });
+});
