@@ -70,7 +70,8 @@ export function literalArguments(call: Node): LiteralArgs | undefined {
   const text = (n: Node): string | undefined => {
     const own = literalOf(n);
     // A class passed as a value (`DeprecationWarning`) is no literal: named for the runner (analysis/probe.ts).
-    const t = own?.t === 'class' ? `builtins:${own.name}` : own ? n.text : ((v) => (v && v.t !== 'class' ? pyRepr(v) : undefined))(literalOf(n, (x) => consts.get(x)));
+    const t =
+      own?.t === 'class' ? `builtins:${own.name}` : own ? n.text : ((v) => (v && v.t !== 'class' ? pyRepr(v) : undefined))(literalOf(n, (x) => consts.get(x)));
     size += t?.length ?? 0;
     return size > MAX_LITERAL_TEXT ? undefined : t;
   };
