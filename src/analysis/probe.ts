@@ -30,6 +30,8 @@ const PURE: Record<string, string[]> = {
   json: ['loads', 'dumps'],
   collections: ['namedtuple'],
   gettext: ['c2py'],
+  getopt: ['getopt', 'gnu_getopt', 'do_longs', 'do_shorts', 'long_has_args', 'short_has_arg'],
+  tarfile: ['nti', 'itn', 'stn', 'nts'],
   shlex: ['split', 'quote', 'join'],
   struct: ['pack', 'unpack', 'calcsize', 'unpack_from', 'iter_unpack', 'Struct'],
   textwrap: ['wrap', 'fill', 'dedent', 'indent', 'shorten'],
