@@ -10,6 +10,9 @@ import { cli, ROOT, tempTree } from './helpers.js';
 import { runLiteralCalls } from '../src/analysis/probe.js';
 import type { Finding } from '../src/match/match.js';
 import type { Rule } from '../src/rules/types.js';
+import type { JsTarget } from '../src/rules/js/types.js';
+import { isRecordedThrow, runLiteralCall } from '../src/eslint/literal.js';
+import ts from 'typescript';
 
 const RECORDS = join(ROOT, 'fixtures', 'control_flow', 'records.jsonl');
 const APP = `import ipaddress
@@ -95,5 +98,55 @@ describe('a pure library call with literal arguments', () => {
     const notLiteral = mk(['__import__("os")']);
     expect(runLiteralCalls([notLiteral], { executable: 'python3', version: '3' })).toEqual([notLiteral]);
     expect(runLiteralCalls([mk(["'1.2.3.4'"])], { executable: 'python3', version: '3' })).toEqual([]);
+  });
+});
+
+describe('a pure package export called with literal arguments (JS/TS)', () => {
+  const callIn = (code: string) => {
+    const sf = ts.createSourceFile('x.ts', code, ts.ScriptTarget.Latest, true);
+    let found: ts.CallExpression | ts.NewExpression | undefined;
+    const visit = (n: ts.Node): void => {
+      if (!found && (ts.isCallExpression(n) || ts.isNewExpression(n))) found = n;
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    return found!;
+  };
+  const target = (over: Partial<JsTarget>): JsTarget => ({
+    language: 'typescript',
+    package: 'node:url',
+    kind: 'constructor',
+    className: 'URL',
+    name: 'URL',
+    async: false,
+    always: false,
+    errorClass: 'TypeError',
+    errorBases: [],
+    arities: [],
+    guards: [],
+    names: [],
+    ...over,
+  });
+  const file = join(ROOT, 'src', 'x.ts');
+
+  it('runs it: no throw, or the thrown class and message', () => {
+    expect(runLiteralCall(callIn("new URL('https://example.org/')"), target({}), file)).toEqual({ throws: false });
+    const bad = runLiteralCall(callIn("new URL('not a url')"), target({}), file);
+    expect(bad).toMatchObject({ throws: true, message: 'Invalid URL' });
+    expect(bad?.throws && isRecordedThrow(bad, 'TypeError', 'Invalid URL')).toBe(true);
+    expect(bad?.throws && isRecordedThrow(bad, 'RangeError', 'Invalid URL')).toBe(false);
+    // A variable, a spread, a template with a substitution: not literal, not run.
+    expect(runLiteralCall(callIn('new URL(input)'), target({}), file)).toBeUndefined();
+    expect(runLiteralCall(callIn('new URL(`${a}`)'), target({}), file)).toBeUndefined();
+  });
+
+  it('never runs what is not on the pure list (node:fs), nor a method, nor an async function', () => {
+    const dir = tempTree({ victim: 'x' });
+    const victim = join(dir, 'victim');
+    const rm = target({ package: 'node:fs', kind: 'function', className: undefined, name: 'rmSync', errorClass: 'Error' });
+    expect(runLiteralCall(callIn(`rmSync(${JSON.stringify(victim)})`), rm, file)).toBeUndefined();
+    expect(existsSync(victim)).toBe(true);
+    expect(runLiteralCall(callIn("u.toString('x')"), target({ kind: 'method', name: 'toString' }), file)).toBeUndefined();
+    expect(runLiteralCall(callIn("new URL('x')"), target({ async: true }), file)).toBeUndefined();
   });
 });

@@ -229,7 +229,7 @@ function sameRaise(rule: Rule, o: Outcome): boolean {
   const pattern = rule.record.messagePattern;
   if (typeof pattern !== 'string' || !pattern || pattern.length > 500 || o.msg === undefined) return false;
   try {
-    return new RegExp(`^(?:${pattern})$`, 's').test(o.msg);
+    return new RegExp(`^(?:${pattern})`, 's').test(o.msg);
   } catch {
     return false;
   }

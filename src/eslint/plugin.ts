@@ -20,6 +20,7 @@ import { guardSuggestion, trySuggestion } from './fixes.js';
 import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
 import { isHandled } from './handled.js';
 import { typeChecks } from './verify.js';
+import { isRecordedThrow, runLiteralCall } from './literal.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 type MessageIds = 'certain' | 'possible' | 'wrapTryCatch' | 'addGuard';
@@ -173,8 +174,12 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       if (isHandled(tsNode, t, classes, checker)) continue;
       // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
       if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
-      const certain = j.exact && t.always;
-      const why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
+      let certain = j.exact && t.always;
+      let why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
+      // A pure export called with literal arguments only: running it decides (./literal.ts).
+      const ran = !certain && j.exact ? runLiteralCall(tsNode, t, context.filename) : undefined;
+      if (ran && (!ran.throws || !isRecordedThrow(ran, t.errorClass, rule.record.messagePattern))) continue;
+      if (ran) [certain, why] = [true, ''];
       const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
       for (const s of [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)]) {
         // Only a suggestion that adds no type error to the file (./verify.ts).
