@@ -3,7 +3,7 @@
  * literals raises on every run or on none; the grounding interpreter runs it and decides. Records
  * are the standard library's own (fixtures/control_flow/records.jsonl).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT, tempTree } from './helpers.js';
@@ -148,5 +148,37 @@ describe('a pure package export called with literal arguments (JS/TS)', () => {
     expect(existsSync(victim)).toBe(true);
     expect(runLiteralCall(callIn("u.toString('x')"), target({ kind: 'method', name: 'toString' }), file)).toBeUndefined();
     expect(runLiteralCall(callIn("new URL('x')"), target({ async: true }), file)).toBeUndefined();
+  });
+});
+
+describe('raiselint check on TypeScript with records generated from installed packages', () => {
+  it('a valid literal is not reported, an invalid one is certain for the record that throws, a variable stays possible', () => {
+    const dir = tempTree({
+      'a.ts': [
+        "import { Name } from 'ajv';",
+        "import { SemVer } from 'semver';",
+        '',
+        'export function f(s: string) {',
+        "  const a = new Name('fullFormats');",
+        "  const b = new Name('bad name');",
+        '  const c = new Name(s);',
+        "  const d = new SemVer('1.2.3');",
+        "  const e = new SemVer('not.a.version');",
+        '  return [a, b, c, d, e];',
+        '}',
+        '',
+      ].join('\n'),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext' }, include: ['*.ts'] }),
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const records = join(dir, 'records.jsonl');
+    expect(cli(['records', 'generate', join(ROOT, 'node_modules', 'ajv'), join(ROOT, 'node_modules', 'semver'), '-o', records], dir).code).toBe(0);
+    const r = cli(['check', 'a.ts', '--no-config', '--no-bundled', '--no-cache', '--records', records, '--format', 'json'], dir);
+    const got = (JSON.parse(r.stdout) as { diagnostics: J[] }).diagnostics.map((d) => `${d.line} ${d.confidence} ${d.ruleId}`);
+    expect(got).toEqual([
+      '6 certain ajv/name-code-gen-name-must-be-a-valid-identifier',
+      '7 possible ajv/name-code-gen-name-must-be-a-valid-identifier',
+      '9 certain semver/sem-ver-invalid-version',
+    ]);
   });
 });

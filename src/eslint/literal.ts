@@ -26,6 +26,7 @@ const PURE: Record<string, string[]> = {
   'smol-toml': ['parse', 'stringify'],
   'tough-cookie': ['Cookie', 'parse', 'canonicalDomain', 'permuteDomain', 'getPublicSuffix', 'parseDate', 'formatDate'],
   minimatch: ['minimatch', 'Minimatch', 'makeRe', 'escape', 'unescape'],
+  ajv: ['Name'],
   json5: ['parse', 'stringify'],
   'js-yaml': ['load', 'loadAll', 'dump'],
   ms: ['*'],
