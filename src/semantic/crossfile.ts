@@ -12,6 +12,7 @@
  */
 import type { ClassRegistry } from '../rules/classes.js';
 import { ModuleResolver } from './modules.js';
+import { SummaryCache, type Cached } from './summarycache.js';
 import { copyInfo, instancesOf, joinTokens } from './portable.js';
 import { isStackOverflow } from '../parse/depth.js';
 import type { ParamEffect } from './effects.js';
@@ -35,17 +36,13 @@ export type Summarize = (text: string, file: string, view: CrossFile) => ModuleS
 /** A module's text: from the disk, or an editor's buffer (undefined: unreadable). */
 export type ReadModule = (file: string) => string | undefined;
 
-interface Loaded {
-  index: number;
-  file: string;
+interface Loaded extends Cached {
   summary: ModuleSummary;
   view: CrossFile;
   /** Functions handed out as references (`<m3@120>`), by start offset. */
   fns: Map<number, Atom>;
 }
 
-/** Modules read per run at most (a bound on memory: their trees live as long as the host). */
-const MAX_MODULES = 4000;
 /** How many module boundaries one evaluation may cross. */
 const MAX_DEPTH = 8;
 const FN_REF = /^<m(\d+)@(\d+)>/;
@@ -53,8 +50,7 @@ const FN_REF = /^<m(\d+)@(\d+)>/;
 /** The project's modules for one run (or one language-server session, until a module changes). */
 export class ProjectModules {
   readonly resolver = new ModuleResolver();
-  private readonly byFile = new Map<string, Loaded | null>();
-  private readonly list: Loaded[] = [];
+  private readonly cache = new SummaryCache<Loaded>();
   private readonly busy = new Set<string>();
   /** Summaries computed (modules parsed and interpreted) by this host. */
   computed = 0;
@@ -89,13 +85,13 @@ export class ProjectModules {
   }
 
   load(file: string): Loaded | undefined {
-    const had = this.byFile.get(file);
+    const had = this.cache.get(file);
     if (had !== undefined) return had ?? undefined;
     // A module still being summarised (an import cycle) answers nothing: the cycle is cut there.
-    if (this.busy.has(file) || this.list.length >= MAX_MODULES) return undefined;
+    if (this.busy.has(file) || this.cache.full()) return undefined;
     const text = this.text(file);
     if (text === undefined) {
-      this.byFile.set(file, null);
+      this.cache.none(file);
       return undefined;
     }
     this.busy.add(file);
@@ -109,41 +105,34 @@ export class ProjectModules {
         if (!isStackOverflow(e)) throw e;
       }
       if (!summary) {
-        this.byFile.set(file, null);
+        this.cache.none(file);
         return undefined;
       }
       view.bindClasses(summary.classes);
-      const m: Loaded = { index: this.list.length, file, summary, view, fns: new Map() };
-      this.list.push(m);
-      this.byFile.set(file, m);
       this.computed++;
-      return m;
+      return this.cache.add((index) => ({ index, file, summary, view, read: view.read, fns: new Map(), pinned: false, uses: 0 }));
     } finally {
       this.busy.delete(file);
     }
   }
 
-  /** Whether a file's summary was read (or tried) by this host. */
+  /** Whether a file's summary was made (or tried) by this host, alive or dropped since. */
   has(file: string): boolean {
-    return this.byFile.has(file);
+    return this.cache.has(file);
+  }
+
+  /** Keeps a summary for the run: it handed out what holds its nodes. */
+  pin(m: Loaded): void {
+    this.cache.pin(m);
   }
 
   byIndex(i: number): Loaded | undefined {
-    return this.list[i];
+    return this.cache.byIndex(i);
   }
 
   /** The files whose summaries a set of modules read, transitively. */
   closure(files: Iterable<string>): string[] {
-    const out = new Set<string>();
-    const stack = [...files];
-    while (stack.length) {
-      const f = stack.pop()!;
-      if (out.has(f)) continue;
-      out.add(f);
-      const m = this.byFile.get(f);
-      if (m) stack.push(...m.view.read);
-    }
-    return [...out].sort();
+    return this.cache.closure(files);
   }
 }
 
@@ -300,19 +289,25 @@ export class CrossFile {
       m = this.host.load(r.file);
       if (!m) return undefined;
       this.read.add(m.file);
-      t = m.summary.name(r.rest[0]!);
-      if (!t) return undefined;
       i = names - r.rest.length + 1;
     }
-    for (; i < tokens.length; i++) {
-      // A reference to another project module on the way: the rest is evaluated from the module that holds it.
-      const only = t.length === 1 ? t[0]! : undefined;
-      if (only?.kind === 'ref' && m.view.candidate(only.qualname)) return this.via(m, `${only.qualname}${joinTokens(tokens.slice(i))}`, depth);
-      const tok = tokens[i]!;
-      t = tok === '()' ? m.summary.invoke(t) : m.summary.member(t, tok);
+    // In use until its answer is portable (pinned if it holds its nodes): not dropped meanwhile.
+    m.uses++;
+    try {
+      t ??= m.summary.name(tokens[i - 1]!);
+      if (!t) return undefined;
+      for (; i < tokens.length; i++) {
+        // A reference to another project module on the way: the rest is evaluated from the module that holds it.
+        const only = t.length === 1 ? t[0]! : undefined;
+        if (only?.kind === 'ref' && m.view.candidate(only.qualname)) return this.via(m, `${only.qualname}${joinTokens(tokens.slice(i))}`, depth);
+        const tok = tokens[i]!;
+        t = tok === '()' ? m.summary.invoke(t) : m.summary.member(t, tok);
+      }
+      if (isUnknown(t)) return undefined;
+      return this.portable(t, m, depth);
+    } finally {
+      m.uses--;
     }
-    if (isUnknown(t)) return undefined;
-    return this.portable(t, m, depth);
   }
 
   /** Evaluated from module m, copied into this file. */
@@ -329,6 +324,7 @@ export class CrossFile {
   private portableAtom(a: Atom, m: Loaded, depth: number): Type {
     switch (a.kind) {
       case 'func': {
+        this.host.pin(m);
         m.fns.set(a.fn.startIndex, a);
         return [refAtom(`<m${m.index}@${a.fn.startIndex}>`)];
       }
@@ -360,6 +356,7 @@ export class CrossFile {
     if (m.view !== this && m.view.foreign.has(key)) return this.copyClass(key, m.view);
     const info = m.summary.classes.get(key);
     if (!info || !this.classes) return key;
+    this.host.pin(m);
     this.foreign.set(key, m);
     const bases = info.bases.map((b) => {
       if (b.startsWith('?') && m.view.candidate(b.slice(1))) return m.view.classKey(b.slice(1)) ?? b;
