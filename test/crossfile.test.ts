@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModuleResolver } from '../src/semantic/modules.js';
 import { RACY_MS } from '../src/io/fingerprint.js';
-import { cli, tempTree } from './helpers.js';
+import { cli, ROOT, tempTree } from './helpers.js';
 
 const SAVING = 'autogen/saving-state-is-not-yet-implemented';
 const GRPC = `from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
@@ -155,5 +155,28 @@ describe('module resolution', () => {
     expect(r.resolve(join(dir, 'two/ns/app/use.py'), 'ns.app.m.f')?.file).toBe(join(dir, 'two/ns/app/m.py'));
     expect(r.resolve(join(dir, 'one/ns/app/use.py'), 'ns.empty.f')).toBeUndefined();
     expect(r.absolute(join(dir, 'one/ns/app/use.py'), 2, 'app.m')).toBe('ns.app.m');
+  });
+});
+
+describe('summaries dropped and made again (src/semantic/summarycache.ts)', () => {
+  it('a function reference handed out of a dropped summary still names the function', async () => {
+    const { loadRules } = await import('../src/compile/load.js');
+    const { projectModules } = await import('../src/engine/modules.js');
+    const { summarizer } = await import('../src/semantic/model.js');
+    const { initParser } = await import('../src/parse/parser.js');
+    await initParser();
+    const rules = await loadRules();
+    const app = join(ROOT, 'fixtures', 'crossfile', 'dropped', 'app');
+    const modules = projectModules(rules, summarizer(rules), undefined, 1);
+    const view = modules.view(join(app, 'main.py'), rules.classes);
+    const ref = view.evaluate('app.factory.builder()', 0);
+    expect(ref).toHaveLength(1);
+    expect(ref![0]).toMatchObject({ kind: 'ref', qualname: expect.stringMatching(/^<m0@\d+>$/) });
+    // Reading another module drops the factory's summary (one alive).
+    expect(view.evaluate('app.other.Local', 0)).toBeDefined();
+    const before = modules.computed;
+    const made = view.evaluate(`${(ref![0] as { qualname: string }).qualname}()`, 0);
+    expect(modules.computed).toBe(before + 1);
+    expect(made).toEqual([expect.objectContaining({ kind: 'inst', key: expect.stringContaining('GrpcWorkerAgentRuntime') })]);
   });
 });

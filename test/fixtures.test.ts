@@ -71,11 +71,15 @@ function rulesFor(dir: string): Promise<RuleSet> {
   return ruleSets.get(dir)!;
 }
 
-/** The project's modules of a fixture folder's files, one set per folder (as one run reads them). */
+/**
+ * The project's modules of a fixture folder's files, one set per folder (as one run reads them),
+ * with one summary alive at a time: every other is dropped and made again when asked
+ * (src/semantic/summarycache.ts), which must give the same findings (the CLI path keeps the default).
+ */
 const moduleSets = new Map<string, ProjectModules>();
 function modulesFor(dir: string, rules: RuleSet): ProjectModules {
   let m = moduleSets.get(dir);
-  if (!m) moduleSets.set(dir, (m = projectModules(rules, summarizer(rules))));
+  if (!m) moduleSets.set(dir, (m = projectModules(rules, summarizer(rules), undefined, 1)));
   return m;
 }
 

@@ -22,9 +22,10 @@ export function readModuleFromDisk(maxBytes?: number): ReadModule {
  * The project's modules for a run with these rules; `read` overlays the disk (the language
  * server's open buffers). `summarize`: the model's summarizer, when the caller has it loaded
  * (else given later: a batch's prefilter asks about imports before the model is loaded).
+ * `maxAlive`: summaries alive at most (semantic/summarycache.ts).
  */
-export function projectModules(rules: RuleSet, summarize: Summarize, read: ReadModule = readModuleFromDisk()): ProjectModules {
-  return new ProjectModules(summarize, read, libraryTops(rules));
+export function projectModules(rules: RuleSet, summarize: Summarize, read: ReadModule = readModuleFromDisk(), maxAlive?: number): ProjectModules {
+  return new ProjectModules(summarize, read, libraryTops(rules), maxAlive);
 }
 
 /** The top-level modules of the rules' libraries: their classes' modules and the import roots the prefilter requires of a file. */

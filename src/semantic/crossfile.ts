@@ -12,34 +12,20 @@
  */
 import type { ClassRegistry } from '../rules/classes.js';
 import { ModuleResolver } from './modules.js';
-import { SummaryCache, type Cached } from './summarycache.js';
+import { SummaryCache, type Cached, type ModuleSummary, type ReadModule } from './summarycache.js';
+import type { ParamEffect } from './effects.js';
+export type { ModuleSummary, ReadModule } from './summarycache.js';
 import { copyInfo, instancesOf, joinTokens } from './portable.js';
 import { isStackOverflow } from '../parse/depth.js';
-import type { ParamEffect } from './effects.js';
-import { UNKNOWN, classAtom, instAtom, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
-
-/** What the interpreter of a project module answers, in its own terms (its types hold its own tree's nodes). */
-export interface ModuleSummary {
-  /** A module-level name's final type (undefined: not bound). */
-  name(n: string): Type | undefined;
-  member(t: Type, attr: string): Type;
-  /** The result of calling values of type t (arguments unknown). */
-  invoke(t: Type): Type;
-  /** What the functions of type t do with their parameters (./effects.ts). */
-  effects(t: Type): ParamEffect[];
-  readonly classes: ClassRegistry;
-}
+import { UNKNOWN, classAtom, funcAtom, instAtom, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 
 /** Builds the summary of a project module's text, read through `view` for its own imports (undefined: not Python this run can read). */
 export type Summarize = (text: string, file: string, view: CrossFile) => ModuleSummary | undefined;
 
-/** A module's text: from the disk, or an editor's buffer (undefined: unreadable). */
-export type ReadModule = (file: string) => string | undefined;
-
 interface Loaded extends Cached {
   summary: ModuleSummary;
   view: CrossFile;
-  /** Functions handed out as references (`<m3@120>`), by start offset. */
+  /** Functions handed out as references (`<m3@120>`), by start offset (made again from the offset after a drop). */
   fns: Map<number, Atom>;
 }
 
@@ -50,7 +36,7 @@ const FN_REF = /^<m(\d+)@(\d+)>/;
 /** The project's modules for one run (or one language-server session, until a module changes). */
 export class ProjectModules {
   readonly resolver = new ModuleResolver();
-  private readonly cache = new SummaryCache<Loaded>();
+  private readonly cache: SummaryCache<Loaded>;
   private readonly busy = new Set<string>();
   /** Summaries computed (modules parsed and interpreted) by this host. */
   computed = 0;
@@ -58,12 +44,16 @@ export class ProjectModules {
   /**
    * @param libraryTops the top-level modules of the rules' libraries (their classes' modules, the
    * roots the prefilter requires): a project module of such a name is not followed.
+   * @param maxAlive summaries alive at most (./summarycache.ts).
    */
   constructor(
     private readonly summarize: Summarize,
     private readonly read: ReadModule,
     readonly libraryTops: Set<string>,
-  ) {}
+    maxAlive?: number,
+  ) {
+    this.cache = new SummaryCache<Loaded>(maxAlive);
+  }
 
   /** Whether a top-level module name, written in `file`, is one of the project's (not a library's). */
   isProjectTop(file: string, top: string): boolean {
@@ -110,7 +100,7 @@ export class ProjectModules {
       }
       view.bindClasses(summary.classes);
       this.computed++;
-      return this.cache.add((index) => ({ index, file, summary, view, read: view.read, fns: new Map(), pinned: false, uses: 0 }));
+      return this.cache.add(file, (index) => ({ index, file, summary, view, read: view.read, fns: new Map(), uses: 0 }));
     } finally {
       this.busy.delete(file);
     }
@@ -121,13 +111,23 @@ export class ProjectModules {
     return this.cache.has(file);
   }
 
-  /** Keeps a summary for the run: it handed out what holds its nodes. */
-  pin(m: Loaded): void {
-    this.cache.pin(m);
+  /** A summary by index (made again if it was dropped). */
+  byIndex(i: number): Loaded | undefined {
+    const m = this.cache.byIndex(i);
+    const file = m ? undefined : this.cache.fileAt(i);
+    return m ?? (file === undefined ? undefined : this.load(file));
   }
 
-  byIndex(i: number): Loaded | undefined {
-    return this.cache.byIndex(i);
+  /** The function a reference `<mIDX@START>` names (made again from its offset after a drop, with the class it had). */
+  fn(m: Loaded, start: number): Atom | undefined {
+    const node = m.fns.has(start) ? undefined : m.summary.fnAt(start);
+    if (node) m.fns.set(start, funcAtom(node, this.cache.fnClass.get(`${m.file}@${start}`)));
+    return m.fns.get(start);
+  }
+
+  /** A function of m handed out as a reference: its class is kept by file and offset. */
+  handedOut(m: Loaded, a: Extract<Atom, { kind: 'func' }>): void {
+    this.cache.fnClass.set(`${m.file}@${a.fn.startIndex}`, a.cls);
   }
 
   /** The files whose summaries a set of modules read, transitively. */
@@ -140,8 +140,8 @@ export class ProjectModules {
 export class CrossFile {
   /** Module files this file's answers were read from (directly). */
   readonly read = new Set<string>();
-  /** Foreign classes copied into the file's registry, and the module each came from. */
-  private readonly foreign = new Map<string, Loaded>();
+  /** Foreign classes copied into the file's registry, and the module file each came from. */
+  private readonly foreign = new Map<string, string>();
   private readonly candidates = new Map<string, boolean>();
 
   constructor(
@@ -216,11 +216,16 @@ export class CrossFile {
 
   /** A member of a foreign class (an instance's unless `ofClass`), from the module that defines it. */
   member(key: string, attr: string, ofClass: boolean): Type | undefined {
-    const m = this.foreign.get(key);
+    const file = this.foreign.get(key);
+    const m = file === undefined ? undefined : this.host.load(file);
     if (!m) return undefined;
-    const t = m.summary.member([ofClass ? classAtom(key) : instAtom(key)], attr);
-    if (isUnknown(t)) return undefined;
-    return this.portable(t, m, 0);
+    m.uses++;
+    try {
+      const t = m.summary.member([ofClass ? classAtom(key) : instAtom(key)], attr);
+      return isUnknown(t) ? undefined : this.portable(t, m, 0);
+    } finally {
+      m.uses--;
+    }
   }
 
   /** The module file the head of a reference (its names before the first call) resolves to (no module is read). */
@@ -247,7 +252,7 @@ export class CrossFile {
     const a = v?.length === 1 ? v[0]! : undefined;
     const ref = a?.kind === 'ref' ? FN_REF.exec(a.qualname) : null;
     const m = ref ? this.host.byIndex(Number(ref[1])) : undefined;
-    const fn = m?.fns.get(Number(ref![2]));
+    const fn = m && this.host.fn(m, Number(ref![2]));
     return m && fn ? m.summary.effects([fn]) : [];
   }
 
@@ -277,7 +282,7 @@ export class CrossFile {
     const fn = FN_REF.exec(tokens[0]!);
     if (fn) {
       m = this.host.byIndex(Number(fn[1]));
-      const a = m?.fns.get(Number(fn[2]));
+      const a = m && this.host.fn(m, Number(fn[2]));
       if (!m || !a) return undefined;
       t = [a];
       i = 1;
@@ -324,8 +329,8 @@ export class CrossFile {
   private portableAtom(a: Atom, m: Loaded, depth: number): Type {
     switch (a.kind) {
       case 'func': {
-        this.host.pin(m);
         m.fns.set(a.fn.startIndex, a);
+        this.host.handedOut(m, a);
         return [refAtom(`<m${m.index}@${a.fn.startIndex}>`)];
       }
       case 'ref':
@@ -356,8 +361,7 @@ export class CrossFile {
     if (m.view !== this && m.view.foreign.has(key)) return this.copyClass(key, m.view);
     const info = m.summary.classes.get(key);
     if (!info || !this.classes) return key;
-    this.host.pin(m);
-    this.foreign.set(key, m);
+    this.foreign.set(key, m.file);
     const bases = info.bases.map((b) => {
       if (b.startsWith('?') && m.view.candidate(b.slice(1))) return m.view.classKey(b.slice(1)) ?? b;
       return this.adopt(b, m, depth);
@@ -368,8 +372,8 @@ export class CrossFile {
 
   /** A class another view adopted, adopted here too (from the module it came from). */
   private copyClass(key: string, other: CrossFile): string {
-    const m = other.foreign.get(key)!;
-    return this.adopt(key, m, 0);
+    const m = this.host.load(other.foreign.get(key)!);
+    return m ? this.adopt(key, m, 0) : key;
   }
 
   /** A type another view made portable, made this file's (its foreign classes adopted here too). */

@@ -14,7 +14,7 @@
  * function return types and `self.x` fields are inferred on demand and memoised.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, namedChildren, parentOf } from '../parse/syntax.js';
 import { decoratorNames } from '../python/defs.js';
 import { parameters } from '../python/params.js';
 import type { ClassRegistry } from '../rules/classes.js';
@@ -138,6 +138,12 @@ class Interpreter extends Statements {
 
   invoke(t: Type): Type {
     return this.callOf(t);
+  }
+
+  fnAt(start: number): Node | undefined {
+    let n: Node | null = this.root.descendantForIndex(start);
+    while (n && !(n.type === 'function_definition' && n.startIndex === start)) n = parentOf(n);
+    return n ?? undefined;
   }
 
   effects(t: Type): ParamEffect[] {

@@ -1,36 +1,61 @@
 /**
  * The summaries a host keeps (./crossfile.ts): by file, by index (a function reference names its
- * module's index), and what each read (a file's dependencies). Memory is bounded: beyond
- * MAX_UNPINNED summaries that handed out nothing holding their tree's nodes, the least recently
- * used one is dropped, to be made again when asked (the same text gives the same answers); one that
- * did (a function reference, a class adopted elsewhere) is pinned for the run.
+ * module's index: a file keeps its index for the run), and what each read (a file's
+ * dependencies). Memory is bounded: beyond MAX_ALIVE summaries, the least recently used one not in
+ * use is dropped, and made again when asked: the same text gives the same answers, and what was
+ * handed out of it names it by file or index and its functions by start offset (./crossfile.ts).
  */
+import type { Node } from '../parse/parser.js';
+import type { ClassRegistry } from '../rules/classes.js';
+import type { ParamEffect } from './effects.js';
+import type { Type } from './types.js';
+
+/** What the interpreter of a project module answers, in its own terms (its types hold its own tree's nodes). */
+export interface ModuleSummary {
+  /** A module-level name's final type (undefined: not bound). */
+  name(n: string): Type | undefined;
+  member(t: Type, attr: string): Type;
+  /** The result of calling values of type t (arguments unknown). */
+  invoke(t: Type): Type;
+  /** The function defined at `start` (a reference handed out of an earlier summary of the same text). */
+  fnAt(start: number): Node | undefined;
+  /** What the functions of type t do with their parameters (./effects.ts). */
+  effects(t: Type): ParamEffect[];
+  readonly classes: ClassRegistry;
+}
+
+/** A module's text: from the disk, or an editor's buffer (undefined: unreadable). */
+export type ReadModule = (file: string) => string | undefined;
 
 /** What the cache keeps of a summary. */
 export interface Cached {
   file: string;
   index: number;
-  /** It handed out what holds its tree's nodes: kept for the run. */
-  pinned: boolean;
   /** Evaluations under way that read it: not dropped meanwhile. */
   uses: number;
   /** The module files it read (live: it may read more). */
   read: Set<string>;
 }
 
-/** Summaries alive at most (a bound on memory: their trees live as long as they do). */
-const MAX_MODULES = 4000;
-/** Unpinned summaries alive at most: 0.7 MB each on the standard library, one set per thread. */
-const MAX_UNPINNED = 48;
+/** Summaries made per run at most (a bound on time). */
+const MAX_MADE = 20_000;
+/** Summaries alive at most: 0.7 MB each on the standard library, one set per thread. */
+const MAX_ALIVE = 48;
 
 export class SummaryCache<T extends Cached> {
   private readonly byFile = new Map<string, T | null>();
   private readonly list: (T | undefined)[] = [];
-  /** Alive summaries that may be dropped, least recently used first. */
+  private readonly files: string[] = [];
+  private readonly indexOf = new Map<string, number>();
+  /** Alive summaries, least recently used first. */
   private readonly lru = new Map<string, T>();
   /** What dropped summaries read. */
   private readonly readOf = new Map<string, Set<string>>();
-  private alive = 0;
+  private made = 0;
+  /** The class of each function handed out, by `file@start`: kept when its summary is dropped. */
+  readonly fnClass = new Map<string, string | undefined>();
+
+  constructor(private readonly maxAlive = MAX_ALIVE) {}
 
   /** A file's summary (null: tried and none; undefined: not made, or dropped). */
   get(file: string): T | null | undefined {
@@ -41,19 +66,32 @@ export class SummaryCache<T extends Cached> {
 
   /** No more summaries may be made. */
   full(): boolean {
-    return this.alive >= MAX_MODULES;
+    return this.made >= MAX_MADE;
+  }
+
+  /** The file a summary index names (alive or dropped). */
+  fileAt(i: number): string | undefined {
+    return this.files[i];
   }
 
   none(file: string): void {
     this.byFile.set(file, null);
   }
 
-  add(make: (index: number) => T): T {
-    const m = make(this.list.length);
-    this.list.push(m);
-    this.byFile.set(m.file, m);
-    this.lru.set(m.file, m);
-    this.alive++;
+  /** A new summary of `file` (again, after a drop: at the same index). */
+  add(file: string, make: (index: number) => T): T {
+    let i = this.indexOf.get(file);
+    if (i === undefined) {
+      i = this.files.length;
+      this.files.push(file);
+      this.indexOf.set(file, i);
+    }
+    const m = make(i);
+    this.list[i] = m;
+    this.byFile.set(file, m);
+    this.readOf.delete(file);
+    this.lru.set(file, m);
+    this.made++;
     this.evict();
     return m;
   }
@@ -63,20 +101,14 @@ export class SummaryCache<T extends Cached> {
     return this.byFile.has(file) || this.readOf.has(file);
   }
 
-  pin(m: T): void {
-    m.pinned = true;
-    this.lru.delete(m.file);
-  }
-
   private evict(): void {
     for (const [file, m] of this.lru) {
-      if (this.lru.size <= MAX_UNPINNED) break;
-      if (m.uses > 0 || m.pinned) continue;
+      if (this.lru.size <= this.maxAlive) break;
+      if (m.uses > 0) continue;
       this.lru.delete(file);
       this.byFile.delete(file);
       this.list[m.index] = undefined;
       this.readOf.set(file, m.read);
-      this.alive--;
     }
   }
 
