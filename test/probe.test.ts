@@ -7,7 +7,7 @@ import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT, tempTree } from './helpers.js';
-import { runLiteralCalls } from '../src/analysis/probe.js';
+import { runAll, runLiteralCalls } from '../src/analysis/probe.js';
 import type { Finding } from '../src/match/match.js';
 import type { Rule } from '../src/rules/types.js';
 import type { JsTarget } from '../src/rules/js/types.js';
@@ -65,39 +65,35 @@ describe('a pure library call with literal arguments', () => {
     expect(existsSync(join(dir, 'statistics.py.ran'))).toBe(false);
   });
 
-  it('runs nothing outside the pure list, even with literal arguments (os.remove)', () => {
+  /** A possible finding of `module.path(...)` as the match stage gives it: the call written in `code`. */
+  const findingOf = async (code: string, module: string, path: string, errorClass: string, line: number) => {
+    const { initParser, parsePython } = await import('../src/parse/parser.js');
+    await initParser();
+    const node = parsePython(code).rootNode.descendantsOfType('call')[0]!;
+    const rule = { id: 'r', errorClass, raiser: { module, qualname: path, line }, record: {} } as unknown as Rule;
+    return { rule, site: { node }, confidence: 'possible', condition: 'x', via: [], receiverProven: true, callee: { module, path } } as unknown as Finding;
+  };
+
+  it('runs nothing outside the pure list, even with literal arguments (os.remove)', async () => {
     const dir = tempTree({ victim: 'x' });
     const victim = join(dir, 'victim');
-    const rule = { id: 'r', errorClass: 'OSError', raiser: { module: 'os', qualname: 'remove', line: 1 }, record: {} } as unknown as Rule;
-    const finding = {
-      rule,
-      confidence: 'possible',
-      condition: 'x',
-      via: [],
-      receiverProven: true,
-      probe: { module: 'os', path: 'remove', args: [JSON.stringify(victim)], kwargs: [] },
-    };
-    const out = runLiteralCalls([finding as unknown as Finding], { executable: 'python3', version: '3' });
+    const finding = await findingOf(`os.remove(${JSON.stringify(victim)})`, 'os', 'remove', 'OSError', 1);
+    const out = runLiteralCalls([finding], { executable: 'python3', version: '3' });
     expect(out).toEqual([finding]);
     expect(existsSync(victim)).toBe(true);
   });
 
-  it('leaves the finding when the interpreter cannot run (missing) or the argument is no literal', () => {
-    const rule = { id: 'r', errorClass: 'ValueError', raiser: { module: 'ipaddress', qualname: 'ip_address', line: 54 }, record: {} } as unknown as Rule;
-    const mk = (args: string[]) =>
-      ({
-        rule,
-        confidence: 'possible',
-        condition: 'x',
-        via: [],
-        receiverProven: true,
-        probe: { module: 'ipaddress', path: 'ip_address', args, kwargs: [] },
-      }) as unknown as Finding;
-    const missing = mk(["'1.2.3.999'"]);
+  it('leaves the finding when the interpreter cannot run (missing) or the argument is no literal', async () => {
+    const mk = (code: string) => findingOf(code, 'ipaddress', 'ip_address', 'ValueError', 54);
+    const missing = await mk("ipaddress.ip_address('1.2.3.999')");
     expect(runLiteralCalls([missing], { executable: '/nonexistent/python3', version: '3' })).toEqual([missing]);
-    const notLiteral = mk(['__import__("os")']);
+    const notLiteral = await mk('ipaddress.ip_address(__import__("os"))');
     expect(runLiteralCalls([notLiteral], { executable: 'python3', version: '3' })).toEqual([notLiteral]);
-    expect(runLiteralCalls([mk(["'1.2.3.4'"])], { executable: 'python3', version: '3' })).toEqual([]);
+    // The interpreter reads arguments with ast.literal_eval only: code given as an argument is not run.
+    const python = { executable: 'python3', version: '3' };
+    const call = { module: 'ipaddress', path: 'ip_address', args: ['__import__("os")'], kwargs: [] };
+    expect(runAll(python, [call]).get(JSON.stringify([call.module, call.path, call.args, call.kwargs]))).toMatchObject({ skip: 'ValueError' });
+    expect(runLiteralCalls([await mk("ipaddress.ip_address('1.2.3.4')")], python)).toEqual([]);
   });
 });
 

@@ -13,9 +13,18 @@
  * finding as it was.
  */
 import { execFileSync } from 'node:child_process';
-import type { Finding, Probe } from '../match/match.js';
+import type { Finding } from '../match/match.js';
+import { literalArguments, type LiteralArgs } from '../match/bind.js';
 import type { RulePython } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
+import { classMatches } from '../rules/lookup.js';
+import { compileMessagePattern } from '../records/pattern.js';
+
+/** A call of `module`'s `path` (a function or a class) with literal arguments (Python source). */
+export interface Probe extends LiteralArgs {
+  module: string;
+  path: string;
+}
 
 /**
  * Pure callables by module, written in Python (a record's raise is a line of Lib/): their result
@@ -181,13 +190,20 @@ const MAX_MEMO = 20_000;
 
 const keyOf = (p: Probe) => JSON.stringify([p.module, p.path, p.args, p.kwargs]);
 
-function pure(p: Probe): boolean {
+function pure(p: { module: string; path: string }): boolean {
   const allowed = PURE[p.module];
   return !!allowed && (allowed.includes(p.path) || (allowed.includes('*') && !p.path.startsWith('_') && !p.path.includes('.')));
 }
 
-/** Runs the probes not run yet, in one interpreter; a failure leaves them unknown. */
-function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome | undefined> {
+/** What running a finding's call would decide: a possible finding of a pure callee whose arguments are all literals. */
+function probeOf(f: Finding): Probe | undefined {
+  if (!f.callee || f.confidence !== 'possible' || !pure(f.callee)) return undefined;
+  const literal = literalArguments(f.site.node);
+  return literal && { ...f.callee, ...literal };
+}
+
+/** Runs the probes not run yet, in one interpreter; a failure leaves them unknown (exported for tests: the interpreter's own checks). */
+export function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome | undefined> {
   let done = memo.get(python.executable);
   if (!done || done.size > MAX_MEMO) memo.set(python.executable, (done = new Map()));
   const todo = [...new Map(probes.filter((p) => !done!.has(keyOf(p))).map((p) => [keyOf(p), p])).values()];
@@ -211,16 +227,6 @@ function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome | unde
   return done;
 }
 
-/** The error class the rule names is among the classes the call raised (`ValueError`, `ipaddress.AddressValueError`). */
-function sameClass(rule: Rule, mro: string[]): boolean {
-  const want = rule.errorClass.replace(/^builtins\./, '');
-  const last = want.slice(want.lastIndexOf('.') + 1);
-  return mro.some((m) => {
-    const name = m.replace(/^builtins\./, '');
-    return name === want || name.endsWith(`.${want}`) || (want.includes('.') && name.slice(name.lastIndexOf('.') + 1) === last);
-  });
-}
-
 /** The raise that ran is the record's: its line (a raise statement may span a few), or a message its pattern matches. */
 function sameRaise(rule: Rule, o: Outcome): boolean {
   const file = `/${rule.raiser.module.replace(/\./g, '/')}`;
@@ -228,11 +234,9 @@ function sameRaise(rule: Rule, o: Outcome): boolean {
   if ((path.endsWith(`${file}.py`) || path.endsWith(`${file}/__init__.py`)) && line >= rule.raiser.line && line <= rule.raiser.line + 8) return true;
   const pattern = rule.record.messagePattern;
   if (typeof pattern !== 'string' || !pattern || pattern.length > 500 || o.msg === undefined) return false;
-  try {
-    return new RegExp(`^(?:${pattern})`, 's').test(o.msg);
-  } catch {
-    return false;
-  }
+  // The message starts with what the pattern matches; a linear-time engine (the pattern is a record's: untrusted).
+  const re = compileMessagePattern(`^(?:${pattern})`);
+  return typeof re !== 'string' && re.test(o.msg);
 }
 
 const shown = (p: Probe) =>
@@ -245,18 +249,19 @@ const short = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
  */
 export function runLiteralCalls(findings: Finding[], python: RulePython | undefined): Finding[] {
   if (!python) return findings;
-  const probes = findings.flatMap((f) => (f.probe && f.confidence === 'possible' && pure(f.probe) ? [f.probe] : []));
-  if (!probes.length) return findings;
-  const outcomes = runAll(python, probes);
+  const probes = new Map(findings.map((f) => [f, probeOf(f)] as const).filter(([, p]) => p !== undefined) as [Finding, Probe][]);
+  if (!probes.size) return findings;
+  const outcomes = runAll(python, [...probes.values()]);
   const out: Finding[] = [];
   for (const f of findings) {
-    const o = f.probe && f.confidence === 'possible' && pure(f.probe) ? outcomes.get(keyOf(f.probe)) : undefined;
+    const p = probes.get(f);
+    const o = p && outcomes.get(keyOf(p));
     if (!o || o.skip || (!o.ok && !o.exc)) out.push(f);
-    else if (o.exc && sameClass(f.rule, o.exc) && sameRaise(f.rule, o))
+    else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o))
       out.push({
         ...f,
         confidence: 'certain',
-        condition: `running ${short(shown(f.probe!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}: ${short(o.msg ?? '')}`,
+        condition: `running ${short(shown(p!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}: ${short(o.msg ?? '')}`,
       });
   }
   return out;

@@ -11,7 +11,7 @@ import { symbolMatches } from '../rules/names.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
-import { judge, literalArguments, type LiteralArgs } from './bind.js';
+import { judge } from './bind.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 
 export interface Finding {
@@ -24,14 +24,8 @@ export interface Finding {
   condition: string;
   /** Every type the receiver (or callee) can have raises; a possible finding is then possible for its arguments or data only. */
   receiverProven: boolean;
-  /** A possible finding of a library function or class called with literal arguments only: what running it would decide (analysis/probe.ts). */
-  probe?: Probe;
-}
-
-/** A call of `module`'s `path` (a function or a class) with literal arguments (Python source). */
-export interface Probe extends LiteralArgs {
-  module: string;
-  path: string;
+  /** A possible finding whose condition nothing at the call decides, of a call of this library function or class: running it may (analysis/probe.ts). */
+  callee?: { module: string; path: string };
 }
 
 type Status = 'raises' | 'maybe';
@@ -93,7 +87,6 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       if (v.raises === false || ver?.state === 'off') continue;
       const receiver = h.status === 'raises' ? '' : '; the receiver is only possibly the raising class';
       const certain = h.status === 'raises' && v.raises === true && (!ver || ver.state === 'inside');
-      const literal = !certain && h.callee && v.raises === undefined && !ver ? literalArguments(site.node) : undefined;
       out.push({
         site,
         rule: h.rule,
@@ -101,7 +94,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         via: h.via,
         condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`,
         receiverProven: h.status === 'raises',
-        probe: literal && h.callee ? { ...h.callee, ...literal } : undefined,
+        callee: !certain && v.raises === undefined && !ver ? h.callee : undefined,
       });
     }
   }

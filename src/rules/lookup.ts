@@ -155,7 +155,8 @@ export interface RuleMatch {
   byMessage: boolean;
 }
 
-function classMatches(rule: Rule, cls: string): boolean {
+/** The rule's error class is `cls` (`builtins.` or a module prefix aside: the same class name). */
+export function classMatches(rule: Rule, cls: string): boolean {
   const given = cls.replace(/^builtins\./, '');
   if (rule.errorClass === given || rule.record.errorClass === given) return true;
   return splitQualified(rule.errorClass).name === splitQualified(given).name;

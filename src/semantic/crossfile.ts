@@ -296,7 +296,7 @@ export class CrossFile {
       this.read.add(m.file);
       i = names - r.rest.length + 1;
     }
-    // In use until its answer is portable (pinned if it holds its nodes): not dropped meanwhile.
+    // In use until its answer is portable: not dropped meanwhile (./summarycache.ts).
     m.uses++;
     try {
       t ??= m.summary.name(tokens[i - 1]!);
