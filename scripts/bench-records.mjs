@@ -66,7 +66,7 @@ export function recordLoadingBlock({ out = (s) => process.stdout.write(s), count
       loaded = { records: `failed: ${load.stderr.trim().split('\n').pop()}` };
     }
     const cache = join(dir, `cache-${n}`);
-    const args = [bin, 'check', py, '--no-bundled', '--records', file, '--cache-dir', cache, '--no-cache', '--timings'];
+    const args = [bin, 'check', py, '--no-bundled', '--records', file, '--cache-dir', cache, '--no-cache', '--timings', '--derive', 'off'];
     const compile = timed(args);
     const reuse = timed(args);
     const rules =

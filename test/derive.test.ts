@@ -14,11 +14,13 @@ const run = (dir: string, args: string[]): D[] =>
   (JSON.parse(cli(['check', 'app.py', '--no-bundled', '--format', 'json', ...args], dir).stdout) as { diagnostics: D[] }).diagnostics;
 
 describe('derived records', () => {
-  it('off by default; --derive certain reports only the certain findings of the imported modules, from a cache on later runs', () => {
+  it('certain by default: only the certain findings of the imported modules, from a cache on later runs; off turns it off', () => {
     const dir = tempTree({ 'app.py': APP });
-    // Off by default: the bundled records alone, which name nothing here.
-    expect((JSON.parse(cli(['check', 'app.py', '--format', 'json'], dir).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
-    const certain = run(dir, ['--derive', 'certain']);
+    // Off: the bundled records alone, which name nothing here.
+    expect((JSON.parse(cli(['check', 'app.py', '--format', 'json', '--derive', 'off'], dir).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
+    expect(readdirSync(join(dir, '.raiselint_cache'))).not.toContain('derived');
+    // The default, as a first run of `raiselint check` gets it.
+    const certain = (JSON.parse(cli(['check', 'app.py', '--format', 'json'], dir).stdout) as { diagnostics: D[] }).diagnostics;
     expect(certain.map((d) => [d.line, d.ruleId, d.confidence])).toEqual([[6, 'cpython/quantiles-n-must-be-at-least-1', 'certain']]);
     const derived = join(dir, '.raiselint_cache', 'derived');
     const files = readdirSync(derived).sort();
@@ -40,8 +42,37 @@ describe('derived records', () => {
       [7, 'possible'],
     ]);
     // The config says it as well.
-    writeFileSync(join(dir, 'raiselint.toml'), 'derive = "certain"\n');
-    expect(run(dir, []).map((d) => d.ruleId)).toEqual(['cpython/quantiles-n-must-be-at-least-1']);
+    writeFileSync(join(dir, 'raiselint.toml'), 'derive = "off"\n');
+    expect((JSON.parse(cli(['check', 'app.py', '--format', 'json'], dir).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
+    writeFileSync(join(dir, 'raiselint.toml'), 'derive = "all"\n');
+    expect(run(dir, [])).toHaveLength(3);
+  });
+
+  it('a curated record of another raise site at the same call and error is kept and stands for the group', () => {
+    // The team's record names json.loads' JSONDecodeError at the same line of another repository: not the same
+    // site, so both apply at line 7, in one group; its id sorts after the derived one's.
+    const dir = tempTree({ 'app.py': APP });
+    run(dir, ['--derive', 'certain']);
+    const json = readdirSync(join(dir, '.raiselint_cache', 'derived')).find((f) => f.startsWith('json-'))!;
+    type R = { record: { preventionTips: string[]; id: string; slug: string; repo: string } };
+    const team = readFileSync(join(dir, '.raiselint_cache', 'derived', json), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as R)
+      .find((r) => r.record.slug === 'loads-unexpected-utf-8-bom-decode-using-utf-8')!;
+    Object.assign(team.record, { id: 'zz-team-bom', slug: 'zz-team-bom', repo: 'acme/notes', preventionTips: ['Strip the BOM (our team rule)'] });
+    writeFileSync(join(dir, 'team.jsonl'), `${JSON.stringify(team)}\n`);
+    type G = D & { also?: { ruleId: string }[] };
+    // The default (`certain`): the derived possible findings at that call are left out before grouping, never the team's.
+    const byDefault = run(dir, ['--records', 'team.jsonl']).filter((d) => d.line === 7) as G[];
+    expect(byDefault.map((d) => [d.ruleId, d.confidence, d.tips, d.also])).toEqual([
+      ['notes/zz-team-bom', 'possible', ['Strip the BOM (our team rule)'], undefined],
+    ]);
+    // `all`: the derived ones are listed with it, and the team's record stands for the group.
+    const all = run(dir, ['--records', 'team.jsonl', '--derive', 'all']).filter((d) => d.line === 7 && d.ruleId.includes('bom')) as G[];
+    expect(all).toHaveLength(1);
+    expect(all[0]!.ruleId).toBe('notes/zz-team-bom');
+    expect(all[0]!.also?.map((a) => a.ruleId)).toContain('cpython/loads-unexpected-utf-8-bom-decode-using-utf-8');
   });
 
   it('a configured record for the same raise site wins (its tips); a module of the project itself is not derived', () => {

@@ -31,8 +31,8 @@ function list(...args: string[]) {
 }
 
 describe('raiselint records list', () => {
-  it('bundled, --records and a config dataset, each with why; no derivation by default', () => {
-    const r = list('--format', 'json', '--records', join(ROOT, 'fixtures', 'js', 'js-records.jsonl'));
+  it('bundled, --records and a config dataset, each with why; none derived with --derive off', () => {
+    const r = list('--format', 'json', '--derive', 'off', '--records', join(ROOT, 'fixtures', 'js', 'js-records.jsonl'));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout) as J;
@@ -45,8 +45,8 @@ describe('raiselint records list', () => {
     expect(doc).toMatchObject({ files: 2, jsFiles: 1, derive: 'off' });
   });
 
-  it('--derive certain: the imported module of the installed Python, as check derives it; --no-bundled leaves the bundled one out', () => {
-    const r = list('--derive', 'certain', '--no-bundled');
+  it('by default (certain): the imported module of the installed Python, as check derives it; --no-bundled leaves the bundled one out', () => {
+    const r = list('--no-bundled');
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^config +svc\/team\.jsonl +6 records {2}records = /);

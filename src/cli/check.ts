@@ -107,7 +107,7 @@ function checkCommand(program: Command): Command {
     .addOption(
       new Option(
         '--derive <mode>',
-        "records for the installed modules the checked files import: off, their certain findings, or all (default: the config's derive, else off)",
+        "records for the installed modules the checked files import: off, their certain findings, or all (default: the config's derive, else certain)",
       ).choices(['off', 'certain', 'all']),
     )
     .option('--strict', 'exit 2 when a dataset file of a records folder does not load (otherwise a warning, and the others load)')

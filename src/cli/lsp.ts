@@ -1,6 +1,7 @@
 /** `raiselint lsp`: the language server over stdio. */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DERIVE_MODES, type DeriveMode } from '../records/generate/derive.js';
 import { catalogRules } from '../engine/batch.js';
 import { initParser } from '../parse/parser.js';
 import { warningLines } from '../records/load.js';
@@ -8,6 +9,7 @@ import type { IO } from './io.js';
 import { addReportingOptions, addRuleSourceOptions, pythonOption, type RuleSourceFlags } from './rule-options.js';
 
 interface LspFlags extends RuleSourceFlags {
+  derive?: DeriveMode;
   minConfidence?: 'certain' | 'possible';
   debounce: number;
   watch: boolean;
@@ -37,6 +39,12 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
     ),
   )
     .option('--debounce <ms>', 'quiet period after an edit before re-checking', milliseconds, 250)
+    .addOption(
+      new Option(
+        '--derive <mode>',
+        "records for the installed modules the buffers import: off, their certain findings, or all (default: the config's derive, else certain)",
+      ).choices(DERIVE_MODES),
+    )
     .option('--no-watch', "do not watch records and config files on disk (rely on the client's workspace/didChangeWatchedFiles)")
     .action(async (flags: LspFlags) => {
       // Loaded here, so other commands do not pay for the LSP libraries at startup.
@@ -57,6 +65,7 @@ export function registerLsp(program: Command, { stderr }: IO, setCode: (code: nu
           python: pythonOption(flags.python),
           minConfidence: flags.minConfidence,
           config: flags.config,
+          derive: flags.derive,
           cacheDir,
           debounceMs: flags.debounce,
           watch: flags.watch,

@@ -2,7 +2,8 @@
  * One finding per call and error: the records of one library function that raise the same error
  * under different conditions (`subprocess.Popen` has a dozen `ValueError` raise sites) give one
  * diagnostic at a call, not one per record. The one that stands for the group is the most certain
- * (then the first by rule id: stable); the others are listed in `also` with their conditions.
+ * (then a curated record's before a derived one's, then the first by rule id: stable); the others
+ * are listed in `also` with their conditions.
  * Runs after selection, suppressions and confidence filters, so each record is still selected,
  * ignored or suppressed by its own id.
  */
@@ -11,7 +12,7 @@ import type { Diagnostic } from './types.js';
 const rank = (d: Diagnostic) => (d.confidence === 'certain' ? 0 : 1) + (d.severity === 'error' ? 0 : 2);
 
 /** Groups diagnostics of one call range and one error class (`canonical` names the class as the hierarchy knows it). */
-export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass: string) => string): Diagnostic[] {
+export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass: string) => string, derived?: (d: Diagnostic) => boolean): Diagnostic[] {
   if (diags.length < 2) return diags;
   const groups = new Map<string, Diagnostic[]>();
   const order: string[] = [];
@@ -32,7 +33,8 @@ export function groupByCallAndError(diags: Diagnostic[], canonical: (errorClass:
   return order.map((k) => {
     const g = groups.get(k)!;
     if (g.length === 1) return g[0]!;
-    const sorted = [...g].sort((a, b) => rank(a) - rank(b) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+    const late = (d: Diagnostic) => (derived?.(d) ? 1 : 0);
+    const sorted = [...g].sort((a, b) => rank(a) - rank(b) || late(a) - late(b) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
     const head = sorted[0]!;
     const also = sorted.slice(1).map((d) => ({
       ruleId: d.ruleId,

@@ -10,6 +10,7 @@ import { basename, resolve } from 'node:path';
 import { datasetFiles } from '../records/load.js';
 import { BUNDLED_RULES_DIR } from '../compile/index.js';
 import { deriveForRun } from './derive.js';
+import { DEFAULT_DERIVE } from '../records/generate/derive.js';
 import { discoverProject, projectResolver, type ProjectOptions } from './project.js';
 import { JS_FILES, pythonFiles } from './jsproject.js';
 
@@ -70,7 +71,7 @@ export async function activeDatasets(paths: string[], opts: ProjectOptions): Pro
   });
   for (const [f, e] of byDataset)
     add(f, 'config', `records = [...] in ${basename(e.config)} (${e.config}), for ${e.files} checked file${e.files === 1 ? '' : 's'} under it`);
-  const mode = opts.derive ?? cfgs[0]?.derive ?? 'off';
+  const mode = opts.derive ?? cfgs[0]?.derive ?? DEFAULT_DERIVE;
   const derived = await deriveForRun(mode, files, opts, [...(opts.records ?? []), ...byDataset.keys()]);
   for (const f of derived?.files ?? []) {
     const module = basename(f).replace(/-(?:kept|site|\d[\w.]*)-.*$/, '');

@@ -3,39 +3,71 @@
  * import (src/records/generate/derive.ts), added to the run's datasets. Under `certain` (the
  * value to choose for a first run: quiet and right) only their certain findings are kept.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { deriveDatasets, siteKey, type Derived, type DeriveMode } from '../records/generate/derive.js';
+import { deriveDatasets, siteKey, type Derived, type DeriveMode, type KnownSites } from '../records/generate/derive.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
 import { pythonEnv } from '../workspace/pyenv.js';
+import { DEFAULT_MAX_FILE_SIZE, readRegularText } from '../parse/files.js';
+import { MAX_DATASET_BYTES } from '../records/load.js';
 import { DEFAULT_CACHE_DIR } from './batch.js';
 import { ruleInputs, type RuleOptions } from '../compile/index.js';
 
 /** The derived datasets of a run, or undefined (off, or no Python found). `datasets`: the run's other dataset paths. */
-export async function deriveForRun(
-  mode: DeriveMode,
-  files: readonly DiscoveredFile[],
-  opts: RuleOptions & { cacheDir?: string },
-  datasets: string[],
-): Promise<Derived | undefined> {
+export async function deriveForRun(mode: DeriveMode, files: readonly DiscoveredFile[], opts: DeriveOptions, datasets: string[]): Promise<Derived | undefined> {
   if (mode === 'off' || !files.length) return undefined;
-  const cacheDir = resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
-  const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
-  if (!env) return undefined;
   const texts: string[] = [];
   for (const f of files) {
     try {
-      texts.push(readFileSync(f.abs, 'utf8'));
+      // Regular files only, within the size limit (never a FIFO's blocking read).
+      texts.push(readRegularText(f.abs, opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE));
     } catch {
-      // an unreadable file is reported by the check itself
+      // an unreadable, special or oversized file is reported by the check itself
     }
   }
-  // Raise sites the configured and bundled datasets already have: curated records win.
-  const known = new Set<string>();
-  for (const file of ruleInputs({ ...opts, records: datasets }).records) {
+  return deriveForTexts(
+    texts,
+    files.map((f) => f.abs),
+    opts,
+    datasets,
+  );
+}
+
+export type DeriveOptions = RuleOptions & { cacheDir?: string; maxFileSize?: number };
+
+/**
+ * The derived datasets for the modules `texts` import (the texts of the files at `paths`; the
+ * language server's buffers), or undefined when no Python is found.
+ */
+export async function deriveForTexts(
+  texts: readonly string[],
+  paths: readonly string[],
+  opts: DeriveOptions,
+  datasets: string[],
+): Promise<Derived | undefined> {
+  const cacheDir = resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
+  if (!env) return undefined;
+  // Raise sites the configured and bundled datasets already have (read only when a module is derived): curated records win.
+  const known = () => knownSites(ruleInputs({ ...opts, records: datasets }).records);
+  // The project's own modules: next to a checked file, or in a folder above it inside the working folder (a `src/` layout's package).
+  const cwd = process.cwd();
+  const projectDirs = new Set<string>();
+  for (const abs of paths) {
+    for (let d = dirname(abs); !projectDirs.has(d); d = dirname(d)) {
+      projectDirs.add(d);
+      if (d === cwd || !d.startsWith(cwd) || dirname(d) === d) break;
+    }
+  }
+  return deriveDatasets(texts, env, cacheDir, [...projectDirs], known);
+}
+
+/** The raise sites (repo, file, line) of dataset files. */
+function knownSites(files: readonly string[]): KnownSites {
+  const known: KnownSites = new Set();
+  for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularText(file, MAX_DATASET_BYTES);
     } catch {
       continue;
     }
@@ -51,14 +83,5 @@ export async function deriveForRun(
       }
     }
   }
-  // The project's own modules: next to a checked file, or in a folder above it inside the working folder (a `src/` layout's package).
-  const cwd = process.cwd();
-  const projectDirs = new Set<string>();
-  for (const f of files) {
-    for (let d = dirname(f.abs); !projectDirs.has(d); d = dirname(d)) {
-      projectDirs.add(d);
-      if (d === cwd || !d.startsWith(cwd) || dirname(d) === d) break;
-    }
-  }
-  return deriveDatasets(texts, env, cacheDir, [...projectDirs], known);
+  return known;
 }

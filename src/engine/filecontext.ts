@@ -23,6 +23,7 @@ import { checkSource, type CheckOptions, type FileResult } from './check.js';
 import type { ProjectModules } from '../semantic/crossfile.js';
 import { summarizer } from '../semantic/model.js';
 import { projectModules } from './modules.js';
+import type { DeriveMode } from '../records/generate/derive.js';
 
 /** What the per-file stage needs to know about the whole run. */
 export interface RunContext {
@@ -49,8 +50,11 @@ export interface FileContext {
   pins?: Pins;
   /** `--baseline`: findings it has are not reported. */
   baseline?: Baseline;
-  /** `derive = "certain"`: the records whose possible findings are left out. */
-  certainOnly?: Set<string>;
+  /**
+   * Records derived from the installed modules (`derive`): a curated finding at the same call stands
+   * for them; under `certain` their possible findings are left out, under `off` all of them.
+   */
+  derived?: { ids: ReadonlySet<string>; mode: DeriveMode };
 }
 
 export interface FinishedFile {
@@ -76,24 +80,21 @@ function isControlFlow(rule: Rule, rules: RuleSet): boolean {
 
 /** The per-file stage: what a file's check keeps to report. `text`: the file's text, read only when a suppression needs it. */
 export function finishFile(r: FileResult, file: FileContext, run: RunContext, text: () => string | undefined = () => r.text): FinishedFile {
-  const kept = keptFindings(r, file.rules, run, text);
-  let diagnostics = kept.diagnostics;
-  if (file.certainOnly) {
-    const drop = file.certainOnly;
-    diagnostics = diagnostics.filter((d) => d.confidence !== 'possible' || !drop.has(d.recordId));
-  }
-  if (!file.baseline) return { ...kept, diagnostics, baselined: 0, staleBaseline: 0 };
-  const b = filterBaseline(file.baseline, diagnostics, () => file.abs, [file.abs]);
+  const kept = keptFindings(r, file, run, text);
+  if (!file.baseline) return { ...kept, baselined: 0, staleBaseline: 0 };
+  const b = filterBaseline(file.baseline, kept.diagnostics, () => file.abs, [file.abs]);
   return { ...kept, diagnostics: b.fresh, baselined: b.known.length, staleBaseline: b.stale };
 }
 
-/** Config filters, suppressions, confidence, severity, one finding per call and error. */
+/** Config filters, suppressions, confidence (and derived records' under `derive = "certain"`), severity, one finding per call and error. */
 function keptFindings(
   r: FileResult,
-  cfg: FileRules,
+  file: FileContext,
   ctx: RunContext,
   text: () => string | undefined,
 ): { diagnostics: Diagnostic[]; unused: UnusedSuppression[]; suppressed: number } {
+  const cfg = file.rules;
+  const derived = file.derived;
   // No finding and no suppression comment (most files): nothing to filter, suppress or report.
   if (!r.diagnostics.length && !r.directives?.length) return { diagnostics: [], unused: [], suppressed: 0 };
   const loaded = (id: string) => {
@@ -118,13 +119,19 @@ function keptFindings(
   });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
   const diagnostics = [...sup.kept, ...sup.problems]
-    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain'))
+    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain') && !(derived && leftOut(d, derived)))
     .map((d) => {
       const s = severityIn(cfg, d.ruleId);
       return s && s !== d.severity ? { ...d, severity: s } : d;
     })
     .sort(compareDiagnostics);
-  return { diagnostics: groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c)), unused: sup.unused, suppressed: sup.suppressed.length };
+  const grouped = groupByCallAndError(diagnostics, (c) => ctx.rules.exceptions.canonical(c), derived ? (d) => derived.ids.has(d.recordId) : undefined);
+  return { diagnostics: grouped, unused: sup.unused, suppressed: sup.suppressed.length };
+}
+
+/** A derived record's finding that `derive` leaves out. */
+function leftOut(d: Diagnostic, derived: NonNullable<FileContext['derived']>): boolean {
+  return derived.mode !== 'all' && derived.ids.has(d.recordId) && (derived.mode === 'off' || d.confidence === 'possible');
 }
 
 /** How a file is linted: as the run checks it and with the run's per-file stage, or (no `run`) checked alone. */

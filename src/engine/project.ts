@@ -26,7 +26,7 @@ import type { RunResult } from './run.js';
 import { checkStdin, stdinFile, type StdinSource } from './stdin.js';
 import { splitIoErrors } from './ioerror.js';
 import { deriveForRun } from './derive.js';
-import type { DeriveMode } from '../records/generate/derive.js';
+import { DEFAULT_DERIVE, type DeriveMode } from '../records/generate/derive.js';
 import { checkJs, displayOnlyFixes, JS_FILES, pythonFiles, splitJs } from './jsproject.js';
 import { finishFile, type FileContext, type RunContext } from './filecontext.js';
 import type { RulesSource } from './fixpool.js';
@@ -168,7 +168,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const cli = new Set((opts.records ?? []).flatMap((p) => datasetFiles(p)).map((f) => resolve(f)));
   const configOnly = new Set<string>();
   for (const c of cfgs) for (const f of c.records) if (!cli.has(f)) configOnly.add(f);
-  const deriveMode = opts.derive ?? cfgs[0]?.derive ?? 'off';
+  const deriveMode = opts.derive ?? cfgs[0]?.derive ?? DEFAULT_DERIVE;
   const derived = opts.stdin ? undefined : await deriveForRun(deriveMode, files, opts, [...(opts.records ?? []), ...configOnly]);
   const prepared = await rulesFor({ ...opts, records: [...(opts.records ?? []), ...configOnly, ...(derived?.files ?? [])] }, opts);
   const rules = prepared.snapshot.catalog();
@@ -178,7 +178,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
   const ctx: RunContext = { rules, configOnly, minConfidence: opts.minConfidence, crossFile: opts.crossFile !== false };
   const js = opts.stdin ? undefined : splitJs(prepared.snapshot.jsRules(), found, files, cfgs);
   const baseline = opts.baseline ? readBaseline(opts.baseline) : undefined;
-  const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, deriveMode === 'certain' ? derived?.recordIds : undefined);
+  const contexts = new FileContexts(opts, cfgs, (dir) => resolver.listed(dir), baseline, derived && { ids: derived.recordIds, mode: deriveMode });
   // Checking (content cache, prefilter, threads); the per-file stage below runs on the main thread.
   const batch = await checkAll(files, prepared, contexts, opts);
   const errors: FileError[] = js
@@ -209,7 +209,7 @@ class FileContexts {
     private readonly cfgs: ResolvedConfig[],
     private readonly listed: Listed,
     baseline: Baseline | undefined,
-    private readonly certainOnly: Set<string> | undefined,
+    private readonly derived: FileContext['derived'],
   ) {
     this.baselineOf = baselineByFile(baseline);
   }
@@ -226,7 +226,7 @@ class FileContexts {
       fixStrategy: opts.fixStrategy ?? cfg.fixStrategy,
       pins: pinsFor(f.abs, opts.targetVersion ?? cfg.targetVersion, this.listed),
       baseline: this.baselineOf(f.abs),
-      certainOnly: this.certainOnly,
+      derived: this.derived,
     };
     this.all.set(f.display, c);
     return c;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageType, ShowMessageNotification, type TextDocuments, type ClientCapabilities, type Connection } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Confidence } from '../rules/types.js';
+import type { DeriveMode } from '../records/generate/derive.js';
 import { notebookFileOfCell } from './cells.js';
 import { Workspace } from './workspace.js';
 
@@ -23,6 +24,8 @@ export interface ServerOptions {
   cacheDir?: string;
   /** Read `raiselint.toml` / `[tool.raiselint]` (false: `--no-config`). */
   config?: boolean;
+  /** `--derive`: overrides every config's `derive` (records for the installed modules the buffers import). */
+  derive?: DeriveMode;
   /** Quiet period after a change before the document is checked. */
   debounceMs: number;
   /** Watch the records paths and config files on disk (besides workspace/didChangeWatchedFiles). */

@@ -27,10 +27,10 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout | NodeJS.Immediate>();
   private jsLoading: Promise<void> | undefined;
 
-  /** `beforeCheck`: called with the document's file before each check (the config it names may want datasets loaded). */
+  /** `beforeCheck`: called with the document's file and text before each check (its config may name datasets; its imports may want records derived). */
   constructor(
     private readonly ctx: ServerContext,
-    private readonly beforeCheck: (abs: string | undefined) => void,
+    private readonly beforeCheck: (abs: string | undefined, text: string) => void,
   ) {}
 
   /** Checks the document now (a pending check is dropped) and publishes its findings. */
@@ -42,8 +42,9 @@ export class DiagnosticsPublisher {
     if (isJsDoc(doc, abs) && !ws.jsLoaded && ws.jsRules().length) this.loadJs();
     if (isChecked(doc, abs)) {
       try {
-        this.beforeCheck(abs);
-        const res = ws.check(abs, this.ctx.displayPath(doc.uri), cellSource(doc.uri, doc.getText()).text);
+        const text = cellSource(doc.uri, doc.getText()).text;
+        this.beforeCheck(abs, text);
+        const res = ws.check(abs, this.ctx.displayPath(doc.uri), text);
         if (res.configError) this.ctx.showError(`raiselint: config error, checking without it: ${res.configError}`);
         if (res.ruleProblem) this.ctx.showError(`raiselint: config error: ${res.ruleProblem}`);
         diagnostics = res.diagnostics;

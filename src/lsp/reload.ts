@@ -15,6 +15,9 @@ import { CuratedDataError } from '../compile/index.js';
 import type { ServerContext, ServerOptions } from './context.js';
 import { isUnder, watchPaths, type Watcher } from './watch.js';
 import { forgetPins, isPinFile, PIN_FILES_GLOB } from '../config/pins.js';
+import { importedModules, type Derived } from '../records/generate/derive.js';
+import { deriveForTexts } from '../engine/derive.js';
+import { Workspace } from './workspace.js';
 
 /** What the client watches for the server (dynamic registration): the `--records` paths, config files, datasets configs may name. */
 export function fileWatchers(opts: ServerOptions, relativeOk: boolean): FileSystemWatcher[] {
@@ -36,6 +39,10 @@ export class RuleReloader {
   /** Datasets a reload was asked for (so checks made while it runs do not ask again). */
   private readonly requested = new Set<string>();
   private reloading: Promise<void> = Promise.resolve();
+  /** Modules whose records were derived (or tried), and the derived dataset files in the rules. */
+  private readonly derivedModules = new Set<string>();
+  private readonly derivedFiles: string[] = [];
+  private deriving: Promise<void> = Promise.resolve();
   private recordWatcher: Watcher | undefined;
   private configWatcher: Watcher | undefined;
   private watchedDirs = '';
@@ -46,6 +53,42 @@ export class RuleReloader {
     private readonly ctx: ServerContext,
     private readonly recheckAll: () => void,
   ) {}
+
+  /** Before a check: datasets the file's config names, and records for the modules it imports (`derive`). */
+  beforeCheck(abs: string | undefined, text: string): void {
+    this.loadConfigDatasets(abs);
+    if (!abs || !Workspace.isJs(abs)) this.deriveFor(abs, text);
+  }
+
+  /**
+   * Records derived from the installed modules a Python buffer imports and the rules lack (once per
+   * module; cached on disk as `raiselint check` caches them): the rules are rebuilt with them.
+   */
+  private deriveFor(abs: string | undefined, text: string): void {
+    const { ws, opts } = this.ctx;
+    if (opts.python === false || ws.deriveMode(ws.configOf(abs).cfg) === 'off') return;
+    const fresh = [...importedModules(text)].filter((n) => !this.derivedModules.has(n));
+    if (!fresh.length) return;
+    for (const n of fresh) this.derivedModules.add(n);
+    this.deriving = this.deriving.then(async () => {
+      let got: Derived | undefined;
+      try {
+        const imports = fresh.map((n) => `import ${n}`).join('\n');
+        got = await deriveForTexts([imports], abs ? [abs] : [], { python: opts.python, cacheDir: opts.cacheDir, bundled: opts.bundled }, [
+          ...opts.records,
+          ...this.configRecords(),
+        ]);
+      } catch (e) {
+        this.ctx.connection.console.warn(`raiselint: records not derived for ${fresh.join(', ')}: ${(e as Error).message}`);
+        return;
+      }
+      const files = (got?.files ?? []).filter((f) => !this.derivedFiles.includes(f));
+      if (!got || !files.length) return;
+      this.derivedFiles.push(...files);
+      for (const id of got.recordIds) ws.derivedIds.add(id);
+      await this.reload(`derived from ${fresh.join(', ')}`);
+    });
+  }
 
   /** Before a check: the datasets the file's config names and the rules lack are loaded (once each). */
   loadConfigDatasets(abs: string | undefined): void {
@@ -61,7 +104,10 @@ export class RuleReloader {
     this.reloading = this.reloading.then(async () => {
       const fromConfigs = [...new Set([...this.configRecords(), ...extra])];
       try {
-        const next = await catalogRules({ records: [...opts.records, ...fromConfigs], bundled: opts.bundled, python: opts.python }, opts.cacheDir);
+        const next = await catalogRules(
+          { records: [...opts.records, ...fromConfigs, ...this.derivedFiles], bundled: opts.bundled, python: opts.python },
+          opts.cacheDir,
+        );
         ws.setRules(
           next,
           fromConfigs.map((f) => resolve(f)),

@@ -128,10 +128,11 @@ export function startServer(
     minConfidence: opts.minConfidence,
     config: opts.config !== false,
     openTexts: () => openTexts(ctx),
+    derive: opts.derive,
   });
   const ctx = createContext(connection, new TextDocuments(TextDocument), ws, opts);
   const reloader: RuleReloader = new RuleReloader(ctx, () => publisher.checkAll());
-  const publisher = new DiagnosticsPublisher(ctx, (abs) => reloader.loadConfigDatasets(abs));
+  const publisher = new DiagnosticsPublisher(ctx, (abs, text) => reloader.beforeCheck(abs, text));
 
   connection.onInitialize((params) => initialize(ctx, params));
   connection.onInitialized(() => {

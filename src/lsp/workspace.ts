@@ -20,6 +20,7 @@ import { kindOf } from '../parse/kind.js';
 import type { JsBuffers } from '../engine/jsbuffer.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
 import { OpenModules } from './modules.js';
+import { DEFAULT_DERIVE, type DeriveMode } from '../records/generate/derive.js';
 
 export interface WorkspaceOptions {
   /** Dataset files or folders from the command line (absolute). */
@@ -30,6 +31,8 @@ export interface WorkspaceOptions {
   config: boolean;
   /** The texts of the open buffers by path (a JS/TS buffer's types may come from another open buffer). */
   openTexts?: () => Map<string, string>;
+  /** `--derive`: overrides every config's `derive`. */
+  derive?: DeriveMode;
 }
 
 export interface CheckedText {
@@ -103,6 +106,14 @@ export class Workspace {
     this.js = js;
   }
 
+  /** Ids of the records derived from installed modules (rules/reload.ts adds them as buffers import modules). */
+  readonly derivedIds = new Set<string>();
+
+  /** What a file's check does with derived records: `--derive`, else its config's `derive`, else the default. */
+  deriveMode(cfg: ResolvedConfig): DeriveMode {
+    return this.opts.derive ?? cfg.derive ?? DEFAULT_DERIVE;
+  }
+
   /** Every dataset the rules should be built from: `--records`, then those configs name. */
   datasets(): string[] {
     return [...this.opts.records, ...this.configRecords];
@@ -160,7 +171,14 @@ export class Workspace {
   /** A buffer's context, as `raiselint check` would make it for the file (`fixStrategy`: as `--fix-strategy`). */
   private fileContext(abs: string | undefined, display: string, cfg: ResolvedConfig, fixStrategy?: StrategyOption): FileContext {
     const path = this.pathOf(abs, display);
-    return { abs: path, display, rules: fileRules(cfg, path), fixStrategy: fixStrategy ?? cfg.fixStrategy, pins: pinsFor(path, cfg.targetVersion) };
+    return {
+      abs: path,
+      display,
+      rules: fileRules(cfg, path),
+      fixStrategy: fixStrategy ?? cfg.fixStrategy,
+      pins: pinsFor(path, cfg.targetVersion),
+      ...(this.derivedIds.size ? { derived: { ids: this.derivedIds, mode: this.deriveMode(cfg) } } : {}),
+    };
   }
 
   /** A path for a buffer without a file: per-file-ignores and the like see it in the workspace folder. */

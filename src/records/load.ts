@@ -44,7 +44,7 @@ export interface LoadResult {
 
 const DATASET_EXTENSIONS = ['.jsonl', '.json', '.ndjson'];
 /** A JSON-array dataset larger than this is not read whole (JSON Lines are streamed, with a limit per line). */
-const MAX_DATASET_BYTES = 256 * 1024 * 1024;
+export const MAX_DATASET_BYTES = 256 * 1024 * 1024;
 
 /**
  * Expands a file-or-directory argument into dataset files (sorted; dot entries skipped). Folders

@@ -19,6 +19,8 @@ import { generateRecords, type GenerateInput } from './index.js';
 
 export type DeriveMode = 'off' | 'certain' | 'all';
 export const DERIVE_MODES: readonly DeriveMode[] = ['off', 'certain', 'all'];
+/** Without `--derive` or a config's `derive`: the certain findings of the modules the code imports (a first run is quiet and right). */
+export const DEFAULT_DERIVE: DeriveMode = 'certain';
 
 /** The derived dataset files, and the ids of their records (their possible findings are dropped under `certain`). */
 export interface Derived {
@@ -102,8 +104,9 @@ export async function deriveDatasets(
   env: InstalledRoots,
   cacheDir: string,
   projectDirs: string[],
-  known: KnownSites,
+  knownSites: () => KnownSites,
 ): Promise<Derived> {
+  let known: KnownSites | undefined;
   const names = new Set<string>();
   for (const t of texts) for (const n of importedModules(t)) names.add(n);
   const out: Derived = { files: [], recordIds: new Set() };
@@ -121,7 +124,8 @@ export async function deriveDatasets(
       if (!store(file, made)) continue;
       lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
     }
-    const kept = lines.filter((l) => !known.has(siteKey(l.record)));
+    known ??= knownSites();
+    const kept = lines.filter((l) => !known!.has(siteKey(l.record)));
     if (!kept.length) continue;
     // Some raise sites are a configured dataset's: the rest in a file of their own.
     const use =
