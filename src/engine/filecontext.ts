@@ -119,7 +119,7 @@ function keptFindings(
   });
   const min = ctx.minConfidence ?? cfg.minConfidence ?? 'possible';
   const diagnostics = [...sup.kept, ...sup.problems]
-    .filter((d) => active(d.ruleId) && (min === 'possible' || d.confidence === 'certain') && !(derived && leftOut(d, derived)))
+    .filter((d) => !(derived && leftOut(d, derived)) && (min === 'possible' || d.confidence === 'certain') && active(d.ruleId))
     .map((d) => {
       const s = severityIn(cfg, d.ruleId);
       return s && s !== d.severity ? { ...d, severity: s } : d;

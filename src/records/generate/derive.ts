@@ -28,7 +28,8 @@ export interface Derived {
   recordIds: Set<string>;
 }
 
-type Line = { line: string; record: { id: string; repo: string; filePath: string; lineNumber: number } };
+type Site = { id: string; repo: string; filePath: string; lineNumber: number };
+type Line = { line: string; record: Site };
 
 /** The lines of a derived dataset in the cache, or undefined when it is missing or damaged (then derived again). */
 function cached(file: string): Line[] | undefined {
@@ -40,6 +41,30 @@ function cached(file: string): Line[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The raise sites of a cached derived dataset, from its index (`<file>.sites`: a later run reads
+ * these few bytes, not the records), or undefined when either file is missing or damaged.
+ */
+function cachedSites(file: string): Site[] | undefined {
+  try {
+    if (!existsSync(file)) return undefined;
+    const rows = JSON.parse(readFileSync(`${file}.sites`, 'utf8')) as unknown;
+    if (!Array.isArray(rows)) return undefined;
+    const out: Site[] = [];
+    for (const r of rows) {
+      if (!Array.isArray(r) || typeof r[0] !== 'string' || typeof r[1] !== 'string' || typeof r[2] !== 'string' || typeof r[3] !== 'number') return undefined;
+      out.push({ id: r[0], repo: r[1], filePath: r[2], lineNumber: r[3] });
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function storeSites(file: string, lines: readonly Line[]): void {
+  store(`${file}.sites`, [JSON.stringify(lines.map(({ record: r }) => [r.id, r.repo, r.filePath, r.lineNumber]))]);
 }
 
 /** Writes a dataset into the cache; false when it cannot be written (the module is then not derived: rules are read from files). */
@@ -117,37 +142,45 @@ export async function deriveDatasets(
     const where = locate(name, env);
     if (!where) continue;
     const file = join(dir, `${name}-${where.stdlib ? env.version : 'site'}-${signature(where.path)}.jsonl`);
-    let lines = cached(file);
-    if (!lines) {
-      const input: GenerateInput = where.stdlib ? { path: where.root, stdlib: { version: env.version }, only: [name] } : { path: where.path };
-      const made = (await generateRecords([input])).lines;
-      if (!store(file, made)) continue;
-      lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
+    let sites = cachedSites(file);
+    let lines: Line[] | undefined;
+    if (!sites) {
+      lines = cached(file);
+      if (!lines) {
+        const input: GenerateInput = where.stdlib ? { path: where.root, stdlib: { version: env.version }, only: [name] } : { path: where.path };
+        const made = (await generateRecords([input])).lines;
+        if (!store(file, made)) continue;
+        lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
+      }
+      storeSites(file, lines);
+      sites = lines.map((l) => l.record);
     }
     known ??= knownSites();
-    const kept = lines.filter((l) => !known!.has(siteKey(l.record)));
-    if (!kept.length) continue;
-    // Some raise sites are a configured dataset's: the rest in a file of their own.
-    const use =
-      kept.length === lines.length
-        ? file
-        : join(
-            dir,
-            `${name}-kept-${createHash('sha256')
-              .update(kept.map((l) => l.line).join('\n'))
-              .digest('hex')
-              .slice(0, 16)}.jsonl`,
-          );
-    if (
-      use !== file &&
-      !existsSync(use) &&
-      !store(
-        use,
-        kept.map((l) => l.line),
+    const keptSites = sites.filter((r) => !known!.has(siteKey(r)));
+    if (!keptSites.length) continue;
+    let use = file;
+    if (keptSites.length < sites.length) {
+      // Some raise sites are a configured dataset's: the rest in a file of their own.
+      lines ??= cached(file);
+      if (!lines) continue;
+      const kept = lines.filter((l) => !known!.has(siteKey(l.record)));
+      use = join(
+        dir,
+        `${name}-kept-${createHash('sha256')
+          .update(kept.map((l) => l.line).join('\n'))
+          .digest('hex')
+          .slice(0, 16)}.jsonl`,
+      );
+      if (
+        !existsSync(use) &&
+        !store(
+          use,
+          kept.map((l) => l.line),
+        )
       )
-    )
-      continue;
-    for (const l of kept) out.recordIds.add(l.record.id);
+        continue;
+    }
+    for (const r of keptSites) out.recordIds.add(r.id);
     out.files.push(use);
   }
   return out;
