@@ -225,6 +225,10 @@ export class ExprReader {
       const given: Cond = { k: 'given', param: sp };
       return op === 'is not' || op === '!=' ? given : not(given);
     }
+    // `x not in (A, B, C)` / `x == C` where the constant C is x's own default (`return_when=ALL_COMPLETED`):
+    // decided when x is not passed, whatever C's value (another module's constant).
+    const byDefault = this.defaultMember(l, op, rn) ?? (FLIP[op] && (op === '==' || op === '!=') ? this.defaultMember(r, op, ln) : undefined);
+    if (byDefault) return byDefault(whole);
     // A local bound to an attribute every object has is never None.
     const present = (l && 'present' in l && rn.type === 'none') || (r && 'present' in r && ln.type === 'none');
     if (present && (op === 'is' || op === '==')) return { k: 'false' };
@@ -233,6 +237,24 @@ export class ExprReader {
     if (r && 'param' in r && l && 'value' in l && FLIP[op]) return build(r, FLIP[op]!, l.value);
     if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
     return data(whole);
+  }
+
+  /**
+   * A test of a parameter against its own default constant (an UPPER_CASE name, maybe dotted): `in` /
+   * `==` hold when it is not passed, `not in` / `!=` do not; when it is passed, the data decides.
+   */
+  private defaultMember(s: Side, op: CmpOp, other: Node): ((whole: Node) => Cond) | undefined {
+    if (!s || !('param' in s) || s.len) return undefined;
+    const d = this.params.get(s.param)?.defaultText;
+    if (!d || !/^(?:[A-Za-z_]\w*\.)*_*[A-Z][A-Z0-9_]*$/.test(d)) return undefined;
+    const member =
+      (op === 'in' || op === 'not in') && ['tuple', 'list', 'set'].includes(other.type)
+        ? namedChildren(other).some((e) => e.text === d)
+        : (op === '==' || op === '!=') && other.text === d;
+    if (!member) return undefined;
+    const given: Cond = { k: 'given', param: s.param };
+    const holds = op === 'in' || op === '==';
+    return (whole) => (holds ? or([not(given), and([given, data(whole)])]) : and([given, data(whole)]));
   }
 
   /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: whether that keyword was passed. */
