@@ -118,15 +118,27 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
       varPos.name,
       items.every((x): x is PyVal => !!x) ? { value: { t: 'tuple', items }, given: extra.length > 0 } : { given: true, length: extra.length },
     );
+    // Each item, as a condition reads it (`isinstance(args[0], str)`: compile/condition/expr.ts).
+    extra.forEach((a, i) => bound.set(`${varPos.name}[${i}]`, arg(a)));
   }
   const keywords = new Set<string>();
+  const extraKw: [PyVal, PyVal | undefined][] = [];
   for (const [name, node] of args.keywords) {
     const p = params.find((q) => q.name === name && q.kind !== 'positional-only' && q.kind !== 'var-positional' && q.kind !== 'var-keyword');
     if (p) {
       if (bound.has(name)) return undefined;
       bound.set(name, arg(node));
-    } else if (varKw) keywords.add(name);
-    else return undefined;
+    } else if (varKw) {
+      keywords.add(name);
+      extraKw.push([{ t: 'str', v: name }, value(node)]);
+    } else return undefined;
+  }
+  // `**kwargs` read whole (`if kwargs:`): the keywords no named parameter takes (a dict when their values are
+  // literals), their number known unless the call splats a mapping.
+  if (varKw) {
+    const entries = extraKw.every((e): e is [PyVal, PyVal] => !!e[1]) ? extraKw : undefined;
+    const given = keywords.size > 0;
+    bound.set(varKw.name, args.kwSplat ? { given: undefined } : entries ? { value: { t: 'dict', entries }, given } : { given, length: keywords.size });
   }
   const open = args.splatAt !== undefined || args.kwSplat;
   for (const p of params) {

@@ -4,74 +4,23 @@
  * over parameters and literals is `data` (state, a helper's result, a local variable).
  */
 import type { Node } from '../../parse/parser.js';
-import { contains, dottedName, field, namedChildren, stringValue } from '../../parse/syntax.js';
+import { contains, dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
+import { readAssigns, type Assign } from './assigns.js';
 
-const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
 type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | { present: true } | undefined;
 
-/**
- * Attributes of `object` itself, which every Python object has and which are never None (`__hash__`
- * and `__doc__` may be None, so they are not here): `getattr(x, "__reduce_ex__", None)` is never the default.
- */
-const OBJECT_ATTRIBUTES = new Set([
-  '__class__',
-  '__delattr__',
-  '__dir__',
-  '__eq__',
-  '__format__',
-  '__ge__',
-  '__getattribute__',
-  '__gt__',
-  '__init__',
-  '__init_subclass__',
-  '__le__',
-  '__lt__',
-  '__ne__',
-  '__new__',
-  '__reduce__',
-  '__reduce_ex__',
-  '__repr__',
-  '__setattr__',
-  '__sizeof__',
-  '__str__',
-  '__subclasshook__',
-]);
-
-/** `getattr(<any>, "<an attribute of object>", <default>)`. */
-function objectAttribute(n: Node | null): boolean {
-  if (n?.type !== 'call' || field(n, 'function')?.text !== 'getattr') return false;
-  const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
-  const name = args[1]?.type === 'string' ? stringValue(args[1]) : undefined;
-  return args.length >= 2 && !!name && OBJECT_ATTRIBUTES.has(name);
-}
-
-interface Assign {
-  name: string;
-  row: number;
-  /** `if p is None: p = <literal>` / `p = <literal> if p is None else p`. */
-  noneMeans?: PyVal;
-  /** `p = sorted(p)` / `list(p)` / `tuple(p)`: a rebinding that keeps the parameter's length. */
-  keepsLength?: boolean;
-  /** A rebinding under `if G:` (no `elif`/`else`) in the def's own body: when G is false the parameter keeps its value. */
-  guard?: Node;
-  /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
-  lenOf?: string;
-  /** A local bound to `getattr(x, "<an attribute of object>", default)`: the assignment statement. */
-  objectAttr?: Node;
-}
-
 export class ExprReader {
   private readonly assigns: Assign[];
 
   constructor(
-    def: Node,
+    private readonly def: Node,
     private readonly params: Map<string, ParamSpec>,
     private readonly constant: (name: string) => PyVal | undefined,
     /** The keys of a module constant that is a dict with literal keys and computed values (`_STYLES = {'%': PercentStyle, ...}`): all a membership test reads. */
@@ -82,10 +31,20 @@ export class ExprReader {
 
   /** A bare parameter readable at `row`: not rebound before it (a None replaced by a literal is kept, see ParamSpec.noneMeans). */
   private param(n: Node): string | undefined {
+    // `args[0]` of `*args`: the call's first extra positional argument (match/bind.ts binds `args[0]`).
+    if (n.type === 'subscript') {
+      const v = field(n, 'value');
+      const i = field(n, 'subscript');
+      const own = v?.type === 'identifier' && this.params.get(v.text)?.kind === 'var-positional';
+      if (own && i?.type === 'integer' && /^\d+$/.test(i.text) && !this.assigns.some((a) => a.name === v.text && a.row < n.startPosition.row))
+        return `${v.text}[${i.text}]`;
+      return undefined;
+    }
     if (n.type !== 'identifier') return undefined;
     const p = this.params.get(n.text);
-    // `*args` is a tuple of what the call passes positionally (match/bind.ts binds it); `**kwargs` is read by key only.
-    if (!p || p.kind === 'var-keyword') return undefined;
+    // `*args` is a tuple of what the call passes positionally (match/bind.ts binds it); `**kwargs` is read
+    // by key, or whole (`if kwargs:`, bound to the keywords the call passes) while nothing before can change it.
+    if (!p || (p.kind === 'var-keyword' && !this.unchangedMapping(n))) return undefined;
     // Guarded rebindings are read by `cond` (the test holds on the parameter when no guard does).
     const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row && !(this.guarded && a.guard && !a.noneMeans));
     if (!before.length) return n.text;
@@ -94,6 +53,28 @@ export class ExprReader {
       return n.text;
     }
     return undefined;
+  }
+
+  /**
+   * `**kwargs` at `n` is what the call passed: before `n`, the def only reads it (`kwargs.get(k)`,
+   * `kwargs[k]`, `k in kwargs`, `**kwargs`), never rebinds, mutates (`kwargs.pop(k)`) or hands it to code that could.
+   */
+  private unchangedMapping(n: Node): boolean {
+    const name = n.text;
+    for (const use of this.def.descendantsOfType('identifier')) {
+      if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern') continue;
+      const p = use.parent;
+      if (p?.type === 'dictionary_splat') continue;
+      if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
+      if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
+      if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
+        const up = p.parent;
+        const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
+        if (!written && up?.type !== 'delete_statement' && up?.type !== 'expression_list') continue;
+      }
+      return false;
+    }
+    return true;
   }
 
   /** While a test is read under its guards (see `cond`): guarded rebindings do not hide the parameter. */
@@ -304,115 +285,4 @@ const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: {
 
 function data(n: Node): Cond {
   return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
-}
-
-const BINDERS = [
-  'assignment',
-  'augmented_assignment',
-  'for_statement',
-  'for_in_clause',
-  'named_expression',
-  'as_pattern_target',
-  'delete_statement',
-  'global_statement',
-  'nonlocal_statement',
-];
-
-/** `n` lies in a function, lambda or class nested in `def`. */
-function inNestedScope(n: Node, def: Node): boolean {
-  for (let p = n.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return true;
-  return false;
-}
-
-/** Every binding of a parameter inside `def` (not nested scopes), with the None-replacement patterns recognised. */
-function readAssigns(def: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined): Assign[] {
-  const out: Assign[] = [];
-  const body = field(def, 'body');
-  if (!body) return out;
-  // One search of the tree for the binding statements (in document order), then those of nested scopes dropped.
-  for (const n of body.descendantsOfType(BINDERS)) {
-    if (!n || inNestedScope(n, def)) continue;
-    const targets: Node[] = [];
-    if (n.type === 'assignment' || n.type === 'augmented_assignment') targets.push(field(n, 'left')!);
-    else if (n.type === 'for_statement' || n.type === 'for_in_clause') targets.push(field(n, 'left')!);
-    else if (n.type === 'named_expression') targets.push(field(n, 'name')!);
-    else if (n.type === 'as_pattern_target' || n.type === 'delete_statement' || n.type === 'global_statement' || n.type === 'nonlocal_statement')
-      targets.push(n);
-    for (const t of targets) {
-      if (!t) continue;
-      // `kwargs['k'] = v` and `obj.attr = v` bind no name: only names, and the names in a tuple or list target.
-      const ids =
-        t.type === 'identifier'
-          ? [t]
-          : t.type === 'subscript' || t.type === 'attribute'
-            ? []
-            : t.descendantsOfType('identifier').filter((x): x is Node => !!x && x.parent?.type !== 'subscript' && x.parent?.type !== 'attribute');
-      for (const id of ids) {
-        if (params.has(id.text))
-          out.push({
-            name: id.text,
-            row: n.startPosition.row,
-            noneMeans: noneReplacement(n, id.text, constant),
-            keepsLength: keepsLength(n, id.text),
-            guard: guardOf(n, def),
-          });
-        else
-          out.push({
-            name: id.text,
-            row: n.startPosition.row,
-            lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined,
-            objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined,
-          });
-      }
-    }
-  }
-  return out;
-}
-
-/** The `if` (no `elif`/`else`) whose body holds the assignment statement directly, and that body. */
-function ifAround(a: Node): { ifs: Node; block: Node } | undefined {
-  const stmt = a.parent;
-  const block = stmt?.parent;
-  const ifs = block?.parent;
-  if (stmt?.type !== 'expression_statement' || block?.type !== 'block' || ifs?.type !== 'if_statement') return undefined;
-  if (namedChildren(ifs).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
-  return { ifs, block };
-}
-
-/** The test of the `if` around the assignment, when that `if` is a statement of the def's own body. */
-function guardOf(a: Node, def: Node): Node | undefined {
-  const around = ifAround(a);
-  if (!around || around.ifs.parent?.id !== field(def, 'body')?.id) return undefined;
-  return field(around.ifs, 'condition') ?? undefined;
-}
-
-/** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length. */
-function keepsLength(a: Node, name: string): boolean {
-  if (a.type !== 'assignment' || field(a, 'left')?.text !== name) return false;
-  const right = field(a, 'right');
-  if (right?.type !== 'call' || !/^(sorted|list|tuple)$/.test(field(right, 'function')?.text ?? '')) return false;
-  const args = namedChildren(field(right, 'arguments') ?? right).filter((x) => x.type !== 'keyword_argument' && x.type !== 'comment');
-  return args.length === 1 && args[0]!.type === 'identifier' && args[0]!.text === name;
-}
-
-/** The parameter name `x` of `len(x)`. */
-function lenArgument(right: Node | null): string | undefined {
-  if (right?.type !== 'call' || field(right, 'function')?.text !== 'len') return undefined;
-  const args = namedChildren(field(right, 'arguments') ?? right);
-  return args.length === 1 && args[0]!.type === 'identifier' ? args[0]!.text : undefined;
-}
-
-/** `if p is None: p = LIT` (the if's only statement, no else) or `p = LIT if p is None else p`. */
-function noneReplacement(a: Node, name: string, constant: (name: string) => PyVal | undefined): PyVal | undefined {
-  if (a.type !== 'assignment' || field(a, 'left')?.text !== name) return undefined;
-  const right = field(a, 'right');
-  const isNoneTest = (c: Node | null | undefined) => !!c && c.type === 'comparison_operator' && c.text.replace(/\s+/g, ' ') === `${name} is None`;
-  if (right?.type === 'conditional_expression') {
-    const [v, test, other] = namedChildren(right);
-    if (isNoneTest(test) && other?.text === name) return literalOf(v, constant);
-    return undefined;
-  }
-  const around = ifAround(a);
-  if (!around || namedChildren(around.block).length !== 1) return undefined;
-  return isNoneTest(field(around.ifs, 'condition')) ? literalOf(right, constant) : undefined;
 }
