@@ -197,18 +197,21 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
       sc('dsBundled', `raiselint, bundled records (5), cold, --jobs ${j}`, process.execPath, check(c.dir, 'cache-dsbundled', ['--no-cache', '--jobs', j]));
     // The default run (`derive = "certain"`): bundled records plus those derived from the installed
     // modules the corpus imports, derived and compiled once (prepare), against the same run without.
-    sc(
-      'dsDeriveOff',
-      `raiselint, bundled records, --derive off, cold results, --jobs ${j}`,
-      process.execPath,
-      check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', j]),
-    );
-    sc(
-      'dsDerive',
-      `raiselint, bundled records, --derive certain (the default; derived records cached), cold results, --jobs ${j}`,
-      process.execPath,
-      check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', j, '--derive', 'certain']),
-    );
+    // Site-packages only: the stdlib copy's imports are its own modules, so nothing would be derived there.
+    if (c.id) {
+      sc(
+        'dsDeriveOff',
+        `raiselint, bundled records, --derive off, cold results, --jobs ${j}`,
+        process.execPath,
+        check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', j]),
+      );
+      sc(
+        'dsDerive',
+        `raiselint, bundled records, --derive certain (the default; derived records cached), cold results, --jobs ${j}`,
+        process.execPath,
+        check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', j, '--derive', 'certain']),
+      );
+    }
   }
 
   // Cost in size (issue: bounded cost at the edges): each pair side by side, the ratio should stay near the size ratio (4x).
@@ -247,7 +250,7 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
     ].map(([cache, file]) => [bin, 'rules', '--format', 'json', '--cache-dir', join(work, cache), '--records', file]),
     check(copy, 'cache-dsall-warm', ['--records', allFile, '--jobs', String(jobs)]),
     check(copy, 'cache-ds1k-diff', ['--records', sampleFile, '--jobs', String(jobs)]),
-    ...corpora.map((c) => check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', String(jobs), '--derive', 'certain'])),
+    ...corpora.filter((c) => c.id).map((c) => check(c.dir, `cache-derive${c.id}`, ['--no-cache', '--jobs', String(jobs), '--derive', 'certain'])),
   ];
 
   const report = (out, fmt) => {
@@ -291,7 +294,8 @@ export async function datasetBench({ work, corpus, bin, jobs, run, astGrep, rule
       ratios.push([`${c.name}: --diff, 1,000 records, --jobs 1 / --jobs ${jobs}`, 'ds1kDiffJ1', 'ds1kDiff', '(info)', null]);
     }
   }
-  for (const c of corpora) ratios.push([`${c.name}: --derive certain (cached) / --derive off`, `dsDerive${c.id}`, `dsDeriveOff${c.id}`, '<= 2', (v) => v <= 2]);
+  for (const c of corpora.filter((x) => x.id))
+    ratios.push([`${c.name}: --derive certain (cached) / --derive off`, `dsDerive${c.id}`, `dsDeriveOff${c.id}`, '<= 2', (v) => v <= 2]);
   ratios.push(['scale: a 4 MiB file / a 1 MiB file', 'scale4m', 'scale1m', '<= 5', (v) => v <= 5]);
   ratios.push(['scale: 10,000 statements on one line / 2,500', 'scaleLine10000', 'scaleLine2500', '<= 5', (v) => v <= 5]);
   const rssTarget = corpora.some((c) => c.id) ? 'dsAllSp' : 'dsAll';

@@ -3,7 +3,8 @@
  * (here the standard library of the machine's python3), cached, certain findings only unless `all`,
  * and never in place of a configured record for the same raise site.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempTree } from './helpers.js';
@@ -38,6 +39,8 @@ describe('derived records', () => {
         .sort()
         .map((f) => statSync(join(derived, f)).mtimeMs),
     ).toEqual(times);
+    // `--timings` says how many rules were derived.
+    expect(cli(['check', 'app.py', '--no-bundled', '--timings'], dir).stderr).toMatch(/; \d+ rules, \d+ derived from 2 imported modules[; ]/);
     // Each cached dataset has an index of its raise sites (what a later run reads); a damaged one is rebuilt from the dataset.
     const sites = readdirSync(derived).filter((f) => f.endsWith('.jsonl.sites'));
     expect(sites).toHaveLength(2);
@@ -103,6 +106,28 @@ describe('derived records', () => {
     const own = tempTree({ 'app.py': APP, 'statistics.py': 'def quantiles(xs, n=4):\n    return []\n' });
     expect((JSON.parse(cli(['check', 'app.py', '--format', 'json', '--derive', 'certain'], own).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
     expect(new Set(readdirSync(join(own, '.raiselint_cache', 'derived')).map((f) => f.split('-')[0]))).toEqual(new Set(['json']));
+  });
+
+  it('a module derived again (upgraded, or another environment) keeps at most three datasets of it in the cache', () => {
+    const dir = tempTree({ 'app.py': 'import json\n\n\ndef f(s):\n    return json.loads(s)\n' });
+    const version = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
+    const derived = join(dir, '.raiselint_cache', 'derived');
+    mkdirSync(derived, { recursive: true });
+    const old = Date.now() / 1000 - 3600;
+    for (let i = 0; i < 4; i++) {
+      const stale = join(derived, `json-${version}-${String(i).repeat(16)}.jsonl`);
+      writeFileSync(stale, '');
+      writeFileSync(`${stale}.sites`, '[]');
+      utimesSync(stale, old + i, old + i);
+      utimesSync(`${stale}.sites`, old + i, old + i);
+    }
+    run(dir, []);
+    const left = readdirSync(derived).filter((f) => f.startsWith('json-'));
+    expect(left.filter((f) => f.endsWith('.jsonl'))).toHaveLength(3);
+    expect(left.filter((f) => f.endsWith('.sites'))).toHaveLength(3);
+    // The newest stale ones stay, with the new dataset.
+    expect(left).toContain(`json-${version}-${'3'.repeat(16)}.jsonl`);
+    expect(left).not.toContain(`json-${version}-${'0'.repeat(16)}.jsonl`);
   });
 
   it('a bad --derive value is a usage error (exit 2)', () => {

@@ -273,7 +273,7 @@ async function applyFixes(result: ProjectResult, flags: CheckFlags, stdin: Stdin
 /** `--timings`: what the run did, on stderr. */
 function printTimings(s: BatchStats, t0: number, stderr: IO['stderr']): void {
   stderr(
-    `raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed${s.summaries ? `, ${s.summaries} module summaries` : ''}; ${s.ruleCount} rules${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Date.now() - t0} ms\n`,
+    `raiselint: ${s.files} files: ${s.cachedByStat + s.cachedByHash} cached, ${s.read} read, ${s.parsed} parsed${s.summaries ? `, ${s.summaries} module summaries` : ''}; ${s.ruleCount} rules${s.derived ? `, ${s.derived.records} derived from ${s.derived.modules} imported module${s.derived.modules === 1 ? '' : 's'}` : ''}${s.compileMs ? ` (compiled in ${Math.round(s.compileMs)} ms)` : ''}; ${s.workers} worker threads; ${Date.now() - t0} ms\n`,
   );
   if (s.js)
     stderr(

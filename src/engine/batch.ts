@@ -121,6 +121,8 @@ export interface BatchStats {
   /** Milliseconds spent compiling rules (0 when the snapshot was reused). */
   compileMs: number;
   ruleCount: number;
+  /** Records derived from the installed modules the files import (`derive`), and how many modules. */
+  derived?: { records: number; modules: number };
   /** JS/TS files (jsrun.ts), when JS/TS rules are loaded. */
   js?: JsStats;
 }

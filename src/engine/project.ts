@@ -191,7 +191,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     errors: [...errors, ...done.errors],
     rules,
     ruleCount: prepared.snapshot.meta.ruleCount,
-    stats: batch.stats,
+    stats: derived?.files.length ? { ...batch.stats, derived: { records: derived.recordIds.size, modules: derived.files.length } } : batch.stats,
     resolver,
     context: ctx,
     contexts: contexts.all,

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../io/atomic.js';
+import { pruneFiles } from '../../io/prune.js';
 import type { InstalledRoots } from '../ground.js';
 import { generateRecords, type GenerateInput } from './index.js';
 
@@ -65,6 +66,20 @@ function cachedSites(file: string): Site[] | undefined {
 
 function storeSites(file: string, lines: readonly Line[]): void {
   store(`${file}.sites`, [JSON.stringify(lines.map(({ record: r }) => [r.id, r.repo, r.filePath, r.lineNumber]))]);
+}
+
+/** Datasets of a module kept in the cache (an upgraded module, or another environment's, derives a new one). */
+const MAX_DERIVED_PER_MODULE = 3;
+
+/** Keeps `file` and the newest other datasets of the same module and kind (`prefix`), with their indexes. */
+function pruneDerived(dir: string, file: string, prefix: string): void {
+  const p = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  try {
+    pruneFiles(dir, new RegExp(`^${p}[0-9a-f]{16}\\.jsonl$`), file, MAX_DERIVED_PER_MODULE);
+    pruneFiles(dir, new RegExp(`^${p}[0-9a-f]{16}\\.jsonl\\.sites$`), `${file}.sites`, MAX_DERIVED_PER_MODULE);
+  } catch {
+    // the cache is an optimisation
+  }
 }
 
 /** Writes a dataset into the cache; false when it cannot be written (the module is then not derived: rules are read from files). */
@@ -151,6 +166,7 @@ export async function deriveDatasets(
         const made = (await generateRecords([input])).lines;
         if (!store(file, made)) continue;
         lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
+        pruneDerived(dir, file, `${name}-${where.stdlib ? env.version : 'site'}-`);
       }
       storeSites(file, lines);
       sites = lines.map((l) => l.record);
@@ -171,14 +187,16 @@ export async function deriveDatasets(
           .digest('hex')
           .slice(0, 16)}.jsonl`,
       );
-      if (
-        !existsSync(use) &&
-        !store(
-          use,
-          kept.map((l) => l.line),
+      if (!existsSync(use)) {
+        if (
+          !store(
+            use,
+            kept.map((l) => l.line),
+          )
         )
-      )
-        continue;
+          continue;
+        pruneDerived(dir, use, `${name}-kept-`);
+      }
     }
     for (const r of keptSites) out.recordIds.add(r.id);
     out.files.push(use);
