@@ -4,6 +4,7 @@ import type { LoadedRecord, RecordProblem } from '../records/types.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { compileOne, type RecordCache } from './python/cached.js';
 import { readPatterns } from './python/patterns.js';
+import { openSourceTrees } from './python/trees.js';
 import { ExceptionHierarchy } from '../rules/exceptions.js';
 import { indexRule, type RuleIndex, type RuleSet } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
@@ -29,7 +30,14 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
   // With no more records than the limit, no more rules either: patterns are read as each record
   // compiles, from the trees its snippets were parsed into (./python/trees.ts).
   const eager = records.length <= MAX_RULES_WITH_PATTERNS;
-  for (const lr of records) {
+  // An installed module's file is parsed once for the records of it that follow each other (./python/trees.ts).
+  const closeSources = openSourceTrees();
+  try {
+    for (const lr of records) compileInto(lr);
+  } finally {
+    closeSources();
+  }
+  function compileInto(lr: LoadedRecord): void {
     const outcome = compileOne(lr, exceptions, classes, eager, cache);
     outcomes.push({ record: lr, outcome });
     if (!outcome.rule) {
@@ -40,7 +48,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
         message: `record ${lr.record.id} skipped: ${outcome.skipped}`,
         skipsRecord: true,
       });
-      continue;
+      return;
     }
     const rule = outcome.rule;
     if (ids.has(rule.id)) {
@@ -53,7 +61,7 @@ export function buildRuleSet(records: LoadedRecord[], classes: ClassRegistry, ha
           message: `duplicate record ${rule.recordId} ignored (first at ${prev.source.file}:${prev.source.line})`,
           skipsRecord: true,
         });
-        continue;
+        return;
       }
       rule.id = `${rule.id}-${rule.recordId.slice(0, 8)}`;
     }

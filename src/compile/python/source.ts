@@ -3,7 +3,8 @@
  * names it is reachable under) and the classes the code shows (bases resolved through its
  * imports; exception classes join the hierarchy). The code is parsed once.
  */
-import { withTree, type Node } from '../../parse/parser.js';
+import type { Node } from '../../parse/parser.js';
+import { parseSource } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncDef } from '../../python/defs.js';
 import { importedNames } from '../../python/imports.js';
@@ -130,7 +131,7 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
 }
 
 export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionView, errorClass?: string): SourceFacts {
-  return withTree(source, (tree) => {
+  return parseSource(source, (tree) => {
     // One search of the tree for the imports and the classes (each in document order).
     const found = tree.rootNode.descendantsOfType(['import_statement', 'import_from_statement', 'class_definition']).filter((n): n is Node => !!n);
     const resolveName = sourceResolver(
