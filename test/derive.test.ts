@@ -105,7 +105,44 @@ describe('derived records', () => {
     // `statistics.py` next to app.py is the project's own module: nothing is derived for it.
     const own = tempTree({ 'app.py': APP, 'statistics.py': 'def quantiles(xs, n=4):\n    return []\n' });
     expect((JSON.parse(cli(['check', 'app.py', '--format', 'json', '--derive', 'certain'], own).stdout) as { diagnostics: D[] }).diagnostics).toEqual([]);
-    expect(new Set(readdirSync(join(own, '.raiselint_cache', 'derived')).map((f) => f.split('-')[0]))).toEqual(new Set(['json']));
+    expect(
+      new Set(
+        readdirSync(join(own, '.raiselint_cache', 'derived'))
+          .filter((f) => !f.startsWith('sites-'))
+          .map((f) => f.split('-')[0]),
+      ),
+    ).toEqual(new Set(['json']));
+  });
+
+  it('the raise sites of the other datasets are indexed in the cache by their stat signature; a changed dataset is read again', () => {
+    const dir = tempTree({ 'app.py': APP });
+    run(dir, []);
+    const derived = join(dir, '.raiselint_cache', 'derived');
+    const stats = readdirSync(derived).find((f) => f.startsWith('statistics-') && f.endsWith('.jsonl'))!;
+    const line = readFileSync(join(derived, stats), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"n must be at least 1"'))!;
+    const team = JSON.parse(line) as { record: { preventionTips: string[]; id: string } };
+    Object.assign(team.record, { id: 'team-quantiles', preventionTips: ['Pass n >= 1 (our team rule)'] });
+    const teamFile = join(dir, 'team.jsonl');
+    const write = (text: string) => {
+      writeFileSync(teamFile, text);
+      // Past the racy window (io/fingerprint.ts: a file changed in the last 3 s is read, not indexed).
+      execFileSync('sleep', ['3.2']);
+    };
+    write(`${JSON.stringify(team)}\n`);
+    type G = D & { also?: unknown[] };
+    const first = run(dir, ['--records', 'team.jsonl']) as G[];
+    expect(first.map((d) => [d.tips, d.also])).toEqual([[['Pass n >= 1 (our team rule)'], undefined]]);
+    const indexes = readdirSync(derived).filter((f) => f.startsWith('sites-'));
+    expect(indexes).toHaveLength(1);
+    // The index is what a later run reads: emptied, the team's site is no longer known, and the derived record is back beside it.
+    writeFileSync(join(derived, indexes[0]!), '[]');
+    expect((run(dir, ['--records', 'team.jsonl']) as G[]).map((d) => d.also?.length)).toEqual([1]);
+    // A changed dataset has another signature: read again (the site known again), and indexed anew.
+    write(`${JSON.stringify(team)}\n\n`);
+    expect(run(dir, ['--records', 'team.jsonl'])).toEqual(first);
+    expect(readdirSync(derived).filter((f) => f.startsWith('sites-'))).toHaveLength(2);
   });
 
   it('a module derived again (upgraded, or another environment) keeps at most three datasets of it in the cache', () => {

@@ -3,7 +3,11 @@
  * import (src/records/generate/derive.ts), added to the run's datasets. Under `certain` (the
  * value to choose for a first run: quiet and right) only their certain findings are kept.
  */
-import { dirname, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../io/atomic.js';
+import { hashParts, trustedSig } from '../io/fingerprint.js';
+import { pruneFiles } from '../io/prune.js';
 import { deriveDatasets, siteKey, type Derived, type DeriveMode, type KnownSites } from '../records/generate/derive.js';
 import type { DiscoveredFile } from '../workspace/discover.js';
 import { pythonEnv } from '../workspace/pyenv.js';
@@ -48,7 +52,7 @@ export async function deriveForTexts(
   const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
   if (!env) return undefined;
   // Raise sites the configured and bundled datasets already have (read only when a module is derived): curated records win.
-  const known = () => knownSites(ruleInputs({ ...opts, records: datasets }).records);
+  const known = () => knownSites(ruleInputs({ ...opts, records: datasets }).records, cacheDir);
   // The project's own modules: next to a checked file, or in a folder above it inside the working folder (a `src/` layout's package).
   const cwd = process.cwd();
   const projectDirs = new Set<string>();
@@ -61,27 +65,61 @@ export async function deriveForTexts(
   return deriveDatasets(texts, env, cacheDir, [...projectDirs], known);
 }
 
-/** The raise sites (repo, file, line) of dataset files. */
-function knownSites(files: readonly string[]): KnownSites {
+/** Per dataset file (by path and stat signature), its raise sites, kept in the cache folder: a later run reads these, not the records. */
+const MAX_SITE_INDEXES = 32;
+
+/** The raise sites (repo, file, line) of dataset files; each file's from its index in `cacheDir` when unchanged. */
+function knownSites(files: readonly string[], cacheDir: string): KnownSites {
   const known: KnownSites = new Set();
+  const dir = join(cacheDir, 'derived');
   for (const file of files) {
-    let text: string;
-    try {
-      text = readRegularText(file, MAX_DATASET_BYTES);
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
+    const st = statSync(file, { throwIfNoEntry: false });
+    // A file changed within the last seconds may change again unseen: read, not indexed (io/fingerprint.ts).
+    const sig = st?.isFile() ? trustedSig(st, Date.now()) : undefined;
+    const index = sig && join(dir, `sites-${hashParts([resolve(file), ...sig]).slice(0, 16)}.json`);
+    const indexed = index ? readIndex(index) : undefined;
+    const sites = indexed ?? sitesOf(file);
+    for (const k of sites) known.add(k);
+    if (index && !indexed) {
       try {
-        const v = JSON.parse(line) as { record?: { repo?: string; filePath?: string; lineNumber?: number } };
-        const r = v.record ?? (v as { repo?: string; filePath?: string; lineNumber?: number });
-        if (typeof r.repo === 'string' && typeof r.filePath === 'string' && typeof r.lineNumber === 'number')
-          known.add(siteKey(r as { repo: string; filePath: string; lineNumber: number }));
+        writeFileAtomic(index, JSON.stringify(sites), { mkdir: true });
+        pruneFiles(dir, /^sites-[0-9a-f]{16}\.json$/, index, MAX_SITE_INDEXES);
       } catch {
-        // a bad line is the loader's to report
+        // the index is an optimisation
       }
     }
   }
   return known;
+}
+
+function readIndex(index: string): string[] | undefined {
+  try {
+    const rows = JSON.parse(readFileSync(index, 'utf8')) as unknown;
+    return Array.isArray(rows) && rows.every((r) => typeof r === 'string') ? (rows as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The raise sites of one dataset file, read from its records. */
+function sitesOf(file: string): string[] {
+  const out: string[] = [];
+  let text: string;
+  try {
+    text = readRegularText(file, MAX_DATASET_BYTES);
+  } catch {
+    return out;
+  }
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const v = JSON.parse(line) as { record?: { repo?: string; filePath?: string; lineNumber?: number } };
+      const r = v.record ?? (v as { repo?: string; filePath?: string; lineNumber?: number });
+      if (typeof r.repo === 'string' && typeof r.filePath === 'string' && typeof r.lineNumber === 'number')
+        out.push(siteKey(r as { repo: string; filePath: string; lineNumber: number }));
+    } catch {
+      // a bad line is the loader's to report
+    }
+  }
+  return out;
 }
