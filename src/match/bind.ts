@@ -112,14 +112,14 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
   }
   // `*args` with no splat in the call: the extra positional arguments, a tuple (its length known even when its items are not).
   if (varPos && args.splatAt === undefined) {
-    const extra = args.positional.slice(positional.length);
-    const items = extra.map(value);
+    const extra = args.positional.slice(positional.length).map(arg);
+    const items = extra.map((b) => b.value);
     bound.set(
       varPos.name,
       items.every((x): x is PyVal => !!x) ? { value: { t: 'tuple', items }, given: extra.length > 0 } : { given: true, length: extra.length },
     );
     // Each item, as a condition reads it (`isinstance(args[0], str)`: compile/condition/expr.ts).
-    extra.forEach((a, i) => bound.set(`${varPos.name}[${i}]`, arg(a)));
+    extra.forEach((b, i) => bound.set(`${varPos.name}[${i}]`, b));
   }
   const keywords = new Set<string>();
   const extraKw: [PyVal, PyVal | undefined][] = [];

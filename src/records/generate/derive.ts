@@ -15,6 +15,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../io/atomic.js';
 import { pruneFiles } from '../../io/prune.js';
+import { sha256 } from '../../io/fingerprint.js';
+import { regexEscape } from './fields.js';
 import type { InstalledRoots } from '../ground.js';
 import { generateRecords, type GenerateInput } from './index.js';
 
@@ -33,12 +35,11 @@ type Site = { id: string; repo: string; filePath: string; lineNumber: number };
 type Line = { line: string; record: Site };
 
 /** The lines of a derived dataset in the cache, or undefined when it is missing or damaged (then derived again). */
+const toLine = (line: string): Line => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record });
+
 function cached(file: string): Line[] | undefined {
   try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map(toLine);
   } catch {
     return undefined;
   }
@@ -73,7 +74,7 @@ const MAX_DERIVED_PER_MODULE = 3;
 
 /** Keeps `file` and the newest other datasets of the same module and kind (`prefix`), with their indexes. */
 function pruneDerived(dir: string, file: string, prefix: string): void {
-  const p = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const p = regexEscape(prefix);
   try {
     pruneFiles(dir, new RegExp(`^${p}[0-9a-f]{16}\\.jsonl$`), file, MAX_DERIVED_PER_MODULE);
     pruneFiles(dir, new RegExp(`^${p}[0-9a-f]{16}\\.jsonl\\.sites$`), `${file}.sites`, MAX_DERIVED_PER_MODULE);
@@ -156,7 +157,8 @@ export async function deriveDatasets(
     if (projectDirs.some((d) => existsSync(join(d, name, '__init__.py')) || existsSync(join(d, `${name}.py`)))) continue;
     const where = locate(name, env);
     if (!where) continue;
-    const file = join(dir, `${name}-${where.stdlib ? env.version : 'site'}-${signature(where.path)}.jsonl`);
+    const kind = `${name}-${where.stdlib ? env.version : 'site'}-`;
+    const file = join(dir, `${kind}${signature(where.path)}.jsonl`);
     let sites = cachedSites(file);
     let lines: Line[] | undefined;
     if (!sites) {
@@ -165,8 +167,8 @@ export async function deriveDatasets(
         const input: GenerateInput = where.stdlib ? { path: where.root, stdlib: { version: env.version }, only: [name] } : { path: where.path };
         const made = (await generateRecords([input])).lines;
         if (!store(file, made)) continue;
-        lines = made.map((line) => ({ line, record: (JSON.parse(line) as Pick<Line, 'record'>).record }));
-        pruneDerived(dir, file, `${name}-${where.stdlib ? env.version : 'site'}-`);
+        lines = made.map(toLine);
+        pruneDerived(dir, file, kind);
       }
       storeSites(file, lines);
       sites = lines.map((l) => l.record);
@@ -180,13 +182,7 @@ export async function deriveDatasets(
       lines ??= cached(file);
       if (!lines) continue;
       const kept = lines.filter((l) => !known!.has(siteKey(l.record)));
-      use = join(
-        dir,
-        `${name}-kept-${createHash('sha256')
-          .update(kept.map((l) => l.line).join('\n'))
-          .digest('hex')
-          .slice(0, 16)}.jsonl`,
-      );
+      use = join(dir, `${name}-kept-${sha256(kept.map((l) => l.line).join('\n')).slice(0, 16)}.jsonl`);
       if (!existsSync(use)) {
         if (
           !store(

@@ -26,7 +26,8 @@ export interface Origin {
   tags: string[];
 }
 
-const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` as a regular expression that matches it literally. */
+export const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const snake = (name: string) =>
   name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

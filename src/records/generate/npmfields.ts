@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
 import type { NpmPackage, NpmSite } from './npm.js';
+import { regexEscape } from './fields.js';
 
 const HALF = 18;
 const SPAN = 2 * HALF + 1;
@@ -21,7 +22,6 @@ const RESERVED = new Set(
   ),
 );
 
-const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 function messageOf(node: TS.ThrowStatement, sf: TS.SourceFile, fallback: string): { message: string; pattern: string | null } {
