@@ -73,6 +73,44 @@ describe('raiselint check across modules', () => {
     expect(after.code).toBe(0);
   });
 
+  it('a runtime a factory builds in a name or sets in __init__ reaches the caller; one named only in a docstring, a comment or a with-block does not', () => {
+    const runtime = `"""Makes runtimes.
+
+>>> from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+"""
+from autogen_ext.runtimes.grpc import GrpcWorkerAgentRuntime
+from autogen_core import SingleThreadedAgentRuntime
+
+
+def make():
+    rt = GrpcWorkerAgentRuntime(host_address="h")
+    return rt
+
+
+def local():
+    # not a GrpcWorkerAgentRuntime
+    with GrpcWorkerAgentRuntime(host_address="h") as probe:
+        probe.start()
+    return SingleThreadedAgentRuntime()
+
+
+class Holder:
+    def __init__(self):
+        self.rt = GrpcWorkerAgentRuntime(host_address="h")
+`;
+    const service = `from app.runtime import Holder, local, make
+
+
+async def run() -> None:
+    await make().save_state()
+    await local().save_state()
+    await Holder().rt.save_state()
+`;
+    const dir = tempTree({ 'pyproject.toml': '', 'app/__init__.py': '', 'app/runtime.py': runtime, 'app/service.py': service });
+    const r = cli(['check', 'app/service.py', '--output-format', 'json', '--no-cache'], dir);
+    expect(findings(r.stdout)).toEqual([`app/service.py:5 ${SAVING}`, `app/service.py:7 ${SAVING}`]);
+  });
+
   it('a module of the rules’ library in the project (its own source tree, a vendored copy) is the library, not followed', () => {
     const dir = tempTree({
       'pyproject.toml': '',

@@ -308,6 +308,8 @@ export interface ProjectFacts {
   files: Set<string>;
   /** They name a class the rules know. */
   classes: boolean;
+  /** They name a function the rules know. */
+  calls: boolean;
 }
 
 /** The project facts of a file, computed when first asked (undefined: it imports no project module). */

@@ -16,7 +16,7 @@ import { Narrowing } from './narrowing.js';
 import { callSite, type SiteObserver } from './sites.js';
 import type { CrossFile } from './crossfile.js';
 import { argumentNode, type ParamEffect } from './effects.js';
-import { mayGive } from './projectfacts.js';
+import { CALLABLE, mayGive } from './projectfacts.js';
 import { prefilterFor } from '../prefilter/index.js';
 import { abbreviate } from '../parse/syntax.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
@@ -274,8 +274,10 @@ export abstract class Expressions {
     if (ctx.record && name) {
       const inherited: string[] = [];
       // What the project's own modules make of the receiver and the callee (./crossfile.ts).
-      if (receiver) receiver = this.resolveFor(receiver, name);
-      const callee = this.members.calleeNames(this.cross ? union(calleeT, this.resolveFor(calleeT, name)) : calleeT, inherited);
+      // A receiver matters only at a site of its method; a callee resolves to what it names, whose name may be wanted.
+      const wanted = this.observer.wants(name);
+      if (receiver && wanted) receiver = this.resolveFor(receiver, name);
+      const callee = this.members.calleeNames(this.cross ? union(calleeT, this.resolveFor(calleeT, wanted ? name : CALLABLE)) : calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
         if (fn.type === 'attribute')

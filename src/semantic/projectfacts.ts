@@ -8,7 +8,8 @@
  */
 import type { Prefilter, ProjectFacts, ProjectImports } from '../prefilter/index.js';
 import { importContext } from '../prefilter/context.js';
-import { ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
+import { blankInert, exportedNames } from '../python/codetext.js';
+import { ROLE_CALL, ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
 
 interface ModuleFacts {
@@ -21,6 +22,8 @@ interface ModuleFacts {
   files: string[];
   /** It names a class the rules know. */
   classes: boolean;
+  /** It names a function the rules know. */
+  calls: boolean;
 }
 
 const DEPTH = 2;
@@ -145,10 +148,15 @@ export class ImportFacts {
   private module(file: string, depth = 0): ModuleFacts | null {
     let f = this.memo.get(file);
     if (f !== undefined) return f;
-    const text = this.modules.text(file);
+    const read = this.modules.text(file);
     this.memo.set(file, null);
-    if (text === undefined) return null;
+    if (read === undefined) return null;
+    // Names in comments and plain strings are no uses.
+    const text = blankInert(read);
+    // The rule names another module can get from it: what reaches its names, returns and attributes.
+    const exported = exportedNames(text);
     const roles = this.prefilter.scanRoles(text);
+    const reach = new Map([...roles].filter(([n]) => exported.has(n)));
     const buf = Buffer.from(text, 'utf8');
     const imports = importedModules(text, file, this.modules);
     // What it passes on to the modules it imports (a cycle or a deeper import: not followed).
@@ -160,14 +168,16 @@ export class ImportFacts {
         for (const [n, ms] of g?.passers ?? []) known.set(n, ms);
         for (const x of g?.files ?? [m]) files.add(x);
       }
-    const classes = [...roles.values()].some((r) => (r & ROLE_CLASS) !== 0);
+    const classes = [...reach.values()].some((r) => (r & ROLE_CLASS) !== 0);
+    const calls = [...reach.values()].some((r) => (r & ROLE_CALL) !== 0);
     f = {
-      names: new Set(roles.keys()),
+      names: new Set(reach.keys()),
       passers: passersOf(text, roles, known),
       roots: new Set(importContext(buf, buf.length).roots),
       imports,
       files: [...files],
       classes,
+      calls,
     };
     this.memo.set(file, f);
     return f;
@@ -194,7 +204,7 @@ export class ImportFacts {
 
   /** The facts of the project modules a file's text imports, three imports deep (undefined: it imports none). */
   of(file: string, text: string): ProjectFacts | undefined {
-    const frontier = importedModules(text, file, this.modules);
+    const frontier = importedModules(blankInert(text), file, this.modules);
     return frontier.length ? this.closure(frontier, new Set([file]), 1) : undefined;
   }
 
@@ -208,12 +218,15 @@ export class ImportFacts {
     // Unions over the modules' own sets (never copied: a file's closure may hold hundreds of names per module).
     const named = [...own];
     const rooted = [...own];
+    // A file's prefilter asks of the same names again and again (each of its entries' alternatives).
+    const asked = new Map<string, boolean>();
     const out: ProjectFacts = {
-      names: { has: (n) => named.some((f) => f.names.has(n)) },
+      names: { has: (n) => memo(asked, n, () => named.some((f) => f.names.has(n))) },
       roots: { has: (r) => rooted.some((f) => f.roots.has(r)) },
       passers: new Map(),
       files: new Set(),
       classes: own.some((f) => f.classes),
+      calls: own.some((f) => f.calls),
     };
     for (let d = 0; d < DEPTH && frontier.length; d++) {
       const next: string[] = [];
@@ -225,6 +238,7 @@ export class ImportFacts {
         if (!f) continue;
         for (const x of f.files) out.files.add(x);
         out.classes ||= f.classes;
+        out.calls ||= f.calls;
         named.push(f);
         for (const [n, ms] of f.passers) out.passers.set(n, new Set([...(out.passers.get(n) ?? []), ...ms]));
         if (d < rootsDepth) rooted.push(f);
@@ -234,6 +248,12 @@ export class ImportFacts {
     }
     return out;
   }
+}
+
+function memo(m: Map<string, boolean>, key: string, get: () => boolean): boolean {
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = get()));
+  return v;
 }
 
 const factsOf = new WeakMap<ProjectModules, WeakMap<Prefilter, ImportFacts>>();
@@ -255,8 +275,15 @@ export function mayGive(cross: CrossFile, file: string, name: string | undefined
   const facts = importFacts(cross.modules, prefilter).ofModule(file);
   // The answer depends on those texts: the file's findings do too (./crossfile.ts deps).
   for (const x of facts?.files ?? [file]) cross.read.add(x);
-  return !!facts && (name === undefined ? facts.classes : prefilter.needsMetBy(name, facts));
+  if (!facts) return false;
+  if (name === undefined) return facts.classes;
+  // A callee whose written name no rule has: what it names matters only as a rule's function or class.
+  if (name === CALLABLE) return facts.classes || facts.calls;
+  return prefilter.needsMetBy(name, facts);
 }
+
+/** `mayGive`'s name for a callee whose written name is no trigger: it may be an alias of a rule's function or class. */
+export const CALLABLE = '()';
 
 /**
  * Whether a project function may do something with its parameters (./effects.ts), from its

@@ -1,0 +1,80 @@
+/**
+ * python/codetext.ts: the text-level reading semantic/projectfacts.ts uses to decide whether a
+ * project module may give another module a value of interest, without parsing it.
+ */
+import { describe, expect, it } from 'vitest';
+import { blankInert, exportedNames } from '../src/python/codetext.js';
+
+describe('blankInert', () => {
+  it('blanks comments, docstrings and plain strings, keeping offsets and line breaks', () => {
+    const src = '"""Doc: zipfile.ZipFile\n>>> import tarfile\n"""\nx = 1  # tarfile here\ny = b\'zipfile\' + r"tar"\n';
+    const out = blankInert(src);
+    expect(out).toHaveLength(src.length);
+    expect(out.split('\n').length).toBe(src.split('\n').length);
+    expect(out).not.toMatch(/zipfile|tarfile|tar"/);
+    expect(out).toContain('x = 1');
+    expect(out).toContain('y = ');
+  });
+
+  it('keeps f-strings and string annotations, which may hold code or a type', () => {
+    const src = 'def make() -> "zipfile.ZipFile":\n    a: Optional["Runtime"] = None\n    return f"{tarfile.open(p)}"\n';
+    const out = blankInert(src);
+    expect(out).toContain('"zipfile.ZipFile"');
+    expect(out).toContain('"Runtime"');
+    expect(out).toContain('f"{tarfile.open(p)}"');
+  });
+
+  it('a string that only looks like a name is blanked when it is not in an annotation place', () => {
+    expect(blankInert("if base == 'Doc':\n    pass\n")).not.toContain('Doc');
+  });
+
+  it('escaped quotes stay inside their string; an unterminated string ends at its line (or, triple-quoted, at the end)', () => {
+    expect(blankInert('s = "a\\"zipfile"\nt = 2\n')).toBe(`s = ${' '.repeat(12)}\nt = 2\n`);
+    expect(blankInert('s = "zipfile\nt = 2\n')).toBe(`s = ${' '.repeat(8)}\nt = 2\n`);
+    expect(blankInert('s = """zipfile\nt = 2\n')).not.toMatch(/zipfile|t = 2/);
+  });
+
+  it('a name ending in a prefix letter is not read as a string prefix', () => {
+    // `Buf` ends in `f`: the string after it is a plain string, blanked whole, and `Buf` stays.
+    expect(blankInert('x = Buf"zipfile"\n')).toBe(`x = Buf${' '.repeat(9)}\n`);
+  });
+});
+
+describe('exportedNames', () => {
+  const names = (src: string) => exportedNames(blankInert(src));
+
+  it('names at module level, in def and class lines, decorators and returns are exported', () => {
+    const got = names('import zipfile\nK = Tar()\n\n@deco\ndef make(a: Anno) -> Ret:\n    return Made()\n');
+    for (const n of ['zipfile', 'K', 'Tar', 'deco', 'make', 'Anno', 'Ret', 'Made']) expect(got).toContain(n);
+  });
+
+  it('a name used only in a function body is not; one bound there and returned carries what it was built from', () => {
+    const got = names('def f(p):\n    with Probe(p) as probe:\n        probe.start()\n    z = Built(p)\n    y = z\n    return y\n');
+    expect(got).not.toContain('Probe');
+    expect(got).not.toContain('probe');
+    for (const n of ['Built', 'z', 'y']) expect(got).toContain(n);
+  });
+
+  it('attribute and item stores, yields, lambdas and global writes in a function are exported', () => {
+    const got = names(
+      'def f(self, d):\n    self.rt = Runtime()\n    d["k"] = Item()\n    yield Yielded()\n    g = lambda: Lam()\n    global G\n    G = Glob()\n',
+    );
+    for (const n of ['Runtime', 'Item', 'Yielded', 'Lam', 'G', 'Glob']) expect(got).toContain(n);
+  });
+
+  it('a class body inside a function is read as a class body', () => {
+    const got = names('def factory():\n    class Local(Base):\n        attr = Value()\n    tmp = Unused()\n    return Local\n');
+    for (const n of ['Local', 'Base', 'Value']) expect(got).toContain(n);
+    expect(got).not.toContain('Unused');
+  });
+
+  it('tuple, for, walrus and multi-line targets bind names', () => {
+    const got = names(
+      'def f(xs):\n    a, b = Pair()\n    for c in Many():\n        pass\n    if (d := Walrus()):\n        pass\n    e = Long(\n        Inner(),\n    )\n    u = Unused(\n        Hidden(),\n    )\n    return a, c, d, e\n',
+    );
+    for (const n of ['Pair', 'Many', 'Walrus']) expect(got).toContain(n);
+    // Lines joined by brackets are one statement: what binds a returned name is exported, the rest is not.
+    for (const n of ['Long', 'Inner']) expect(got).toContain(n);
+    for (const n of ['Unused', 'Hidden']) expect(got).not.toContain(n);
+  });
+});
