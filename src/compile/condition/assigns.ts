@@ -49,6 +49,8 @@ function objectAttribute(n: Node | null): boolean {
 export interface Assign {
   name: string;
   row: number;
+  /** The binding statement. */
+  node: Node;
   /** `if p is None: p = <literal>` / `p = <literal> if p is None else p`. */
   noneMeans?: PyVal;
   /** `p = sorted(p)` / `list(p)` / `tuple(p)`: a rebinding that keeps the parameter's length. */
@@ -106,6 +108,7 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
           out.push({
             name: id.text,
             row: n.startPosition.row,
+            node: n,
             noneMeans: noneReplacement(n, id.text, constant),
             keepsLength: keepsLength(n, id.text),
             guard: guardOf(n, def),
@@ -114,6 +117,7 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
           out.push({
             name: id.text,
             row: n.startPosition.row,
+            node: n,
             lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined,
             objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined,
           });
@@ -121,6 +125,36 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
     }
   }
   return out;
+}
+
+/** Whether the binding `a` may run before `use` on one pass through `def`: it is above it, and not in a branch that excludes it (see `exclusive`). */
+export function reaches(a: Assign, use: Node, def: Node): boolean {
+  return a.row < use.startPosition.row && !exclusive(a.node, use, def);
+}
+
+/**
+ * Whether `n` lies in a branch of an `if`/`elif`/`else` chain whose other branch holds `use`, with no
+ * loop around the chain that could run `n` on an earlier pass: in `if p is None: p = -1 elif p < 0:`
+ * the test reads the argument.
+ */
+export function exclusive(n: Node, use: Node, def: Node): boolean {
+  let chain = false;
+  for (let x = n; x.parent && x.parent.id !== def.id; x = x.parent) {
+    const s = x.parent;
+    if (chain) {
+      if (LOOPS.has(s.type)) return false;
+      continue;
+    }
+    if (s.type !== 'if_statement' || (x.type !== 'block' && x.type !== 'elif_clause' && x.type !== 'else_clause')) continue;
+    chain = contains(s, use) && !contains(x, use);
+  }
+  return chain;
+}
+
+const LOOPS = new Set(['for_statement', 'while_statement']);
+
+function contains(outer: Node, n: Node): boolean {
+  return n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
 }
 
 /** The `if` (no `elif`/`else`) whose body holds the assignment statement directly, and that body. */

@@ -8,7 +8,7 @@ import { contains, dottedName, field, namedChildren } from '../../parse/syntax.j
 import { literalOf } from '../../rules/condition/literal.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { readAssigns, type Assign } from './assigns.js';
+import { exclusive, reaches, readAssigns, type Assign } from './assigns.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
@@ -36,7 +36,7 @@ export class ExprReader {
       const v = field(n, 'value');
       const i = field(n, 'subscript');
       const own = v?.type === 'identifier' && this.params.get(v.text)?.kind === 'var-positional';
-      if (own && i?.type === 'integer' && /^\d+$/.test(i.text) && !this.assigns.some((a) => a.name === v.text && a.row < n.startPosition.row))
+      if (own && i?.type === 'integer' && /^\d+$/.test(i.text) && !this.assigns.some((a) => a.name === v.text && reaches(a, n, this.def)))
         return `${v.text}[${i.text}]`;
       return undefined;
     }
@@ -46,7 +46,7 @@ export class ExprReader {
     // by key, or whole (`if kwargs:`, bound to the keywords the call passes) while nothing before can change it.
     if (!p || (p.kind === 'var-keyword' && !this.unchangedMapping(n))) return undefined;
     // Guarded rebindings are read by `cond` (the test holds on the parameter when no guard does).
-    const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row && !(this.guarded && a.guard && !a.noneMeans));
+    const before = this.assigns.filter((a) => a.name === n.text && reaches(a, n, this.def) && !(this.guarded && a.guard && !a.noneMeans));
     if (!before.length) return n.text;
     if (before.length === 1 && before[0]!.noneMeans) {
       p.noneMeans = before[0]!.noneMeans;
@@ -62,7 +62,8 @@ export class ExprReader {
   private unchangedMapping(n: Node): boolean {
     const name = n.text;
     for (const use of this.def.descendantsOfType('identifier')) {
-      if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern') continue;
+      if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, this.def))
+        continue;
       const p = use.parent;
       if (p?.type === 'dictionary_splat') continue;
       if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
@@ -109,7 +110,7 @@ export class ExprReader {
     }
     // `n = len(data)` once before the test: `n` is the parameter's length.
     if (n.type === 'identifier' && !this.params.has(n.text)) {
-      const before = this.assigns.filter((a) => a.name === n.text && a.row < n.startPosition.row);
+      const before = this.assigns.filter((a) => a.name === n.text && reaches(a, n, this.def));
       const only = before.length === 1 ? before[0]! : undefined;
       const q = only?.lenOf ? this.lengthParam(only.lenOf, only.row) : undefined;
       if (q && this.assigns.every((a) => a.name !== n.text || a === only)) return { param: q, len: true };
@@ -247,7 +248,7 @@ export class ExprReader {
     if (
       obj?.type !== 'identifier' ||
       this.params.get(obj.text)?.kind !== 'var-keyword' ||
-      this.assigns.some((a) => a.name === obj.text && a.row < n.startPosition.row)
+      this.assigns.some((a) => a.name === obj.text && reaches(a, n, this.def))
     )
       return undefined;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
