@@ -4,7 +4,7 @@
  * len(p)`, and locals bound to an attribute every object has.
  */
 import type { Node } from '../../parse/parser.js';
-import { field, namedChildren, stringValue } from '../../parse/syntax.js';
+import { contains, field, namedChildren, stringValue } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import type { ParamSpec, PyVal } from '../../rules/condition/types.js';
 
@@ -127,6 +127,50 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
   return out;
 }
 
+/** Right-hand sides a test may be read through: what they hold cannot change after the binding (no container, no object). */
+const PURE_VALUES = new Set(['identifier', 'comparison_operator', 'boolean_operator', 'not_operator', 'parenthesized_expression', 'call']);
+const PURE_CALLS = new Set(['isinstance', 'issubclass', 'len', 'bool', 'callable']);
+
+/**
+ * The value `n` (a local, or `self.x`) holds where it is read, when one plain statement of the def's
+ * own body binds it, above `n`, and nothing else in the def binds it (for `self.x`: nothing between
+ * the binding and `n` hands `self` to a call or calls one of its methods): `binary = "b" in mode`,
+ * `self.metadata_encoding = metadata_encoding`. Only values that cannot change after the binding
+ * are read through: a parameter, a comparison, a boolean test, `len(...)`, `isinstance(...)`.
+ */
+export function boundValue(n: Node, def: Node, assigns: Assign[], params: Map<string, ParamSpec>): Node | undefined {
+  let stmt: Node | undefined;
+  if (n.type === 'identifier') {
+    if (params.has(n.text)) return undefined;
+    const binds = assigns.filter((a) => a.name === n.text);
+    if (binds.length !== 1) return undefined;
+    stmt = binds[0]!.node;
+  } else if (n.type === 'attribute' && field(n, 'object')?.text === 'self') {
+    const binds = (field(def, 'body')?.descendantsOfType(['assignment', 'augmented_assignment']) ?? []).filter(
+      (a): a is Node => !!a && field(a, 'left')?.text === n.text,
+    );
+    if (binds.length !== 1) return undefined;
+    stmt = binds[0]!;
+  } else return undefined;
+  const top = stmt.parent;
+  const right = field(stmt, 'right');
+  if (stmt.type !== 'assignment' || field(stmt, 'left')?.text !== n.text || top?.type !== 'expression_statement') return undefined;
+  if (top.parent?.id !== field(def, 'body')?.id || top.endIndex > n.startIndex || !right || !PURE_VALUES.has(right.type)) return undefined;
+  if (right.type === 'identifier' && !params.has(right.text)) return undefined;
+  if (right.type === 'call' && !PURE_CALLS.has(field(right, 'function')?.text ?? '')) return undefined;
+  if (n.type === 'attribute' && selfEscapes(def, top.endIndex, n.startIndex)) return undefined;
+  return right;
+}
+
+/** A call between `from` and `to` that may change `self`: one of its methods, or `self` passed on. */
+function selfEscapes(def: Node, from: number, to: number): boolean {
+  return (field(def, 'body')?.descendantsOfType('call') ?? []).some((c) => {
+    if (!c || c.startIndex < from || c.startIndex >= to) return false;
+    const fn = field(c, 'function');
+    return (fn?.type === 'attribute' && /^self\b/.test(fn.text)) || /\bself\b/.test(field(c, 'arguments')?.text ?? '');
+  });
+}
+
 /** Whether the binding `a` may run before `use` on one pass through `def`: it is above it, and not in a branch that excludes it (see `exclusive`). */
 export function reaches(a: Assign, use: Node, def: Node): boolean {
   return a.row < use.startPosition.row && !exclusive(a.node, use, def);
@@ -152,10 +196,6 @@ export function exclusive(n: Node, use: Node, def: Node): boolean {
 }
 
 const LOOPS = new Set(['for_statement', 'while_statement']);
-
-function contains(outer: Node, n: Node): boolean {
-  return n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
-}
 
 /** The `if` (no `elif`/`else`) whose body holds the assignment statement directly, and that body. */
 function ifAround(a: Node): { ifs: Node; block: Node } | undefined {

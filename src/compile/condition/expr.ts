@@ -8,9 +8,20 @@ import { contains, dottedName, field, namedChildren } from '../../parse/syntax.j
 import { literalOf } from '../../rules/condition/literal.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { exclusive, reaches, readAssigns, type Assign } from './assigns.js';
+import { boundValue, exclusive, reaches, readAssigns, type Assign } from './assigns.js';
 
-const FLIP: Partial<Record<CmpOp, CmpOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=', is: 'is', 'is not': 'is not' };
+const FLIP: Partial<Record<CmpOp, CmpOp>> = {
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+  '==': '==',
+  '!=': '!=',
+  is: 'is',
+  'is not': 'is not',
+  in: 'has',
+  'not in': 'has not',
+};
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
@@ -125,6 +136,8 @@ export class ExprReader {
       )
         return { present: true };
     }
+    const bound = boundValue(n, this.def, this.assigns, this.params);
+    if (bound) return this.side(bound);
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
     if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
@@ -165,6 +178,8 @@ export class ExprReader {
       case 'call':
         return this.call(n);
       default: {
+        const bound = boundValue(n, this.def, this.assigns, this.params);
+        if (bound) return this.cond(bound);
         const s = this.side(n);
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };

@@ -123,6 +123,12 @@ export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
       const c = contains(b, a);
       return c === undefined ? undefined : !c;
     }
+    case 'has':
+      return contains(a, b);
+    case 'has not': {
+      const c = contains(a, b);
+      return c === undefined ? undefined : !c;
+    }
     default: {
       const x = num(a) ?? (a.t === 'str' ? a.v : undefined);
       const y = num(b) ?? (b.t === 'str' ? b.v : undefined);

@@ -86,7 +86,7 @@ export function onlyLibraryState(c: Cond): boolean {
   return visit(c) && state > 0;
 }
 
-const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', is: 'is not', 'is not': 'is' };
+const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', has: 'has not', 'has not': 'has', is: 'is not', 'is not': 'is' };
 
 /** The condition with `not` pushed down to its atoms (`not (a or b)` is `not a and not b`; `not x < 1` is `x >= 1`). */
 export function pushNot(c: Cond, negate = false): Cond {

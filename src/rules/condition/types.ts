@@ -18,7 +18,8 @@ export type PyVal =
   /** A built-in class passed as a value (`DeprecationWarning`, `int`): known to `isinstance(x, type)` and `issubclass`. */
   | { t: 'class'; name: string };
 
-export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'is' | 'is not';
+/** `has` / `has not`: the parameter holds the value (`'b' in mode`, read with the parameter on the left). */
+export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'has' | 'has not' | 'is' | 'is not';
 
 /** A condition over the entry point's parameters. `data`: something a call's arguments cannot decide (state, data, a helper's result). */
 export type Cond =

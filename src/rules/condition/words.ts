@@ -34,6 +34,7 @@ export function condText(c: Cond, top = true): string {
     case 'or':
       return wrap(c.es.map((e) => condText(e, false)).join(' or '));
     case 'cmp':
+      if (c.op === 'has' || c.op === 'has not') return `${pyRepr(c.value)} ${c.op === 'has' ? 'in' : 'not in'} ${c.param}`;
       return `${c.param} ${c.op} ${pyRepr(c.value)}`;
     case 'len':
       if (c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${c.param} is empty`;
@@ -85,6 +86,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
   if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
   if (c.op === 'not in') return `${shown} is not one of ${list(c.value)}`;
+  if (c.op === 'has' || c.op === 'has not') return `${shown} ${c.op === 'has' ? 'holds' : 'does not hold'} ${pyRepr(c.value)}`;
   return `${shown} ${c.op} ${pyRepr(c.value)}`;
 }
 
