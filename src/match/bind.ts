@@ -36,10 +36,41 @@ function readArgs(call: Node): Args {
       const value = field(a, 'value');
       if (name && value) out.keywords.set(name, value);
     } else if (a.type === 'list_splat') {
-      out.splatAt ??= out.positional.length;
-      out.positional.push(a);
-    } else if (a.type === 'dictionary_splat') out.kwSplat = true;
-    else out.positional.push(a);
+      const items = literalItems(a);
+      if (items) out.positional.push(...items);
+      else {
+        out.splatAt ??= out.positional.length;
+        out.positional.push(a);
+      }
+    } else if (a.type === 'dictionary_splat') {
+      const pairs = literalPairs(a);
+      if (pairs) for (const [k, v] of pairs) out.keywords.set(k, v);
+      else out.kwSplat = true;
+    } else out.positional.push(a);
+  }
+  return out;
+}
+
+/** The items of `*[a, b]` / `*(a, b)`: a list or tuple written out, with no splat inside. */
+function literalItems(splat: Node): Node[] | undefined {
+  const v = namedChildren(splat)[0];
+  if (v?.type !== 'list' && v?.type !== 'tuple') return undefined;
+  const items = namedChildren(v).filter((x) => x.type !== 'comment');
+  return items.some((x) => x.type === 'list_splat' || x.type === 'parenthesized_list_splat') ? undefined : items;
+}
+
+/** The keywords of `**{'a': x, 'b': y}`: a dict written out with plain string keys and no `**` inside. */
+function literalPairs(splat: Node): [string, Node][] | undefined {
+  const v = namedChildren(splat)[0];
+  if (v?.type !== 'dictionary') return undefined;
+  const out: [string, Node][] = [];
+  for (const p of namedChildren(v)) {
+    if (p.type === 'comment') continue;
+    const key = p.type === 'pair' ? field(p, 'key') : null;
+    const value = p.type === 'pair' ? field(p, 'value') : null;
+    const name = key?.type === 'string' ? literalOf(key) : undefined;
+    if (!value || name?.t !== 'str' || !/^[\p{ID_Start}_][\p{ID_Continue}]*$/u.test(name.v)) return undefined;
+    out.push([name.v, value]);
   }
   return out;
 }
