@@ -196,6 +196,13 @@ export interface Verdict {
  * library method calling the raising one): the user's arguments are not the raising def's then.
  */
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
+  const v = judgeCall(rc, call, entry, direct);
+  // A generator raises when the iterator the call returns is iterated: not at the call itself.
+  if (rc.onIteration && v.raises !== false) return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
+  return v;
+}
+
+function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's

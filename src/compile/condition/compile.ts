@@ -51,8 +51,6 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
     if (p.type === 'function_definition')
       return { ...base, when: { k: 'data', text: 'nested function' }, unknown: 'the raise is in a function nested in another one' };
   }
-  if (yields(def))
-    return { ...base, when: { k: 'data', text: 'generator' }, unknown: 'a generator: the call returns an iterator and the raise happens while it is iterated' };
   const stmt = statementAt(def, row) ?? onlyRaiseOf(def, o.errorClass);
   if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
   let dictKeys: Map<string, PyVal> | undefined;
@@ -61,7 +59,12 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const when = new PathReader(expr).reach(def, stmt);
   const exists = definedWhen(def);
   const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);
-  return { ...base, when: exists ? and([exists, when]) : when, ...(pure ? { argumentsOnly: true as const } : {}) };
+  return {
+    ...base,
+    when: exists ? and([exists, when]) : when,
+    ...(pure ? { argumentsOnly: true as const } : {}),
+    ...(yields(def) ? { onIteration: true as const } : {}),
+  };
 }
 
 /** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */

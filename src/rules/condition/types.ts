@@ -65,6 +65,11 @@ export interface RaiseCondition {
    * with every argument a literal, the call raises on every run or on none.
    */
   argumentsOnly?: true;
+  /**
+   * The raising def is a generator: the call returns an iterator, and the raise happens when it is
+   * iterated (the arguments are the call's): the call site is reported, as possible at most.
+   */
+  onIteration?: true;
   /** Why the call's arguments cannot decide it at all (a generator, the window shows no def...), if so. */
   unknown?: string;
   /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */

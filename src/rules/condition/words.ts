@@ -51,6 +51,8 @@ export function condText(c: Cond, top = true): string {
 /** What a rule's condition says, in a line (`records check`, `explain`). */
 export function describeCondition(rc: RaiseCondition | undefined): string {
   if (!rc) return 'always raises';
+  // A generator's raise happens when the iterator the call returns is iterated.
+  if (rc.onIteration) return `${describeCondition({ ...rc, onIteration: undefined })}; the raise happens when the iterator the call returns is iterated (findings are possible)`;
   if (rc.unknown) return `not known: ${rc.unknown} (findings are possible)`;
   if (rc.when.k === 'true') return 'always raises (on every path through the def)';
   if (rc.when.k === 'false') return 'never reached (the statement is unreachable)';
