@@ -203,12 +203,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
-  const controlFlow = controlFlowOfDef(
-    def.name,
-    def.returns,
-    r.errorMessage ?? '',
-    rule.condition.when.k === 'true' && !rule.condition.unknown && !rule.condition.onIteration,
-  );
+  const rc = rule.condition;
+  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', rc.when.k === 'true' && !rc.unknown && !rc.onIteration);
   if (controlFlow) rule.controlFlow = controlFlow;
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.
