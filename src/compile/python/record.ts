@@ -25,6 +25,7 @@ import type { ErrorRecord, LoadedRecord } from '../../records/types.js';
 import type { ClassSink, ExceptionView } from './state.js';
 import { moduleFromFilePath, splitQualified } from '../../rules/names.js';
 import type { CompileOutcome, GuardSpec, Rule } from '../../rules/types.js';
+import type { RaiseCondition } from '../../rules/condition/types.js';
 import { lineUrl, prefilterNames, qualifyError, ruleId, severityOf, versionNotes, versionSubjects } from './meta.js';
 import { afterPart, beforePart, codeSpans, emptyFacts, readSnippet, resolveAll, type SnippetFacts } from './snippets.js';
 import { entryFields, fieldsNaming, inferDef, raiserKind, type Inferred } from './entry.js';
@@ -132,6 +133,11 @@ function findDef(r: ErrorRecord, w: Window, facts: SnippetFacts, module: string,
   return { def, src, inferred };
 }
 
+/** The call itself raises on every path (not a generator's iterator later). */
+function raisesAtCall(rc: RaiseCondition): boolean {
+  return rc.when.k === 'true' && !rc.unknown && !rc.onIteration;
+}
+
 export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: ExceptionView): CompileOutcome {
   const r = lr.record;
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
@@ -203,8 +209,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
-  const rc = rule.condition;
-  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', rc.when.k === 'true' && !rc.unknown && !rc.onIteration);
+  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition));
   if (controlFlow) rule.controlFlow = controlFlow;
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.
