@@ -6,6 +6,7 @@
 import type { Node } from '../../parse/parser.js';
 import { contains, dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
+import { PATH_METHODS } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, exclusive, reaches, readAssigns, type Assign } from './assigns.js';
@@ -112,7 +113,7 @@ export class ExprReader {
 
   private side(n: Node): Side {
     if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
-    const p = this.param(n);
+    const p = this.param(n) ?? this.path(n);
     if (p) return { param: p };
     if (n.type === 'call' && field(n, 'function')?.text === 'len') {
       const args = namedChildren(field(n, 'arguments') ?? n);
@@ -142,6 +143,30 @@ export class ExprReader {
     if (v) return { value: v };
     if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
     return undefined;
+  }
+
+  /** A value read from a parameter (`name[0]`, `name[1:]`, `name.isdigit()`), named by its path (rules/condition/derived.ts). */
+  private path(n: Node): string | undefined {
+    if (n.type === 'subscript') {
+      const base = this.pathBase(field(n, 'value'));
+      const sub = field(n, 'subscript')?.text.replace(/\s+/g, '');
+      return base && sub && /^(-?\d+|-?\d*:-?\d*)$/.test(sub) ? `${base}[${sub}]` : undefined;
+    }
+    const fn = n.type === 'call' ? field(n, 'function') : null;
+    const name = fn?.type === 'attribute' ? (field(fn, 'attribute')?.text ?? '') : '';
+    const base = PATH_METHODS.has(name) ? this.pathBase(field(fn!, 'object')) : undefined;
+    if (!base) return undefined;
+    const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
+    const withArg = name === 'startswith' || name === 'endswith';
+    if (!args.length) return withArg ? undefined : `${base}.${name}()`;
+    const v = withArg && args.length === 1 ? literalOf(args[0], this.constant) : undefined;
+    return v?.t === 'str' ? `${base}.${name}(${JSON.stringify(v.v)})` : undefined;
+  }
+
+  private pathBase(n: Node | null): string | undefined {
+    if (!n) return undefined;
+    if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.pathBase(namedChildren(n)[0]!);
+    return this.param(n) ?? this.path(n);
   }
 
   /** The condition that `n` is true. */
@@ -288,7 +313,8 @@ export class ExprReader {
       const q = fn === 'bool' && args.length === 1 ? this.param(args[0]!) : undefined;
       if (q) return { k: 'truthy', param: q };
     }
-    return data(n);
+    const path = this.path(n);
+    return path ? { k: 'truthy', param: path } : data(n);
   }
 }
 

@@ -2,6 +2,7 @@
 import { truthy } from './simplify.js';
 import type { CmpOp, Cond, PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
+import { follow, splitPath } from './derived.js';
 
 export type Tri = boolean | undefined;
 
@@ -25,6 +26,16 @@ export interface Binding {
   keywords: Set<string>;
   /** The call has `**mapping`: any keyword may be passed. */
   kwSplat: boolean;
+}
+
+/** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
+export function boundOf(b: Binding, name: string): Bound | undefined {
+  const own = b.params.get(name);
+  if (own) return own;
+  const path = splitPath(name);
+  const base = path && b.params.get(path.base);
+  if (!path || !base) return undefined;
+  return { value: follow(base.value, path.steps), given: base.given, text: base.text };
 }
 
 const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
@@ -220,7 +231,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return b.kwSplat ? undefined : false;
     }
     default: {
-      const bound = b.params.get(c.param);
+      const bound = boundOf(b, c.param);
       const v = bound?.value;
       if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
       if (!v) return bound?.type ? byType(c, bound.type) : undefined;

@@ -1,6 +1,7 @@
 /** Raise conditions in words: for `records check`, `explain` and the `condition` of a diagnostic. */
-import { evaluate, lengthOf, type Binding } from './eval.js';
+import { boundOf, evaluate, lengthOf, type Binding } from './eval.js';
 import { pyRepr } from './literal.js';
+import { splitPath } from './derived.js';
 import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition } from './types.js';
 
@@ -66,12 +67,12 @@ export function describeCondition(rc: RaiseCondition | undefined): string {
 function atomWords(c: Cond, b: Binding): string | undefined {
   if (c.k === 'not') {
     if (c.e.k === 'truthy' || (c.e.k === 'len' && isNonEmpty(c.e))) {
-      const v = b.params.get(c.e.param)?.value;
+      const v = boundOf(b, c.e.param)?.value;
       return v ? `${c.e.param}=${pyRepr(v)} is ${lengthOf(v) === 0 ? 'empty' : 'false'}` : undefined;
     }
     if (c.e.k === 'given') return condText(c);
     if (c.e.k === 'isinstance') {
-      const v = b.params.get(c.e.param)?.value;
+      const v = boundOf(b, c.e.param)?.value;
       return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.subclass ? 'subclass of ' : ''}${c.e.types.map(shownType).join(' or ')}` : undefined;
     }
     const inner = atomWords(c.e, b);
@@ -79,7 +80,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   }
   if (c.k === 'given') return condText(c);
   if (!('param' in c)) return undefined;
-  const v = b.params.get(c.param)?.value;
+  const v = boundOf(b, c.param)?.value;
   if (!v) return undefined;
   const shown = `${c.param}=${pyRepr(v)}`;
   if (c.k === 'truthy') return `${shown} is true`;
@@ -113,7 +114,9 @@ export function whyTrue(c: Cond, b: Binding): string {
 /** Why the condition is not decided: what it needs and which arguments are not known. */
 export function whyUnknown(rc: RaiseCondition, b: Binding | undefined): string {
   if (rc.unknown) return `not known: ${rc.unknown}`;
-  const unknown = [...paramsOf(rc.when)].filter((p) => !b?.params.get(p)?.value);
+  // A value read from a parameter (`name[1:].isdigit()`) is not known because its parameter is not: that one is named.
+  const named = (p: string) => (b?.params.has(p) ? p : (splitPath(p)?.base ?? p));
+  const unknown = [...new Set([...paramsOf(rc.when)].filter((p) => !(b && boundOf(b, p)?.value)).map(named))];
   const what = condText(rc.when);
   if (onlyData(rc.when)) return `raises when ${what}; that depends on data or state, not on the call`;
   const rest = mentionsData(rc.when) ? 'the rest depends on data or state' : 'not decided for these arguments';
