@@ -4,7 +4,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { ExprReader } from './expr.js';
-import { moduleConstants, moduleDictKeys } from '../../rules/condition/literal.js';
+import { moduleClasses, moduleConstants, moduleDictKeys } from '../../rules/condition/literal.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
 import { argumentsOnly } from './pure.js';
@@ -55,7 +55,9 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   if (!stmt) return { ...base, when: { k: 'data', text: 'no statement' }, unknown: `no statement at line ${row + 1} of the def` };
   let dictKeys: Map<string, PyVal> | undefined;
   const keys = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (dictKeys ??= moduleDictKeys(root)).get(n) : undefined);
-  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys);
+  let classes: Map<string, PyVal> | undefined;
+  const classOf = (n: string) => (classes ??= moduleClasses(root)).get(n);
+  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf);
   const when = new PathReader(expr).reach(def, stmt);
   const exists = definedWhen(def);
   const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);

@@ -37,6 +37,8 @@ export class ExprReader {
     private readonly constant: (name: string) => PyVal | undefined,
     /** The keys of a module constant that is a dict with literal keys and computed values (`_STYLES = {'%': PercentStyle, ...}`): all a membership test reads. */
     private readonly keys: (name: string) => PyVal | undefined = () => undefined,
+    /** A class the module binds once (`class _empty:`): `x is _empty` compares with a class object. */
+    private readonly classOf: (name: string) => PyVal | undefined = () => undefined,
   ) {
     this.assigns = readAssigns(def, params, constant);
   }
@@ -142,7 +144,8 @@ export class ExprReader {
     const v = literalOf(n, this.constant);
     if (v) return { value: v };
     if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
-    return undefined;
+    const cls = n.type === 'identifier' && !this.assigns.some((a) => a.name === n.text) ? this.classOf(n.text) : undefined;
+    return cls ? { value: cls } : undefined;
   }
 
   /** A value read from a parameter (`name[0]`, `name[1:]`, `name.isdigit()`), named by its path (rules/condition/derived.ts). */
@@ -255,10 +258,20 @@ export class ExprReader {
     const present = (l && 'present' in l && rn.type === 'none') || (r && 'present' in r && ln.type === 'none');
     if (present && (op === 'is' || op === '==')) return { k: 'false' };
     if (present && (op === 'is not' || op === '!=')) return { k: 'true' };
-    if (l && 'param' in l && r && 'value' in r) return build(l, op, r.value);
-    if (r && 'param' in r && l && 'value' in l && FLIP[op]) return build(r, FLIP[op]!, l.value);
+    // Another parameter's sentinel that is a class of the module (`name is _empty`, `_empty` the default of `default=`).
+    const lv = this.sentinelClass(l, ln);
+    const rv = this.sentinelClass(r, rn);
+    if (l && 'param' in l && rv) return build(l, op, rv);
+    if (r && 'param' in r && lv && FLIP[op]) return build(r, FLIP[op]!, lv);
     if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
     return data(whole);
+  }
+
+  /** A side's value; a sentinel's when it is a class the module binds once. */
+  private sentinelClass(s: Side, n: Node): PyVal | undefined {
+    if (s && 'value' in s) return s.value;
+    if (!s || !('sentinel' in s) || n.type !== 'identifier' || this.assigns.some((a) => a.name === n.text)) return undefined;
+    return this.classOf(n.text);
   }
 
   /**

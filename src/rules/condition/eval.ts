@@ -125,7 +125,17 @@ export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
     }
     case 'is':
     case 'is not': {
-      const same = b.t === 'none' || a.t === 'none' ? a.t === b.t : a.t === 'bool' && b.t === 'bool' ? a.v === b.v : undefined;
+      // A literal is never a class object (`'spam' is _empty`); two classes are one when named alike.
+      const same =
+        b.t === 'none' || a.t === 'none'
+          ? a.t === b.t
+          : a.t === 'bool' && b.t === 'bool'
+            ? a.v === b.v
+            : a.t === 'class' && b.t === 'class'
+              ? a.name === b.name || undefined
+              : a.t === 'class' || b.t === 'class'
+                ? false
+                : undefined;
       return same === undefined ? undefined : op === 'is' ? same : !same;
     }
     case 'in':

@@ -159,6 +159,14 @@ export function moduleConstants(root: Node): Map<string, PyVal> {
   return moduleValues(root, (rhs) => literalOf(rhs));
 }
 
+/**
+ * The module's classes bound once (`class _empty:`, a marker): what `x is _empty` compares with. No
+ * literal argument is a class object, so `'spam' is _empty` is false (rules/condition/eval.ts).
+ */
+export function moduleClasses(root: Node): Map<string, PyVal> {
+  return moduleValues(root, () => undefined, true);
+}
+
 /** Methods that change a dict's keys in place. */
 const KEY_MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__']);
 
@@ -191,7 +199,7 @@ export function moduleDictKeys(root: Node): Map<string, PyVal> {
   return out;
 }
 
-function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined): Map<string, PyVal> {
+function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined, classes = false): Map<string, PyVal> {
   const count = new Map<string, number>();
   const value = new Map<string, PyVal>();
   const bump = (name: string) => count.set(name, (count.get(name) ?? 0) + 1);
@@ -207,7 +215,10 @@ function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined)
         } else for (const id of l ? l.descendantsOfType('identifier') : []) if (id) bump(id.text);
       } else if (st.type === 'function_definition' || st.type === 'class_definition' || st.type === 'decorated_definition') {
         const d = st.type === 'decorated_definition' ? field(st, 'definition') : st;
-        bump(d ? (field(d, 'name')?.text ?? '') : '');
+        const name = d ? (field(d, 'name')?.text ?? '') : '';
+        bump(name);
+        // A class statement (no decorator: it could return anything) binds a class object.
+        if (classes && st.type === 'class_definition') value.set(name, { t: 'class', name });
       } else if (st.type === 'import_statement' || st.type === 'import_from_statement') {
         for (const id of st.descendantsOfType('identifier')) if (id) bump(id.text);
       } else if (st.type !== 'expression_statement') {
