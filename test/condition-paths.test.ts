@@ -30,6 +30,7 @@ const VALUES: PyVal[] = [
   { t: 'tuple', items: [str('a'), { t: 'int', v: 2 }] },
   { t: 'list', items: [] },
   { t: 'int', v: 5 },
+  { t: 'dict', entries: [[str('style'), str('{')]] },
 ];
 const PATHS = [
   '[0]',
@@ -59,6 +60,8 @@ const PATHS = [
   '.startswith("HTTP/1.")',
   '.endswith(".1")',
   '[1:].startswith("")',
+  '["style"]',
+  '["style"].isalpha()',
 ];
 
 /** A value as the oracle script writes it. */

@@ -155,11 +155,24 @@ export function boundValue(n: Node, def: Node, assigns: Assign[], params: Map<st
   const top = stmt.parent;
   const right = field(stmt, 'right');
   if (stmt.type !== 'assignment' || field(stmt, 'left')?.text !== n.text || top?.type !== 'expression_statement') return undefined;
-  if (top.parent?.id !== field(def, 'body')?.id || top.endIndex > n.startIndex || !right || !PURE_VALUES.has(right.type)) return undefined;
+  // The binding's block holds the test: whenever the test runs, the binding ran before it on that pass.
+  if (!top.parent || !contains(top.parent, n) || top.endIndex > n.startIndex || !right || !PURE_VALUES.has(right.type)) return undefined;
   if (right.type === 'identifier' && !params.has(right.text)) return undefined;
-  if (right.type === 'call' && !PURE_CALLS.has(field(right, 'function')?.text ?? '')) return undefined;
+  if (right.type === 'call' && !PURE_CALLS.has(field(right, 'function')?.text ?? '') && !keywordRead(right, params)) return undefined;
   if (n.type === 'attribute' && selfEscapes(def, top.endIndex, n.startIndex)) return undefined;
   return right;
+}
+
+/** `kwargs.get('k', default)` / `kwargs.pop('k', default)` on the `**kwargs` parameter: the keyword's value, or the default. */
+export function keywordRead(call: Node, params: Map<string, ParamSpec>): { kw: Node; key: string; dflt: Node | undefined; pop: boolean } | undefined {
+  const fn = field(call, 'function');
+  const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+  const method = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
+  if (obj?.type !== 'identifier' || params.get(obj.text)?.kind !== 'var-keyword' || (method !== 'get' && method !== 'pop')) return undefined;
+  const args = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
+  const key = args[0]?.type === 'string' ? stringValue(args[0]) : undefined;
+  if (key === undefined || args.length > 2 || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat'))) return undefined;
+  return { kw: obj, key, dflt: args[1], pop: method === 'pop' };
 }
 
 /** A call between `from` and `to` that may change `self`: one of its methods, or `self` passed on. */

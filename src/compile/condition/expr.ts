@@ -9,7 +9,8 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { boundValue, exclusive, reaches, readAssigns, type Assign } from './assigns.js';
+import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
+import { compare } from '../../rules/condition/eval.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
   '<': '>',
@@ -26,7 +27,14 @@ const FLIP: Partial<Record<CmpOp, CmpOp>> = {
 const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
-type Side = { param: string; len?: boolean } | { value: PyVal } | { sentinel: string } | { present: true } | undefined;
+/** `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
+type Side =
+  | { param: string; len?: boolean }
+  | { value: PyVal }
+  | { sentinel: string }
+  | { present: true }
+  | { kw: string; key: string; dflt: PyVal | 'raises' | undefined }
+  | undefined;
 
 export class ExprReader {
   private readonly assigns: Assign[];
@@ -73,7 +81,7 @@ export class ExprReader {
    * `**kwargs` at `n` is what the call passed: before `n`, the def only reads it (`kwargs.get(k)`,
    * `kwargs[k]`, `k in kwargs`, `**kwargs`), never rebinds, mutates (`kwargs.pop(k)`) or hands it to code that could.
    */
-  private unchangedMapping(n: Node): boolean {
+  private unchangedMapping(n: Node, key?: string): boolean {
     const name = n.text;
     for (const use of this.def.descendantsOfType('identifier')) {
       if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, this.def))
@@ -81,6 +89,9 @@ export class ExprReader {
       const p = use.parent;
       if (p?.type === 'dictionary_splat') continue;
       if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
+      // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
+      const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, this.params) : undefined;
+      if (read && read.kw.id === use.id && read.key !== key) continue;
       if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
       if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
         const up = p.parent;
@@ -117,6 +128,11 @@ export class ExprReader {
     if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
     const p = this.param(n) ?? this.path(n);
     if (p) return { param: p };
+    const kw = n.type === 'call' ? keywordRead(n, this.params) : undefined;
+    if (kw && this.unchangedMapping(kw.kw, kw.key)) {
+      const dflt = kw.dflt ? literalOf(kw.dflt, this.constant) : kw.pop ? 'raises' : { t: 'none' as const };
+      return { kw: kw.kw.text, key: kw.key, dflt };
+    }
     if (n.type === 'call' && field(n, 'function')?.text === 'len') {
       const args = namedChildren(field(n, 'arguments') ?? n);
       const q = args.length === 1 && args[0]!.type === 'identifier' ? this.lengthParam(args[0]!.text, n.startPosition.row) : undefined;
@@ -209,6 +225,7 @@ export class ExprReader {
         const bound = boundValue(n, this.def, this.assigns, this.params);
         if (bound) return this.cond(bound);
         const s = this.side(n);
+        if (s && 'kw' in s) return keyword(s, (q) => ({ k: 'truthy', param: q }), truthy, n);
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
         if (s && 'present' in s) return { k: 'true' };
@@ -258,6 +275,21 @@ export class ExprReader {
     const present = (l && 'present' in l && rn.type === 'none') || (r && 'present' in r && ln.type === 'none');
     if (present && (op === 'is' || op === '==')) return { k: 'false' };
     if (present && (op === 'is not' || op === '!=')) return { k: 'true' };
+    const rk = r && 'value' in r ? r.value : keys ? keys : undefined;
+    if (l && 'kw' in l && rk)
+      return keyword(
+        l,
+        (q) => build({ param: q }, op, rk),
+        (v) => compare(v, op, rk),
+        whole,
+      );
+    if (r && 'kw' in r && l && 'value' in l && FLIP[op])
+      return keyword(
+        r,
+        (q) => build({ param: q }, FLIP[op]!, l.value),
+        (v) => compare(v, FLIP[op]!, l.value),
+        whole,
+      );
     // Another parameter's sentinel that is a class of the module (`name is _empty`, `_empty` the default of `default=`).
     const lv = this.sentinelClass(l, ln);
     const rv = this.sentinelClass(r, rn);
@@ -329,6 +361,19 @@ export class ExprReader {
     const path = this.path(n);
     return path ? { k: 'truthy', param: path } : data(n);
   }
+}
+
+/** A test of a keyword read from `**kwargs`: over the keyword when it was passed, over the default when not. */
+function keyword(
+  s: { kw: string; key: string; dflt: PyVal | 'raises' | undefined },
+  passed: (param: string) => Cond,
+  byDefault: (v: PyVal) => boolean | undefined,
+  whole: Node,
+): Cond {
+  const given: Cond = { k: 'given', param: s.kw, key: s.key };
+  const d = s.dflt === 'raises' ? false : s.dflt === undefined ? undefined : byDefault(s.dflt);
+  const absent: Cond = d === true ? { k: 'true' } : d === false ? { k: 'false' } : data(whole);
+  return or([and([given, passed(`${s.kw}[${JSON.stringify(s.key)}]`)]), and([not(given), absent])]);
 }
 
 function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {

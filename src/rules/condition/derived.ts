@@ -1,6 +1,6 @@
 /**
  * Values a condition reads from a parameter through a path written in its name (compile/condition/expr.ts
- * writes them): an item (`name[0]`, `name[-1]`), a slice (`name[1:]`), a string method with no argument
+ * writes them): an item (`name[0]`, `name[-1]`, a keyword of `**kwargs`: `kwargs["style"]`), a slice (`name[1:]`), a string method with no argument
  * or one string (`name[1:].isdigit()`, `version.startswith("HTTP/1.")`). A call's literal argument
  * decides them as Python would; a string method is read on ASCII text only (Unicode's digits, letters
  * and cases are not known here), anything else is not known.
@@ -28,13 +28,14 @@ export const PATH_METHODS = new Set([
   'endswith',
 ]);
 
-type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string };
+type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string } | { key: string };
 
-const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*")?\)/y;
+const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*")?\)|\[("(?:[^"\\]|\\.)*")\]/y;
 
 /** The path steps, written as a parameter name holds them. */
 export function stepText(s: Step): string {
   if ('index' in s) return `[${s.index}]`;
+  if ('key' in s) return `[${JSON.stringify(s.key)}]`;
   if ('method' in s) return `.${s.method}(${s.arg === undefined ? '' : JSON.stringify(s.arg)})`;
   return `[${s.from ?? ''}:${s.to ?? ''}]`;
 }
@@ -49,6 +50,7 @@ export function splitPath(name: string): { base: string; steps: Step[] } | undef
     const s = STEP.exec(name);
     if (!s) return undefined;
     if (s[1] !== undefined) steps.push({ index: Number(s[1]) });
+    else if (s[6] !== undefined) steps.push({ key: JSON.parse(s[6]) as string });
     else if (s[4] !== undefined) steps.push({ method: s[4], ...(s[5] !== undefined ? { arg: JSON.parse(s[5]) as string } : {}) });
     else steps.push({ ...(s[2] ? { from: Number(s[2]) } : {}), ...(s[3] ? { to: Number(s[3]) } : {}) });
   }
@@ -59,7 +61,7 @@ export function splitPath(name: string): { base: string; steps: Step[] } | undef
 export function follow(v: PyVal | undefined, steps: Step[]): PyVal | undefined {
   for (const s of steps) {
     if (!v) return undefined;
-    v = 'index' in s ? item(v, s.index) : 'method' in s ? method(v, s.method, s.arg) : slice(v, s.from, s.to);
+    v = 'index' in s ? item(v, s.index) : 'key' in s ? entry(v, s.key) : 'method' in s ? method(v, s.method, s.arg) : slice(v, s.from, s.to);
   }
   return v;
 }
@@ -74,6 +76,12 @@ function item(v: PyVal, i: number): PyVal | undefined {
   if (v.t === 'str') return { t: 'str', v: x as string };
   if (v.t === 'bytes') return { t: 'int', v: (x as string).charCodeAt(0) };
   return x as PyVal;
+}
+
+/** A dict's value at a string key (`kwargs["style"]`); undefined when it is not there. */
+function entry(v: PyVal, key: string): PyVal | undefined {
+  if (v.t !== 'dict') return undefined;
+  return v.entries.find(([k]) => k.t === 'str' && k.v === key)?.[1];
 }
 
 function slice(v: PyVal, from: number | undefined, to: number | undefined): PyVal | undefined {

@@ -115,7 +115,13 @@ export function whyTrue(c: Cond, b: Binding): string {
 export function whyUnknown(rc: RaiseCondition, b: Binding | undefined): string {
   if (rc.unknown) return `not known: ${rc.unknown}`;
   // A value read from a parameter (`name[1:].isdigit()`) is not known because its parameter is not: that one is named.
-  const named = (p: string) => (b?.params.has(p) ? p : (splitPath(p)?.base ?? p));
+  const named = (p: string) => {
+    if (b?.params.has(p)) return p;
+    const path = splitPath(p);
+    const first = path?.steps[0];
+    // `kwargs["style"]`: the keyword is what the call would pass.
+    return first && 'key' in first ? first.key : (path?.base ?? p);
+  };
   const unknown = [...new Set([...paramsOf(rc.when)].filter((p) => !(b && boundOf(b, p)?.value)).map(named))];
   const what = condText(rc.when);
   if (onlyData(rc.when)) return `raises when ${what}; that depends on data or state, not on the call`;
