@@ -216,7 +216,7 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
       let skipped = 0;
       let bodies = 0;
       for (const [i, f] of pyFiles(stdlib!).entries()) {
-        if (i % 20 !== 3) continue;
+        if (i % 10 !== 3) continue;
         const code = readFileSync(f, 'utf8');
         withTree(code, (tree) => {
           // The sites that become findings (a skipped body records none, and could not have recorded one of these).
@@ -235,7 +235,8 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
           }
         });
       }
-      expect(found).toBeGreaterThan(80);
+      // Every tenth file (228 findings at 4f3b353): the comparison above is not made over nothing.
+      expect(found).toBeGreaterThan(150);
       expect(skipped).toBeGreaterThan(bodies / 10);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
