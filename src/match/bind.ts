@@ -5,6 +5,7 @@
  * raises (true), cannot raise (false), or may (not known).
  */
 import type { Node } from '../parse/parser.js';
+import { Scopes } from '../semantic/scopes.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState } from '../rules/condition/simplify.js';
@@ -75,6 +76,16 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
   return out;
 }
 
+const scopesByTree = new WeakMap<object, Scopes>();
+
+/** `class`: an argument that names a class the code defines (`get_type_hints(Foo)`): a class object, whatever its metaclass. */
+function classType(n: Node): PyVal['t'] | undefined {
+  if (n.type !== 'identifier') return undefined;
+  let scopes = scopesByTree.get(n.tree);
+  if (!scopes) scopesByTree.set(n.tree, (scopes = new Scopes(n.tree.rootNode)));
+  return scopes.isClassAt(n.text, n) ? 'class' : undefined;
+}
+
 const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
 
 function constantsOf(node: Node): Map<string, PyVal> {
@@ -129,7 +140,7 @@ export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefi
   /** An argument: its value, else its builtin type when the syntax says it. */
   const arg = (n: Node): Bound => {
     const v = value(n);
-    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n), given: true, text: n.text };
+    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? classType(n), given: true, text: n.text };
   };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');

@@ -187,13 +187,36 @@ export class Scopes {
     return s;
   }
 
-  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean): void {
+  /**
+   * Whether `name`, read at `at`, is a class object: the innermost scope that binds it does so by one
+   * `class` statement (no decorator) and nothing else (`get_type_hints(Foo)` with `class Foo:` above).
+   */
+  isClassAt(name: string, at: Node): boolean {
+    for (const scope of this.scopesOf(at)) {
+      if (!this.boundIn(scope).has(name)) continue;
+      const other = new Set<string>();
+      const classes: Node[] = [];
+      if (scope.type === 'function_definition') for (const p of parameters(scope)) if (p.name) other.add(p.name);
+      const body = scope.type === 'module' ? scope : field(scope, 'body');
+      if (body) this.collectBindings(body, other, scope.type === 'module', !this.walrusIn(body).length, classes);
+      return !other.has(name) && classes.filter((c) => field(c, 'name')?.text === name).length === 1;
+    }
+    return false;
+  }
+
+  /** `classes`: undecorated class statements go there instead of binding their names in `into`. */
+  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean, classes?: Node[]): void {
     for (const c of namedChildren(n)) {
       const type = c.type;
       if (skipExpressions && EXPRESSIONS.has(type)) continue;
       switch (type) {
-        case 'function_definition':
-        case 'class_definition': {
+        case 'class_definition':
+          if (classes) {
+            classes.push(c);
+            continue;
+          }
+        // falls through: a definition binds its name
+        case 'function_definition': {
           const name = field(c, 'name');
           if (name) into.add(name.text);
           continue; // a new scope
@@ -219,7 +242,7 @@ export class Scopes {
         case 'if_statement':
           if (module && isTypeChecking(field(c, 'condition'))) {
             // Imports under TYPE_CHECKING do not exist at run time; an `else:` branch does.
-            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions);
+            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions, classes);
             continue;
           }
           break;
@@ -248,7 +271,7 @@ export class Scopes {
           for (const x of namedChildren(c)) into.add(x.text);
           continue;
       }
-      this.collectBindings(c, into, module, skipExpressions);
+      this.collectBindings(c, into, module, skipExpressions, classes);
     }
   }
 
