@@ -5,7 +5,7 @@
  * raises (true), cannot raise (false), or may (not known).
  */
 import type { Node } from '../parse/parser.js';
-import { Scopes } from '../semantic/scopes.js';
+import type { Scopes } from '../semantic/scopes.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState } from '../rules/condition/simplify.js';
@@ -76,14 +76,9 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
   return out;
 }
 
-const scopesByTree = new WeakMap<object, Scopes>();
-
 /** `class`: an argument that names a class the code defines (`get_type_hints(Foo)`): a class object, whatever its metaclass. */
-function classType(n: Node): PyVal['t'] | undefined {
-  if (n.type !== 'identifier') return undefined;
-  let scopes = scopesByTree.get(n.tree);
-  if (!scopes) scopesByTree.set(n.tree, (scopes = new Scopes(n.tree.rootNode)));
-  return scopes.isClassAt(n.text, n) ? 'class' : undefined;
+function classType(n: Node, scopes: (() => Scopes) | undefined): PyVal['t'] | undefined {
+  return n.type === 'identifier' && scopes?.().isClassAt(n.text, n) ? 'class' : undefined;
 }
 
 const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
@@ -133,14 +128,15 @@ export function literalArguments(call: Node): LiteralArgs | undefined {
 }
 
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
-export function bindArguments(call: Node, params: ParamSpec[]): Binding | undefined {
+/** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
+export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes): Binding | undefined {
   const args = readArgs(call);
   const consts = constantsOf(call);
   const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
   /** An argument: its value, else its builtin type when the syntax says it. */
   const arg = (n: Node): Bound => {
     const v = value(n);
-    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? classType(n), given: true, text: n.text };
+    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? classType(n, scopes), given: true, text: n.text };
   };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
@@ -206,14 +202,14 @@ export interface Verdict {
  * Whether calling `entry` at `call` reaches the raise. `direct` is false for an indirect path (a
  * library method calling the raising one): the user's arguments are not the raising def's then.
  */
-export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
-  const v = judgeCall(rc, call, entry, direct);
+export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes): Verdict {
+  const v = judgeCall(rc, call, entry, direct, scopes);
   // A generator raises when the iterator the call returns is iterated: not at the call itself.
   if (rc.onIteration && v.raises !== false) return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
   return v;
 }
 
-function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean): Verdict {
+function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes): Verdict {
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
@@ -242,7 +238,7 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       } once reached; ${through}`,
     };
   }
-  const b = bindArguments(call, rc.params);
+  const b = bindArguments(call, rc.params, scopes);
   if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
   const v = evaluate(rc.when, b);
   // `subprocess.run(cmd, check=True)`: the raise needs a flag the call sets to ask for the error.

@@ -44,6 +44,8 @@ const MAX_DEPTH = 4;
 export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Finding[] {
   const out: Finding[] = [];
   const m = new Matcher(rules, model.classes);
+  // The model's scopes (made on first use): an argument naming a class of the file (match/bind.ts).
+  const scopes = () => model.scopes;
   for (const site of model.sites) {
     const hits = new Map<string, Hit>();
     if (site.callee?.length) {
@@ -79,7 +81,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       }
     }
     for (const h of hits.values()) {
-      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0);
+      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, scopes);
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.

@@ -132,8 +132,8 @@ const PURE_VALUES = new Set(['identifier', 'comparison_operator', 'boolean_opera
 const PURE_CALLS = new Set(['isinstance', 'issubclass', 'len', 'bool', 'callable']);
 
 /**
- * The value `n` (a local, or `self.x`) holds where it is read, when one plain statement of the def's
- * own body binds it, above `n`, and nothing else in the def binds it (for `self.x`: nothing between
+ * The value `n` (a local, or `self.x`) holds where it is read, when one plain statement in a block
+ * that holds `n` binds it, above `n`, and nothing else in the def binds it (for `self.x`: nothing between
  * the binding and `n` hands `self` to a call or calls one of its methods): `binary = "b" in mode`,
  * `self.metadata_encoding = metadata_encoding`. Only values that cannot change after the binding
  * are read through: a parameter, a comparison, a boolean test, `len(...)`, `isinstance(...)`.
@@ -163,16 +163,23 @@ export function boundValue(n: Node, def: Node, assigns: Assign[], params: Map<st
   return right;
 }
 
-/** `kwargs.get('k', default)` / `kwargs.pop('k', default)` on the `**kwargs` parameter: the keyword's value, or the default. */
-export function keywordRead(call: Node, params: Map<string, ParamSpec>): { kw: Node; key: string; dflt: Node | undefined; pop: boolean } | undefined {
+/**
+ * `kwargs.get('k', default)` / `kwargs.pop('k', default)` on the `**kwargs` parameter: the keyword's
+ * value, or the default (`constant` resolves a module constant written as the key).
+ */
+export function keywordRead(
+  call: Node,
+  params: Map<string, ParamSpec>,
+  constant?: (name: string) => PyVal | undefined,
+): { kw: Node; key: string; dflt: Node | undefined; pop: boolean } | undefined {
   const fn = field(call, 'function');
   const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
   const method = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
   if (obj?.type !== 'identifier' || params.get(obj.text)?.kind !== 'var-keyword' || (method !== 'get' && method !== 'pop')) return undefined;
   const args = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
-  const key = args[0]?.type === 'string' ? stringValue(args[0]) : undefined;
-  if (key === undefined || args.length > 2 || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat'))) return undefined;
-  return { kw: obj, key, dflt: args[1], pop: method === 'pop' };
+  const key = args[0] ? literalOf(args[0], constant) : undefined;
+  if (key?.t !== 'str' || args.length > 2 || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat'))) return undefined;
+  return { kw: obj, key: key.v, dflt: args[1], pop: method === 'pop' };
 }
 
 /** A call between `from` and `to` that may change `self`: one of its methods, or `self` passed on. */

@@ -6,7 +6,7 @@
 import type { Node } from '../../parse/parser.js';
 import { contains, dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
-import { PATH_METHODS } from '../../rules/condition/derived.js';
+import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
@@ -90,7 +90,7 @@ export class ExprReader {
       if (p?.type === 'dictionary_splat') continue;
       if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
       // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
-      const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, this.params) : undefined;
+      const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, this.params, this.constant) : undefined;
       if (read && read.kw.id === use.id && read.key !== key) continue;
       if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
       if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
@@ -128,7 +128,7 @@ export class ExprReader {
     if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
     const p = this.param(n) ?? this.path(n);
     if (p) return { param: p };
-    const kw = n.type === 'call' ? keywordRead(n, this.params) : undefined;
+    const kw = n.type === 'call' ? keywordRead(n, this.params, this.constant) : undefined;
     if (kw && this.unchangedMapping(kw.kw, kw.key)) {
       const dflt = kw.dflt ? literalOf(kw.dflt, this.constant) : kw.pop ? 'raises' : { t: 'none' as const };
       return { kw: kw.kw.text, key: kw.key, dflt };
@@ -168,8 +168,11 @@ export class ExprReader {
   private path(n: Node): string | undefined {
     if (n.type === 'subscript') {
       const base = this.pathBase(field(n, 'value'));
-      const sub = field(n, 'subscript')?.text.replace(/\s+/g, '');
-      return base && sub && /^(-?\d+|-?\d*:-?\d*)$/.test(sub) ? `${base}[${sub}]` : undefined;
+      const sub = field(n, 'subscript')?.text.replace(/\s+/g, '') ?? '';
+      const index = /^-?\d+$/.test(sub) ? { index: Number(sub) } : undefined;
+      const range = /^(-?\d*):(-?\d*)$/.exec(sub);
+      const step = index ?? (range && { ...(range[1] ? { from: Number(range[1]) } : {}), ...(range[2] ? { to: Number(range[2]) } : {}) });
+      return base && step ? base + stepText(step) : undefined;
     }
     const fn = n.type === 'call' ? field(n, 'function') : null;
     const name = fn?.type === 'attribute' ? (field(fn, 'attribute')?.text ?? '') : '';
@@ -177,9 +180,9 @@ export class ExprReader {
     if (!base) return undefined;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
     const withArg = name === 'startswith' || name === 'endswith';
-    if (!args.length) return withArg ? undefined : `${base}.${name}()`;
+    if (!args.length) return withArg ? undefined : base + stepText({ method: name });
     const v = withArg && args.length === 1 ? literalOf(args[0], this.constant) : undefined;
-    return v?.t === 'str' ? `${base}.${name}(${JSON.stringify(v.v)})` : undefined;
+    return v?.t === 'str' ? base + stepText({ method: name, arg: v.v }) : undefined;
   }
 
   private pathBase(n: Node | null): string | undefined {
@@ -326,20 +329,9 @@ export class ExprReader {
 
   /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: whether that keyword was passed. */
   private kwargsGet(n: Node): Cond | undefined {
-    if (n.type !== 'call') return undefined;
-    const fn = field(n, 'function');
-    if (fn?.type !== 'attribute' || field(fn, 'attribute')?.text !== 'get') return undefined;
-    const obj = field(fn, 'object');
-    if (
-      obj?.type !== 'identifier' ||
-      this.params.get(obj.text)?.kind !== 'var-keyword' ||
-      this.assigns.some((a) => a.name === obj.text && reaches(a, n, this.def))
-    )
-      return undefined;
-    const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
-    if (!args.length || args.length > 2 || (args[1] && args[1].type !== 'none')) return undefined;
-    const key = this.side(args[0]!);
-    return key && 'value' in key && key.value.t === 'str' ? { k: 'given', param: obj.text, key: key.value.v } : undefined;
+    const r = n.type === 'call' ? keywordRead(n, this.params, this.constant) : undefined;
+    if (!r || r.pop || (r.dflt && r.dflt.type !== 'none') || this.assigns.some((a) => a.name === r.kw.text && reaches(a, n, this.def))) return undefined;
+    return { k: 'given', param: r.kw.text, key: r.key };
   }
 
   private call(n: Node): Cond {
@@ -373,7 +365,7 @@ function keyword(
   const given: Cond = { k: 'given', param: s.kw, key: s.key };
   const d = s.dflt === 'raises' ? false : s.dflt === undefined ? undefined : byDefault(s.dflt);
   const absent: Cond = d === true ? { k: 'true' } : d === false ? { k: 'false' } : data(whole);
-  return or([and([given, passed(`${s.kw}[${JSON.stringify(s.key)}]`)]), and([not(given), absent])]);
+  return or([and([given, passed(s.kw + stepText({ key: s.key }))]), and([not(given), absent])]);
 }
 
 function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {

@@ -28,11 +28,12 @@ export const PATH_METHODS = new Set([
   'endswith',
 ]);
 
-type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string } | { key: string };
+/** One step of a path: an item, a keyword of `**kwargs`, a slice, a string method. */
+export type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string } | { key: string };
 
 const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*")?\)|\[("(?:[^"\\]|\\.)*")\]/y;
 
-/** The path steps, written as a parameter name holds them. */
+/** A step as a path name holds it (compile/condition/expr.ts writes paths with it; `splitPath` reads them back). */
 export function stepText(s: Step): string {
   if ('index' in s) return `[${s.index}]`;
   if ('key' in s) return `[${JSON.stringify(s.key)}]`;
