@@ -6,6 +6,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
+import { isIdentifier } from '../python/identifier.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState } from '../rules/condition/simplify.js';
@@ -70,7 +71,7 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
     const key = p.type === 'pair' ? field(p, 'key') : null;
     const value = p.type === 'pair' ? field(p, 'value') : null;
     const name = key?.type === 'string' ? literalOf(key) : undefined;
-    if (!value || name?.t !== 'str' || !/^[\p{ID_Start}_][\p{ID_Continue}]*$/u.test(name.v)) return undefined;
+    if (!value || name?.t !== 'str' || !isIdentifier(name.v)) return undefined;
     out.push([name.v, value]);
   }
   return out;

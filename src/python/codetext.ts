@@ -8,6 +8,7 @@
  * ends at its line's end (single quotes) or the text's end (triple quotes), as the tokenizer's
  * error recovery would leave it.
  */
+import { IDENTIFIER } from './identifier.js';
 
 /** A string annotation's text: a dotted name with subscripts, unions and commas. */
 const TYPE_TEXT = /^[A-Za-z_][\w.[\], |]*$/;
@@ -100,7 +101,8 @@ function isTypeText(text: string, start: number, q: number, end: number): boolea
   return j >= 0 && ANNOTATION_BEFORE.has(text[j]!);
 }
 
-const NAME = /[\p{ID_Start}_][\p{ID_Continue}]*/gu;
+const NAME = new RegExp(IDENTIFIER, 'gu');
+const WALRUS_OR_ASSIGN = new RegExp(`(${IDENTIFIER})\\s*:?=(?!=)`, 'gu');
 const EXPORTING = /\b(return|yield|lambda|global|nonlocal)\b|^\s*@/;
 const COMPOUND = /^\s*(async\s+)?(def|class)\b/;
 /** A logical line longer than this many physical lines (an unbalanced bracket in an f-string): all its names count. */
@@ -197,6 +199,6 @@ function boundNames(text: string): string[] {
   const target = assignTarget(text);
   if (target !== undefined) out.push(...(target.match(NAME) ?? []));
   for (const m of text.matchAll(/\b(?:as|for)\s+([^:=]*?)(?=\bin\b|[:,)]|$)/gu)) out.push(...(m[1]!.match(NAME) ?? []));
-  for (const m of text.matchAll(/([\p{ID_Start}_][\p{ID_Continue}]*)\s*:?=(?!=)/gu)) out.push(m[1]!);
+  for (const m of text.matchAll(WALRUS_OR_ASSIGN)) out.push(m[1]!);
   return out;
 }

@@ -59,8 +59,8 @@ export interface Assign {
   guard?: Node;
   /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
   lenOf?: string;
-  /** A local bound to `getattr(x, "<an attribute of object>", default)`: the assignment statement. */
-  objectAttr?: Node;
+  /** A local bound to `getattr(x, "<an attribute of object>", default)` (the statement is `node`). */
+  objectAttr?: true;
 }
 const BINDERS = [
   'assignment',
@@ -119,7 +119,7 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
             row: n.startPosition.row,
             node: n,
             lenOf: n.type === 'assignment' && t === id ? lenArgument(field(n, 'right')) : undefined,
-            objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? n : undefined,
+            objectAttr: n.type === 'assignment' && t === id && objectAttribute(field(n, 'right')) ? true : undefined,
           });
       }
     }

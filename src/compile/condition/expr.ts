@@ -146,7 +146,7 @@ export class ExprReader {
       if (q && this.assigns.every((a) => a.name !== n.text || a === only)) return { param: q, len: true };
       // The binding the test reads: the last one before it, in a block that holds the test (no branch skips it).
       const last = before.length ? before[before.length - 1]! : undefined;
-      const block = last?.objectAttr?.parent?.parent;
+      const block = last?.objectAttr ? last.node.parent?.parent : undefined;
       if (
         last?.objectAttr &&
         block?.type === 'block' &&

@@ -6,6 +6,7 @@
  * and cases are not known here), anything else is not known.
  */
 import type { PyVal } from './types.js';
+import { IDENTIFIER } from '../../python/identifier.js';
 
 /** String methods a path may call: no argument, or (`startswith`, `endswith`) one string. */
 export const PATH_METHODS = new Set([
@@ -31,6 +32,7 @@ export const PATH_METHODS = new Set([
 /** One step of a path: an item, a keyword of `**kwargs`, a slice, a string method. */
 export type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string } | { key: string };
 
+const LEADING_NAME = new RegExp(`^${IDENTIFIER}`, 'u');
 const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*")?\)|\[("(?:[^"\\]|\\.)*")\]/y;
 
 /** A step as a path name holds it (compile/condition/expr.ts writes paths with it; `splitPath` reads them back). */
@@ -43,7 +45,7 @@ export function stepText(s: Step): string {
 
 /** A derived name's parameter and steps (undefined: a plain name). */
 export function splitPath(name: string): { base: string; steps: Step[] } | undefined {
-  const m = /^[\p{ID_Start}_][\p{ID_Continue}]*/u.exec(name);
+  const m = LEADING_NAME.exec(name);
   if (!m || m[0].length === name.length) return undefined;
   const steps: Step[] = [];
   STEP.lastIndex = m[0].length;

@@ -144,12 +144,10 @@ export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
       const c = contains(b, a);
       return c === undefined ? undefined : !c;
     }
+    // `a has b` is `b in a`.
     case 'has':
-      return contains(a, b);
-    case 'has not': {
-      const c = contains(a, b);
-      return c === undefined ? undefined : !c;
-    }
+    case 'has not':
+      return compare(b, op === 'has' ? 'in' : 'not in', a);
     default: {
       const x = num(a) ?? (a.t === 'str' ? a.v : undefined);
       const y = num(b) ?? (b.t === 'str' ? b.v : undefined);
