@@ -203,14 +203,14 @@ export interface Verdict {
  * Whether calling `entry` at `call` reaches the raise. `direct` is false for an indirect path (a
  * library method calling the raising one): the user's arguments are not the raising def's then.
  */
-export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes): Verdict {
-  const v = judgeCall(rc, call, entry, direct, scopes);
+export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes, fresh?: Binding['fresh']): Verdict {
+  const v = judgeCall(rc, call, entry, direct, scopes, fresh);
   // A generator raises when the iterator the call returns is iterated: not at the call itself.
   if (rc.onIteration && v.raises !== false) return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
   return v;
 }
 
-function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes): Verdict {
+function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes, fresh?: Binding['fresh']): Verdict {
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
@@ -240,6 +240,7 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
     };
   }
   const b = bindArguments(call, rc.params, scopes);
+  if (b && fresh) b.fresh = fresh;
   if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
   const v = evaluate(rc.when, b);
   // `subprocess.run(cmd, check=True)`: the raise needs a flag the call sets to ask for the error.
@@ -248,6 +249,8 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
   if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
   // `Thread.start()`'s `not self._initialized`, Popen's `not _can_fork_exec`: nothing at the call decides it, nothing there to act on.
   if (v === undefined && onlyLibraryState(rc.when)) return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
+  if (v === false && evaluate(rc.when, { ...b, fresh: undefined }) !== false)
+    return { raises: false, why: `does not raise on an object fresh from its constructor (${describeArgs(b) || 'these arguments'})` };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };
   // `namedtuple('Point', 'x y')`, `ip_network('10.0.0.0/8')`: every argument a literal, a condition over them alone.
   if (v === undefined && rc.argumentsOnly && allKnown(b))

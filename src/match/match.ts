@@ -13,6 +13,8 @@ import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { judge } from './bind.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
+import type { Cond } from '../rules/condition/types.js';
+import { freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
 
 export interface Finding {
   site: CallSite;
@@ -80,8 +82,18 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         hits.set(h.rule.id, { ...h, via });
       }
     }
+    let fresh: FreshReceiver | null | undefined;
+    // The receiver fresh from the raising class's own constructor: the rule's state facts apply (src/compile/condition/state.ts).
+    const freshFor = (h: Hit) => {
+      if (h.via.length || h.status !== 'raises' || site.kind !== 'method' || !readsState(h.rule.condition.when)) return undefined;
+      if (fresh === undefined) fresh = freshReceiver(site.node, model.scopes) ?? null;
+      const q = fresh && model.qualify(fresh.ctor);
+      const owner = `${h.rule.raiser.module}.${h.rule.raiser.qualname.slice(0, h.rule.raiser.qualname.lastIndexOf('.'))}`;
+      const key = (x: string) => model.classes.resolve(x) ?? x;
+      return fresh && q && key(q) === key(owner) ? { called: fresh.called } : undefined;
+    };
     for (const h of hits.values()) {
-      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, scopes);
+      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, scopes, freshFor(h));
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.
@@ -101,6 +113,18 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
     }
   }
   return out;
+}
+
+const stateMemo = new WeakMap<Cond, boolean>();
+
+/** The condition tests the receiver's own state as its class's constructor leaves it (a data atom with `state`). */
+function readsState(c: Cond): boolean {
+  let v = stateMemo.get(c);
+  if (v === undefined) {
+    v = c.k === 'data' ? !!c.state : c.k === 'not' ? readsState(c.e) : c.k === 'and' || c.k === 'or' ? c.es.some(readsState) : false;
+    stateMemo.set(c, v);
+  }
+  return v;
 }
 
 class Matcher {

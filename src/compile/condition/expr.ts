@@ -11,6 +11,7 @@ import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
+import { ClassState, selfAttr, unchangedBefore } from './state.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
   '<': '>',
@@ -101,6 +102,21 @@ export class ExprReader {
       return false;
     }
     return true;
+  }
+
+  private classState: ClassState | null | undefined;
+
+  /**
+   * `self.<attr>` tested at `whole` (`truthy`: `if not self.fp:`; `none`: `self.fp is None`) as data
+   * that says its value on an object fresh from its constructor (./state.ts), when the class says it.
+   */
+  private stateTest(attr: Node, whole: Node, test: 'truthy' | 'none'): Cond | undefined {
+    const name = selfAttr(attr);
+    if (!name) return undefined;
+    if (this.classState === undefined) this.classState = ClassState.of(this.def, this.constant) ?? null;
+    const fact = this.classState?.fact(name, test);
+    if (!fact || !unchangedBefore(this.def, whole, fact)) return undefined;
+    return { k: 'data', text: whole.text.replace(/\s+/g, ' ').slice(0, 80), state: fact };
   }
 
   /** While a test is read under its guards (see `cond`): guarded rebindings do not hide the parameter. */
@@ -232,7 +248,7 @@ export class ExprReader {
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
         if (s && 'present' in s) return { k: 'true' };
-        return data(n);
+        return this.stateTest(n, n, 'truthy') ?? data(n);
       }
     }
   }
@@ -299,6 +315,10 @@ export class ExprReader {
     if (l && 'param' in l && rv) return build(l, op, rv);
     if (r && 'param' in r && lv && FLIP[op]) return build(r, FLIP[op]!, lv);
     if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
+    // `self.fp is None`: the receiver's state (./state.ts).
+    const attr = !l && rn.type === 'none' ? ln : !r && ln.type === 'none' ? rn : undefined;
+    const st = attr && (op === 'is' || op === 'is not' || op === '==' || op === '!=') ? this.stateTest(attr, whole, 'none') : undefined;
+    if (st) return op === 'is' || op === '==' ? st : not(st);
     return data(whole);
   }
 

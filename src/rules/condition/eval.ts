@@ -26,6 +26,8 @@ export interface Binding {
   keywords: Set<string>;
   /** The call has `**mapping`: any keyword may be passed. */
   kwSplat: boolean;
+  /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
+  fresh?: { called: ReadonlySet<string> };
 }
 
 /** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
@@ -224,6 +226,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
     case 'false':
       return false;
     case 'data':
+      // The receiver's own state, on an object fresh from its constructor that no call has changed since.
+      if (c.state && b.fresh && !c.state.changedBy.some((m) => b.fresh!.called.has(m))) return c.state.fresh;
       return undefined;
     case 'not': {
       const e = evaluate(c.e, b);

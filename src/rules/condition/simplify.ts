@@ -26,7 +26,10 @@ export function not(c: Cond): Cond {
   if (c.k === 'true') return { k: 'false' };
   if (c.k === 'false') return { k: 'true' };
   if (c.k === 'not') return c.e;
-  if (c.k === 'data') return { k: 'data', text: c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}` };
+  if (c.k === 'data') {
+    const text = c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`;
+    return c.state ? { k: 'data', text, state: { ...c.state, fresh: !c.state.fresh } } : { k: 'data', text };
+  }
   return { k: 'not', e: c };
 }
 

@@ -25,7 +25,7 @@ export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'h
 export type Cond =
   | { k: 'true' }
   | { k: 'false' }
-  | { k: 'data'; text: string }
+  | { k: 'data'; text: string; state?: StateFact }
   | { k: 'not'; e: Cond }
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }
@@ -39,6 +39,17 @@ export type Cond =
   | { k: 'isinstance'; param: string; types: string[]; /** `issubclass(param, T)`. */ subclass?: true }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
   | { k: 'given'; param: string; key?: string };
+
+/**
+ * A test of the receiver's own attribute (`not self.fp`) as it is on an object fresh from its
+ * constructor (../../compile/condition/state.ts): `fresh` is the test's value then, until one of
+ * `changedBy` (methods of the class that may change the attribute) is called on it.
+ */
+export interface StateFact {
+  attr: string;
+  fresh: boolean;
+  changedBy: string[];
+}
 
 export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';
 

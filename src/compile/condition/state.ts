@@ -1,0 +1,268 @@
+/**
+ * What a method's test reads of its own object (`not self.fp`, `self.fp is None`,
+ * `self._communication_started`), as the object is when its constructor has just returned: the
+ * values the class's `__init__` leaves in the attribute on every path that returns, and the
+ * methods that can change it afterwards. The matcher decides such a test for a receiver the caller
+ * has just constructed and called none of those methods on (src/semantic/fresh.ts): `with
+ * ZipFile(p, 'w') as zf: zf.writestr(...)` cannot meet "archive that was already closed".
+ *
+ * Only classes that say it plainly: no base but `object`, no `__new__` / `__setattr__`, an
+ * `__init__` of their own; an attribute `__init__` assigns as a whole (`self.fp = ...`), to a
+ * literal or to an object (a constructor's or `open`'s result, a required argument). An object
+ * counts as set only for an attribute some other method sets to a false literal (`close()`'s
+ * `self.fp = None`): a lifecycle flag, not a value the caller feeds (`self.timeout = timeout`).
+ */
+import type { Node } from '../../parse/parser.js';
+import { contains, field, namedChildren } from '../../parse/syntax.js';
+import { literalOf } from '../../rules/condition/literal.js';
+import { truthy } from '../../rules/condition/simplify.js';
+import type { PyVal, StateFact } from '../../rules/condition/types.js';
+import { InitFlow, selfAttr } from './initflow.js';
+
+export { selfAttr };
+
+/** What `__init__` may leave in the attribute: a literal, an object (truthy, not None), or not known. */
+type Value = { lit: PyVal } | 'object' | 'unknown' | 'absent';
+const FALSE_LITERALS = new Set(['None', 'False', '0', "''", '""', '()', '[]', '{}']);
+
+/** The class body's methods by name (`decorated_definition`s by the def they wrap), and name-to-name aliases (`__del__ = close`). */
+function members(body: Node): { methods: Map<string, Node>; aliases: Map<string, string>; assigned: Map<string, Node[]> } {
+  const methods = new Map<string, Node>();
+  const aliases = new Map<string, string>();
+  const assigned = new Map<string, Node[]>();
+  for (const st of namedChildren(body)) {
+    const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;
+    if (def?.type === 'function_definition') {
+      const n = field(def, 'name')?.text;
+      if (n) methods.set(n, def);
+      continue;
+    }
+    const a = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+    const left = a?.type === 'assignment' ? field(a, 'left') : null;
+    if (left?.type !== 'identifier') continue;
+    const right = field(a!, 'right');
+    if (right?.type === 'identifier') aliases.set(left.text, right.text);
+    assigned.set(left.text, [...(assigned.get(left.text) ?? []), a!]);
+  }
+  return { methods, aliases, assigned };
+}
+
+export class ClassState {
+  private readonly methods: Map<string, Node>;
+  private readonly aliases: Map<string, string>;
+  private readonly classLevel: Map<string, Node[]>;
+  private readonly init: Node | undefined;
+  private readonly memo = new Map<string, { values: Value[]; changedBy: string[] } | null>();
+
+  private constructor(
+    body: Node,
+    private readonly constant: (name: string) => PyVal | undefined,
+  ) {
+    const m = members(body);
+    this.methods = m.methods;
+    this.aliases = m.aliases;
+    this.classLevel = m.assigned;
+    this.init = this.methods.get('__init__');
+  }
+
+  /** The state reader of the class whose body holds `def`, when the class is one this reader can read. */
+  static of(def: Node, constant: (name: string) => PyVal | undefined): ClassState | undefined {
+    const body = def.parent?.type === 'decorated_definition' ? def.parent.parent : def.parent;
+    const cls = body?.parent;
+    if (body?.type !== 'block' || cls?.type !== 'class_definition') return undefined;
+    const bases = field(cls, 'superclasses');
+    if (bases && namedChildren(bases).some((b) => b.text !== 'object')) return undefined;
+    const s = new ClassState(body, constant);
+    if (!s.init || s.methods.has('__new__') || s.methods.has('__setattr__') || s.methods.has('__getattribute__')) return undefined;
+    return s;
+  }
+
+  /**
+   * The test on a fresh object: `self.<attr>` is true (`truthy`) or is None (`none`); undefined
+   * when `__init__` does not leave it plain.
+   */
+  fact(attr: string, test: 'truthy' | 'none'): StateFact | undefined {
+    const s = this.state(attr);
+    if (!s) return undefined;
+    let out: boolean | undefined;
+    for (const v of s.values) {
+      if (v === 'unknown' || v === 'absent') return undefined;
+      const b = v === 'object' ? test === 'truthy' : test === 'truthy' ? truthy(v.lit) : v.lit.t === 'none';
+      if (out !== undefined && out !== b) return undefined;
+      out = b;
+    }
+    if (out === undefined) return undefined;
+    // An object stands for "set" only when another method unsets it (a lifecycle flag).
+    if (s.values.includes('object') && !this.unsetElsewhere(attr)) return undefined;
+    return { attr, fresh: out, changedBy: s.changedBy };
+  }
+
+  private state(attr: string): { values: Value[]; changedBy: string[] } | undefined {
+    if (this.memo.has(attr)) return this.memo.get(attr) ?? undefined;
+    const changedBy = this.changers(attr);
+    let out: { values: Value[]; changedBy: string[] } | null = null;
+    if (changedBy) {
+      const keys = new InitFlow(attr, (n) => this.valueKey(n), changedBy).run(field(this.init!, 'body'));
+      const values = keys ? [...keys].map((k) => this.value(k, attr)) : undefined;
+      if (values?.length) out = { values, changedBy: [...changedBy].sort() };
+    }
+    this.memo.set(attr, out);
+    return out ?? undefined;
+  }
+
+  /** A value key of InitFlow as a Value; `absent` is the class-level default when the body binds one literal. */
+  private value(key: string, attr: string): Value {
+    if (key === 'object' || key === 'unknown') return key;
+    if (key === 'absent') {
+      const at = this.classLevel.get(attr);
+      const lit = at?.length === 1 ? literalOf(field(at[0]!, 'right'), this.constant) : undefined;
+      return lit ? { lit } : 'absent';
+    }
+    return { lit: JSON.parse(key.slice(4)) as PyVal };
+  }
+
+  /** What an assignment's right side leaves in the attribute, as a key of InitFlow. */
+  valueKey(right: Node | null): string {
+    const lit = literalOf(right, this.constant);
+    if (lit) return `lit:${JSON.stringify(lit)}`;
+    if (right?.type === 'call') {
+      const fn = field(right, 'function');
+      const last = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : fn?.text;
+      return last && (/^_*[A-Z]/.test(last) || last === 'open') ? 'object' : 'unknown';
+    }
+    if (right?.type === 'identifier' && this.requiredParam(right.text)) return 'object';
+    return 'unknown';
+  }
+
+  private requiredParam(name: string): boolean {
+    const params = field(this.init!, 'parameters');
+    return namedChildren(params ?? this.init!).some((p) => p.type === 'identifier' && p.text === name && name !== 'self');
+  }
+
+  /** Some method other than `__init__` sets the attribute to a false literal (`close()`'s `self.fp = None`). */
+  private unsetElsewhere(attr: string): boolean {
+    for (const [name, def] of this.methods) {
+      if (name === '__init__') continue;
+      for (const a of def.descendantsOfType('assignment')) {
+        const left = a && field(a, 'left');
+        const right = a && field(a, 'right');
+        if (!left || !right) continue;
+        if (selfAttr(left) === attr && FALSE_LITERALS.has(right.text)) return true;
+        // `fp, self.fp = self.fp, None`
+        if (left.type !== 'pattern_list' || right.type !== 'expression_list') continue;
+        const i = namedChildren(left).findIndex((t) => selfAttr(t) === attr);
+        if (i >= 0 && FALSE_LITERALS.has(namedChildren(right)[i]?.text ?? '')) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The methods that may change the attribute: those that assign or delete it, hand `self` to other
+   * code, or call (or pass on as `self.m`) such a method, transitively; aliases join their method.
+   * Undefined when some method can change any attribute (`setattr(self, ...)`, `self.__dict__`).
+   */
+  private changers(attr: string): Set<string> | undefined {
+    const direct = new Set<string>();
+    const calls = new Map<string, Set<string>>();
+    for (const [name, def] of this.methods) {
+      const effect = methodEffect(def, attr);
+      if (effect === 'any') return undefined;
+      if (effect.changes) direct.add(name);
+      calls.set(name, effect.calls);
+    }
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [name, called] of calls) {
+        if (direct.has(name)) continue;
+        if ([...called].some((c) => direct.has(c) || direct.has(this.aliases.get(c) ?? ''))) {
+          direct.add(name);
+          grew = true;
+        }
+      }
+    }
+    for (const [alias, target] of this.aliases) if (direct.has(target)) direct.add(alias);
+    return direct;
+  }
+}
+
+/** What one method does to the attribute: assigns it, or hands `self` on (changes), and which `self.m` it reaches. */
+function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<string> } | 'any' {
+  const calls = new Set<string>();
+  let changes = false;
+  for (const n of def.descendantsOfType(['attribute', 'identifier', 'call'])) {
+    if (!n) continue;
+    if (n.type === 'call') {
+      const fn = field(n, 'function')?.text;
+      if (fn === 'setattr' || fn === 'delattr' || fn === 'vars') return 'any';
+      continue;
+    }
+    if (n.type === 'identifier') {
+      // `self` handed to other code (an argument, a value stored or returned), or bound to another name.
+      const up = n.parent?.type;
+      if (n.text === 'self' && up !== 'attribute' && up !== 'parameters' && up !== 'return_statement') changes = true;
+      continue;
+    }
+    const a = selfAttr(n);
+    if (!a) continue;
+    if (a === '__dict__') return 'any';
+    const up = n.parent;
+    const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === n.id;
+    const inPattern = up?.type === 'pattern_list' || up?.type === 'tuple_pattern' || up?.type === 'delete_statement' || up?.type === 'expression_list';
+    if (a === attr && (written || inPattern)) changes = true;
+    else calls.add(a);
+  }
+  return { changes, calls };
+}
+
+const LOOPS = new Set(['for_statement', 'while_statement']);
+
+/**
+ * The def changes nothing of the attribute before `test` (nor after it in a loop around it): no
+ * assignment to it, no call of a method that may change it, `self` not handed on.
+ */
+export function unchangedBefore(def: Node, test: Node, fact: StateFact): boolean {
+  const before = (x: Node) => {
+    if (x.startIndex < test.startIndex) return true;
+    for (let p = x.parent; p && p.id !== def.id; p = p.parent)
+      if (LOOPS.has(p.type) && p.startIndex <= test.startIndex && test.endIndex <= p.endIndex) return true;
+    return false;
+  };
+  const changed = new Set(fact.changedBy);
+  for (const x of field(def, 'body')?.descendantsOfType(['attribute', 'identifier', 'await', 'yield']) ?? []) {
+    if (!x || !before(x) || leaves(x, def, test)) continue;
+    // Other tasks (or the generator's consumer) run while the def waits: the state may change.
+    if (x.type === 'await' || x.type === 'yield') return false;
+    if (x.type === 'identifier') {
+      const up = x.parent?.type;
+      if (x.text === 'self' && up !== 'attribute' && up !== 'return_statement') return false;
+      continue;
+    }
+    const a = selfAttr(x);
+    if (a && changed.has(a)) return false;
+    if (a === fact.attr) {
+      const up = x.parent;
+      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === x.id;
+      if (written || up?.type === 'pattern_list' || up?.type === 'tuple_pattern' || up?.type === 'delete_statement') return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * `x` is in a block that ends by leaving the def (`if mode == 'w': return self._open_to_write(...)`)
+ * and does not hold `test`: no pass through `x` reaches the test (no `try` around it that could
+ * resume, no `break` / `continue` in the block that could skip its end).
+ */
+function leaves(x: Node, def: Node, test: Node): boolean {
+  let block: Node | undefined;
+  for (let p = x.parent; p && p.id !== def.id; p = p.parent) {
+    if (p.type === 'try_statement' || p.type === 'with_statement') return false;
+    if (!block && p.type === 'block' && !contains(p, test)) {
+      const last = namedChildren(p).at(-1);
+      if ((last?.type === 'return_statement' || last?.type === 'raise_statement') && !p.descendantsOfType(['break_statement', 'continue_statement']).length)
+        block = p;
+    }
+  }
+  return !!block;
+}

@@ -1,0 +1,107 @@
+/**
+ * A method call on an object the caller has just constructed: `zf = ZipFile(p, 'w')` or `with
+ * ZipFile(p, 'w') as zf:`, then `zf.writestr(...)`, with nothing in between that could change the
+ * object but calls of its own methods (which the matcher weighs: a rule's state facts name the
+ * methods that change the state it reads, src/compile/condition/state.ts).
+ *
+ * The receiver is a local name of the call's function (or of the module) that one statement binds
+ * to a call, the call it is read from being below that statement in its block (or inside the
+ * `with` body). Every other use of the name before the call (and anywhere in a loop around the
+ * call that does not hold the binding) must be a method call or an attribute read on it: an object
+ * handed to other code, stored, compared, or changed by attribute assignment is not fresh.
+ */
+import type { Node } from '../parse/parser.js';
+import { contains, field, namedChildren } from '../parse/syntax.js';
+import type { Scopes } from './scopes.js';
+
+export interface FreshReceiver {
+  /** The constructor as written (`ZipFile`, `zipfile.ZipFile`): the model qualifies it. */
+  ctor: Node;
+  /** The methods called (or read as attributes) on it before the call: `__enter__` for a `with` target. */
+  called: Set<string>;
+}
+
+const NESTED = new Set(['function_definition', 'class_definition', 'lambda']);
+const LOOPS = new Set(['for_statement', 'while_statement']);
+
+/** The binding of `id` when it is one this reader follows: `x = C(...)` as a statement, or `with C(...) as x`. */
+function bindingOf(id: Node): { stmt: Node; value: Node; within: Node; with: boolean } | 'other' | undefined {
+  const up = id.parent;
+  if (!up) return undefined;
+  if (up.type === 'assignment' && field(up, 'left')?.id === id.id) {
+    const right = field(up, 'right');
+    const stmt = up.parent;
+    if (right?.type !== 'call' || stmt?.type !== 'expression_statement' || !stmt.parent) return 'other';
+    return { stmt, value: right, within: stmt.parent, with: false };
+  }
+  if (up.type === 'as_pattern_target') {
+    const as = up.parent;
+    const item = as?.parent;
+    const value = as ? namedChildren(as)[0] : undefined;
+    const ws = item?.parent?.parent;
+    const body = ws ? field(ws, 'body') : null;
+    if (as?.type !== 'as_pattern' || item?.type !== 'with_item' || value?.type !== 'call' || ws?.type !== 'with_statement' || !body) return 'other';
+    return { stmt: ws, value, within: body, with: true };
+  }
+  const binds =
+    ((up.type === 'assignment' || up.type === 'augmented_assignment') && field(up, 'left')?.id === id.id) ||
+    up.type === 'pattern_list' ||
+    up.type === 'tuple_pattern' ||
+    up.type === 'list_pattern' ||
+    up.type === 'for_in_clause' ||
+    up.type === 'delete_statement' ||
+    up.type === 'global_statement' ||
+    up.type === 'nonlocal_statement' ||
+    up.type === 'aliased_import' ||
+    up.type === 'dotted_name' ||
+    up.type === 'named_expression' ||
+    up.type === 'as_pattern' ||
+    up.type === 'except_clause' ||
+    (up.type === 'for_statement' && field(up, 'left')?.id === id.id);
+  return binds ? 'other' : undefined;
+}
+
+/** The call `site` (a method call `name.m(...)`) on a receiver that is fresh from its constructor, else undefined. */
+export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undefined {
+  const fn = call.type === 'call' ? field(call, 'function') : null;
+  const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+  if (obj?.type !== 'identifier') return undefined;
+  const name = obj.text;
+  const scope = scopes.scopesOf(call)[0];
+  if (!scope || scope.type === 'class_definition') return undefined;
+  if (scope.type === 'function_definition' && isParameter(scope, name)) return undefined;
+  const body = scope.type === 'module' ? scope : field(scope, 'body');
+  if (!body) return undefined;
+  const ids = body.descendantsOfType('identifier').filter((x): x is Node => !!x && x.text === name && x.id !== obj.id);
+  let binding: Exclude<ReturnType<typeof bindingOf>, 'other' | undefined> | undefined;
+  const uses: Node[] = [];
+  for (const id of ids) {
+    for (let p = id.parent; p && p.id !== body.id; p = p.parent) if (NESTED.has(p.type)) return undefined;
+    const b = bindingOf(id);
+    if (b === 'other' || (b && binding)) return undefined;
+    if (b) binding = b;
+    else uses.push(id);
+  }
+  if (!binding || !contains(binding.within, call) || (!binding.with && call.startIndex < binding.stmt.endIndex)) return undefined;
+  // A loop around the call that the binding is not in: a use anywhere in it may run before the call.
+  let loop: Node | undefined;
+  for (let p = call.parent; p && p.id !== body.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, binding.stmt)) loop = p;
+  const called = new Set<string>(binding.with ? ['__enter__', '__aenter__'] : []);
+  for (const u of uses) {
+    const before = (u.startIndex > binding.stmt.startIndex && u.startIndex < call.endIndex) || (!!loop && contains(loop, u));
+    if (!before) continue;
+    const up = u.parent;
+    if (up?.type !== 'attribute' || field(up, 'object')?.id !== u.id) return undefined;
+    const attr = field(up, 'attribute')?.text;
+    const host = up.parent;
+    const written = (host?.type === 'assignment' || host?.type === 'augmented_assignment') && field(host, 'left')?.id === up.id;
+    if (!attr || written || host?.type === 'delete_statement' || host?.type === 'pattern_list' || host?.type === 'tuple_pattern') return undefined;
+    called.add(attr);
+  }
+  return { ctor: field(binding.value, 'function') ?? binding.value, called };
+}
+
+function isParameter(def: Node, name: string): boolean {
+  const params = field(def, 'parameters');
+  return !!params && params.descendantsOfType('identifier').some((p) => p?.text === name);
+}
