@@ -8,12 +8,12 @@ import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { isIdentifier } from '../python/identifier.js';
 import { field, namedChildren } from '../parse/syntax.js';
-import { evaluate, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
-import { onlyLibraryState } from '../rules/condition/simplify.js';
+import { evaluate, residual, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
+import { onlyLibraryState, onlyTypeTests } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
-import { whyTrue, whyUnknown } from '../rules/condition/words.js';
+import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
 interface Args {
   positional: Node[];
@@ -77,9 +77,54 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
   return out;
 }
 
-/** `class`: an argument that names a class the code defines (`get_type_hints(Foo)`): a class object, whatever its metaclass. */
-function classType(n: Node, scopes: (() => Scopes) | undefined): PyVal['t'] | undefined {
-  return n.type === 'identifier' && scopes?.().isClassAt(n.text, n) ? 'class' : undefined;
+/**
+ * The type an identifier argument is known to have: `class` when it names a class the code defines
+ * (`get_type_hints(Foo)`: a class object, whatever its metaclass), or the builtin type its function's
+ * parameter is annotated with (`secret: str`) when nothing in the function rebinds it.
+ */
+function argType(n: Node, scopes: (() => Scopes) | undefined): PyVal['t'] | undefined {
+  if (n.type !== 'identifier') return undefined;
+  return annotatedType(n) ?? (scopes?.().isClassAt(n.text, n) ? 'class' : undefined);
+}
+
+/** Annotations that say the value's class exactly (`float` takes an int, `bytes` a bytearray, `int` a bool: not these). */
+const EXACT_ANNOTATIONS: Record<string, PyVal['t']> = { str: 'str', list: 'list', dict: 'dict', tuple: 'tuple', set: 'set' };
+const REBINDS = new Set([
+  'assignment',
+  'augmented_assignment',
+  'for_statement',
+  'for_in_clause',
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'as_pattern_target',
+  'named_expression',
+  'delete_statement',
+  'global_statement',
+  'nonlocal_statement',
+]);
+
+function annotatedType(n: Node): PyVal['t'] | undefined {
+  let def: Node | null = n.parent;
+  while (def && def.type !== 'function_definition' && def.type !== 'lambda' && def.type !== 'class_definition') def = def.parent;
+  if (def?.type !== 'function_definition') return undefined;
+  const param = namedChildren(field(def, 'parameters') ?? def).find(
+    (p) => (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') && (field(p, 'name') ?? namedChildren(p)[0])?.text === n.text,
+  );
+  // `kw: dict = None`: None when not passed (an implicit Optional).
+  if (param?.type === 'typed_default_parameter' && field(param, 'value')?.type === 'none') return undefined;
+  const t = param && field(param, 'type')?.text.replace(/\[.*$/s, '');
+  if (!t || !Object.hasOwn(EXACT_ANNOTATIONS, t)) return undefined;
+  const rebinds = (x: Node | null): boolean => {
+    const up = x?.parent;
+    if (!x || x.text !== n.text || !up || !REBINDS.has(up.type)) return false;
+    if (up.type === 'named_expression') return field(up, 'name')?.id === x.id;
+    if (up.type === 'assignment' || up.type === 'augmented_assignment' || up.type === 'for_statement' || up.type === 'for_in_clause')
+      return field(up, 'left')?.id === x.id;
+    return true;
+  };
+  const rebound = field(def, 'body')?.descendantsOfType('identifier').some(rebinds);
+  return rebound ? undefined : EXACT_ANNOTATIONS[t];
 }
 
 const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
@@ -137,7 +182,7 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
   /** An argument: its value, else its builtin type when the syntax says it. */
   const arg = (n: Node): Bound => {
     const v = value(n);
-    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? classType(n, scopes), given: true, text: n.text };
+    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? argType(n, scopes), given: true, text: n.text };
   };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
@@ -203,14 +248,23 @@ export interface Verdict {
  * Whether calling `entry` at `call` reaches the raise. `direct` is false for an indirect path (a
  * library method calling the raising one): the user's arguments are not the raising def's then.
  */
-export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes, fresh?: Binding['fresh']): Verdict {
-  const v = judgeCall(rc, call, entry, direct, scopes, fresh);
+export interface JudgeOptions {
+  /** The model's scopes (made on first use): an argument naming a class of the file. */
+  scopes?: () => Scopes;
+  /** The receiver is fresh from the raising class's constructor (src/semantic/fresh.ts). */
+  fresh?: Binding['fresh'];
+  /** The rule raises TypeError: a raise that only an argument of another type meets is a type checker's question. */
+  typeError?: boolean;
+}
+
+export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions = {}): Verdict {
+  const v = judgeCall(rc, call, entry, direct, o);
   // A generator raises when the iterator the call returns is iterated: not at the call itself.
   if (rc.onIteration && v.raises !== false) return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
   return v;
 }
 
-function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean, scopes?: () => Scopes, fresh?: Binding['fresh']): Verdict {
+function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions): Verdict {
   if (rc.unknown) return { raises: undefined, why: whyUnknown(rc, undefined) };
   if (rc.when.k === 'true' && (rc.entries.includes(entry) || !direct)) return { raises: true, why: 'always raises' };
   // Another public method that calls the raising one (`ZipFile.read()` calls `open()`): the raise's
@@ -239,8 +293,8 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       } once reached; ${through}`,
     };
   }
-  const b = bindArguments(call, rc.params, scopes);
-  if (b && fresh) b.fresh = fresh;
+  const b = bindArguments(call, rc.params, o.scopes);
+  if (b && o.fresh) b.fresh = o.fresh;
   if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
   const v = evaluate(rc.when, b);
   // `subprocess.run(cmd, check=True)`: the raise needs a flag the call sets to ask for the error.
@@ -258,6 +312,9 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       raises: false,
       why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data`,
     };
+  // `BZ2File(self.filename)`, `get_type_hints(obj)`: a TypeError that only an argument of another type meets, its type not known here.
+  const typeTest = v === undefined && o.typeError ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name))) : undefined;
+  if (typeTest) return { raises: false, why: `raises only when ${condText(typeTest)} (a type checker's question: the argument's type is not known here)` };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }
 

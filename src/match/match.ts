@@ -93,7 +93,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       return fresh && q && key(q) === key(owner) ? { called: fresh.called } : undefined;
     };
     for (const h of hits.values()) {
-      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, scopes, freshFor(h));
+      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, { scopes, fresh: freshFor(h), typeError: h.rule.errorClass === 'TypeError' });
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.

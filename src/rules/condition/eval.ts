@@ -1,5 +1,5 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
-import { truthy } from './simplify.js';
+import { and, not, or, truthy } from './simplify.js';
 import type { CmpOp, Cond, PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, splitPath } from './derived.js';
@@ -256,4 +256,14 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return compare(v, c.op, c.value);
     }
   }
+}
+
+/** What is left of `c` once the call's arguments decide what they can: decided parts fold away. */
+export function residual(c: Cond, b: Binding): Cond {
+  const v = evaluate(c, b);
+  if (v !== undefined) return { k: v ? 'true' : 'false' };
+  if (c.k === 'and') return and(c.es.map((e) => residual(e, b)));
+  if (c.k === 'or') return or(c.es.map((e) => residual(e, b)));
+  if (c.k === 'not') return not(residual(c.e, b));
+  return c;
 }

@@ -89,6 +89,28 @@ export function onlyLibraryState(c: Cond): boolean {
   return visit(c) && state > 0;
 }
 
+/** `not hasattr(p, "name")` / `not callable(p)` of a parameter, as a data atom's text. */
+const FAILED_TYPE_TEST = /^not (?:hasattr\((\w+), *(['"])\w+\2\)|callable\((\w+)\))$/;
+
+/**
+ * The condition needs a parameter to fail a type test (`not isinstance(p, T)`, `not
+ * issubclass(p, T)`, `not hasattr(p, "read")`, `not callable(p)`): one of its conjuncts is made of
+ * such failed tests alone, so an argument of the type the test wants never raises. Returns that
+ * part, else undefined. (A test that must pass, `callable(function)` before a raise about another
+ * argument, is no such part.)
+ */
+export function onlyTypeTests(c: Cond, params: ReadonlySet<string>): Cond | undefined {
+  const failed = (x: Cond): boolean => {
+    if (x.k === 'not') return x.e.k === 'isinstance';
+    if (x.k === 'and' || x.k === 'or') return x.es.every(failed);
+    if (x.k !== 'data') return false;
+    const m = FAILED_TYPE_TEST.exec(x.text);
+    return !!m && params.has(m[1] ?? m[3] ?? '');
+  };
+  const pushed = pushNot(c);
+  return (pushed.k === 'and' ? pushed.es : [pushed]).find(failed);
+}
+
 const NEGATED: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>', in: 'not in', 'not in': 'in', has: 'has not', 'has not': 'has', is: 'is not', 'is not': 'is' };
 
 /** The condition with `not` pushed down to its atoms (`not (a or b)` is `not a and not b`; `not x < 1` is `x >= 1`). */
