@@ -11,6 +11,7 @@ import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
+import { build, data, keyword, nonEmpty } from './atoms.js';
 import { ClassState, selfAttr, unchangedBefore } from './state.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
@@ -63,7 +64,7 @@ export class ExprReader {
         return `${v.text}[${i.text}]`;
       return undefined;
     }
-    if (n.type !== 'identifier') return undefined;
+    if (n.type !== 'identifier' || this.hidden.has(n.text)) return undefined;
     const p = this.params.get(n.text);
     // `*args` is a tuple of what the call passes positionally (match/bind.ts binds it); `**kwargs` is read
     // by key, or whole (`if kwargs:`, bound to the keywords the call passes) while nothing before can change it.
@@ -127,15 +128,18 @@ export class ExprReader {
    * read over the parameter, and holds as written only when no such guard does; when one does,
    * the parameter's value is not known there.
    */
-  private guards(n: Node): Node[] {
+  private guards(n: Node): Assign[] {
     const row = n.startPosition.row;
     const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
-    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name)).map((a) => a.guard!);
+    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name));
   }
+
+  /** Parameters read as data (not known) while a test is read under the guards that rebind them. */
+  private hidden = new Set<string>();
 
   /** A parameter whose length is known at `row`: not rebound before it, or rebound only by `sorted`/`list`/`tuple` of itself. */
   private lengthParam(name: string, row: number): string | undefined {
-    const p = this.params.get(name);
+    const p = this.hidden.has(name) ? undefined : this.params.get(name);
     if (!p || p.kind === 'var-keyword') return undefined;
     return this.assigns.every((a) => a.name !== name || a.row >= row || a.keepsLength) ? name : undefined;
   }
@@ -214,10 +218,15 @@ export class ExprReader {
     if (!gs.length) return this.read(n);
     this.guarded = true;
     try {
-      const g = or(gs.map((x) => this.read(x)));
-      return or([and([not(g), this.read(n)]), and([g, data(n)])]);
+      const g = or(gs.map((x) => this.read(x.guard!)));
+      // Under a guard the rebound parameters are not known; the test's other parts still are (`hardlink_dupes and len(optimize) < 2`).
+      this.hidden = new Set(gs.map((a) => a.name));
+      const rebound = this.read(n);
+      this.hidden = new Set();
+      return or([and([not(g), this.read(n)]), and([g, rebound])]);
     } finally {
       this.guarded = false;
+      this.hidden = new Set();
     }
   }
 
@@ -373,28 +382,4 @@ export class ExprReader {
     const path = this.path(n);
     return path ? { k: 'truthy', param: path } : data(n);
   }
-}
-
-/** A test of a keyword read from `**kwargs`: over the keyword when it was passed, over the default when not. */
-function keyword(
-  s: { kw: string; key: string; dflt: PyVal | 'raises' | undefined },
-  passed: (param: string) => Cond,
-  byDefault: (v: PyVal) => boolean | undefined,
-  whole: Node,
-): Cond {
-  const given: Cond = { k: 'given', param: s.kw, key: s.key };
-  const d = s.dflt === 'raises' ? false : s.dflt === undefined ? undefined : byDefault(s.dflt);
-  const absent: Cond = d === true ? { k: 'true' } : d === false ? { k: 'false' } : data(whole);
-  return or([and([given, passed(s.kw + stepText({ key: s.key }))]), and([not(given), absent])]);
-}
-
-function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {
-  if (s.len) return op !== 'is' && op !== 'is not' ? { k: 'len', param: s.param, op, value: v } : { k: 'data', text: `len(${s.param}) ${op} ${v.t}` };
-  return { k: 'cmp', param: s.param, op, value: v };
-}
-
-const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });
-
-function data(n: Node): Cond {
-  return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
 }

@@ -1,0 +1,29 @@
+/** Atoms of the conditions ./expr.ts reads: a keyword from `**kwargs`, a comparison, a data atom. */
+import type { Node } from '../../parse/parser.js';
+import { stepText } from '../../rules/condition/derived.js';
+import { and, not, or } from '../../rules/condition/simplify.js';
+import type { CmpOp, Cond, PyVal } from '../../rules/condition/types.js';
+
+/** A test of a keyword read from `**kwargs`: over the keyword when it was passed, over the default when not. */
+export function keyword(
+  s: { kw: string; key: string; dflt: PyVal | 'raises' | undefined },
+  passed: (param: string) => Cond,
+  byDefault: (v: PyVal) => boolean | undefined,
+  whole: Node,
+): Cond {
+  const given: Cond = { k: 'given', param: s.kw, key: s.key };
+  const d = s.dflt === 'raises' ? false : s.dflt === undefined ? undefined : byDefault(s.dflt);
+  const absent: Cond = d === true ? { k: 'true' } : d === false ? { k: 'false' } : data(whole);
+  return or([and([given, passed(s.kw + stepText({ key: s.key }))]), and([not(given), absent])]);
+}
+
+export function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {
+  if (s.len) return op !== 'is' && op !== 'is not' ? { k: 'len', param: s.param, op, value: v } : { k: 'data', text: `len(${s.param}) ${op} ${v.t}` };
+  return { k: 'cmp', param: s.param, op, value: v };
+}
+
+export const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });
+
+export function data(n: Node): Cond {
+  return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
+}
