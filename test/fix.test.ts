@@ -290,7 +290,7 @@ def main(exc):
 
   it('one call that may raise several errors gets one try with a handler for each, a subclass before its base', async () => {
     const source =
-      'import os\n\n\ndef open_port(name, mode="r"):\n    if not isinstance(name, str):\n        raise TypeError("name must be a str")\n    if mode not in "rw":\n        raise ValueError(f"bad mode {mode}")\n    if not os.path.exists(name):\n        raise FileNotFoundError(name)\n    if os.path.isdir(name):\n        raise OSError("is a directory")\n    return name\n';
+      'import os\n\n\ndef open_port(name, mode="r"):\n    if not name:\n        raise TypeError("name must not be empty")\n    if mode not in "rw":\n        raise ValueError(f"bad mode {mode}")\n    if not os.path.exists(name):\n        raise FileNotFoundError(name)\n    if os.path.isdir(name):\n        raise OSError("is a directory")\n    return name\n';
     const rec = (slug: string, errorClass: string, lineNumber: number, handler: string) => ({
       record: {
         id: `${slug
