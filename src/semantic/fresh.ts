@@ -87,6 +87,9 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   let loop: Node | undefined;
   for (let p = call.parent; p && p.id !== body.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, binding.stmt)) loop = p;
   const called = new Set<string>(binding.with ? ['__enter__', '__aenter__'] : []);
+  // In a loop the call itself ran on the passes before.
+  const own = fn ? field(fn, 'attribute')?.text : undefined;
+  if (loop && own) called.add(own);
   for (const u of uses) {
     const before = (u.startIndex > binding.stmt.startIndex && u.startIndex < call.endIndex) || (!!loop && contains(loop, u));
     if (!before) continue;
