@@ -1,7 +1,8 @@
 /**
  * The type the binder knows an identifier argument to have (src/match/bind.ts): a class object
- * when it names a class the code defines, or the builtin type of its function's parameter
- * annotation when that says the class exactly and nothing rebinds it. Anything else: not known.
+ * when it names a class the code defines, a function when a `def` alone binds it, an instance for a
+ * call of a class the file defines over `object` alone, or the builtin type of its function's
+ * parameter annotation when that says the class exactly and nothing rebinds it. Anything else: not known.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node } from '../src/parse/parser.js';
@@ -44,6 +45,27 @@ def shadowed(Point: object, secret: str):
 def looped(items, secret: str):
     for secret in items:
         probe(secret)
+
+def handler(event):
+    return event
+
+class Child(Point):
+    pass
+
+class Meta(type):
+    pass
+
+class WithMeta(metaclass=Meta):
+    pass
+
+class FromLib(typing.NamedTuple):
+    pass
+
+probe(handler)
+probe(Child())
+probe(WithMeta())
+probe(FromLib())
+probe(len)
 `;
 
 function typesOf(): string[] {
@@ -64,7 +86,7 @@ function typesOf(): string[] {
 }
 
 describe('the type of an identifier argument', () => {
-  it('is a class for a class the code defines, the annotated builtin type of an unrebound parameter, else not known', () => {
+  it('is a class or function the code defines, an instance of its own plain class, the annotated builtin type of an unrebound parameter, else not known', () => {
     expect(typesOf()).toEqual([
       '(Point): class',
       '(Local): class',
@@ -80,6 +102,11 @@ describe('the type of an identifier argument', () => {
       '(Point): -', // a parameter named like the class
       '(secret): -', // rebound before the call
       '(secret): -', // a loop target
+      '(handler): function',
+      '(Child()): instance', // a class of the file over `object` and the file's own classes
+      '(WithMeta()): -', // a metaclass
+      '(FromLib()): -', // a base from a library
+      '(len): -', // a builtin function: not bound by a `def` of the file
     ]);
   });
 });

@@ -8,7 +8,7 @@ import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { isIdentifier } from '../python/identifier.js';
 import { field, namedChildren } from '../parse/syntax.js';
-import { evaluate, residual, type Binding, type Bound, type Tri } from '../rules/condition/eval.js';
+import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, typeOfExpr } from '../rules/condition/literal.js';
@@ -82,9 +82,25 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
  * (`get_type_hints(Foo)`: a class object, whatever its metaclass), or the builtin type its function's
  * parameter is annotated with (`secret: str`) when nothing in the function rebinds it.
  */
-function argType(n: Node, scopes: (() => Scopes) | undefined): PyVal['t'] | undefined {
+function argType(n: Node, scopes: (() => Scopes) | undefined): Kind | undefined {
+  // `Foo()` of a class the file defines over `object` and its own such classes: an instance of no library class.
+  const fn = n.type === 'call' ? field(n, 'function') : undefined;
+  if (fn?.type === 'identifier') return scopes && ownClass(fn, scopes(), 0) ? 'instance' : undefined;
   if (n.type !== 'identifier') return undefined;
-  return annotatedType(n) ?? (scopes?.().isClassAt(n.text, n) ? 'class' : undefined);
+  const annotated = annotatedType(n);
+  if (annotated) return annotated;
+  const def = scopes?.().definitionAt(n.text, n)?.type;
+  return def === 'class_definition' ? 'class' : def === 'function_definition' ? 'function' : undefined;
+}
+
+/** `name` read where it is is a class of this file whose bases are `object` or such classes, with no keyword (metaclass). */
+function ownClass(name: Node, scopes: Scopes, depth: number): boolean {
+  const def = depth < 8 ? scopes.definitionAt(name.text, name) : undefined;
+  if (def?.type !== 'class_definition') return false;
+  const bases = field(def, 'superclasses');
+  return (
+    !bases || namedChildren(bases).every((b) => b.type === 'comment' || (b.type === 'identifier' && (b.text === 'object' || ownClass(b, scopes, depth + 1))))
+  );
 }
 
 /** Annotations that say the value's class exactly (`float` takes an int, `bytes` a bytearray, `int` a bool: not these). */

@@ -26,6 +26,54 @@ export interface InstalledRoots {
   roots: string[];
 }
 
+/** Undecorated top-level functions up to this many lines are kept whole (helper predicates). */
+const SMALL_DEF_LINES = 8;
+
+/**
+ * The module's plain classes, read off its top-level `class` lines: bases `object` or plain classes of
+ * the module, no keyword (no metaclass), the name bound by no other top-level line. No built-in value,
+ * class object or function is an instance of one (src/compile/condition/helpers.ts).
+ */
+export function plainClasses(lines: readonly string[]): string[] {
+  const bases = new Map<string, string[] | undefined>();
+  const bound = new Map<string, number>();
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(?:class|def)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]/.exec(lines[i]!);
+    if (!m) continue;
+    const name = (m[1] ?? m[2])!;
+    bound.set(name, (bound.get(name) ?? 0) + 1);
+    if (!lines[i]!.startsWith('class')) continue;
+    // A decorator may return anything; bases must be plain names (no metaclass keyword, no dotted base).
+    const c = i > 0 && lines[i - 1]!.startsWith('@') ? null : /^class\s+\w+\s*(?:\(([\w\s,]*)\))?\s*:/.exec(lines[i]!);
+    bases.set(
+      name,
+      c
+        ? (c[1] ?? '')
+            .split(',')
+            .map((b) => b.trim())
+            .filter(Boolean)
+        : undefined,
+    );
+  }
+  const plain = new Map<string, boolean>();
+  const isPlain = (n: string): boolean => {
+    if (n === 'object') return true;
+    if (plain.has(n)) return plain.get(n)!;
+    plain.set(n, false);
+    const bs = bound.get(n) === 1 ? bases.get(n) : undefined;
+    const out = !!bs && bs.every(isPlain);
+    plain.set(n, out);
+    return out;
+  };
+  return [...bases.keys()].filter(isPlain).sort();
+}
+
+/** No triple-quoted string runs past these lines (a docstring line at column 0 starts a chunk of its own). */
+function closesStrings(chunk: readonly string[]): boolean {
+  const text = chunk.join('\n');
+  return (text.split('"""').length - 1) % 2 === 0 && (text.split("'''").length - 1) % 2 === 0;
+}
+
 /** Top-level classes up to this many lines are kept whole (exception classes, small helpers). */
 const SMALL_CLASS_LINES = 15;
 /** Top-level assignments up to this many lines are kept (module constants). */
@@ -34,7 +82,7 @@ const SMALL_ASSIGN_LINES = 25;
 /** What one grounding read: installed files by filePath, their texts by path (kept for that call only: a long-lived language server sees upgrades, and holds no texts). */
 interface Reads {
   files: Map<string, string | null>;
-  texts: Map<string, { text: string; lines: string[] } | null>;
+  texts: Map<string, { text: string; lines: string[]; plain?: string[] } | null>;
 }
 
 /** The installed file a record's filePath names, under one of the roots; null when none. */
@@ -62,7 +110,7 @@ function installedFile(filePath: string, roots: readonly string[], reads: Reads)
   return found;
 }
 
-function fileText(path: string, reads: Reads): { text: string; lines: string[] } | null {
+function fileText(path: string, reads: Reads): { text: string; lines: string[]; plain?: string[] } | null {
   let t = reads.texts.get(path);
   if (t === undefined) {
     try {
@@ -116,6 +164,8 @@ function keepAround(lines: readonly string[], row: number): string {
       (a <= row && row < b) ||
       /^(import|from)\s/.test(first) ||
       (/^class\s/.test(first) && size <= SMALL_CLASS_LINES) ||
+      // A small function may be a helper predicate a test calls (`_is_instance_mock(spec)`: src/compile/condition/helpers.ts).
+      (/^def\s/.test(first) && head === a && size <= SMALL_DEF_LINES && closesStrings(lines.slice(a, b))) ||
       (/^[A-Za-z_][\w.]*\s*(:[^=]*)?=[^=]/.test(first) && size <= SMALL_ASSIGN_LINES) ||
       (/^(if|try)\b/.test(first) && size <= SMALL_ASSIGN_LINES && lines.slice(a, b).some((l) => /^\s*(import|from)\s/.test(l)));
     if (keep) for (let i = a; i < b; i++) out[i] = lines[i]!;
@@ -152,7 +202,8 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
       continue;
     }
     // The window starts where the record's lineNumber stays the raise's row of the file.
-    lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1 };
+    t.plain ??= plainClasses(t.lines);
+    lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1, plainClasses: t.plain };
   }
   return [...read].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, h]) => `${f}\0${h}`);
 }

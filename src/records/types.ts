@@ -44,7 +44,15 @@ export interface LoadedRecord {
    * window the compiler reads instead of `sourceCode` (the installed file around the raise, rows
    * as the file's), or why the record is not compiled (`skip`: this version does not raise there).
    */
-  grounded?: { file: string; sourceCode?: string; sourceCodeStart?: number; line?: number; skip?: string };
+  grounded?: {
+    file: string;
+    sourceCode?: string;
+    sourceCodeStart?: number;
+    line?: number;
+    skip?: string;
+    /** The installed module's plain classes (ground.ts `plainClasses`), read before its large classes are blanked. */
+    plainClasses?: string[];
+  };
 }
 
 /** A problem with one record of a dataset (invalid JSON is a DatasetError instead, which stops the run). */

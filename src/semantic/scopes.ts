@@ -192,31 +192,36 @@ export class Scopes {
    * `class` statement (no decorator) and nothing else (`get_type_hints(Foo)` with `class Foo:` above).
    */
   isClassAt(name: string, at: Node): boolean {
+    return this.definitionAt(name, at)?.type === 'class_definition';
+  }
+
+  /** The statement that alone binds `name` read at `at` in the innermost scope binding it: one undecorated `class` or `def`. */
+  definitionAt(name: string, at: Node): Node | undefined {
     for (const scope of this.scopesOf(at)) {
       if (!this.boundIn(scope).has(name)) continue;
       const other = new Set<string>();
-      const classes: Node[] = [];
+      const defs: Node[] = [];
       if (scope.type === 'function_definition') for (const p of parameters(scope)) if (p.name) other.add(p.name);
       const body = scope.type === 'module' ? scope : field(scope, 'body');
-      if (body) this.collectBindings(body, other, scope.type === 'module', !this.walrusIn(body).length, classes);
-      return !other.has(name) && classes.filter((c) => field(c, 'name')?.text === name).length === 1;
+      if (body) this.collectBindings(body, other, scope.type === 'module', !this.walrusIn(body).length, defs);
+      const own = defs.filter((c) => field(c, 'name')?.text === name);
+      return !other.has(name) && own.length === 1 ? own[0] : undefined;
     }
-    return false;
+    return undefined;
   }
 
-  /** `classes`: undecorated class statements go there instead of binding their names in `into`. */
-  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean, classes?: Node[]): void {
+  /** `defs`: undecorated `class` and `def` statements go there instead of binding their names in `into`. */
+  private collectBindings(n: Node, into: Set<string>, module: boolean, skipExpressions: boolean, defs?: Node[]): void {
     for (const c of namedChildren(n)) {
       const type = c.type;
       if (skipExpressions && EXPRESSIONS.has(type)) continue;
       switch (type) {
         case 'class_definition':
-          if (classes) {
-            classes.push(c);
+        case 'function_definition': {
+          if (defs) {
+            defs.push(c);
             continue;
           }
-        // falls through: a definition binds its name
-        case 'function_definition': {
           const name = field(c, 'name');
           if (name) into.add(name.text);
           continue; // a new scope
@@ -242,7 +247,7 @@ export class Scopes {
         case 'if_statement':
           if (module && isTypeChecking(field(c, 'condition'))) {
             // Imports under TYPE_CHECKING do not exist at run time; an `else:` branch does.
-            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions, classes);
+            for (const alt of c.childrenForFieldName('alternative')) if (alt) this.collectBindings(alt, into, module, skipExpressions, defs);
             continue;
           }
           break;
@@ -271,7 +276,7 @@ export class Scopes {
           for (const x of namedChildren(c)) into.add(x.text);
           continue;
       }
-      this.collectBindings(c, into, module, skipExpressions, classes);
+      this.collectBindings(c, into, module, skipExpressions, defs);
     }
   }
 

@@ -2,7 +2,8 @@
 import type { Node } from '../../parse/parser.js';
 import { stepText } from '../../rules/condition/derived.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
-import type { CmpOp, Cond, PyVal } from '../../rules/condition/types.js';
+import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
+import { namedChildren } from '../../parse/syntax.js';
 
 /** A test of a keyword read from `**kwargs`: over the keyword when it was passed, over the default when not. */
 export function keyword(
@@ -26,4 +27,27 @@ export const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', v
 
 export function data(n: Node): Cond {
   return { k: 'data', text: n.text.replace(/\s+/g, ' ').slice(0, 80) };
+}
+
+/**
+ * A test of a parameter against its own default constant (an UPPER_CASE name, maybe dotted): `in` /
+ * `==` hold when it is not passed, `not in` / `!=` do not; when it is passed, the data decides.
+ */
+export function defaultMember(
+  params: Map<string, ParamSpec>,
+  s: { param: string; len?: boolean } | object | undefined,
+  op: CmpOp,
+  other: Node,
+): ((whole: Node) => Cond) | undefined {
+  if (!s || !('param' in s) || ('len' in s && s.len)) return undefined;
+  const d = params.get(s.param)?.defaultText;
+  if (!d || !/^(?:[A-Za-z_]\w*\.)*_*[A-Z][A-Z0-9_]*$/.test(d)) return undefined;
+  const member =
+    (op === 'in' || op === 'not in') && ['tuple', 'list', 'set'].includes(other.type)
+      ? namedChildren(other).some((e) => e.text === d)
+      : (op === '==' || op === '!=') && other.text === d;
+  if (!member) return undefined;
+  const given: Cond = { k: 'given', param: s.param };
+  const holds = op === 'in' || op === '==';
+  return (whole) => (holds ? or([not(given), and([given, data(whole)])]) : and([given, data(whole)]));
 }

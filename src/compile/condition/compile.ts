@@ -4,6 +4,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { ExprReader } from './expr.js';
+import { ModuleDefs } from './helpers.js';
 import { moduleClasses, moduleConstants, moduleDictKeys } from '../../rules/condition/literal.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
@@ -28,6 +29,8 @@ export interface ConditionOptions {
   entries: string[];
   /** The record's error class: when `lineNumber` is not a statement of the def (its header), the one `raise` of that class is. */
   errorClass?: string;
+  /** The installed module's plain classes, when the code is its grounded window (src/records/ground.ts). */
+  plainClasses?: readonly string[];
 }
 
 /** The def's only `raise` of `errorClass` (by its simple name), when the record's line is not one of its statements. */
@@ -57,7 +60,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const keys = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (dictKeys ??= moduleDictKeys(root)).get(n) : undefined);
   let classes: Map<string, PyVal> | undefined;
   const classOf = (n: string) => (classes ??= moduleClasses(root)).get(n);
-  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf);
+  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf, new ModuleDefs(root, o.plainClasses));
   const when = new PathReader(expr).reach(def, stmt);
   const exists = definedWhen(def);
   const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);

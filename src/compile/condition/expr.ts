@@ -4,15 +4,16 @@
  * over parameters and literals is `data` (state, a helper's result, a local variable).
  */
 import type { Node } from '../../parse/parser.js';
-import { contains, dottedName, field, namedChildren } from '../../parse/syntax.js';
+import { contains, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
-import { build, data, keyword, nonEmpty } from './atoms.js';
+import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
 import { ClassState, selfAttr, unchangedBefore } from './state.js';
+import { isinstanceOf, type ModuleDefs, throughHelper, typeArg, typeNames } from './helpers.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
   '<': '>',
@@ -49,6 +50,10 @@ export class ExprReader {
     private readonly keys: (name: string) => PyVal | undefined = () => undefined,
     /** A class the module binds once (`class _empty:`): `x is _empty` compares with a class object. */
     private readonly classOf: (name: string) => PyVal | undefined = () => undefined,
+    /** The module's helper predicates and plain classes (./helpers.ts). */
+    private readonly defs?: ModuleDefs,
+    /** How many helpers deep this reader is (a helper's return read for its caller). */
+    private readonly depth = 0,
   ) {
     this.assigns = readAssigns(def, params, constant);
   }
@@ -272,6 +277,14 @@ export class ExprReader {
   }
 
   private pair(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
+    // `type(x) in (list, tuple)`, `type(x) is str`: the exact class.
+    const ofType = this.typeOf(ln);
+    const exactTypes =
+      ofType && (op === 'in' || op === 'not in' ? rn.type === 'tuple' : op !== '<' && op !== '>' && op !== '<=' && op !== '>=') ? typeNames(rn) : undefined;
+    if (ofType && exactTypes) {
+      const c = isinstanceOf(ofType, exactTypes, { exact: true }, this.defs);
+      return op === 'in' || op === 'is' || op === '==' ? c : not(c);
+    }
     const l = this.side(ln);
     const keys = (op === 'in' || op === 'not in') && rn.type === 'identifier' && !this.assigns.some((a) => a.name === rn.text) ? this.keys(rn.text) : undefined;
     const r = this.side(rn) ?? (keys && { value: keys });
@@ -297,7 +310,7 @@ export class ExprReader {
     }
     // `x not in (A, B, C)` / `x == C` where the constant C is x's own default (`return_when=ALL_COMPLETED`):
     // decided when x is not passed, whatever C's value (another module's constant).
-    const byDefault = this.defaultMember(l, op, rn) ?? (FLIP[op] && (op === '==' || op === '!=') ? this.defaultMember(r, op, ln) : undefined);
+    const byDefault = defaultMember(this.params, l, op, rn) ?? (FLIP[op] && (op === '==' || op === '!=') ? defaultMember(this.params, r, op, ln) : undefined);
     if (byDefault) return byDefault(whole);
     // A local bound to an attribute every object has is never None.
     const present = (l && 'present' in l && rn.type === 'none') || (r && 'present' in r && ln.type === 'none');
@@ -338,22 +351,9 @@ export class ExprReader {
     return this.classOf(n.text);
   }
 
-  /**
-   * A test of a parameter against its own default constant (an UPPER_CASE name, maybe dotted): `in` /
-   * `==` hold when it is not passed, `not in` / `!=` do not; when it is passed, the data decides.
-   */
-  private defaultMember(s: Side, op: CmpOp, other: Node): ((whole: Node) => Cond) | undefined {
-    if (!s || !('param' in s) || s.len) return undefined;
-    const d = this.params.get(s.param)?.defaultText;
-    if (!d || !/^(?:[A-Za-z_]\w*\.)*_*[A-Z][A-Z0-9_]*$/.test(d)) return undefined;
-    const member =
-      (op === 'in' || op === 'not in') && ['tuple', 'list', 'set'].includes(other.type)
-        ? namedChildren(other).some((e) => e.text === d)
-        : (op === '==' || op === '!=') && other.text === d;
-    if (!member) return undefined;
-    const given: Cond = { k: 'given', param: s.param };
-    const holds = op === 'in' || op === '==';
-    return (whole) => (holds ? or([not(given), and([given, data(whole)])]) : and([given, data(whole)]));
+  private typeOf(n: Node): string | undefined {
+    const x = typeArg(n);
+    return x ? this.param(x) : undefined;
   }
 
   /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: whether that keyword was passed. */
@@ -367,11 +367,23 @@ export class ExprReader {
     const fn = field(n, 'function')?.text;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
     if ((fn === 'isinstance' || fn === 'issubclass') && args.length === 2) {
-      const p = this.param(args[0]!);
-      const t = args[1]!;
-      const types = t.type === 'tuple' || t.type === 'parenthesized_expression' ? namedChildren(t).map((x) => dottedName(x)) : [dottedName(t)];
-      if (p && types.every((x): x is string => !!x))
-        return fn === 'issubclass' ? { k: 'isinstance', param: p, types, subclass: true } : { k: 'isinstance', param: p, types };
+      // `issubclass(type(x), T)` is `isinstance(x, T)` (mock's `_is_instance_mock`).
+      const ofType = fn === 'issubclass' ? this.typeOf(args[0]!) : undefined;
+      const p = ofType ?? this.param(args[0]!);
+      const types = typeNames(args[1]!);
+      if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
+    }
+    const helper = field(n, 'function')?.type === 'identifier' && fn && this.depth < 3 ? this.defs?.helper(fn) : undefined;
+    if (helper) {
+      const child = (params: Map<string, ParamSpec>) => new ExprReader(helper.def, params, this.constant, this.keys, this.classOf, this.defs, this.depth + 1);
+      const c = throughHelper(
+        helper,
+        n,
+        args,
+        (a) => this.param(a) ?? this.path(a),
+        (params, e) => child(params).cond(e),
+      );
+      if (c) return c;
     }
     if (fn === 'len' || fn === 'bool') {
       const s = this.side(n);

@@ -102,6 +102,8 @@ interface Window {
   sourceCode: string;
   sourceCodeStart: number;
   file?: string;
+  /** The installed module's plain classes (src/records/ground.ts). */
+  plainClasses?: readonly string[];
 }
 
 /** The code fields by name (the class a record names is looked up in them). */
@@ -119,7 +121,9 @@ const codeText = (r: ErrorRecord) => ({
  * the raise's condition unknown.
  */
 function findDef(r: ErrorRecord, w: Window, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
-  const win = readWindow(w.sourceCode, r.lineNumber - w.sourceCodeStart, (code, row) => readSource(code, row, module, isPackage, exceptions, r.errorClass));
+  const win = readWindow(w.sourceCode, r.lineNumber - w.sourceCodeStart, (code, row) =>
+    readSource(code, row, module, isPackage, exceptions, r.errorClass, w.plainClasses),
+  );
   const src = win.facts;
   if (src.def)
     return {
@@ -149,7 +153,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   if (lr.grounded?.skip) return { skipped: lr.grounded.skip, derived };
   const w: Window =
     lr.grounded?.sourceCode !== undefined
-      ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file }
+      ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file, plainClasses: lr.grounded.plainClasses }
       : { sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart };
 
   const facts = snippetFacts(r);

@@ -130,7 +130,15 @@ function readClass(cls: Node, module: string, qualify: (b: string) => string | u
   return info;
 }
 
-export function readSource(source: string, row: number, module: string, isPackage: boolean, exceptions: ExceptionView, errorClass?: string): SourceFacts {
+export function readSource(
+  source: string,
+  row: number,
+  module: string,
+  isPackage: boolean,
+  exceptions: ExceptionView,
+  errorClass?: string,
+  plainClasses?: readonly string[],
+): SourceFacts {
   return parseSource(source, (tree) => {
     // One search of the tree for the imports and the classes (each in document order).
     const found = tree.rootNode.descendantsOfType(['import_statement', 'import_from_statement', 'class_definition']).filter((n): n is Node => !!n);
@@ -157,7 +165,7 @@ export function readSource(source: string, row: number, module: string, isPackag
     }
     const callers = (info: SourceClass, method: string) => selfCallers(nodes.get(info)!, method);
     return {
-      def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass),
+      def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass, plainClasses),
       classes,
       settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row),
     };
@@ -180,6 +188,7 @@ function raisingDef(
   classes: Map<string, SourceClass>,
   callers: (info: SourceClass, method: string) => string[],
   errorClass?: string,
+  plainClasses?: readonly string[],
 ): RaisingDef | undefined {
   const fn = enclosingDef(root, source, row);
   const name = fn ? field(fn, 'name')?.text : undefined;
@@ -217,7 +226,7 @@ function raisingDef(
     ...(ctor ? ['<constructor>'] : []),
     ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : []),
   ];
-  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass });
+  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass, plainClasses });
   // Methods of the class that call the raising one (`ZipFile.read` calls `self.open`): its condition is over what they pass.
   if (condition && publicCallers.length) condition.callers = [...new Set(publicCallers)];
   return {

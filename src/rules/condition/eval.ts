@@ -6,12 +6,18 @@ import { follow, splitPath } from './derived.js';
 
 export type Tri = boolean | undefined;
 
+/**
+ * What a value is known to be when its value is not: a builtin literal's type, a function a `def`
+ * binds, or an `instance` of a class the checked file defines over `object` alone (src/match/bind.ts).
+ */
+export type Kind = PyVal['t'] | 'function' | 'instance';
+
 /** What a call gives one parameter. */
 export interface Bound {
   /** The value when known (a literal argument, a literal default, a module constant). */
   value?: PyVal;
   /** Its builtin type when the value is not known but the syntax says it (`dict(f=x)`, `[y for y in z]`, an f-string). */
-  type?: PyVal['t'];
+  type?: Kind;
   /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
   given: Tri;
   /** The argument as written, for messages. */
@@ -188,10 +194,23 @@ function isSubclass(v: PyVal, types: string[]): Tri {
   return out;
 }
 
-function isInstance(v: PyVal, types: string[]): Tri {
+/** Built-in classes whose instances `type(x) in (T, ...)` tests exactly. */
+const EXACT = new Set<string>(['int', 'bool', 'float', 'str', 'bytes', 'tuple', 'list', 'set', 'dict']);
+/** Concrete built-in classes: an instance of a class of the user's over `object` is none of them (an ABC's `__subclasshook__` may say otherwise). */
+const CONCRETE = new Set<string>([...EXACT, 'frozenset', 'bytearray', 'complex', 'type', 'NoneType', 'type(None)', 'types.NoneType']);
+
+/** `isinstance(v, types)` (`exact`: `type(v) in types`) for a value of a known kind. */
+function isInstance(v: { t: Kind }, c: { types: string[]; exact?: true; plain?: string[] }): Tri {
   let out: Tri = false;
-  for (const t of types) {
-    const kinds = BUILTIN_TYPES[typeKey(t)];
+  for (const t of c.types) {
+    // A plain class of the library (no metaclass, no ABC) has no built-in value, class object or function among its instances.
+    if (c.plain?.includes(t)) continue;
+    const key = typeKey(t);
+    if (v.t === 'instance') {
+      if (!CONCRETE.has(key) && !isBuiltinExceptionClass(t.replace(/^builtins\./, ''))) out = undefined;
+      continue;
+    }
+    const kinds = c.exact ? (EXACT.has(key) ? [key] : t === 'NoneType' || t === 'type(None)' ? ['none'] : undefined) : BUILTIN_TYPES[key];
     // A literal (or a class object) is never an instance of an exception class.
     if (!kinds && isBuiltinExceptionClass(t.replace(/^builtins\./, ''))) continue;
     if (!kinds) out = undefined;
@@ -200,11 +219,12 @@ function isInstance(v: PyVal, types: string[]): Tri {
   return out;
 }
 
-/** A condition over a value of which only the builtin type is known: `isinstance` and `is None` are decided. */
-function byType(c: Cond, t: PyVal['t']): Tri {
+/** A condition over a value of which only the kind is known: `isinstance` and `is None` are decided, and a function is true. */
+function byType(c: Cond, t: Kind): Tri {
   // Hashability of a tuple depends on its items.
-  if (c.k === 'isinstance' && !c.subclass) return c.types.some((x) => typeKey(x) === 'Hashable') ? undefined : isInstance({ t } as PyVal, c.types);
+  if (c.k === 'isinstance' && !c.subclass) return c.types.some((x) => typeKey(x) === 'Hashable') ? undefined : isInstance({ t }, c);
   if (c.k === 'cmp' && (c.op === 'is' || c.op === 'is not') && c.value.t === 'none') return (t === 'none') === (c.op === 'is');
+  if (c.k === 'truthy' && t === 'function') return true;
   return undefined;
 }
 
@@ -248,7 +268,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
       if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
       if (!v) return bound?.type ? byType(c, bound.type) : undefined;
       if (c.k === 'truthy') return truthy(v);
-      if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c.types);
+      if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c);
       if (c.k === 'len') {
         const n = lengthOf(v);
         return n === undefined ? undefined : compare({ t: 'int', v: n }, c.op, c.value);

@@ -164,7 +164,18 @@ export function moduleConstants(root: Node): Map<string, PyVal> {
  * literal argument is a class object, so `'spam' is _empty` is false (rules/condition/eval.ts).
  */
 export function moduleClasses(root: Node): Map<string, PyVal> {
-  return moduleValues(root, () => undefined, true);
+  return moduleValues(root, () => undefined, 'class');
+}
+
+/** The module's names bound once, by an undecorated `def` or `class` statement outside any def or class: name → that statement. */
+export function moduleDefinitions(root: Node): Map<string, Node> {
+  const once = moduleValues(root, () => undefined, 'def');
+  const out = new Map<string, Node>();
+  for (const d of root.descendantsOfType(['function_definition', 'class_definition'])) {
+    const name = d && field(d, 'name')?.text;
+    if (d && name && once.has(name) && d.parent?.type !== 'decorated_definition' && !insideDef(d, root)) out.set(name, d);
+  }
+  return out;
 }
 
 /** Methods that change a dict's keys in place. */
@@ -199,7 +210,8 @@ export function moduleDictKeys(root: Node): Map<string, PyVal> {
   return out;
 }
 
-function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined, classes = false): Map<string, PyVal> {
+/** `defs`: also the names a `class` statement (`'class'`) or an undecorated `def` or `class` statement (`'def'`) binds once. */
+function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined, defs?: 'class' | 'def'): Map<string, PyVal> {
   const count = new Map<string, number>();
   const value = new Map<string, PyVal>();
   const bump = (name: string) => count.set(name, (count.get(name) ?? 0) + 1);
@@ -218,7 +230,7 @@ function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined,
         const name = d ? (field(d, 'name')?.text ?? '') : '';
         bump(name);
         // A class statement (no decorator: it could return anything) binds a class object.
-        if (classes && st.type === 'class_definition') value.set(name, { t: 'class', name });
+        if ((defs && st.type === 'class_definition') || (defs === 'def' && st.type === 'function_definition')) value.set(name, { t: 'class', name });
       } else if (st.type === 'import_statement' || st.type === 'import_from_statement') {
         for (const id of st.descendantsOfType('identifier')) if (id) bump(id.text);
       } else if (st.type !== 'expression_statement') {

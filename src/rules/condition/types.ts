@@ -36,7 +36,17 @@ export type Cond =
   /** `bool(param)`: `if param:`, `if not param:`. */
   | { k: 'truthy'; param: string }
   /** `isinstance(param, T)`, T written as in the raising module (builtins bare). */
-  | { k: 'isinstance'; param: string; types: string[]; /** `issubclass(param, T)`. */ subclass?: true }
+  | {
+      k: 'isinstance';
+      param: string;
+      types: string[];
+      /** `issubclass(param, T)`. */
+      subclass?: true;
+      /** `type(param) in (T, ...)`: the exact class, not a subclass. */
+      exact?: true;
+      /** Those of `types` that are plain classes of the raising module (../../compile/condition/helpers.ts): no built-in value, class object or function is one. */
+      plain?: string[];
+    }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
   | { k: 'given'; param: string; key?: string };
 

@@ -13,6 +13,12 @@ function list(v: PyVal): string {
 /** A type as the raising module names it, without the private alias's underscores (`_Sequence` is collections.abc's Sequence). */
 const shownType = (t: string) => t.replace(/^_+/, '');
 
+/** `type(x) in (list, tuple)` / `type(x) is str`. */
+function exactText(c: { param: string; types: string[] }, op: 'in' | 'not in'): string {
+  if (c.types.length === 1) return `type(${c.param}) ${op === 'in' ? 'is' : 'is not'} ${c.types[0]}`;
+  return `type(${c.param}) ${op} (${c.types.join(', ')})`;
+}
+
 /** A condition as Python-like text. */
 export function condText(c: Cond, top = true): string {
   if (top) c = pushNot(c);
@@ -27,7 +33,7 @@ export function condText(c: Cond, top = true): string {
     case 'not':
       if (c.e.k === 'truthy') return `not ${c.e.param}`;
       if (c.e.k === 'given') return c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
-      if (c.e.k === 'isinstance') return `not ${c.e.subclass ? 'issubclass' : 'isinstance'}(${c.e.param}, ${c.e.types.join(' | ')})`;
+      if (c.e.k === 'isinstance') return c.e.exact ? exactText(c.e, 'not in') : `not ${c.e.subclass ? 'issubclass' : 'isinstance'}(${c.e.param}, ${c.e.types.join(' | ')})`;
       if (c.e.k === 'len' && isNonEmpty(c.e)) return `${c.e.param} is empty`;
       return `not ${condText(c.e, false)}`;
     case 'and':
@@ -43,7 +49,7 @@ export function condText(c: Cond, top = true): string {
     case 'truthy':
       return c.param;
     case 'isinstance':
-      return `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
+      return c.exact ? exactText(c, 'in') : `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
       return c.key ? `'${c.key}' passed` : `${c.param} passed`;
   }
