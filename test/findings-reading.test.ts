@@ -54,6 +54,7 @@ describe('control flow is not a bug', () => {
     expect(controlFlowOfDef('process', undefined, "this cannot happen: invalid action '%s'", false)).toMatch(/unreachable/);
     expect(controlFlowOfDef('loads', undefined, 'Expecting value', false)).toBeUndefined();
     expect(controlFlowOfDef('checkout', undefined, 'x', false)).toBeUndefined();
+    expect(controlFlowOfDef('mkdtemp', undefined, 'x', false, 'for seq in range(TMP_MAX):')).toMatch(/every attempt of its retry loop failed/);
   });
 });
 

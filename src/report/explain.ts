@@ -14,6 +14,7 @@ export function explainRuleText(rule: Rule, match?: RuleMatch): string {
     `  raised by ${doc.raiser}() (line ${rule.raiser.line})`,
     `  condition: ${describeCondition(rule.condition)}${rule.versions.length ? `; ${rule.versions.map((v) => `${v.subject} ${v.constraint}`).join(', ')} only` : ''}`,
   ];
+  if (rule.controlFlow) out.push(`  off by default: ${rule.controlFlow} (\`--select control-flow\` or the rule's id turns it on)`);
   if (doc.messagePattern) out.push(`  message pattern: ${doc.messagePattern}`);
   if (match) out.push(`  matched: ${match.reasons.join('; ')}`);
   out.push('', docText(doc));
@@ -51,6 +52,7 @@ export function formatExplainJson(rules: Rule[], matches?: RuleMatch[], err?: Ru
       exampleFix: doc.exampleFix ?? null,
       sourceUrl: doc.source ?? null,
       condition: describeCondition(m.rule.condition),
+      controlFlow: m.rule.controlFlow ?? null,
       ...(matches ? { matchedBy: m.reasons } : {}),
     };
   });

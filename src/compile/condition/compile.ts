@@ -61,7 +61,8 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   let classes: Map<string, PyVal> | undefined;
   const classOf = (n: string) => (classes ??= moduleClasses(root)).get(n);
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf, new ModuleDefs(root, o.plainClasses));
-  const when = new PathReader(expr).reach(def, stmt);
+  const path = new PathReader(expr);
+  const when = path.reach(def, stmt);
   const exists = definedWhen(def);
   const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);
   return {
@@ -69,6 +70,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
     when: exists ? and([exists, when]) : when,
     ...(pure ? { argumentsOnly: true as const } : {}),
     ...(yields(def) ? { onIteration: true as const } : {}),
+    ...(path.exhausted ? { exhausted: path.exhausted } : {}),
   };
 }
 

@@ -64,7 +64,36 @@ function branches(ifs: Node): Branch[] {
   return out;
 }
 
+/** Statements of `n` of the given type, not counting nested defs (nor nested loops, for `break`). */
+function own(n: Node, type: string): boolean {
+  for (const c of namedChildren(n)) {
+    if (c.type === type) return true;
+    if (SCOPES.has(c.type) || (type === 'break_statement' && (c.type === 'for_statement' || c.type === 'while_statement'))) continue;
+    if (own(c, type)) return true;
+  }
+  return false;
+}
+
+/**
+ * A retry loop (`for seq in range(TMP_MAX):` whose counter the body never reads): it returns on
+ * success and has no `break`, so the code after it runs only when every attempt failed.
+ */
+export function retryLoop(n: Node): boolean {
+  if (n.type !== 'for_statement' || n.childrenForFieldName('alternative').some((c) => !!c)) return false;
+  const left = field(n, 'left');
+  const right = field(n, 'right');
+  const body = field(n, 'body');
+  const count = right?.type === 'call' && field(right, 'function')?.text === 'range' ? namedChildren(field(right, 'arguments') ?? right) : [];
+  const bound = count.length === 1 && (/^_*[A-Z][A-Z0-9_]*$/.test(count[0]!.text.split('.').pop()!) || /^\d+$/.test(count[0]!.text));
+  if (!bound || left?.type !== 'identifier' || !body) return false;
+  const read = body.descendantsOfType('identifier').some((i) => i?.text === left.text);
+  return !read && own(body, 'return_statement') && !own(body, 'break_statement');
+}
+
 export class PathReader {
+  /** The retry loop the path passes, whose exhaustion the raise needs (see `retryLoop`). */
+  exhausted?: string;
+
   constructor(private readonly expr: ExprReader) {}
 
   /** The condition under which `stmt` (inside `def`) runs, from the def's first statement. */
@@ -148,6 +177,7 @@ export class PathReader {
       }
       return and(out);
     }
+    if (retryLoop(sib)) this.exhausted = sib.text.split('\n')[0]!.trim();
     return { k: 'data', text: `an earlier statement did not return (${sib.text.split('\n')[0]!.trim()})` };
   }
 }

@@ -213,7 +213,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
-  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition));
+  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition), rule.condition?.exhausted);
   if (controlFlow) rule.controlFlow = controlFlow;
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.

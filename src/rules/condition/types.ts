@@ -91,6 +91,11 @@ export interface RaiseCondition {
    * iterated (the arguments are the call's): the call site is reported, as possible at most.
    */
   onIteration?: true;
+  /**
+   * The raise follows a retry loop (`for seq in range(TMP_MAX):`, its header) that returns on success:
+   * it happens only when every attempt failed (../controlflow.ts: not a finding by default).
+   */
+  exhausted?: string;
   /** Why the call's arguments cannot decide it at all (a generator, the window shows no def...), if so. */
   unknown?: string;
   /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */
