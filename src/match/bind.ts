@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { isIdentifier } from '../python/identifier.js';
+import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests } from '../rules/condition/simplify.js';
@@ -95,12 +96,7 @@ function argType(n: Node, scopes: (() => Scopes) | undefined): Kind | undefined 
 
 /** `name` read where it is is a class of this file whose bases are `object` or such classes, with no keyword (metaclass). */
 function ownClass(name: Node, scopes: Scopes, depth: number): boolean {
-  const def = depth < 8 ? scopes.definitionAt(name.text, name) : undefined;
-  if (def?.type !== 'class_definition') return false;
-  const bases = field(def, 'superclasses');
-  return (
-    !bases || namedChildren(bases).every((b) => b.type === 'comment' || (b.type === 'identifier' && (b.text === 'object' || ownClass(b, scopes, depth + 1))))
-  );
+  return depth < 8 && plainClass(scopes.definitionAt(name.text, name), (b) => ownClass(b, scopes, depth + 1));
 }
 
 /** Annotations that say the value's class exactly (`float` takes an int, `bytes` a bytearray, `int` a bool: not these). */

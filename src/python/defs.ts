@@ -39,3 +39,14 @@ export function enclosingScopeDef(fn: Node): Node | undefined {
   while (c && c.type !== 'class_definition' && c.type !== 'function_definition') c = c.parent;
   return c ?? undefined;
 }
+
+/**
+ * A `class` statement whose bases are `object` or classes `plainBase` accepts (by name), with no
+ * keyword (no metaclass): no built-in value, class object or function is an instance of it.
+ * Shared by the library's classes (src/compile/condition/helpers.ts) and the checked file's (src/match/bind.ts).
+ */
+export function plainClass(cls: Node | undefined, plainBase: (base: Node) => boolean): boolean {
+  if (cls?.type !== 'class_definition') return false;
+  const bases = field(cls, 'superclasses');
+  return !bases || namedChildren(bases).every((b) => b.type === 'comment' || (b.type === 'identifier' && (b.text === 'object' || plainBase(b))));
+}

@@ -7,6 +7,7 @@
 import type { Node } from '../../parse/parser.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { moduleDefinitions } from '../../rules/condition/literal.js';
+import { plainClass } from '../../python/defs.js';
 import { splitPath } from '../../rules/condition/derived.js';
 import type { Cond, ParamSpec } from '../../rules/condition/types.js';
 import { data } from './atoms.js';
@@ -56,11 +57,7 @@ export class ModuleDefs {
     if (known !== undefined) return known;
     if (this.installed.includes(name)) return true;
     this.plainCache.set(name, false);
-    const def = this.definition(name);
-    const bases = def?.type === 'class_definition' ? field(def, 'superclasses') : undefined;
-    const out =
-      def?.type === 'class_definition' &&
-      (!bases || namedChildren(bases).every((b) => b.type === 'comment' || (b.type === 'identifier' && (b.text === 'object' || this.plain(b.text)))));
+    const out = plainClass(this.definition(name), (b) => this.plain(b.text));
     this.plainCache.set(name, out);
     return out;
   }

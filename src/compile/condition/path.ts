@@ -177,7 +177,8 @@ export class PathReader {
       }
       return and(out);
     }
-    if (retryLoop(sib)) this.exhausted = sib.text.split('\n')[0]!.trim();
-    return { k: 'data', text: `an earlier statement did not return (${sib.text.split('\n')[0]!.trim()})` };
+    const header = sib.text.split('\n')[0]!.trim();
+    if (retryLoop(sib)) this.exhausted = header;
+    return { k: 'data', text: `an earlier statement did not return (${header})` };
   }
 }
