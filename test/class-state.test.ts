@@ -23,6 +23,8 @@ interface Case {
   /** undefined: the reader gives no fact. */
   fresh: boolean | undefined;
   changedBy?: string[];
+  /** Python run on the object after construction: calls of methods not in changedBy, after which the test gives the same. */
+  after?: string;
 }
 
 const CASES: Case[] = [
@@ -148,6 +150,116 @@ class S(Base):
     fresh: undefined,
   },
   {
+    // zipfile's `_ZipWriteFile(self, ...)`: a class of the module that stores the archive and only
+    // sets its other attributes: handing `self` to it does not change `fp` (src/compile/condition/handed.ts).
+    src: `class W:
+    def __init__(self, zf, name):
+        self._zf = zf
+        self._name = name
+        zf._writing = True
+    def close(self):
+        self._zf._writing = False
+        self._zf.names.append(self._name)
+class A:
+    def __init__(self, f):
+        self.fp = f
+        self._writing = False
+        self.names = []
+    def open(self, name):
+        return W(self, name)
+    def writestr(self, name, data):
+        if not self.fp:
+            raise ValueError("closed")
+        w = self.open(name)
+        w.close()
+    def close(self):
+        self.fp = None`,
+    make: 'A(open("/dev/null"))',
+    attr: 'fp',
+    test: 'truthy',
+    fresh: true,
+    changedBy: ['__init__', 'close'],
+    after: 'o.writestr("a", b""); o.writestr("b", b""); o.open("c").close()',
+  },
+  {
+    // The handed object's class unsets the attribute through its reference: the handing method changes it.
+    src: `class W:
+    def __init__(self, owner):
+        self._owner = owner
+    def finish(self):
+        self._owner.fp = None
+class B:
+    def __init__(self, f):
+        self.fp = f
+    def start(self):
+        return W(self)
+    def close(self):
+        self.fp = None`,
+    make: 'B(open("/dev/null"))',
+    attr: 'fp',
+    test: 'truthy',
+    fresh: true,
+    changedBy: ['__init__', 'close', 'start'],
+  },
+  {
+    // ... or passes it on, or calls one of its methods that changes it.
+    src: `class W:
+    def __init__(self, owner):
+        self._owner = owner
+    def finish(self, sink):
+        sink(self._owner)
+class V:
+    def __init__(self, owner):
+        self._owner = owner
+    def finish(self):
+        self._owner.close()
+class C:
+    def __init__(self, f):
+        self.fp = f
+    def start(self):
+        return W(self)
+    def begin(self):
+        return V(self)
+    def read(self):
+        return self.fp.read()
+    def close(self):
+        self.fp = None`,
+    make: 'C(open("/dev/null"))',
+    attr: 'fp',
+    test: 'truthy',
+    fresh: true,
+    changedBy: ['__init__', 'begin', 'close', 'start'],
+    after: 'o.read()',
+  },
+  {
+    // A property's setter is a method of the property's name: one that unsets the attribute changes it.
+    src: `class P:
+    def __init__(self, f):
+        self.fp = f
+        self._comment = b""
+    @property
+    def comment(self):
+        return self._comment
+    @comment.setter
+    def comment(self, c):
+        self._comment = c
+    @property
+    def closed(self):
+        return self.fp is None
+    @closed.setter
+    def closed(self, v):
+        if v:
+            self.fp = None
+    def close(self):
+        self.fp = None`,
+    make: 'P(open("/dev/null"))',
+    attr: 'fp',
+    test: 'truthy',
+    fresh: true,
+    changedBy: ['__init__', 'close', 'closed'],
+    after: 'o.comment = b"x"',
+  },
+  {
     src: `class Q:
     def __new__(cls):
         return super().__new__(cls)
@@ -182,9 +294,9 @@ function classNode(root: Node, name: string): Node {
   return root.descendantsOfType('class_definition').find((c) => c && field(c, 'name')?.text === name)!;
 }
 
-function python(c: Case): boolean {
+function python(c: Case, after = ''): boolean {
   const expr = c.test === 'truthy' ? `bool(o.${c.attr})` : `o.${c.attr} is None`;
-  const out = execFileSync('python3', ['-c', `${c.src}\no = ${c.make}\nprint(${expr})`], { encoding: 'utf8' }).trim();
+  const out = execFileSync('python3', ['-c', `${c.src}\no = ${c.make}\n${after}\nprint(${expr})`], { encoding: 'utf8' }).trim();
   return out === 'True';
 }
 
@@ -202,10 +314,40 @@ describe('class state on a fresh object (python3 as the oracle)', () => {
         if (fact) {
           expect(fact.fresh).toBe(python(c));
           expect(fact.changedBy).toEqual(c.changedBy);
+          if (c.after) expect(python(c, c.after)).toBe(fact.fresh);
         }
       } finally {
         tree.delete();
       }
     });
   }
+});
+
+describe('fixtures/state/fresh.py under python3', () => {
+  it('the `# ok` calls on a fresh archive do not raise; the reported ones after close or reset do', () => {
+    const script = `
+import os, sys, tempfile
+sys.path.insert(0, ${JSON.stringify(new URL('../fixtures/state', import.meta.url).pathname)})
+import fresh
+d = tempfile.mkdtemp()
+os.chdir(d)
+open('n.txt', 'w').write('x')
+fresh.first_write('a.zip', b'x')
+fresh.second_write('a.zip', b'x')
+fresh.each_in_loop('a.zip', ['n.txt'])
+fresh.comment_then_write('a.zip', b'x')
+for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset, ('a.zip', b'x')), (fresh.write_after_close, ('a.zip', 'n.txt'))):
+    try:
+        f(*args)
+        print(f.__name__, 'no error')
+    except ValueError as e:
+        print(f.__name__, e)
+`;
+    const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
+    expect(out).toEqual([
+      'two_archives Attempt to write to ZIP archive that was already closed',
+      'fp_reset Attempt to write to ZIP archive that was already closed',
+      'write_after_close Attempt to write to ZIP archive that was already closed',
+    ]);
+  });
 });

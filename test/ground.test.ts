@@ -99,6 +99,20 @@ describe('grounding', () => {
     expect(installed.some((l) => /^def median_high\(/.test(l))).toBe(true);
   });
 
+  it('keeps a large class of the module that the raising class hands `self` to (`_ZipWriteFile(self, ...)`), and no other', () => {
+    const e = JSON.parse(
+      readFileSync(join(ROOT, 'fixtures', 'state', 'records.jsonl'), 'utf8')
+        .split('\n')
+        .find((l) => l.includes('"slug":"writestr-attempt'))!,
+    ) as ReturnType<typeof entry>;
+    const lr: LoadedRecord = { record: e.record as unknown as LoadedRecord['record'], source: { file: RECORDS, line: 1 } };
+    groundRecords([lr], pythonEnv(undefined)!);
+    const kept = lr.grounded!.sourceCode!.split('\n');
+    expect(kept.some((l) => /^class ZipFile:/.test(l))).toBe(true);
+    expect(kept.some((l) => /^class _ZipWriteFile\(/.test(l))).toBe(true);
+    expect(kept.some((l) => /^class ZipExtFile\(/.test(l))).toBe(false);
+  });
+
   it('a subclass that overrides the raising method, as the installed class shows it, is not reported', () => {
     // A record of timezone.utcoffset registers the class timezone(tzinfo) with the methods it defines.
     const dir = tempTree({

@@ -76,6 +76,8 @@ function closesStrings(chunk: readonly string[]): boolean {
 
 /** Top-level classes up to this many lines are kept whole (exception classes, small helpers). */
 const SMALL_CLASS_LINES = 15;
+/** A call of a class-like name with `self` among its positional arguments. */
+const HANDED = /\b(_*[A-Z]\w*)\(\s*(?:[^()]*,\s*)?self\s*[,)]/g;
 /** Top-level assignments up to this many lines are kept (module constants). */
 const SMALL_ASSIGN_LINES = 25;
 
@@ -155,6 +157,10 @@ function keepAround(lines: readonly string[], row: number): string {
     else chunks.push([a, b]);
     lastStart = a;
   }
+  // The classes the raising chunk hands `self` to (`_ZipWriteFile(self, ...)`: src/compile/condition/handed.ts reads what they do with it).
+  const around = chunks.find(([a, b]) => a <= row && row < b);
+  const handedTo = new Set<string>();
+  for (const l of around ? lines.slice(around[0], around[1]) : []) for (const m of l.matchAll(HANDED)) handedTo.add(m[1]!);
   for (const [a, b] of chunks) {
     let head = a;
     while (head < b - 1 && /^@/.test(lines[head]!)) head++;
@@ -163,7 +169,7 @@ function keepAround(lines: readonly string[], row: number): string {
     const keep =
       (a <= row && row < b) ||
       /^(import|from)\s/.test(first) ||
-      (/^class\s/.test(first) && size <= SMALL_CLASS_LINES) ||
+      (/^class\s/.test(first) && (size <= SMALL_CLASS_LINES || handedTo.has(/^class\s+(\w+)/.exec(first)?.[1] ?? ''))) ||
       // A small function may be a helper predicate a test calls (`_is_instance_mock(spec)`: src/compile/condition/helpers.ts).
       (/^def\s/.test(first) && head === a && size <= SMALL_DEF_LINES && closesStrings(lines.slice(a, b))) ||
       (/^[A-Za-z_][\w.]*\s*(:[^=]*)?=[^=]/.test(first) && size <= SMALL_ASSIGN_LINES) ||

@@ -7,8 +7,10 @@
  * The receiver is a local name of the call's function (or of the module) that one statement binds
  * to a call, the call it is read from being below that statement in its block (or inside the
  * `with` body). Every other use of the name before the call (and anywhere in a loop around the
- * call that does not hold the binding) must be a method call or an attribute read on it: an object
- * handed to other code, stored, compared, or changed by attribute assignment is not fresh.
+ * call that does not hold the binding) must be a method call, an attribute read or an attribute set
+ * on it (counted as a call of that name: a property's setter); an object handed to other code,
+ * stored or compared is not fresh. Of several bindings, the last one above the call whose block
+ * holds it reaches it, when no other may run between them.
  */
 import type { Node } from '../parse/parser.js';
 import { contains, field, namedChildren } from '../parse/syntax.js';
@@ -73,32 +75,45 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   const body = scope.type === 'module' ? scope : field(scope, 'body');
   if (!body) return undefined;
   const ids = body.descendantsOfType('identifier').filter((x): x is Node => !!x && x.text === name && x.id !== obj.id);
-  let binding: Exclude<ReturnType<typeof bindingOf>, 'other' | undefined> | undefined;
-  const uses: Node[] = [];
+  const bindings: { id: Node; b: ReturnType<typeof bindingOf> }[] = [];
   for (const id of ids) {
     for (let p = id.parent; p && p.id !== body.id; p = p.parent) if (NESTED.has(p.type)) return undefined;
-    const b = bindingOf(id);
-    if (b === 'other' || (b && binding)) return undefined;
-    if (b) binding = b;
-    else uses.push(id);
+    bindings.push({ id, b: bindingOf(id) });
   }
-  if (!binding || !contains(binding.within, call) || (!binding.with && call.startIndex < binding.stmt.endIndex)) return undefined;
+  // The binding that reaches the call: the last one above it whose block (or `with` body) holds it.
+  let binding: Exclude<ReturnType<typeof bindingOf>, 'other' | undefined> | undefined;
+  for (const { b } of bindings)
+    if (
+      b &&
+      b !== 'other' &&
+      contains(b.within, call) &&
+      (b.with || call.startIndex >= b.stmt.endIndex) &&
+      (!binding || b.stmt.startIndex > binding.stmt.startIndex)
+    )
+      binding = b;
+  if (!binding) return undefined;
   // A loop around the call that the binding is not in: a use anywhere in it may run before the call.
   let loop: Node | undefined;
   for (let p = call.parent; p && p.id !== body.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, binding.stmt)) loop = p;
+  const between = (u: Node) => (u.startIndex > binding.stmt.startIndex && u.startIndex < call.endIndex) || (!!loop && contains(loop, u));
+  const uses: Node[] = [];
+  for (const { id, b } of bindings) {
+    if (!b) uses.push(id);
+    // Another binding that may run between the binding and the call.
+    else if (b === 'other' ? between(id) : b.stmt.id !== binding.stmt.id && between(b.stmt)) return undefined;
+  }
   const called = new Set<string>(binding.with ? ['__enter__', '__aenter__'] : []);
   // In a loop the call itself ran on the passes before.
   const own = fn ? field(fn, 'attribute')?.text : undefined;
   if (loop && own) called.add(own);
   for (const u of uses) {
-    const before = (u.startIndex > binding.stmt.startIndex && u.startIndex < call.endIndex) || (!!loop && contains(loop, u));
-    if (!before) continue;
+    if (!between(u)) continue;
     const up = u.parent;
     if (up?.type !== 'attribute' || field(up, 'object')?.id !== u.id) return undefined;
     const attr = field(up, 'attribute')?.text;
     const host = up.parent;
-    const written = (host?.type === 'assignment' || host?.type === 'augmented_assignment') && field(host, 'left')?.id === up.id;
-    if (!attr || written || host?.type === 'delete_statement' || host?.type === 'pattern_list' || host?.type === 'tuple_pattern') return undefined;
+    if (!attr || host?.type === 'delete_statement' || host?.type === 'pattern_list' || host?.type === 'tuple_pattern') return undefined;
+    // An attribute set (`zf.comment = c`) counts as a call of its name: a property's setter, or the state itself (the matcher: src/rules/condition/eval.ts).
     called.add(attr);
   }
   return { ctor: field(binding.value, 'function') ?? binding.value, called };

@@ -17,6 +17,7 @@ import { contains, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal, StateFact } from '../../rules/condition/types.js';
+import { handedEffect } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
 
 export { selfAttr };
@@ -25,9 +26,13 @@ export { selfAttr };
 type Value = { lit: PyVal } | 'object' | 'unknown' | 'absent';
 const FALSE_LITERALS = new Set(['None', 'False', '0', "''", '""', '()', '[]', '{}']);
 
-/** The class body's methods by name (`decorated_definition`s by the def they wrap), and name-to-name aliases (`__del__ = close`). */
-function members(body: Node): { methods: Map<string, Node>; aliases: Map<string, string>; assigned: Map<string, Node[]> } {
+/**
+ * The class body's methods by name (`decorated_definition`s by the def they wrap; every def of a
+ * name in `defs`: a property's getter and setter), and name-to-name aliases (`__del__ = close`).
+ */
+function members(body: Node): { methods: Map<string, Node>; defs: [string, Node][]; aliases: Map<string, string>; assigned: Map<string, Node[]> } {
   const methods = new Map<string, Node>();
+  const defs: [string, Node][] = [];
   const aliases = new Map<string, string>();
   const assigned = new Map<string, Node[]>();
   for (const st of namedChildren(body)) {
@@ -35,6 +40,7 @@ function members(body: Node): { methods: Map<string, Node>; aliases: Map<string,
     if (def?.type === 'function_definition') {
       const n = field(def, 'name')?.text;
       if (n) methods.set(n, def);
+      if (n) defs.push([n, def]);
       continue;
     }
     const a = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
@@ -44,11 +50,12 @@ function members(body: Node): { methods: Map<string, Node>; aliases: Map<string,
     if (right?.type === 'identifier') aliases.set(left.text, right.text);
     assigned.set(left.text, [...(assigned.get(left.text) ?? []), a!]);
   }
-  return { methods, aliases, assigned };
+  return { methods, defs, aliases, assigned };
 }
 
 export class ClassState {
   private readonly methods: Map<string, Node>;
+  private readonly defs: [string, Node][];
   private readonly aliases: Map<string, string>;
   private readonly classLevel: Map<string, Node[]>;
   private readonly init: Node | undefined;
@@ -60,6 +67,7 @@ export class ClassState {
   ) {
     const m = members(body);
     this.methods = m.methods;
+    this.defs = m.defs;
     this.aliases = m.aliases;
     this.classLevel = m.assigned;
     this.init = this.methods.get('__init__');
@@ -141,7 +149,7 @@ export class ClassState {
 
   /** Some method other than `__init__` sets the attribute to a false literal (`close()`'s `self.fp = None`). */
   private unsetElsewhere(attr: string): boolean {
-    for (const [name, def] of this.methods) {
+    for (const [name, def] of this.defs) {
       if (name === '__init__') continue;
       for (const a of def.descendantsOfType('assignment')) {
         const left = a && field(a, 'left');
@@ -159,17 +167,17 @@ export class ClassState {
 
   /**
    * The methods that may change the attribute: those that assign or delete it, hand `self` to other
-   * code, or call (or pass on as `self.m`) such a method, transitively; aliases join their method.
+   * code (but a class of the module that does not change it: ./handed.ts), or call (or pass on as `self.m`) such a method, transitively; aliases join their method.
    * Undefined when some method can change any attribute (`setattr(self, ...)`, `self.__dict__`).
    */
   private changers(attr: string): Set<string> | undefined {
     const direct = new Set<string>();
     const calls = new Map<string, Set<string>>();
-    for (const [name, def] of this.methods) {
+    for (const [name, def] of this.defs) {
       const effect = methodEffect(def, attr);
       if (effect === 'any') return undefined;
       if (effect.changes) direct.add(name);
-      calls.set(name, effect.calls);
+      calls.set(name, new Set([...(calls.get(name) ?? []), ...effect.calls]));
     }
     for (let grew = true; grew; ) {
       grew = false;
@@ -200,7 +208,11 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
     if (n.type === 'identifier') {
       // `self` handed to other code (an argument, a value stored or returned), or bound to another name.
       const up = n.parent?.type;
-      if (n.text === 'self' && up !== 'attribute' && up !== 'parameters' && up !== 'return_statement') changes = true;
+      if (n.text !== 'self' || up === 'attribute' || up === 'parameters' || up === 'return_statement') continue;
+      // Handed to a class of the module that only reads through it, or sets other attributes.
+      const handed = up === 'argument_list' || up === 'keyword_argument' ? handedEffect(n, attr) : undefined;
+      if (!handed || handed.changes) changes = true;
+      else for (const c of handed.calls) calls.add(c);
       continue;
     }
     const a = selfAttr(n);

@@ -246,8 +246,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
     case 'false':
       return false;
     case 'data':
-      // The receiver's own state, on an object fresh from its constructor that no call has changed since.
-      if (c.state && b.fresh && !c.state.changedBy.some((m) => b.fresh!.called.has(m))) return c.state.fresh;
+      // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
+      if (c.state && b.fresh && !b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m))) return c.state.fresh;
       return undefined;
     case 'not': {
       const e = evaluate(c.e, b);
