@@ -336,6 +336,8 @@ fresh.first_write('a.zip', b'x')
 fresh.second_write('a.zip', b'x')
 fresh.each_in_loop('a.zip', ['n.txt'])
 fresh.comment_then_write('a.zip', b'x')
+fresh.read_member('a.zip', 'a.txt')
+fresh.read_member_str_password('a.zip', 'a.txt')  # not encrypted: the possible finding's condition is false here
 for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset, ('a.zip', b'x')), (fresh.write_after_close, ('a.zip', 'n.txt'))):
     try:
         f(*args)

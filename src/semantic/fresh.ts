@@ -27,14 +27,14 @@ const NESTED = new Set(['function_definition', 'class_definition', 'lambda']);
 const LOOPS = new Set(['for_statement', 'while_statement']);
 
 /** The binding of `id` when it is one this reader follows: `x = C(...)` as a statement, or `with C(...) as x`. */
-function bindingOf(id: Node): { stmt: Node; value: Node; within: Node; with: boolean } | 'other' | undefined {
+function bindingOf(id: Node): { stmt: Node; value: Node; within: Node; later: Node[]; with: boolean } | 'other' | undefined {
   const up = id.parent;
   if (!up) return undefined;
   if (up.type === 'assignment' && field(up, 'left')?.id === id.id) {
     const right = field(up, 'right');
     const stmt = up.parent;
     if (right?.type !== 'call' || stmt?.type !== 'expression_statement' || !stmt.parent) return 'other';
-    return { stmt, value: right, within: stmt.parent, with: false };
+    return { stmt, value: right, within: stmt.parent, later: [], with: false };
   }
   if (up.type === 'as_pattern_target') {
     const as = up.parent;
@@ -43,7 +43,9 @@ function bindingOf(id: Node): { stmt: Node; value: Node; within: Node; with: boo
     const ws = item?.parent?.parent;
     const body = ws ? field(ws, 'body') : null;
     if (as?.type !== 'as_pattern' || item?.type !== 'with_item' || value?.type !== 'call' || ws?.type !== 'with_statement' || !body) return 'other';
-    return { stmt: ws, value, within: body, with: true };
+    // The body, and the items after this one (`with ZipFile(p) as zf, zf.open(n) as f:`).
+    const later = namedChildren(item.parent!).filter((x) => x.startIndex > item.endIndex);
+    return { stmt: ws, value, within: body, later, with: true };
   }
   const binds =
     ((up.type === 'assignment' || up.type === 'augmented_assignment') && field(up, 'left')?.id === id.id) ||
@@ -86,7 +88,7 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
     if (
       b &&
       b !== 'other' &&
-      contains(b.within, call) &&
+      (contains(b.within, call) || b.later.some((x) => contains(x, call))) &&
       (b.with || call.startIndex >= b.stmt.endIndex) &&
       (!binding || b.stmt.startIndex > binding.stmt.startIndex)
     )

@@ -227,10 +227,15 @@ function ifAround(a: Node): { ifs: Node; block: Node } | undefined {
   return { ifs, block };
 }
 
-/** The test of the `if` around the assignment, when that `if` is a statement of the def's own body. */
+/**
+ * The test of the `if` around the assignment, when no loop lies between that `if` and the def (a
+ * pass before could have rebound the parameter): a test in the block that holds the `if`, below it,
+ * reads the parameter when the guard is false (ExprReader.guards checks the block holds the test).
+ */
 function guardOf(a: Node, def: Node): Node | undefined {
   const around = ifAround(a);
-  if (!around || around.ifs.parent?.id !== field(def, 'body')?.id) return undefined;
+  if (!around) return undefined;
+  for (let p = around.ifs.parent; p && p.id !== def.id; p = p.parent) if (LOOPS.has(p.type) || SCOPES.has(p.type)) return undefined;
   return field(around.ifs, 'condition') ?? undefined;
 }
 

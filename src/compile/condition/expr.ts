@@ -136,8 +136,31 @@ export class ExprReader {
   private guards(n: Node): Assign[] {
     const row = n.startPosition.row;
     const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
-    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name));
+    // The `if` is in a block that holds the test: the test runs after it on every pass that reaches it.
+    const holds = (a: Assign) => !!a.guard?.parent?.parent && contains(a.guard.parent.parent, n);
+    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name) && holds(a));
   }
+
+  /**
+   * What a guarded rebinding puts in the parameter, when the test can read it: the receiver's own
+   * attribute (`if not pwd: pwd = self.pwd`, read as its state: ./state.ts) or a literal.
+   */
+  private rebound(gs: Assign[]): Map<string, Node> {
+    const out = new Map<string, Node>();
+    for (const a of gs) {
+      const right = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? field(a.node, 'right') : null;
+      const plain = right && (selfAttr(right) || literalOf(right, this.constant));
+      if (plain && gs.filter((x) => x.name === a.name).length === 1) out.set(a.name, right);
+    }
+    return out;
+  }
+
+  /** A guarded rebinding's value read in place of the parameter (see `rebound`), else the node itself. */
+  private through(n: Node): Node {
+    return (n.type === 'identifier' && this.substitute.get(n.text)) || n;
+  }
+
+  private substitute = new Map<string, Node>();
 
   /** Parameters read as data (not known) while a test is read under the guards that rebind them. */
   private hidden = new Set<string>();
@@ -224,14 +247,18 @@ export class ExprReader {
     this.guarded = true;
     try {
       const g = or(gs.map((x) => this.read(x.guard!)));
-      // Under a guard the rebound parameters are not known; the test's other parts still are (`hardlink_dupes and len(optimize) < 2`).
+      // Under a guard the rebound parameters are not known (but a plain value put there is read); the
+      // test's other parts still are (`hardlink_dupes and len(optimize) < 2`).
       this.hidden = new Set(gs.map((a) => a.name));
+      this.substitute = this.rebound(gs);
       const rebound = this.read(n);
       this.hidden = new Set();
+      this.substitute = new Map();
       return or([and([not(g), this.read(n)]), and([g, rebound])]);
     } finally {
       this.guarded = false;
       this.hidden = new Set();
+      this.substitute = new Map();
     }
   }
 
@@ -255,6 +282,7 @@ export class ExprReader {
       case 'call':
         return this.call(n);
       default: {
+        if (this.through(n) !== n) return this.read(this.through(n));
         const bound = boundValue(n, this.def, this.assigns, this.params);
         if (bound) return this.cond(bound);
         const s = this.side(n);
@@ -276,7 +304,9 @@ export class ExprReader {
     return and(parts);
   }
 
-  private pair(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
+  private pair(lw: Node, op: CmpOp, rw: Node, whole: Node): Cond {
+    const ln = this.through(lw);
+    const rn = this.through(rw);
     // `type(x) in (list, tuple)`, `type(x) is str`: the exact class.
     const ofType = this.typeOf(ln);
     const exactTypes =
