@@ -7,6 +7,7 @@ import type { Node } from '../../parse/parser.js';
 import { contains, field, namedChildren, stringValue } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import type { ParamSpec, PyVal } from '../../rules/condition/types.js';
+import { selfAttr } from './initflow.js';
 
 const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 
@@ -268,4 +269,56 @@ function noneReplacement(a: Node, name: string, constant: (name: string) => PyVa
   const around = ifAround(a);
   if (!around || namedChildren(around.block).length !== 1) return undefined;
   return isNoneTest(field(around.ifs, 'condition')) ? literalOf(right, constant) : undefined;
+}
+
+/**
+ * `**kwargs` at `n` is what the call passed: before `n`, the def only reads it (`kwargs.get(k)`,
+ * `kwargs[k]`, `k in kwargs`, `**kwargs`), never rebinds, mutates (`kwargs.pop(k)`) or hands it to code that could.
+ */
+export function unchangedMapping(def: Node, n: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined, key?: string): boolean {
+  const name = n.text;
+  for (const use of def.descendantsOfType('identifier')) {
+    if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, def)) continue;
+    const p = use.parent;
+    if (p?.type === 'dictionary_splat') continue;
+    if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
+    // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
+    const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, params, constant) : undefined;
+    if (read && read.kw.id === use.id && read.key !== key) continue;
+    if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
+    if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
+      const up = p.parent;
+      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
+      if (!written && up?.type !== 'delete_statement' && up?.type !== 'expression_list') continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/**
+ * `if isinstance(message, Warning): category = message.__class__` before the test: the test is
+ * read over the parameter, and holds as written only when no such guard does; when one does,
+ * the parameter's value is not known there.
+ */
+export function guardsOf(assigns: Assign[], params: Map<string, ParamSpec>, n: Node): Assign[] {
+  const row = n.startPosition.row;
+  const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
+  // The `if` is in a block that holds the test: the test runs after it on every pass that reaches it.
+  const holds = (a: Assign) => !!a.guard?.parent?.parent && contains(a.guard.parent.parent, n);
+  return assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && params.has(a.name) && holds(a));
+}
+
+/**
+ * What a guarded rebinding puts in the parameter, when the test can read it: the receiver's own
+ * attribute (`if not pwd: pwd = self.pwd`, read as its state: ./state.ts) or a literal.
+ */
+export function reboundValues(gs: Assign[], constant: (name: string) => PyVal | undefined): Map<string, Node> {
+  const out = new Map<string, Node>();
+  for (const a of gs) {
+    const right = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? field(a.node, 'right') : null;
+    const plain = right && (selfAttr(right) || literalOf(right, constant));
+    if (plain && gs.filter((x) => x.name === a.name).length === 1) out.set(a.name, right);
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { boundValue, exclusive, keywordRead, reaches, readAssigns, type Assign } from './assigns.js';
+import { boundValue, guardsOf, keywordRead, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
 import { ClassState, selfAttr, unchangedBefore } from './state.js';
@@ -73,7 +73,7 @@ export class ExprReader {
     const p = this.params.get(n.text);
     // `*args` is a tuple of what the call passes positionally (match/bind.ts binds it); `**kwargs` is read
     // by key, or whole (`if kwargs:`, bound to the keywords the call passes) while nothing before can change it.
-    if (!p || (p.kind === 'var-keyword' && !this.unchangedMapping(n))) return undefined;
+    if (!p || (p.kind === 'var-keyword' && !unchangedMapping(this.def, n, this.params, this.constant))) return undefined;
     // Guarded rebindings are read by `cond` (the test holds on the parameter when no guard does).
     const before = this.assigns.filter((a) => a.name === n.text && reaches(a, n, this.def) && !(this.guarded && a.guard && !a.noneMeans));
     if (!before.length) return n.text;
@@ -82,32 +82,6 @@ export class ExprReader {
       return n.text;
     }
     return undefined;
-  }
-
-  /**
-   * `**kwargs` at `n` is what the call passed: before `n`, the def only reads it (`kwargs.get(k)`,
-   * `kwargs[k]`, `k in kwargs`, `**kwargs`), never rebinds, mutates (`kwargs.pop(k)`) or hands it to code that could.
-   */
-  private unchangedMapping(n: Node, key?: string): boolean {
-    const name = n.text;
-    for (const use of this.def.descendantsOfType('identifier')) {
-      if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, this.def))
-        continue;
-      const p = use.parent;
-      if (p?.type === 'dictionary_splat') continue;
-      if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
-      // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
-      const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, this.params, this.constant) : undefined;
-      if (read && read.kw.id === use.id && read.key !== key) continue;
-      if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
-      if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
-        const up = p.parent;
-        const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
-        if (!written && up?.type !== 'delete_statement' && up?.type !== 'expression_list') continue;
-      }
-      return false;
-    }
-    return true;
   }
 
   private classState: ClassState | null | undefined;
@@ -128,34 +102,7 @@ export class ExprReader {
   /** While a test is read under its guards (see `cond`): guarded rebindings do not hide the parameter. */
   private guarded = false;
 
-  /**
-   * `if isinstance(message, Warning): category = message.__class__` before the test: the test is
-   * read over the parameter, and holds as written only when no such guard does; when one does,
-   * the parameter's value is not known there.
-   */
-  private guards(n: Node): Assign[] {
-    const row = n.startPosition.row;
-    const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
-    // The `if` is in a block that holds the test: the test runs after it on every pass that reaches it.
-    const holds = (a: Assign) => !!a.guard?.parent?.parent && contains(a.guard.parent.parent, n);
-    return this.assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && this.params.has(a.name) && holds(a));
-  }
-
-  /**
-   * What a guarded rebinding puts in the parameter, when the test can read it: the receiver's own
-   * attribute (`if not pwd: pwd = self.pwd`, read as its state: ./state.ts) or a literal.
-   */
-  private rebound(gs: Assign[]): Map<string, Node> {
-    const out = new Map<string, Node>();
-    for (const a of gs) {
-      const right = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? field(a.node, 'right') : null;
-      const plain = right && (selfAttr(right) || literalOf(right, this.constant));
-      if (plain && gs.filter((x) => x.name === a.name).length === 1) out.set(a.name, right);
-    }
-    return out;
-  }
-
-  /** A guarded rebinding's value read in place of the parameter (see `rebound`), else the node itself. */
+  /** A guarded rebinding's value read in place of the parameter (assigns.ts `reboundValues`), else the node itself. */
   private through(n: Node): Node {
     return (n.type === 'identifier' && this.substitute.get(n.text)) || n;
   }
@@ -177,7 +124,7 @@ export class ExprReader {
     const p = this.param(n) ?? this.path(n);
     if (p) return { param: p };
     const kw = n.type === 'call' ? keywordRead(n, this.params, this.constant) : undefined;
-    if (kw && this.unchangedMapping(kw.kw, kw.key)) {
+    if (kw && unchangedMapping(this.def, kw.kw, this.params, this.constant, kw.key)) {
       const dflt = kw.dflt ? literalOf(kw.dflt, this.constant) : kw.pop ? 'raises' : { t: 'none' as const };
       return { kw: kw.kw.text, key: kw.key, dflt };
     }
@@ -242,7 +189,7 @@ export class ExprReader {
   /** The condition that `n` is true. */
   cond(n: Node): Cond {
     if (this.guarded) return this.read(n);
-    const gs = this.guards(n);
+    const gs = guardsOf(this.assigns, this.params, n);
     if (!gs.length) return this.read(n);
     this.guarded = true;
     try {
@@ -250,7 +197,7 @@ export class ExprReader {
       // Under a guard the rebound parameters are not known (but a plain value put there is read); the
       // test's other parts still are (`hardlink_dupes and len(optimize) < 2`).
       this.hidden = new Set(gs.map((a) => a.name));
-      this.substitute = this.rebound(gs);
+      this.substitute = reboundValues(gs, this.constant);
       const rebound = this.read(n);
       this.hidden = new Set();
       this.substitute = new Map();
