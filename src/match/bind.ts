@@ -140,6 +140,14 @@ function annotatedType(n: Node): PyVal['t'] | undefined {
 }
 
 const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
+const argsByTree = new WeakMap<object, Map<number, Bound>>();
+
+/** The arguments of the tree's calls read so far, by node (never changed once made: bindings copy before they change one). */
+function argsOf(node: Node): Map<number, Bound> {
+  let m = argsByTree.get(node.tree);
+  if (!m) argsByTree.set(node.tree, (m = new Map()));
+  return m;
+}
 
 function constantsOf(node: Node): Map<string, PyVal> {
   const key = node.tree;
@@ -191,10 +199,15 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
   const args = readArgs(call);
   const consts = constantsOf(call);
   const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
-  /** An argument: its value, else its builtin type when the syntax says it. */
+  /** An argument: its value, else its builtin type when the syntax says it (once per argument node: every rule of the call's name binds it). */
+  const known = argsOf(call);
   const arg = (n: Node): Bound => {
+    let b = known.get(n.id);
+    if (b) return b;
     const v = value(n);
-    return v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? argType(n, scopes), given: true, text: n.text };
+    b = v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? argType(n, scopes), given: true, text: n.text };
+    known.set(n.id, b);
+    return b;
   };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');

@@ -42,7 +42,7 @@ export function paramEffects(fn: Node, wants: (method: string) => boolean, passe
       position = -1;
       continue;
     }
-    if (!p.annotation && !rebinds(body.text, p.name)) params.set(p.name, p.only === 'keyword' || position < 0 ? -1 : position);
+    if (!p.annotation) params.set(p.name, p.only === 'keyword' || position < 0 ? -1 : position);
     if (position >= 0) position++;
   }
   if (!params.size) return [];
@@ -53,7 +53,9 @@ export function paramEffects(fn: Node, wants: (method: string) => boolean, passe
     for (const c of kids(n)) visit(c);
   };
   visit(body);
-  return out;
+  // A parameter the body rebinds is not what the caller passed (read only for those with an effect: a search of the body's text each).
+  const kept = new Map<string, boolean>();
+  return out.filter((e) => kept.get(e.name) ?? (kept.set(e.name, !rebinds(body.text, e.name)), kept.get(e.name)!));
 }
 
 function callEffects(

@@ -199,15 +199,32 @@ export class Scopes {
   definitionAt(name: string, at: Node): Node | undefined {
     for (const scope of this.scopesOf(at)) {
       if (!this.boundIn(scope).has(name)) continue;
-      const other = new Set<string>();
-      const defs: Node[] = [];
-      if (scope.type === 'function_definition') for (const p of parameters(scope)) if (p.name) other.add(p.name);
-      const body = scope.type === 'module' ? scope : field(scope, 'body');
-      if (body) this.collectBindings(body, other, scope.type === 'module', !this.walrusIn(body).length, defs);
-      const own = defs.filter((c) => field(c, 'name')?.text === name);
-      return !other.has(name) && own.length === 1 ? own[0] : undefined;
+      const { other, defs } = this.definitionsIn(scope);
+      const own = defs.get(name);
+      return !other.has(name) && own?.length === 1 ? own[0] : undefined;
     }
     return undefined;
+  }
+
+  private readonly definitionMemo = new Map<number, { other: Set<string>; defs: Map<string, Node[]> }>();
+
+  /** A scope's undecorated `class` / `def` statements by name, and the names it binds otherwise (made once per scope). */
+  private definitionsIn(scope: Node): { other: Set<string>; defs: Map<string, Node[]> } {
+    let m = this.definitionMemo.get(scope.id);
+    if (m) return m;
+    const other = new Set<string>();
+    const list: Node[] = [];
+    if (scope.type === 'function_definition') for (const p of parameters(scope)) if (p.name) other.add(p.name);
+    const body = scope.type === 'module' ? scope : field(scope, 'body');
+    if (body) this.collectBindings(body, other, scope.type === 'module', !this.walrusIn(body).length, list);
+    const defs = new Map<string, Node[]>();
+    for (const c of list) {
+      const n = field(c, 'name')?.text;
+      if (n) defs.set(n, [...(defs.get(n) ?? []), c]);
+    }
+    m = { other, defs };
+    this.definitionMemo.set(scope.id, m);
+    return m;
   }
 
   /** `defs`: undecorated `class` and `def` statements go there instead of binding their names in `into`. */
