@@ -2,6 +2,7 @@
 import type { Node } from '../../parse/parser.js';
 import { descendantsIn, field, namedChildren, unescapePython } from '../../parse/syntax.js';
 import type { PyVal } from './types.js';
+import { foldBinary, foldInvert } from './fold.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 
 /** Found in the one walk of a file's tree that the model's flows share (src/parse/syntax.ts). */
@@ -98,8 +99,16 @@ export function literalOf(n: Node | null | undefined, constant?: (name: string) 
     case 'unary_operator': {
       const op = field(n, 'operator')?.text;
       const v = sub(field(n, 'argument'));
+      if (v && op === '~') return foldInvert(v);
       if (!v || (v.t !== 'int' && v.t !== 'float')) return undefined;
       return op === '-' ? { t: v.t, v: -v.v } : op === '+' ? v : undefined;
+    }
+    case 'binary_operator': {
+      // `2 ** 32`, `1 << 16`, `'a' + 'b'`, `[0.25] * 4` (./fold.ts).
+      const a = sub(field(n, 'left'));
+      const b = a && sub(field(n, 'right'));
+      const op = field(n, 'operator')?.text;
+      return a && b && op ? foldBinary(op, a, b) : undefined;
     }
     case 'tuple':
     case 'list':
