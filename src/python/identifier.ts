@@ -9,3 +9,9 @@ const WHOLE = new RegExp(`^${IDENTIFIER}$`, 'u');
 export function isIdentifier(s: string): boolean {
   return WHOLE.test(s);
 }
+
+/** Python's hard keywords (`keyword.kwlist`, the same from 3.7 on): never a name. Soft keywords (`match`, `type`) are names. */
+export const HARD_KEYWORDS: readonly string[] =
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  );

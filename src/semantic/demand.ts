@@ -21,16 +21,12 @@ import { NameTable, type Occurrences } from '../prefilter/nametable.js';
 import { needFacts, prefilterFor, type ProjectImports } from '../prefilter/index.js';
 import { Needs, needTokens } from '../prefilter/needs.js';
 import type { RuleSet } from '../rules/ruleset.js';
-import { IDENTIFIER } from '../python/identifier.js';
+import { HARD_KEYWORDS, IDENTIFIER } from '../python/identifier.js';
 
 const ASCII_NAME = /[A-Za-z_][A-Za-z0-9_]*/g;
 const UNICODE_NAME = new RegExp(IDENTIFIER, 'gu');
 /** Python's hard keywords: never a name, so never a carrier (soft keywords such as `match` and `type` are names). */
-const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
-    ' ',
-  ),
-);
+const KEYWORDS = new Set(HARD_KEYWORDS);
 
 export class Demand {
   private readonly names: string[] = [];

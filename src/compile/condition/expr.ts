@@ -13,6 +13,8 @@ import { boundValue, guardsOf, keywordRead, reaches, readAssigns, reboundValues,
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
 import { ClassState, selfAttr, unchangedBefore } from './state.js';
+import { HARD_KEYWORDS } from '../../python/identifier.js';
+import { calleeLibraryName } from './pure.js';
 import { isinstanceOf, type ModuleDefs, throughHelper, typeArg, typeNames } from './helpers.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
@@ -257,7 +259,9 @@ export class ExprReader {
     // `type(x) in (list, tuple)`, `type(x) is str`: the exact class.
     const ofType = this.typeOf(ln);
     const exactTypes =
-      ofType && (op === 'in' || op === 'not in' ? rn.type === 'tuple' : op !== '<' && op !== '>' && op !== '<=' && op !== '>=') ? typeNames(rn) : undefined;
+      ofType && (op === 'in' || op === 'not in' ? rn.type === 'tuple' : op !== '<' && op !== '>' && op !== '<=' && op !== '>=' && rn.type !== 'binary_operator')
+        ? typeNames(rn)
+        : undefined;
     if (ofType && exactTypes) {
       const c = isinstanceOf(ofType, exactTypes, { exact: true }, this.defs);
       return op === 'in' || op === 'is' || op === '==' ? c : not(c);
@@ -349,6 +353,12 @@ export class ExprReader {
       const p = ofType ?? this.param(args[0]!);
       const types = typeNames(args[1]!);
       if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
+    }
+    // `keyword.iskeyword(name)` (any import of it): whether the name is one of Python's keywords.
+    const callee = field(n, 'function');
+    if (args.length === 1 && callee && calleeLibraryName(callee) === 'keyword.iskeyword') {
+      const p = this.param(args[0]!) ?? this.path(args[0]!);
+      if (p) return { k: 'cmp', param: p, op: 'in', value: { t: 'tuple', items: HARD_KEYWORDS.map((v) => ({ t: 'str', v })) } };
     }
     const helper = field(n, 'function')?.type === 'identifier' && fn && this.depth < 3 ? this.defs?.helper(fn) : undefined;
     if (helper) {

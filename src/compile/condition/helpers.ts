@@ -90,9 +90,16 @@ export function typeArg(n: Node): Node | undefined {
 }
 
 /** The classes a type argument names (`T`, `(A, B)`), as written. */
-export function typeNames(t: Node): string[] | undefined {
-  const types = t.type === 'tuple' || t.type === 'parenthesized_expression' ? namedChildren(t).map((x) => dottedName(x)) : [dottedName(t)];
-  return types.every((x): x is string => !!x) ? types : undefined;
+export function typeNames(t: Node, depth = 0): string[] | undefined {
+  if (depth > 8) return undefined;
+  // `(A, (B, C))`, `A | B` (PEP 604) and `type(None)` as Python's isinstance reads them.
+  if (t.type === 'tuple' || t.type === 'parenthesized_expression' || (t.type === 'binary_operator' && field(t, 'operator')?.text === '|')) {
+    const parts = namedChildren(t).map((x) => typeNames(x, depth + 1));
+    return parts.every((x): x is string[] => !!x) ? parts.flat() : undefined;
+  }
+  if (t.type === 'call' && t.text.replace(/\s+/g, '') === 'type(None)') return ['type(None)'];
+  const name = dottedName(t);
+  return name ? [name] : undefined;
 }
 
 /** `isinstance(param, types)`, with the module's plain classes among them marked. */

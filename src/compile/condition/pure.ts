@@ -163,18 +163,33 @@ function importsOf(root: Node): Map<string, string> {
   return out;
 }
 
-/** A call of a known-pure library function, through the module's imports (`_sys.intern`, `_iskeyword`). */
-function pureLibraryCall(fn: Node, imports: Map<string, string>): boolean {
+/** A callee's library name through the module's imports (`_iskeyword` of `from keyword import iskeyword as _iskeyword`: `keyword.iskeyword`). */
+function libraryName(fn: Node, imports: Map<string, string>): string | undefined {
   const dotted =
     fn.type === 'identifier'
       ? fn.text
       : fn.type === 'attribute' && field(fn, 'object')?.type === 'identifier'
         ? `${field(fn, 'object')!.text}.${field(fn, 'attribute')?.text ?? ''}`
         : undefined;
-  if (!dotted) return false;
+  if (!dotted) return undefined;
   const [head, ...rest] = dotted.split('.');
   const bound = imports.get(head!);
-  return !!bound && PURE_LIBRARY.has([bound, ...rest].join('.'));
+  return bound ? [bound, ...rest].join('.') : undefined;
+}
+
+const importsMemo = new WeakMap<object, Map<string, string>>();
+
+/** `libraryName` of a callee, through the imports at the top of its own tree (read once per tree). */
+export function calleeLibraryName(fn: Node): string | undefined {
+  let m = importsMemo.get(fn.tree);
+  if (!m) importsMemo.set(fn.tree, (m = importsOf(fn.tree.rootNode)));
+  return libraryName(fn, m);
+}
+
+/** A call of a known-pure library function, through the module's imports (`_sys.intern`, `_iskeyword`). */
+function pureLibraryCall(fn: Node, imports: Map<string, string>): boolean {
+  const name = libraryName(fn, imports);
+  return !!name && PURE_LIBRARY.has(name);
 }
 
 /** Statements whose presence on the path means more than the arguments are read. */
