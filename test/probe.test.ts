@@ -47,6 +47,38 @@ describe('a pure library call with literal arguments', () => {
     expect(bad.condition).toMatch(/^running ipaddress\.ip_address\('10\.0\.0\.300'\) in Python 3\.\d+\.\d+ raises ValueError: '10\.0\.0\.300' does not appear/);
   });
 
+  it('runs a call whose arguments are locals bound once to literals above it, or constant expressions', () => {
+    const app = `import ipaddress
+
+
+def local_good():
+    text = '10.0.0.1'
+    return ipaddress.ip_address(text)
+
+
+def local_bad():
+    text = '10.0.0.' + '300'
+    return ipaddress.ip_address(text)
+
+
+def local_changed(other):
+    text = '10.0.0.1'
+    if other:
+        text = other
+    return ipaddress.ip_address(text)
+
+
+PACKED = ipaddress.ip_address(2 ** 32 - 1)
+`;
+    const got = check(tempTree({ 'app.py': app }));
+    // local_good and PACKED (2 ** 32 - 1 is 255.255.255.255) run without error; the rebound local is not known.
+    expect(got.map((d) => [d.line, d.confidence])).toEqual([
+      [11, 'certain'],
+      [18, 'possible'],
+    ]);
+    expect(got[0]!.condition).toMatch(/^running ipaddress\.ip_address\('10\.0\.0\.300'\) in Python 3\.\d+\.\d+ raises ValueError/);
+  });
+
   it('is not run without an interpreter (--python none): each call is judged from the record alone', () => {
     const dir = tempTree({ 'app.py': APP });
     const lines = check(dir, ['--python', 'none']).map((d) => d.line);

@@ -13,6 +13,8 @@
  * finding as it was.
  */
 import { execFileSync } from 'node:child_process';
+import type { Node } from '../parse/parser.js';
+import { Scopes } from '../semantic/scopes.js';
 import type { Finding } from '../match/match.js';
 import { literalArguments, type LiteralArgs } from '../match/bind.js';
 import type { RulePython } from '../rules/ruleset.js';
@@ -195,10 +197,19 @@ function pure(p: { module: string; path: string }): boolean {
   return !!allowed && (allowed.includes(p.path) || (allowed.includes('*') && !p.path.startsWith('_') && !p.path.includes('.')));
 }
 
+const scopesByTree = new WeakMap<object, Scopes>();
+
+/** The scopes of the call's file (made once per tree), for its arguments that are locals. */
+function scopesOf(n: Node): Scopes {
+  let s = scopesByTree.get(n.tree);
+  if (!s) scopesByTree.set(n.tree, (s = new Scopes(n.tree.rootNode)));
+  return s;
+}
+
 /** What running a finding's call would decide: a possible finding of a pure callee whose arguments are all literals. */
 function probeOf(f: Finding): Probe | undefined {
   if (!f.callee || f.confidence !== 'possible' || !pure(f.callee)) return undefined;
-  const literal = literalArguments(f.site.node);
+  const literal = literalArguments(f.site.node, scopesOf(f.site.node));
   return literal && { ...f.callee, ...literal };
 }
 

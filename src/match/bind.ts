@@ -6,6 +6,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
+import { localLiteral } from './locals.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
@@ -164,17 +165,25 @@ export interface LiteralArgs {
 
 const MAX_LITERAL_TEXT = 4000;
 
-export function literalArguments(call: Node): LiteralArgs | undefined {
+export function literalArguments(call: Node, scopes?: Scopes): LiteralArgs | undefined {
   if (call.type !== 'call') return undefined;
   const a = readArgs(call);
   if (a.kwSplat || a.splatAt !== undefined) return undefined;
   const consts = constantsOf(call);
+  const constant = (x: string) => consts.get(x);
   let size = 0;
   const text = (n: Node): string | undefined => {
     const own = literalOf(n);
+    // A module constant, or a local bound once to a literal above the call (./locals.ts), as Python writes it.
+    const other = () => {
+      const v = literalOf(n, constant) ?? (scopes ? localLiteral(n, call, scopes, constant) : undefined);
+      return v && v.t !== 'class' ? pyRepr(v) : undefined;
+    };
     // A class passed as a value (`DeprecationWarning`) is no literal: named for the runner (analysis/probe.ts).
-    const t =
-      own?.t === 'class' ? `builtins:${own.name}` : own ? n.text : ((v) => (v && v.t !== 'class' ? pyRepr(v) : undefined))(literalOf(n, (x) => consts.get(x)));
+    // A constant expression (`2 ** 32`) is written as its value: the runner reads literals only.
+    const folded =
+      own && n.descendantsOfType(['binary_operator', 'unary_operator']).some((x) => x && (x.type === 'binary_operator' || field(x, 'operator')?.text === '~'));
+    const t = own?.t === 'class' ? `builtins:${own.name}` : own ? (folded ? pyRepr(own) : n.text) : other();
     size += t?.length ?? 0;
     return size > MAX_LITERAL_TEXT ? undefined : t;
   };
@@ -204,7 +213,8 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
   const arg = (n: Node): Bound => {
     let b = known.get(n.id);
     if (b) return b;
-    const v = value(n);
+    // A local bound once to a literal above the call (./locals.ts).
+    const v = value(n) ?? (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined);
     b = v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? argType(n, scopes), given: true, text: n.text };
     known.set(n.id, b);
     return b;
