@@ -47,6 +47,40 @@ export function filterHandled(findings: Finding[], model: FileModel, exc: Except
   return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc));
 }
 
+/** Certain findings in a block of the file's own context manager (a helper around assertRaises, which may handle the error) become possible. */
+export function inOwnContext(findings: Finding[]): Finding[] {
+  return findings.map((f) => {
+    const own = f.confidence === 'certain' ? ownContextManager(f.site.node) : undefined;
+    return own ? { ...f, confidence: 'possible', condition: `${f.condition}; inside \`with ${own}\`, a context manager of this file that may handle it` } : f;
+  });
+}
+
+/** A `def` or class of the file has this name (decorated too: `@contextmanager def expecting(...)`). */
+function definedInFile(name: Node): boolean {
+  return name.tree.rootNode.descendantsOfType(['function_definition', 'class_definition']).some((d) => d && field(d, 'name')?.text === name.text);
+}
+
+/**
+ * The `with` item around `node` (in its own function) whose context manager this file defines: a
+ * call of `self.<method>` or of a name the file binds to a `def` or class. Library context
+ * managers are known (above) or do not handle errors; the file's own may (`assertAddressError`).
+ */
+function ownContextManager(node: Node): string | undefined {
+  let child: Node = node;
+  for (let cur = parentOf(node); cur; child = cur, cur = parentOf(cur)) {
+    if (cur.type === 'function_definition' || cur.type === 'class_definition' || cur.type === 'lambda') return undefined;
+    const body = cur.type === 'with_statement' ? field(cur, 'body') : null;
+    if (!body || !contains(body, child)) continue;
+    for (const { value: v } of withItems(cur)) {
+      const fn = v.type === 'call' ? field(v, 'function') : null;
+      const self = fn?.type === 'attribute' && field(fn, 'object')?.text === 'self';
+      const local = fn?.type === 'identifier' && definedInFile(fn);
+      if (self || local) return `${fn!.text}(...)`;
+    }
+  }
+  return undefined;
+}
+
 function classMatches(n: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {
   const written = dottedName(n);
   if (!written) return false;
