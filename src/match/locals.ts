@@ -5,6 +5,9 @@
  * nested function reading it). A mutable value (list, dict, set) counts only when the name is not
  * used between its binding and the call, nor on an earlier pass of a loop around the call:
  * `data = []; statistics.median_low(data)` is the literal `[]`.
+ *
+ * A function's names are read in one pass over its body (per function, memoised by tree): a file's
+ * every argument is then a lookup, not a walk of its function.
  */
 import type { Node } from '../parse/parser.js';
 import { contains, field } from '../parse/syntax.js';
@@ -15,6 +18,31 @@ import type { Scopes } from '../semantic/scopes.js';
 const NESTED = new Set(['function_definition', 'class_definition', 'lambda']);
 const LOOPS = new Set(['for_statement', 'while_statement']);
 const MUTABLE = new Set<PyVal['t']>(['list', 'dict', 'set']);
+const NOT_READS = new Set([
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'as_pattern_target',
+  'named_expression',
+  'delete_statement',
+  'global_statement',
+  'nonlocal_statement',
+  'parameters',
+  'default_parameter',
+  'typed_parameter',
+  'typed_default_parameter',
+  'aliased_import',
+  'dotted_name',
+  'except_clause',
+  'lambda_parameters',
+]);
+
+/** What a function does with one of its names: its plain `x = v` bindings, its reads, and whether anything else binds it or a nested scope sees it. */
+interface NameUse {
+  bindings: Node[];
+  reads: Node[];
+  other: boolean;
+}
 
 /** A plain `x = value` statement binding `id`, else undefined. */
 function plainBinding(id: Node): Node | undefined {
@@ -34,24 +62,40 @@ function isRead(id: Node): boolean {
     field(up, 'left')?.id === id.id
   )
     return false;
-  return ![
-    'pattern_list',
-    'tuple_pattern',
-    'list_pattern',
-    'as_pattern_target',
-    'named_expression',
-    'delete_statement',
-    'global_statement',
-    'nonlocal_statement',
-    'parameters',
-    'default_parameter',
-    'typed_parameter',
-    'typed_default_parameter',
-    'aliased_import',
-    'dotted_name',
-    'except_clause',
-    'lambda_parameters',
-  ].includes(up.type);
+  return !NOT_READS.has(up.type);
+}
+
+const byTree = new WeakMap<object, Map<number, Map<string, NameUse>>>();
+
+/** The function's names (one pass over its body and parameters). */
+function namesOf(fn: Node): Map<string, NameUse> {
+  let trees = byTree.get(fn.tree);
+  if (!trees) byTree.set(fn.tree, (trees = new Map()));
+  let names = trees.get(fn.id);
+  if (names) return names;
+  names = new Map();
+  const use = (name: string) => {
+    let u = names!.get(name);
+    if (!u) names!.set(name, (u = { bindings: [], reads: [], other: false }));
+    return u;
+  };
+  for (const p of field(fn, 'parameters')?.descendantsOfType('identifier') ?? []) if (p) use(p.text).other = true;
+  const body = field(fn, 'body');
+  for (const id of body?.descendantsOfType('identifier') ?? []) {
+    if (!id) continue;
+    const u = use(id.text);
+    let nested = false;
+    for (let p = id.parent; p && p.id !== body!.id && !nested; p = p.parent) nested = NESTED.has(p.type);
+    if (nested) u.other = true;
+    else if (isRead(id)) u.reads.push(id);
+    else {
+      const b = plainBinding(id);
+      if (b) u.bindings.push(b);
+      else u.other = true;
+    }
+  }
+  trees.set(fn.id, names);
+  return names;
 }
 
 /** The literal a local name `n` (an argument of `call`) holds there, per the rules above. */
@@ -59,27 +103,14 @@ export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (nam
   if (n.type !== 'identifier') return undefined;
   const scope = scopes.scopesOf(n)[0];
   if (scope?.type !== 'function_definition') return undefined;
-  const body = field(scope, 'body');
-  const params = field(scope, 'parameters');
-  if (!body || params?.descendantsOfType('identifier').some((p) => p?.text === n.text)) return undefined;
-  let binding: Node | undefined;
-  const reads: Node[] = [];
-  for (const id of body.descendantsOfType('identifier')) {
-    if (!id || id.text !== n.text) continue;
-    for (let p = id.parent; p && p.id !== body.id; p = p.parent) if (NESTED.has(p.type)) return undefined;
-    if (isRead(id)) {
-      reads.push(id);
-      continue;
-    }
-    const b = plainBinding(id);
-    if (!b || binding) return undefined;
-    binding = b;
-  }
+  const u = namesOf(scope).get(n.text);
+  const binding = u && !u.other && u.bindings.length === 1 ? u.bindings[0]! : undefined;
   const stmt = binding?.parent;
   if (!binding || !stmt?.parent || !contains(stmt.parent, call) || stmt.endIndex > call.startIndex) return undefined;
   const value = literalOf(field(binding, 'right'), constant);
   if (!value || !MUTABLE.has(value.t)) return value;
   // A list, dict or set: not read (and so perhaps changed) before the call, on this pass or an earlier one.
-  for (let p = call.parent; p && p.id !== body.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, stmt)) return undefined;
-  return reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex) ? value : undefined;
+  const body = field(scope, 'body');
+  for (let p = call.parent; p && p.id !== body?.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, stmt)) return undefined;
+  return u!.reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex) ? value : undefined;
 }
