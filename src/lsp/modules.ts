@@ -28,6 +28,7 @@ export class OpenModules {
     if (this.modules && this.rules === rules && ![...this.disk].some(([f, sig]) => !same(sig, sigOf(f)))) return this.modules;
     this.disk.clear();
     this.rules = rules;
+    this.modules?.release();
     return (this.modules = projectModules(rules, summarizer(rules), (f) => this.read(f)));
   }
 
@@ -50,7 +51,10 @@ export class OpenModules {
   changed(file: string): string[] {
     const dependents = [...this.depsOf].filter(([f, deps]) => f !== file && deps.includes(file)).map(([f]) => f);
     // Summaries, and what was read of module texts, start again (cheap: made again when asked).
-    if (dependents.length || this.modules?.has(file)) this.modules = undefined;
+    if (dependents.length || this.modules?.has(file)) {
+      this.modules?.release();
+      this.modules = undefined;
+    }
     return dependents;
   }
 

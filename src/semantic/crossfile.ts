@@ -100,7 +100,18 @@ export class ProjectModules {
       }
       view.bindClasses(summary.classes);
       this.computed++;
-      return this.cache.add(file, (index) => ({ index, file, summary, view, read: view.read, fns: new Map(), uses: 0 }));
+      const made = summary;
+      return this.cache.add(file, (index) => ({
+        index,
+        file,
+        summary: made,
+        view,
+        read: view.read,
+        fns: new Map(),
+        uses: 0,
+        size: text.length,
+        release: () => made.release(),
+      }));
     } finally {
       this.busy.delete(file);
     }
@@ -133,6 +144,11 @@ export class ProjectModules {
   /** The files whose summaries a set of modules read, transitively. */
   closure(files: Iterable<string>): string[] {
     return this.cache.closure(files);
+  }
+
+  /** Frees the summaries' trees (this host is not asked again). */
+  release(): void {
+    this.cache.releaseAll();
   }
 }
 
@@ -253,7 +269,13 @@ export class CrossFile {
     const ref = a?.kind === 'ref' ? FN_REF.exec(a.qualname) : null;
     const m = ref ? this.host.byIndex(Number(ref[1])) : undefined;
     const fn = m && this.host.fn(m, Number(ref![2]));
-    return m && fn ? m.summary.effects([fn]) : [];
+    if (!m || !fn) return [];
+    m.uses++;
+    try {
+      return m.summary.effects([fn]);
+    } finally {
+      m.uses--;
+    }
   }
 
   /** Whether a class key came from another module of the project. */

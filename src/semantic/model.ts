@@ -80,7 +80,12 @@ export function summarizer(rules: RuleSet): Summarize {
     const it = new Interpreter(root, bare, file, undefined, () => (flows ??= readFlows(root, text)));
     it.cross = view;
     it.eagerBases = false;
-    it.summarize();
+    try {
+      it.summarize();
+    } catch (e) {
+      tree.delete();
+      throw e;
+    }
     return it;
   };
 }
@@ -126,6 +131,11 @@ class Interpreter extends Statements {
   summarize(): void {
     const end = this.block(namedChildren(this.root), this.env, fnCtx(null, false));
     if (end) this.env = end;
+  }
+
+  /** Frees the module's syntax tree (a summary dropped from the cache): its nodes are not read after. */
+  release(): void {
+    this.root.tree.delete();
   }
 
   name(n: string): Type | undefined {

@@ -22,6 +22,8 @@ export interface ModuleSummary {
   /** What the functions of type t do with their parameters (./effects.ts). */
   effects(t: Type): ParamEffect[];
   readonly classes: ClassRegistry;
+  /** Frees what the summary holds outside the JS heap (its syntax tree); called once it is dropped. */
+  release(): void;
 }
 
 /** A module's text: from the disk, or an editor's buffer (undefined: unreadable). */
@@ -35,12 +37,21 @@ export interface Cached {
   uses: number;
   /** The module files it read (live: it may read more). */
   read: Set<string>;
+  /** Its text's length: the budget of alive summaries is in text (a tree and its facts grow with it). */
+  size: number;
+  /** Frees it (its syntax tree): called when it is dropped. */
+  release(): void;
 }
 
 /** Summaries made per run at most (a bound on time). */
 const MAX_MADE = 20_000;
-/** Summaries alive at most: 0.7 MB each on the standard library, one set per thread. */
-const MAX_ALIVE = 48;
+/** Summaries alive at most, one set per thread. */
+const MAX_ALIVE = 400;
+/**
+ * The text of alive summaries at most (UTF-16 units), one set per thread: a summary takes about
+ * 20 bytes of memory (its tree, its interpreter's facts) per byte of text, so about 160 MB.
+ */
+const MAX_ALIVE_TEXT = 8 << 20;
 
 export class SummaryCache<T extends Cached> {
   private readonly byFile = new Map<string, T | null>();
@@ -52,10 +63,14 @@ export class SummaryCache<T extends Cached> {
   /** What dropped summaries read. */
   private readonly readOf = new Map<string, Set<string>>();
   private made = 0;
+  private aliveText = 0;
   /** The class of each function handed out, by `file@start`: kept when its summary is dropped. */
   readonly fnClass = new Map<string, string | undefined>();
 
-  constructor(private readonly maxAlive = MAX_ALIVE) {}
+  constructor(
+    private readonly maxAlive = MAX_ALIVE,
+    private readonly maxAliveText = MAX_ALIVE_TEXT,
+  ) {}
 
   /** A file's summary (null: tried and none; undefined: not made, or dropped). */
   get(file: string): T | null | undefined {
@@ -87,12 +102,13 @@ export class SummaryCache<T extends Cached> {
       this.indexOf.set(file, i);
     }
     const m = make(i);
+    this.aliveText += m.size;
     this.list[i] = m;
     this.byFile.set(file, m);
     this.readOf.delete(file);
     this.lru.set(file, m);
     this.made++;
-    this.evict();
+    this.evict(m);
     return m;
   }
 
@@ -101,15 +117,27 @@ export class SummaryCache<T extends Cached> {
     return this.byFile.has(file) || this.readOf.has(file);
   }
 
-  private evict(): void {
+  /** Drops the least recently used summaries not in use, never `newest` (its caller is about to use it). */
+  private evict(newest: T): void {
     for (const [file, m] of this.lru) {
-      if (this.lru.size <= this.maxAlive) break;
-      if (m.uses > 0) continue;
-      this.lru.delete(file);
-      this.byFile.delete(file);
-      this.list[m.index] = undefined;
-      this.readOf.set(file, m.read);
+      if (this.lru.size <= this.maxAlive && this.aliveText <= this.maxAliveText) break;
+      if (m.uses > 0 || m === newest) continue;
+      this.drop(file, m);
     }
+  }
+
+  private drop(file: string, m: T): void {
+    this.lru.delete(file);
+    this.byFile.delete(file);
+    this.list[m.index] = undefined;
+    this.readOf.set(file, m.read);
+    this.aliveText -= m.size;
+    m.release();
+  }
+
+  /** Drops every summary not in use (the host is done with them: their trees are freed). */
+  releaseAll(): void {
+    for (const [file, m] of this.lru) if (m.uses === 0) this.drop(file, m);
   }
 
   byIndex(i: number): T | undefined {
