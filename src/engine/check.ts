@@ -16,6 +16,7 @@ import { projectImports } from '../semantic/projectfacts.js';
 import { matchCalls } from '../match/match.js';
 import { filterHandled, inOwnContext } from '../analysis/handlers.js';
 import { runLiteralCalls } from '../analysis/probe.js';
+import { filterNeverRun } from '../analysis/dead.js';
 import type { Finding } from '../match/match.js';
 import { compareDiagnostics, toDiagnostic } from '../diagnostics/build.js';
 import { planFixes, type StrategyOption } from '../fix/plan.js';
@@ -141,7 +142,7 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
       read = project?.read;
     }
     const model = buildModel(tree.rootNode, rules, file, { source: text, project: opts.modules && abs ? { modules: opts.modules, abs } : undefined });
-    const found = inOwnContext(runLiteralCalls(filterHandled(matchCalls(model, rules, opts.pins), model, rules.exceptions), rules.python));
+    const found = inOwnContext(runLiteralCalls(filterHandled(filterNeverRun(matchCalls(model, rules, opts.pins)), model, rules.exceptions), rules.python));
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();
     let diagnostics = found.map((f) => {
