@@ -8,16 +8,25 @@ import { trustedSig, sameSig, statSig, type StatSig } from '../io/fingerprint.js
 /** A signature no file has: a dependency whose signature could not be trusted (changed a moment ago) never clears a cached result. */
 const NEVER_SAME: StatSig = [0, 0, 0, 0, 0];
 
-/** The stat signatures of a file's dependencies, for its cache entry. */
-export function depSignatures(deps: string[] | undefined): [string, StatSig][] | undefined {
+/**
+ * The stat signatures of a file's dependencies, for its cache entry. `seen`: signatures already
+ * taken this run (a module is read once per run: its first signature stands for it; in a large
+ * package every file depends on hundreds of the same modules).
+ */
+export function depSignatures(deps: string[] | undefined, seen?: Map<string, StatSig>): [string, StatSig][] | undefined {
   if (!deps?.length) return undefined;
   const now = Date.now();
   return deps.map((d) => {
-    try {
-      return [d, trustedSig(statSync(d), now) ?? NEVER_SAME];
-    } catch {
-      return [d, NEVER_SAME];
+    let sig = seen?.get(d);
+    if (!sig) {
+      try {
+        sig = trustedSig(statSync(d), now) ?? NEVER_SAME;
+      } catch {
+        sig = NEVER_SAME;
+      }
+      seen?.set(d, sig);
     }
+    return [d, sig];
   });
 }
 

@@ -159,6 +159,9 @@ export class FileChecker {
     return o;
   }
 
+  /** The dependencies' stat signatures taken by this checker (one run: a module is read once). */
+  private readonly depSigs = new Map<string, StatSig>();
+
   private readonly optionsBy = new Map<Pins | undefined, Map<StrategyOption | undefined, CheckOptions>>();
 
   /**
@@ -171,7 +174,7 @@ export class FileChecker {
     const project = modules && bytes.indexOf(IMPORT) >= 0 ? projectImports(modules, abs, () => safeDecode(bytes), this.prefilter) : undefined;
     let names = this.prefilter.candidateBytes(bytes, bytes.length, this.prefilter.needsText ? safeDecode(bytes) : undefined, project);
     if (names === null && project) names = this.prefilter.passedNames(bytes, bytes.length, project);
-    if (project) out.deps = depSignatures(project.read());
+    if (project) out.deps = depSignatures(project.read(), this.depSigs);
     return names;
   }
 
@@ -252,7 +255,7 @@ export class FileChecker {
       const r = this.check(text, display, rules, this.checkOptions(task), task.abs);
       out.summaries = (this.modules?.computed ?? 0) - before;
       out.diagnostics = r.diagnostics;
-      out.deps = depSignatures([...new Set([...(r.deps ?? []), ...(out.deps ?? []).map(([f]) => f)])]);
+      out.deps = depSignatures([...new Set([...(r.deps ?? []), ...(out.deps ?? []).map(([f]) => f)])], this.depSigs);
       // A notebook's syntax error is said by cell and line (its diagnostics are placed by the reporters).
       out.errors = r.errors.map((e) => src.place(e, text));
       out.directives = r.directives ?? [];

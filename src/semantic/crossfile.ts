@@ -31,7 +31,8 @@ interface Loaded extends Cached {
 
 /** How many module boundaries one evaluation may cross. */
 const MAX_DEPTH = 8;
-const FN_REF = /^<m(\d+)@(\d+)>/;
+/** A reference to a function of a summary: `<mINDEX@START>`. */
+export const FN_REF = /^<m(\d+)@(\d+)>/;
 
 /** The project's modules for one run (or one language-server session, until a module changes). */
 export class ProjectModules {
@@ -193,35 +194,6 @@ export class CrossFile {
     return c;
   }
 
-  /**
-   * A type as a rule sees it: references to project values replaced by what they are (a project
-   * call whose result is not known is unknown), instances of unresolved project classes by
-   * instances of those classes.
-   */
-  resolveType(t: Type, relevant?: (module: string) => boolean): Type {
-    if (!t.some((a) => (a.kind === 'ref' && this.candidate(a.qualname)) || (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1)))))
-      return t;
-    // A module whose text cannot lead to what is asked is not read (its summary is not made).
-    const skip = (q: string) => {
-      if (!relevant || FN_REF.test(q)) return false;
-      const file = this.moduleOf(q);
-      return !file || !relevant(file);
-    };
-    const out: Type[] = [];
-    for (const a of t) {
-      if (a.kind === 'ref' && this.candidate(a.qualname) && skip(a.qualname)) out.push(a.qualname.includes('(') ? UNKNOWN : [a]);
-      else if (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1)) && skip(a.key.slice(1))) out.push([a]);
-      else if (a.kind === 'ref' && this.candidate(a.qualname)) {
-        const v = this.evaluate(a.qualname, 0);
-        out.push(v ?? (a.qualname.includes('(') || FN_REF.test(a.qualname) ? UNKNOWN : [a]));
-      } else if (a.kind === 'inst' && a.key.startsWith('?') && this.candidate(a.key.slice(1))) {
-        const v = this.evaluate(a.key.slice(1), 0);
-        out.push(v ? instancesOf(v) : [a]);
-      } else out.push([a]);
-    }
-    return union(...out);
-  }
-
   /** The class key a project class's dotted name refers to (registered in the file's registry). */
   classKey(q: string): string | undefined {
     if (!this.candidate(q)) return undefined;
@@ -232,6 +204,17 @@ export class CrossFile {
 
   /** A member of a foreign class (an instance's unless `ofClass`), from the module that defines it. */
   member(key: string, attr: string, ofClass: boolean): Type | undefined {
+    // Asked again and again (each base of each class up an MRO): the same text gives the same answer.
+    const k = `${ofClass ? 'c' : 'i'}${key}\0${attr}`;
+    if (this.members.has(k)) return this.members.get(k);
+    const t = this.memberOf(key, attr, ofClass);
+    this.members.set(k, t);
+    return t;
+  }
+
+  private readonly members = new Map<string, Type | undefined>();
+
+  private memberOf(key: string, attr: string, ofClass: boolean): Type | undefined {
     const file = this.foreign.get(key);
     const m = file === undefined ? undefined : this.host.load(file);
     if (!m) return undefined;

@@ -21,6 +21,7 @@ import { prefilterFor } from '../prefilter/index.js';
 import { abbreviate } from '../parse/syntax.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
+import { resolveType } from './resolve.js';
 
 /** A call's argument types: positional, and by keyword. */
 export interface CallArgs {
@@ -319,7 +320,7 @@ export abstract class Expressions {
   private resolveFor(t: Type, name: string | undefined): Type {
     const cross = this.cross;
     if (!cross) return t;
-    return cross.resolveType(t, (file) => mayGive(cross, file, name, prefilterFor(this.rules)));
+    return resolveType(cross, t, (file) => mayGive(cross, file, name, prefilterFor(this.rules)));
   }
 
   /** What calling values of type t returns, with arguments not known. */

@@ -58,8 +58,10 @@ export class SummaryCache<T extends Cached> {
   private readonly list: (T | undefined)[] = [];
   private readonly files: string[] = [];
   private readonly indexOf = new Map<string, number>();
-  /** Alive summaries, least recently used first. */
-  private readonly lru = new Map<string, T>();
+  /** Alive summaries (in the order made), each with when it was last asked for. */
+  private readonly alive = new Map<string, T>();
+  private readonly lastUse = new Map<T, number>();
+  private tick = 0;
   /** What dropped summaries read. */
   private readonly readOf = new Map<string, Set<string>>();
   private made = 0;
@@ -75,7 +77,8 @@ export class SummaryCache<T extends Cached> {
   /** A file's summary (null: tried and none; undefined: not made, or dropped). */
   get(file: string): T | null | undefined {
     const had = this.byFile.get(file);
-    if (had && this.lru.delete(file)) this.lru.set(file, had);
+    // A tick, not a reorder of the map: asked for millions of times on a large package, dropped from rarely.
+    if (had) this.lastUse.set(had, ++this.tick);
     return had;
   }
 
@@ -106,7 +109,8 @@ export class SummaryCache<T extends Cached> {
     this.list[i] = m;
     this.byFile.set(file, m);
     this.readOf.delete(file);
-    this.lru.set(file, m);
+    this.alive.set(file, m);
+    this.lastUse.set(m, ++this.tick);
     this.made++;
     this.evict(m);
     return m;
@@ -119,15 +123,18 @@ export class SummaryCache<T extends Cached> {
 
   /** Drops the least recently used summaries not in use, never `newest` (its caller is about to use it). */
   private evict(newest: T): void {
-    for (const [file, m] of this.lru) {
-      if (this.lru.size <= this.maxAlive && this.aliveText <= this.maxAliveText) break;
+    if (this.alive.size <= this.maxAlive && this.aliveText <= this.maxAliveText) return;
+    const byUse = [...this.alive].sort(([, a], [, b]) => this.lastUse.get(a)! - this.lastUse.get(b)!);
+    for (const [file, m] of byUse) {
+      if (this.alive.size <= this.maxAlive && this.aliveText <= this.maxAliveText) break;
       if (m.uses > 0 || m === newest) continue;
       this.drop(file, m);
     }
   }
 
   private drop(file: string, m: T): void {
-    this.lru.delete(file);
+    this.alive.delete(file);
+    this.lastUse.delete(m);
     this.byFile.delete(file);
     this.list[m.index] = undefined;
     this.readOf.set(file, m.read);
@@ -137,7 +144,7 @@ export class SummaryCache<T extends Cached> {
 
   /** Drops every summary not in use (the host is done with them: their trees are freed). */
   releaseAll(): void {
-    for (const [file, m] of this.lru) if (m.uses === 0) this.drop(file, m);
+    for (const [file, m] of this.alive) if (m.uses === 0) this.drop(file, m);
   }
 
   byIndex(i: number): T | undefined {
