@@ -3,7 +3,7 @@
  * project module may give another module a value of interest, without parsing it.
  */
 import { describe, expect, it } from 'vitest';
-import { blankInert, exportedNames } from '../src/python/codetext.js';
+import { blankInert, exportedNames, typeCheckingSpans } from '../src/python/codetext.js';
 
 describe('blankInert', () => {
   it('blanks comments, docstrings and plain strings, keeping offsets and line breaks', () => {
@@ -76,5 +76,47 @@ describe('exportedNames', () => {
     // Lines joined by brackets are one statement: what binds a returned name is exported, the rest is not.
     for (const n of ['Long', 'Inner']) expect(got).toContain(n);
     for (const n of ['Unused', 'Hidden']) expect(got).not.toContain(n);
+  });
+});
+
+describe('typeCheckingSpans', () => {
+  const inSpan = (src: string, needle: string) => {
+    const at = src.indexOf(needle);
+    return typeCheckingSpans(src).some(([s, e]) => at >= s && at < e);
+  };
+
+  it('the body of `if TYPE_CHECKING:` by indentation, up to its else or the next statement at its level', () => {
+    const src = [
+      'from typing import TYPE_CHECKING',
+      'if TYPE_CHECKING:',
+      '    from typing_extensions import Self',
+      '',
+      '    import pkg.heavy',
+      'else:',
+      '    from pkg import runtime',
+      'import pkg.after',
+      'if typing.TYPE_CHECKING:',
+      '    from pkg import dotted',
+      'def f():',
+      '    if TYPE_CHECKING:',
+      '        from pkg import nested',
+      '    from pkg import local',
+      'if TYPE_CHECKING: from pkg import oneline',
+      'from pkg import last',
+      '',
+    ].join('\n');
+    expect(inSpan(src, 'typing_extensions')).toBe(true);
+    expect(inSpan(src, 'pkg.heavy')).toBe(true);
+    expect(inSpan(src, 'runtime')).toBe(false);
+    expect(inSpan(src, 'pkg.after')).toBe(false);
+    expect(inSpan(src, 'dotted')).toBe(true);
+    expect(inSpan(src, 'nested')).toBe(true);
+    expect(inSpan(src, 'local')).toBe(false);
+    expect(inSpan(src, 'oneline')).toBe(true);
+    expect(inSpan(src, 'last')).toBe(false);
+  });
+
+  it('a name that only ends in TYPE_CHECKING, or a test of more than it, is no such block', () => {
+    expect(typeCheckingSpans('if MY_TYPE_CHECKING:\n    import a\nif TYPE_CHECKING or DEBUG:\n    import b\n')).toEqual([]);
   });
 });

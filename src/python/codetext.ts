@@ -202,3 +202,35 @@ function boundNames(text: string): string[] {
   for (const m of text.matchAll(WALRUS_OR_ASSIGN)) out.push(m[1]!);
   return out;
 }
+
+/** `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`) starting a line, with its indentation and what follows the colon on the line. */
+const TYPE_CHECKING_IF = /^([ \t]*)if[ \t]+(?:[A-Za-z_][\w.]*\.)?TYPE_CHECKING[ \t]*:([^\n]*)$/gm;
+
+/**
+ * The spans of a module's text (comments and strings blanked: ./blankInert) that only a type
+ * checker runs: the bodies of `if TYPE_CHECKING:` blocks, read by indentation (the block ends at the
+ * first non-blank line indented no deeper than its `if`, an `else:` too). What is imported there is
+ * never imported when the program runs.
+ */
+export function typeCheckingSpans(code: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of code.matchAll(TYPE_CHECKING_IF)) {
+    const start = m.index + m[0].length - m[2]!.length;
+    if (m[2]!.trim()) {
+      out.push([start, m.index + m[0].length]);
+      continue;
+    }
+    const indent = m[1]!.length;
+    let end = m.index + m[0].length;
+    for (let at = end + 1; at < code.length; ) {
+      const nl = code.indexOf('\n', at);
+      const line = code.slice(at, nl < 0 ? code.length : nl);
+      const body = line.trimStart();
+      if (body && line.length - body.length <= indent) break;
+      end = nl < 0 ? code.length : nl;
+      at = end + 1;
+    }
+    out.push([start, end]);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@
  */
 import type { Prefilter, ProjectFacts, ProjectImports } from '../prefilter/index.js';
 import { importContext } from '../prefilter/context.js';
-import { blankInert, exportedNames } from '../python/codetext.js';
+import { blankInert, exportedNames, typeCheckingSpans } from '../python/codetext.js';
 import { ROLE_CALL, ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
 
@@ -124,7 +124,10 @@ export function importedModules(text: string, file: string, modules: ProjectModu
     const r = modules.resolver.resolve(file, dotted);
     if (r && (!submodule || !r.rest.length)) out.add(r.file);
   };
+  // Imports only a type checker runs bring nothing in when the program runs.
+  const spans = typeCheckingSpans(text);
   for (const m of importLines(text)) {
+    if (spans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (m.plain) {
       for (const part of m[1]!.split(',')) add(part.trim().split(/\s+/)[0]);
       continue;
