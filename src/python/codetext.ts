@@ -214,6 +214,8 @@ const TYPE_CHECKING_IF = /^([ \t]*)if[ \t]+(?:[A-Za-z_][\w.]*\.)?TYPE_CHECKING[ 
  */
 export function typeCheckingSpans(code: string): [number, number][] {
   const out: [number, number][] = [];
+  // A multiline `^` tries every position of a large text: only when the name is there.
+  if (!code.includes('TYPE_CHECKING')) return out;
   for (const m of code.matchAll(TYPE_CHECKING_IF)) {
     const start = m.index + m[0].length - m[2]!.length;
     if (m[2]!.trim()) {

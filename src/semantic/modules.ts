@@ -30,6 +30,9 @@ export class ModuleResolver {
   private readonly kinds = new Map<string, 'file' | 'dir' | null>();
   private readonly rootsMemo = new Map<string, string[]>();
   private readonly projectMemo = new Map<string, string[]>();
+  /** Answers by the asking file's folder (its roots are its folder's) and name: asked for every import of every module read. */
+  private readonly resolveMemo = new Map<string, ResolvedModule | undefined>();
+  private readonly topMemo = new Map<string, boolean>();
 
   private kind(p: string): 'file' | 'dir' | null {
     let k = this.kinds.get(p);
@@ -74,6 +77,14 @@ export class ModuleResolver {
 
   /** The project module a dotted name (`app.runtime.make`) refers to from `file`: its longest prefix that is a module. */
   resolve(from: string, dotted: string): ResolvedModule | undefined {
+    const key = `${dirname(from)}\0${dotted}`;
+    if (this.resolveMemo.has(key)) return this.resolveMemo.get(key);
+    const r = this.resolveIn(from, dotted);
+    this.resolveMemo.set(key, r);
+    return r;
+  }
+
+  private resolveIn(from: string, dotted: string): ResolvedModule | undefined {
     const parts = dotted.split('.');
     if (!parts.every((p) => /^[A-Za-z_]\w*$/.test(p))) return undefined;
     for (const root of this.roots(from)) {
@@ -97,7 +108,11 @@ export class ModuleResolver {
 
   /** Whether a top-level name is one of the project's modules or packages, seen from `file`. */
   isProjectTop(from: string, top: string): boolean {
-    return this.roots(from).some((r) => this.kind(join(r, `${top}.py`)) === 'file' || this.kind(join(r, top)) === 'dir');
+    const key = `${dirname(from)}\0${top}`;
+    let v = this.topMemo.get(key);
+    if (v === undefined)
+      this.topMemo.set(key, (v = this.roots(from).some((r) => this.kind(join(r, `${top}.py`)) === 'file' || this.kind(join(r, top)) === 'dir')));
+    return v;
   }
 
   /** The absolute dotted name of `from .. m import x` (level 2, module `m`) written in `file`, or undefined above the top. */
