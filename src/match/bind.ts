@@ -330,7 +330,9 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
   }
   const b = bindArguments(call, rc.params, o.scopes);
   if (b && o.fresh) b.fresh = o.fresh;
-  if (!b) return { raises: undefined, why: `${whyUnknown(rc, undefined)}; the call's arguments do not fit the signature shown` };
+  // `PrettyPrinter(4, 40, 5, stream, True)` (compact is keyword-only), `rmtree(p, onexc=f)` (a keyword of
+  // another Python version): the call raises TypeError before the def's body runs, so never this raise.
+  if (!b) return { raises: false, why: "the call's arguments do not fit the def's signature: a TypeError at the call, before the raise" };
   const v = evaluate(rc.when, b);
   // `subprocess.run(cmd, check=True)`: the raise needs a flag the call sets to ask for the error.
   const asked = [...b.params].find(([n, x]) => ASKS_FOR_ERROR.has(n) && x.given && x.value?.t === 'bool' && x.value.v && requiresTruthy(rc.when, n));
