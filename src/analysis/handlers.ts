@@ -57,8 +57,16 @@ export function inOwnContext(findings: Finding[]): Finding[] {
 
 /** A `def` or class of the file has this name (decorated too: `@contextmanager def expecting(...)`). */
 function definedInFile(name: Node): boolean {
-  return name.tree.rootNode.descendantsOfType(['function_definition', 'class_definition']).some((d) => d && field(d, 'name')?.text === name.text);
+  let names = definedNames.get(name.tree);
+  if (!names) {
+    names = new Set(name.tree.rootNode.descendantsOfType(['function_definition', 'class_definition']).map((d) => (d && field(d, 'name')?.text) ?? ''));
+    definedNames.set(name.tree, names);
+  }
+  return names.has(name.text);
 }
+
+/** The names of a tree's defs and classes (read once per tree: asked for each certain finding in a `with`). */
+const definedNames = new WeakMap<object, Set<string>>();
 
 /**
  * The `with` item around `node` (in its own function) whose context manager this file defines: a
