@@ -3,7 +3,7 @@ import type { Finding } from '../match/match.js';
 import { abbreviate } from '../parse/syntax.js';
 import type { Rule } from '../rules/types.js';
 import { rulePageUrl } from './docpage.js';
-import { formatMessage, literalArguments } from './message.js';
+import { formatMessage, literalArgumentTexts } from './message.js';
 import type { Diagnostic } from './types.js';
 
 const pages = new WeakMap<Rule, { helpUri?: string }>();
@@ -27,7 +27,7 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
   // Placeholders filled from the call's literal arguments, or written in words (./message.ts).
   const said = formatMessage(
     rule.record.errorMessage,
-    n.type === 'call' && !f.via.length ? literalArguments(n, rule.condition.params) : new Map(),
+    n.type === 'call' && !f.via.length ? literalArgumentTexts(n, rule.condition.params) : new Map(),
     rule.record.messagePattern,
   );
   let message: string;

@@ -5,29 +5,22 @@
  * passed a variable) says so.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { readArgs } from '../match/bind.js';
 import type { ParamSpec } from '../rules/condition/types.js';
 
 const LITERALS = new Set(['string', 'integer', 'float', 'true', 'false', 'none', 'concatenated_string']);
 
-/** The call's literal arguments by parameter name (positional ones by the signature's order). */
-export function literalArguments(call: Node, params: readonly ParamSpec[]): Map<string, string> {
+/** The call's literal arguments by parameter name (positional ones by the signature's order, up to a `*iterable`), as written. */
+export function literalArgumentTexts(call: Node, params: readonly ParamSpec[]): Map<string, string> {
   const out = new Map<string, string>();
-  const args = field(call, 'arguments');
-  if (!args || args.type !== 'argument_list') return out;
+  if (call.type !== 'call') return out;
+  const a = readArgs(call);
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
-  let i = 0;
-  for (const a of namedChildren(args)) {
-    if (a.type === 'list_splat' || a.type === 'dictionary_splat') return out;
-    if (a.type === 'keyword_argument') {
-      const name = field(a, 'name')?.text;
-      const value = field(a, 'value');
-      if (name && value && LITERALS.has(value.type)) out.set(name, value.text);
-      continue;
-    }
-    const p = positional[i++];
-    if (p && LITERALS.has(a.type)) out.set(p.name, a.text);
-  }
+  a.positional.slice(0, a.splatAt ?? a.positional.length).forEach((n, i) => {
+    const p = positional[i];
+    if (p && LITERALS.has(n.type)) out.set(p.name, n.text);
+  });
+  for (const [name, n] of a.keywords) if (LITERALS.has(n.type)) out.set(name, n.text);
   return out;
 }
 

@@ -17,7 +17,8 @@ import { literalOf, moduleConstants, pyRepr, typeOfExpr } from '../rules/conditi
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
-interface Args {
+/** A call's arguments as written: `*[a, b]` and `**{'k': v}` read as what they hold. */
+export interface Args {
   positional: Node[];
   keywords: Map<string, Node>;
   /** Index of the first `*iterable` among the positional arguments, if any. */
@@ -25,7 +26,7 @@ interface Args {
   kwSplat: boolean;
 }
 
-function readArgs(call: Node): Args {
+export function readArgs(call: Node): Args {
   // Every field at once (one hidden class for every Args).
   const out: Args = { positional: [], keywords: new Map(), splatAt: undefined, kwSplat: false };
   const list = call.type === 'call' ? field(call, 'arguments') : null;
