@@ -63,12 +63,22 @@ function throughRef(ref: Node, attr: string, out: Effect): boolean {
   const up = ref.parent;
   if (up?.type !== 'attribute' || field(up, 'object')?.id !== ref.id) return false;
   const x = field(up, 'attribute')?.text ?? '';
-  const top = up.parent;
-  const written = (top?.type === 'assignment' || top?.type === 'augmented_assignment') && field(top, 'left')?.id === up.id;
-  const inTarget = top?.type === 'pattern_list' || top?.type === 'tuple_pattern' || top?.type === 'delete_statement';
-  if (x === attr && (written || inTarget)) out.changes = true;
-  else if (!written) out.calls.add(x);
+  const store = storeOf(up);
+  if (x === attr && store) out.changes = true;
+  else if (store !== 'assigned') out.calls.add(x);
   return true;
+}
+
+/**
+ * How an attribute node `n` is written, if it is: the left side of an assignment (`a.x = v`,
+ * `a.x += v`), or a target among others (`a.x, b = v`, `del a.x`, `del a.x, b`).
+ */
+export function storeOf(n: Node): 'assigned' | 'target' | undefined {
+  const up = n.parent;
+  if ((up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === n.id) return 'assigned';
+  const t = up?.type;
+  const deleted = t === 'delete_statement' || (t === 'expression_list' && up?.parent?.type === 'delete_statement');
+  return t === 'pattern_list' || t === 'tuple_pattern' || deleted ? 'target' : undefined;
 }
 
 /**

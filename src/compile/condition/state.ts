@@ -17,7 +17,7 @@ import { contains, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal, StateFact } from '../../rules/condition/types.js';
-import { handedEffect } from './handed.js';
+import { handedEffect, storeOf } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
 
 export { selfAttr };
@@ -218,10 +218,7 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
     const a = selfAttr(n);
     if (!a) continue;
     if (a === '__dict__') return 'any';
-    const up = n.parent;
-    const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === n.id;
-    const inPattern = up?.type === 'pattern_list' || up?.type === 'tuple_pattern' || up?.type === 'delete_statement' || up?.type === 'expression_list';
-    if (a === attr && (written || inPattern)) changes = true;
+    if (a === attr && storeOf(n)) changes = true;
     else calls.add(a);
   }
   return { changes, calls };
