@@ -142,7 +142,9 @@ function checkText(text: string, file: string, rules: RuleSet, opts: CheckOption
       read = project?.read;
     }
     const model = buildModel(tree.rootNode, rules, file, { source: text, project: opts.modules && abs ? { modules: opts.modules, abs } : undefined });
-    const found = inOwnContext(runLiteralCalls(filterHandled(filterNeverRun(matchCalls(model, rules, opts.pins), rules.python?.version), model, rules.exceptions), rules.python));
+    const found = inOwnContext(
+      runLiteralCalls(filterHandled(filterNeverRun(matchCalls(model, rules, opts.pins), rules.python?.version), model, rules.exceptions), rules.python),
+    );
     const keys = new Map<Diagnostic, string>();
     const findingOf = new Map<Diagnostic, Finding>();
     let diagnostics = found.map((f) => {
