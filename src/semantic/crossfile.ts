@@ -110,6 +110,7 @@ export class ProjectModules {
         read: view.read,
         fns: new Map(),
         uses: 0,
+        used: 0,
         size: text.length,
         release: () => made.release(),
       }));

@@ -35,6 +35,8 @@ export interface Cached {
   index: number;
   /** Evaluations under way that read it: not dropped meanwhile. */
   uses: number;
+  /** When it was last asked for (the cache's clock): the least recently used is dropped first. */
+  used: number;
   /** The module files it read (live: it may read more). */
   read: Set<string>;
   /** Its text's length: the budget of alive summaries is in text (a tree and its facts grow with it). */
@@ -58,9 +60,8 @@ export class SummaryCache<T extends Cached> {
   private readonly list: (T | undefined)[] = [];
   private readonly files: string[] = [];
   private readonly indexOf = new Map<string, number>();
-  /** Alive summaries (in the order made), each with when it was last asked for. */
+  /** Alive summaries (in the order made; each knows when it was last asked for). */
   private readonly alive = new Map<string, T>();
-  private readonly lastUse = new Map<T, number>();
   private tick = 0;
   /** What dropped summaries read. */
   private readonly readOf = new Map<string, Set<string>>();
@@ -78,7 +79,7 @@ export class SummaryCache<T extends Cached> {
   get(file: string): T | null | undefined {
     const had = this.byFile.get(file);
     // A tick, not a reorder of the map: asked for millions of times on a large package, dropped from rarely.
-    if (had) this.lastUse.set(had, ++this.tick);
+    if (had) had.used = ++this.tick;
     return had;
   }
 
@@ -110,7 +111,7 @@ export class SummaryCache<T extends Cached> {
     this.byFile.set(file, m);
     this.readOf.delete(file);
     this.alive.set(file, m);
-    this.lastUse.set(m, ++this.tick);
+    m.used = ++this.tick;
     this.made++;
     this.evict(m);
     return m;
@@ -124,7 +125,7 @@ export class SummaryCache<T extends Cached> {
   /** Drops the least recently used summaries not in use, never `newest` (its caller is about to use it). */
   private evict(newest: T): void {
     if (this.alive.size <= this.maxAlive && this.aliveText <= this.maxAliveText) return;
-    const byUse = [...this.alive].sort(([, a], [, b]) => this.lastUse.get(a)! - this.lastUse.get(b)!);
+    const byUse = [...this.alive].sort(([, a], [, b]) => a.used - b.used);
     for (const [file, m] of byUse) {
       if (this.alive.size <= this.maxAlive && this.aliveText <= this.maxAliveText) break;
       if (m.uses > 0 || m === newest) continue;
@@ -134,7 +135,6 @@ export class SummaryCache<T extends Cached> {
 
   private drop(file: string, m: T): void {
     this.alive.delete(file);
-    this.lastUse.delete(m);
     this.byFile.delete(file);
     this.list[m.index] = undefined;
     this.readOf.set(file, m.read);
