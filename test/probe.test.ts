@@ -127,6 +127,23 @@ PACKED = ipaddress.ip_address(2 ** 32 - 1)
     expect(runAll(python, [call]).get(JSON.stringify([call.module, call.path, call.args, call.kwargs]))).toMatchObject({ skip: 'ValueError' });
     expect(runLiteralCalls([await mk("ipaddress.ip_address('1.2.3.4')")], python)).toEqual([]);
   });
+
+  it("looks a module's name up as a constant only: an enum member or a number, never process state, a property or a module that acts on import", () => {
+    const python = { executable: 'python3', version: '3' };
+    const outcome = (arg: string) => {
+      const call = { module: 'inspect', path: 'Parameter', args: ["'a'", arg], kwargs: [] };
+      return runAll(python, [call]).get(JSON.stringify([call.module, call.path, call.args, call.kwargs]));
+    };
+    expect(outcome('ref:inspect:Parameter.KEYWORD_ONLY')).toEqual({ ok: true });
+    expect(outcome('ref:stat:S_IFDIR')).toMatchObject({ exc: expect.arrayContaining(['builtins.ValueError']) as unknown });
+    // sys.argv is the runner's own, not the program's; a module's function is not a constant.
+    expect(outcome('ref:sys:argv')).toEqual({ skip: 'ValueError' });
+    expect(outcome('ref:os:getcwd')).toEqual({ skip: 'ValueError' });
+    // Attributes are read through modules and classes only: no property of an instance runs.
+    expect(outcome('ref:sys:flags.optimize')).toEqual({ skip: 'ValueError' });
+    // antigravity opens a web browser when imported: never imported.
+    expect(outcome('ref:antigravity:XKCD_URL')).toEqual({ skip: 'ValueError' });
+  });
 });
 
 describe('a pure package export called with literal arguments (JS/TS)', () => {

@@ -8,7 +8,10 @@
  *
  * Only the modules and names below run (no I/O, no process or interpreter state); the interpreter
  * runs isolated (`-I -S`: the standard library alone, never the project's or site-packages' code),
- * arguments are read by `ast.literal_eval`, each call has a second and the batch ten, memory is
+ * arguments are read by `ast.literal_eval` or, for a name of an imported module
+ * (`inspect.Parameter.KEYWORD_ONLY`: src/match/refs.ts), looked up through modules and classes
+ * only, to a constant (a number, a string, a class, an enum member: not `sys.argv`; no property
+ * runs; no module known to act on import is imported), each call has a second and the batch ten, memory is
  * capped. Whatever fails (no interpreter, a timeout, an argument that is no literal) leaves the
  * finding as it was.
  */
@@ -124,10 +127,11 @@ const PURE: Record<string, string[]> = {
   tomllib: ['loads'],
   plistlib: ['loads', 'dumps'],
   difflib: ['get_close_matches'],
+  inspect: ['Parameter'],
 };
 
 const SCRIPT = String.raw`
-import ast, builtins, importlib, io, json, signal, sys, traceback
+import ast, builtins, enum, importlib, io, json, signal, sys, traceback, types
 try:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
@@ -142,7 +146,28 @@ signal.signal(signal.SIGALRM, late)
 out_ = sys.stdout
 sys.stdout = io.StringIO()
 sys.stderr = io.StringIO()
+SIDE_EFFECTS = {'antigravity', 'this', '__hello__', '__phello__', 'idlelib', 'turtledemo', 'turtle', 'tkinter', 'test'}
+def reference(text):
+    module, path = text[4:].split(':', 1)
+    parts = module.split('.')
+    if parts[0] in SIDE_EFFECTS or '__main__' in parts:
+        raise ValueError(text)
+    v = importlib.import_module(module)
+    for part in path.split('.'):
+        if not isinstance(v, (type, types.ModuleType)):
+            raise ValueError(text)
+        v = getattr(v, part)
+    if not constant(v):
+        raise ValueError(text)
+    return v
+def constant(v):
+    # A value no program changes: not a list, a dict or process state such as sys.argv.
+    if isinstance(v, (tuple, frozenset)):
+        return all(constant(x) for x in v)
+    return v is None or isinstance(v, (bool, int, float, complex, str, bytes, type, enum.Enum))
 def value(text):
+    if text.startswith('ref:'):
+        return reference(text)
     if text.startswith('builtins:'):
         v = getattr(builtins, text[9:])
         if not isinstance(v, type):
@@ -250,8 +275,9 @@ function sameRaise(rule: Rule, o: Outcome): boolean {
   return typeof re !== 'string' && re.test(o.msg);
 }
 
-const shown = (p: Probe) =>
-  `${p.module}.${p.path}(${[...p.args.map((a) => a.replace(/^builtins:/, '')), ...p.kwargs.map(([k, v]) => `${k}=${v.replace(/^builtins:/, '')}`)].join(', ')})`;
+/** An argument as Python writes it (`builtins:int` is `int`, `ref:inspect:Parameter.KEYWORD_ONLY` is `inspect.Parameter.KEYWORD_ONLY`). */
+const argText = (a: string) => a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
+const shown = (p: Probe) => `${p.module}.${p.path}(${[...p.args.map(argText), ...p.kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ')})`;
 const short = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
 
 /**

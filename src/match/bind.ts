@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
+import { builtinClassReference, moduleReference } from './refs.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
@@ -178,7 +179,10 @@ export function literalArguments(call: Node, scopes?: Scopes): LiteralArgs | und
     // A module constant, or a local bound once to a literal above the call (./locals.ts), as Python writes it.
     const other = () => {
       const v = literalOf(n, constant) ?? (scopes ? localLiteral(n, call, scopes, constant) : undefined);
-      return v && v.t !== 'class' ? pyRepr(v) : undefined;
+      if (v) return v.t !== 'class' ? pyRepr(v) : undefined;
+      // A value of an imported module (`inspect.Parameter.POSITIONAL_ONLY`): the runner looks it up.
+      const ref = scopes ? moduleReference(n, call, scopes) : undefined;
+      return ref ? `ref:${ref}` : scopes && builtinClassReference(n, call, scopes);
     };
     // A class passed as a value (`DeprecationWarning`) is no literal: named for the runner (analysis/probe.ts).
     // A constant expression (`2 ** 32`) is written as its value: the runner reads literals only.

@@ -114,3 +114,19 @@ export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (nam
   for (let p = call.parent; p && p.id !== body?.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, stmt)) return undefined;
   return u!.reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex) ? value : undefined;
 }
+
+/**
+ * The right side of the one plain `x = <dotted name>` statement that binds local `n` above `call`
+ * (`P = inspect.Parameter`), per the rules above: what `n` stands for there. Undefined otherwise.
+ */
+export function localAlias(n: Node, call: Node, scopes: Scopes): Node | undefined {
+  if (n.type !== 'identifier') return undefined;
+  const scope = scopes.scopesOf(n)[0];
+  if (scope?.type !== 'function_definition') return undefined;
+  const u = namesOf(scope).get(n.text);
+  const binding = u && !u.other && u.bindings.length === 1 ? u.bindings[0]! : undefined;
+  const stmt = binding?.parent;
+  if (!binding || !stmt?.parent || !contains(stmt.parent, call) || stmt.endIndex > call.startIndex) return undefined;
+  const right = field(binding, 'right');
+  return right && /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(right.text) ? right : undefined;
+}

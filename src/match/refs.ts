@@ -1,0 +1,68 @@
+/**
+ * An argument that names a value of an imported module (`inspect.Parameter.POSITIONAL_ONLY`,
+ * `asyncio.FIRST_EXCEPTION`, `P.POSITIONAL_ONLY` after `P = inspect.Parameter`): the module and the
+ * attribute path, read through the file's module-level imports. The pure-call runner
+ * (src/analysis/probe.ts) looks it up in the interpreter the rules are grounded in, as a
+ * constant of the standard library.
+ */
+import type { Node } from '../parse/parser.js';
+import type { Scopes } from '../semantic/scopes.js';
+import { field } from '../parse/syntax.js';
+import { localAlias } from './locals.js';
+
+const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
+
+/** `module:path` for the dotted name `n` read at `call`, when its first name is a module-level import the call's scopes do not rebind. */
+export function moduleReference(n: Node, call: Node, scopes: Scopes): string | undefined {
+  let text = n.text;
+  if (n.type === 'identifier' || n.type === 'attribute') {
+    const root = n.type === 'identifier' ? n : rootOf(n);
+    const alias = root && localAlias(root, call, scopes);
+    if (alias) text = alias.text + text.slice(root!.text.length);
+  } else return undefined;
+  if (!DOTTED.test(text)) return undefined;
+  const [first, ...rest] = text.split('.');
+  // The first name must be the module's: no function scope around the call binds it.
+  for (const s of scopes.scopesOf(call)) if (s.type !== 'module' && scopes.boundIn(s).has(first!)) return undefined;
+  const imports = scopes.imports;
+  const bound = imports.get(first!);
+  if (bound?.kind === 'from') return `${bound.module}:${[bound.name, ...rest].join('.')}`;
+  if (bound?.kind === 'module') return rest.length ? `${bound.module}:${rest.join('.')}` : undefined;
+  // `import a.b.c` binds `a`: the longest imported module the text starts with.
+  let best: string | undefined;
+  for (const [key, b] of imports) {
+    if (b.kind !== 'module' || !key.startsWith(`${first}\0`)) continue;
+    if (text.startsWith(`${b.module}.`) && (!best || b.module.length > best.length)) best = b.module;
+  }
+  return best ? `${best}:${text.slice(best.length + 1)}` : undefined;
+}
+
+/** Built-in classes a call may pass as a value (`annotation=int`). */
+const BUILTIN_CLASSES = new Set([
+  'int',
+  'str',
+  'float',
+  'bool',
+  'bytes',
+  'bytearray',
+  'complex',
+  'list',
+  'tuple',
+  'dict',
+  'set',
+  'frozenset',
+  'object',
+  'type',
+]);
+
+/** `builtins:<name>` for a built-in class named at `call` that no scope around it rebinds. */
+export function builtinClassReference(n: Node, call: Node, scopes: Scopes): string | undefined {
+  if (n.type !== 'identifier' || !BUILTIN_CLASSES.has(n.text)) return undefined;
+  return scopes.scopesOf(call).some((s) => scopes.boundIn(s).has(n.text)) ? undefined : `builtins:${n.text}`;
+}
+
+function rootOf(n: Node): Node | undefined {
+  let cur: Node | null = n;
+  while (cur?.type === 'attribute') cur = field(cur, 'object');
+  return cur?.type === 'identifier' ? cur : undefined;
+}
