@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../src/compile/load.js';
 import { groundRecords } from '../src/records/ground.js';
+import { conditionalDef, liveDefs } from '../src/records/live.js';
 import type { LoadedRecord } from '../src/records/types.js';
 import { pythonEnv } from '../src/workspace/pyenv.js';
 import { cli, ROOT, tempTree } from './helpers.js';
@@ -77,6 +78,69 @@ describe('grounding', () => {
     expect(r.stdout).toContain('skipped: the installed');
     // Without the environment, the record's own window is compiled.
     expect((await loadRules({ records: [file], bundled: false, python: false })).rules).toHaveLength(1);
+  });
+
+  it('a def the module does not bind in this Python (an emulation under `except ImportError`, a Windows-only method) is not compiled', () => {
+    const emulation = recordsFile([entry('setlocale-locale-emulation-only-supports-c-locale')]);
+    const windows = recordsFile([entry('send-signal-unsupported-signal')]);
+    const dir = tempTree({
+      'a.py':
+        'import locale\nimport signal\nimport subprocess\n\n\ndef run(cmd, name):\n    locale.setlocale(locale.LC_ALL, name)\n    subprocess.Popen(cmd).send_signal(signal.SIGUSR1)\n',
+    });
+    // From the record's window alone, both raises look reachable.
+    expect(check(dir, emulation, '--python', 'none')).toHaveLength(1);
+    expect(check(dir, windows, '--python', 'none')).toHaveLength(1);
+    // locale imports _locale here, so its emulating setlocale never runs; send_signal is the POSIX one.
+    expect(check(dir, emulation)).toEqual([]);
+    expect(check(dir, windows)).toEqual([]);
+    expect(cli(['records', 'check', emulation]).stdout).toMatch(
+      /skipped: in Python 3\.\d+\.\d+, locale\.setlocale is not the def at line \d+ of \S+locale\.py \(written under `except ImportError`\): the module binds another/,
+    );
+    expect(cli(['records', 'check', windows]).stdout).toMatch(/subprocess\.Popen\.send_signal is not the def at line \d+ .*\(written under `if _mswindows`\)/);
+  });
+
+  it('reads which block a def is written under by indentation, and asks only about module-level blocks of the standard library', () => {
+    const std = '/py/lib/python3.11';
+    const src = [
+      'try:',
+      '    import _x',
+      'except ImportError:',
+      '    class A:',
+      '        @staticmethod',
+      '        def f(a):',
+      '            if a:',
+      '                raise E',
+      'def g():',
+      '    def h():',
+      '        raise E',
+    ];
+    expect(conditionalDef(src, 7, `${std}/pkg/__init__.py`, std)).toEqual({
+      module: 'pkg',
+      qualname: 'A.f',
+      file: `${std}/pkg/__init__.py`,
+      from: 5,
+      to: 6,
+      decorated: false,
+      under: 'except ImportError',
+    });
+    // A top-level def's nested function, a site-packages module, a file outside the standard library.
+    expect(conditionalDef(src, 10, `${std}/m.py`, std)).toBeUndefined();
+    expect(conditionalDef(src, 7, `${std}/site-packages/m.py`, std)).toBeUndefined();
+    expect(conditionalDef(src, 7, '/elsewhere/m.py', std)).toBeUndefined();
+    // The def the module binds, though `os` is frozen in the interpreter (3.11+): its code names `<frozen os>`.
+    const env = pythonEnv(undefined, undefined, tmpdir())!;
+    const os = join(env.roots[0]!, 'os.py');
+    const osLines = readFileSync(os, 'utf8').split('\n');
+    const popen = conditionalDef(
+      osLines,
+      osLines.findIndex((l) => l.includes('raise ValueError("invalid mode %r" % mode)')),
+      os,
+      env.roots[0],
+    );
+    expect(popen).toMatchObject({ module: 'os', qualname: 'popen', under: "if sys.platform != 'vxworks'" });
+    expect(liveDefs(env.executable, [popen!])).toEqual([true]);
+    // No interpreter: nothing is decided, every record is kept.
+    expect(liveDefs('/no/such/python', [conditionalDef(src, 7, `${std}/m.py`, std)!])).toEqual([undefined]);
   });
 
   it("keeps the file's line numbers and blanks what the compiler does not need", () => {

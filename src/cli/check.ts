@@ -223,8 +223,8 @@ async function runCheck(paths: string[], flags: CheckFlags, { stdout, stderr }: 
   const noFiles = stdin ? undefined : paths_.verdict(result.files, flags, { stdout, stderr });
   const rules = result.rules;
   // --strict: a dataset file of a records folder that did not load ends the run (else it is a warning and the others load).
-  const unloaded = flags.strict ? rules.warnings.filter(isUnloadedFile) : [];
-  for (const l of warningLines(unloaded.length ? rules.warnings.filter((w) => !isUnloadedFile(w)) : rules.warnings, flags.verbose)) stderr(`${l}\n`);
+  const unloaded = flags.strict ? result.warnings.filter(isUnloadedFile) : [];
+  for (const l of warningLines(unloaded.length ? result.warnings.filter((w) => !isUnloadedFile(w)) : result.warnings, flags.verbose)) stderr(`${l}\n`);
   if (unloaded.length) {
     for (const w of unloaded) stderr(`raiselint: error: ${describeProblem(w)} (--strict)\n`);
     return setCode(2);

@@ -8,6 +8,7 @@ import { compareDiagnostics } from '../diagnostics/build.js';
 import { groupByFile } from '../diagnostics/group.js';
 import type { Diagnostic, FileError } from '../diagnostics/types.js';
 import { datasetFiles } from '../records/load.js';
+import type { RecordProblem } from '../records/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { Confidence } from '../rules/types.js';
 import { BUILTIN_RULES } from '../suppress/builtin.js';
@@ -92,6 +93,8 @@ export interface FileOutcome {
 export interface ProjectResult extends RunResult {
   /** Every rule, read lazily from the compiled-rules snapshot (see compile/snapshot.ts). */
   rules: RuleSet;
+  /** The datasets' problems to show: the rules' warnings, less the skipped records raiselint derived itself (`derive`), which are not the user's to mend. */
+  warnings: RecordProblem[];
   ruleCount: number;
   /** What the run did: files cached, read, parsed; threads. */
   stats: BatchStats;
@@ -190,6 +193,7 @@ export async function runProject(paths: string[], opts: ProjectOptions = {}): Pr
     ...done,
     errors: [...errors, ...done.errors],
     rules,
+    warnings: derived?.files.length ? rules.warnings.filter((w) => !(w.field === 'record' && derived.files.includes(w.file))) : rules.warnings,
     ruleCount: prepared.snapshot.meta.ruleCount,
     stats: derived?.files.length ? { ...batch.stats, derived: { records: derived.recordIds.size, modules: derived.files.length } } : batch.stats,
     resolver,

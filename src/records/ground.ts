@@ -18,10 +18,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { LoadedRecord } from './types.js';
+import { conditionalDef, liveDefs, type ConditionalDef } from './live.js';
 
 /** What grounding needs of the environment (src/workspace/pyenv.ts finds and asks it). */
 export interface InstalledRoots {
   version: string;
+  /** The interpreter, asked which of a module's conditional defs runs (./live.ts). */
+  executable?: string;
   /** Where modules are found, in import order: the standard library first, then site-packages. */
   roots: string[];
 }
@@ -187,6 +190,7 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
   const read = new Map<string, string>();
   if (!env || !env.roots.length) return [];
   const reads: Reads = { files: new Map(), texts: new Map() };
+  const conditional: [LoadedRecord, ConditionalDef][] = [];
   for (const lr of records) {
     const r = lr.record;
     const tags = (r.tags ?? []).map((t) => t.toLowerCase());
@@ -210,6 +214,20 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     // The window starts where the record's lineNumber stays the raise's row of the file.
     t.plain ??= plainClasses(t.lines);
     lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1, plainClasses: t.plain };
+    const cond = env.executable ? conditionalDef(t.lines, row, file, env.roots[0]) : undefined;
+    if (cond) conditional.push([lr, cond]);
+  }
+  // A def under a module-level block that the module does not bind raises for no caller.
+  const key = (c: ConditionalDef) => `${c.file}\0${c.to}`;
+  const unique = new Map(conditional.map(([, c]) => [key(c), c]));
+  const live = liveDefs(env.executable ?? '', [...unique.values()]);
+  const byDef = new Map([...unique.keys()].map((k, i) => [k, live[i]]));
+  for (const [lr, c] of conditional) {
+    if (byDef.get(key(c)) !== false) continue;
+    lr.grounded = {
+      file: c.file,
+      skip: `in Python ${env.version}, ${c.module}.${c.qualname} is not the def at line ${c.to} of ${c.file} (written under \`${c.under}\`): the module binds another`,
+    };
   }
   return [...read].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, h]) => `${f}\0${h}`);
 }
