@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatMessage } from '../src/diagnostics/message.js';
 import { controlFlowOfDef } from '../src/rules/controlflow.js';
-import { onlyLibraryState } from '../src/rules/condition/simplify.js';
+import { and, onlyLibraryState, or } from '../src/rules/condition/simplify.js';
 import { cli, ROOT, tempTree } from './helpers.js';
 
 const RECORDS = join(ROOT, 'fixtures', 'control_flow', 'records.jsonl');
@@ -131,6 +131,18 @@ describe("a raise that depends only on the library's own state", () => {
     expect(onlyLibraryState(data('self.__state != _CS_IDLE'))).toBe(true);
     expect(onlyLibraryState(data('an earlier branch did not return'))).toBe(false);
     expect(onlyLibraryState({ k: 'true' })).toBe(false);
+  });
+});
+
+describe('a test on an argument beside its negation', () => {
+  it("is decided: `and` never holds, `or` always does; two reads of the library's data are left alone", () => {
+    const inst = { k: 'isinstance' as const, param: 'message', types: ['Warning'] };
+    const data = { k: 'data' as const, text: 'self.closed' };
+    const truthy = { k: 'truthy' as const, param: 'category' };
+    expect(and([inst, truthy, { k: 'not', e: inst }])).toEqual({ k: 'false' });
+    expect(or([{ k: 'not', e: inst }, truthy, inst])).toEqual({ k: 'true' });
+    expect(and([data, { k: 'not', e: data }])).toEqual({ k: 'and', es: [data, { k: 'not', e: data }] });
+    expect(and([inst, truthy])).toEqual({ k: 'and', es: [inst, truthy] });
   });
 });
 

@@ -8,6 +8,7 @@ import { contains, field, namedChildren, stringValue } from '../../parse/syntax.
 import { literalOf } from '../../rules/condition/literal.js';
 import type { ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { selfAttr } from './initflow.js';
+import { typeArg } from './helpers.js';
 
 const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
 
@@ -317,7 +318,8 @@ export function reboundValues(gs: Assign[], constant: (name: string) => PyVal | 
   const out = new Map<string, Node>();
   for (const a of gs) {
     const right = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? field(a.node, 'right') : null;
-    const plain = right && (selfAttr(right) || literalOf(right, constant));
+    // A literal, `self.x`, or the class of a parameter (`category = message.__class__`): what the test reads of it is known (./expr.ts).
+    const plain = right && (selfAttr(right) || literalOf(right, constant) || typeArg(right)?.type === 'identifier');
     if (plain && gs.filter((x) => x.name === a.name).length === 1) out.set(a.name, right);
   }
   return out;

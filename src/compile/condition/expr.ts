@@ -348,10 +348,13 @@ export class ExprReader {
     const fn = field(n, 'function')?.text;
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
     if ((fn === 'isinstance' || fn === 'issubclass') && args.length === 2) {
-      // `issubclass(type(x), T)` is `isinstance(x, T)` (mock's `_is_instance_mock`).
-      const ofType = fn === 'issubclass' ? this.typeOf(args[0]!) : undefined;
-      const p = ofType ?? this.param(args[0]!);
+      const what = this.through(args[0]!);
       const types = typeNames(args[1]!);
+      // A class of something is a class: `isinstance(type(x), type)`.
+      if (fn === 'isinstance' && types?.length === 1 && types[0] === 'type' && typeArg(what)) return { k: 'true' };
+      // `issubclass(type(x), T)` is `isinstance(x, T)` (mock's `_is_instance_mock`).
+      const ofType = fn === 'issubclass' ? this.typeOf(what) : undefined;
+      const p = ofType ?? this.param(what);
       if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
     }
     // `keyword.iskeyword(name)` (any import of it): whether the name is one of Python's keywords.

@@ -85,6 +85,8 @@ export function renameParams(c: Cond, names: Map<string, string>, whole: Cond): 
 
 /** `x` of `type(x)`. */
 export function typeArg(n: Node): Node | undefined {
+  // `x.__class__` is the class isinstance reads too.
+  if (n.type === 'attribute' && field(n, 'attribute')?.text === '__class__') return field(n, 'object') ?? undefined;
   const args = n.type === 'call' && field(n, 'function')?.text === 'type' ? namedChildren(field(n, 'arguments') ?? n) : [];
   return args.length === 1 ? args[0] : undefined;
 }

@@ -19,7 +19,20 @@ function junction(k: 'and' | 'or', cs: Cond[]): Cond {
     if (c.k === k) out.push(...c.es);
     else out.push(c);
   }
+  if (contradicts(out)) return { k: k === 'and' ? 'false' : 'true' };
   return out.length === 0 ? { k: neutral } : out.length === 1 ? out[0]! : { k, es: out };
+}
+
+/**
+ * A test on the call's arguments beside its negation (`isinstance(m, W) and not isinstance(m, W)`):
+ * an `and` of them never holds, an `or` always does. Data tests are left alone: two reads of the
+ * same text may see different states.
+ */
+function contradicts(cs: readonly Cond[]): boolean {
+  const negated = cs.filter((c): c is Extract<Cond, { k: 'not' }> => c.k === 'not' && c.e.k !== 'data');
+  if (!negated.length) return false;
+  const keys = new Set(cs.filter((c) => c.k !== 'not' && c.k !== 'data').map((c) => JSON.stringify(c)));
+  return negated.some((c) => keys.has(JSON.stringify(c.e)));
 }
 
 export function not(c: Cond): Cond {
