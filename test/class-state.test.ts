@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node } from '../src/parse/parser.js';
 import { field, namedChildren } from '../src/parse/syntax.js';
-import { ClassState } from '../src/compile/condition/state.js';
+import { ClassState, contextIdentity } from '../src/compile/condition/state.js';
 
 beforeAll(async () => {
   await initParser();
@@ -351,5 +351,34 @@ for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset,
       'fp_reset Attempt to write to ZIP archive that was already closed',
       'write_after_close Attempt to write to ZIP archive that was already closed',
     ]);
+  });
+});
+
+describe('the receiver compared with what runs the caller', () => {
+  const read = (expr: string) => {
+    const cmp = parsePython(`${expr}\n`).rootNode.descendantsOfType('comparison_operator')[0]!;
+    const [a, b] = namedChildren(cmp);
+    return contextIdentity(a!, b!);
+  };
+  it('`self is current_thread()`, either way round and through a module, is a context fact; a getter with arguments or another object is not', () => {
+    expect(read('self is current_thread()')).toEqual({ attr: 'current_thread()', fresh: false, changedBy: [], context: true });
+    expect(read('threading.current_thread() is self')?.attr).toBe('current_thread()');
+    expect(read('self is not tasks.current_task()')?.context).toBe(true);
+    expect(read('self is current_thread(x)')).toBeUndefined();
+    expect(read('other is current_thread()')).toBeUndefined();
+    expect(read('self is registry_default()')).toBeUndefined();
+  });
+  it('python3 agrees: a thread the calling function constructs is never current_thread(), before start, while running, after join', () => {
+    const script = `import threading
+def run():
+    t = threading.Thread(target=lambda: None)
+    seen = [t is threading.current_thread()]
+    t.start()
+    seen.append(t is threading.current_thread())
+    t.join()
+    seen.append(t is threading.current_thread())
+    return seen
+print(run())`;
+    expect(execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim()).toBe('[False, False, False]');
   });
 });

@@ -12,7 +12,7 @@ import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.
 import { boundValue, guardsOf, keywordRead, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
-import { ClassState, selfAttr, unchangedBefore } from './state.js';
+import { ClassState, contextIdentity, selfAttr, unchangedBefore } from './state.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
 import { isinstanceOf, type ModuleDefs, throughHelper, typeArg, typeNames } from './helpers.js';
@@ -322,6 +322,12 @@ export class ExprReader {
     const attr = !l && rn.type === 'none' ? ln : !r && ln.type === 'none' ? rn : undefined;
     const st = attr && (op === 'is' || op === 'is not' || op === '==' || op === '!=') ? this.stateTest(attr, whole, 'none') : undefined;
     if (st) return op === 'is' || op === '==' ? st : not(st);
+    // `self is current_thread()`: never an object the caller has just constructed (./state.ts).
+    const ctx = op === 'is' || op === 'is not' ? contextIdentity(ln, rn) : undefined;
+    if (ctx) {
+      const c: Cond = { k: 'data', text: `${ln.text} is ${rn.text}`, state: ctx };
+      return op === 'is' ? c : not(c);
+    }
     return data(whole);
   }
 

@@ -275,3 +275,16 @@ function leaves(x: Node, def: Node, test: Node): boolean {
   }
   return !!block;
 }
+
+/** Getters of what runs the caller: its thread, asyncio task or running loop, process. */
+const CONTEXT = new Set(['current_thread', 'currentThread', 'main_thread', 'current_task', 'get_running_loop', '_get_running_loop', 'current_process']);
+
+/** `self is current_thread()` (either way round): the receiver compared with what runs the caller (StateFact.context). */
+export function contextIdentity(a: Node, b: Node): StateFact | undefined {
+  const call = a.type === 'identifier' && a.text === 'self' ? b : b.type === 'identifier' && b.text === 'self' ? a : undefined;
+  const args = call?.type === 'call' ? field(call, 'arguments') : null;
+  if (!args || namedChildren(args).length) return undefined;
+  const fn = field(call!, 'function');
+  const name = fn?.type === 'identifier' ? fn.text : fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
+  return name && CONTEXT.has(name) ? { attr: `${name}()`, fresh: false, changedBy: [], context: true } : undefined;
+}

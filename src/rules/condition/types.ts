@@ -59,6 +59,12 @@ export interface StateFact {
   attr: string;
   fresh: boolean;
   changedBy: string[];
+  /**
+   * An identity test of the receiver against the context running the caller (`self is
+   * current_thread()`; `attr` is the getter's call): an object the caller has just constructed is
+   * never the thread, task or process running it, whatever is called on it since.
+   */
+  context?: true;
 }
 
 export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';
