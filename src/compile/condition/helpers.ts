@@ -131,3 +131,19 @@ export function throughHelper(
   const own = new Map(helper.params.map((q): [string, ParamSpec] => [q, { name: q, kind: 'normal' }]));
   return renameParams(read(own, helper.expr), names, data(call));
 }
+
+export interface Branch {
+  /** null for `else`. */
+  test: Node | null;
+  block: Node | null;
+}
+
+/** The branches of an `if` statement in order: its `elif`s, its `else` (test null). */
+export function branches(ifs: Node): Branch[] {
+  const out: Branch[] = [{ test: field(ifs, 'condition'), block: field(ifs, 'consequence') }];
+  for (const c of namedChildren(ifs)) {
+    if (c.type === 'elif_clause') out.push({ test: field(c, 'condition'), block: field(c, 'consequence') });
+    else if (c.type === 'else_clause') out.push({ test: null, block: field(c, 'body') ?? namedChildren(c).find((b) => b.type === 'block') ?? null });
+  }
+  return out;
+}

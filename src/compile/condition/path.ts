@@ -5,7 +5,9 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
+import { escapes, raisedClass } from './caught.js';
 import { type ExprReader } from './expr.js';
+import { branches } from './helpers.js';
 import { and, not } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 
@@ -49,21 +51,6 @@ function alwaysExits(block: Node | null): boolean {
   return false;
 }
 
-interface Branch {
-  /** null for `else`. */
-  test: Node | null;
-  block: Node | null;
-}
-
-function branches(ifs: Node): Branch[] {
-  const out: Branch[] = [{ test: field(ifs, 'condition'), block: field(ifs, 'consequence') }];
-  for (const c of namedChildren(ifs)) {
-    if (c.type === 'elif_clause') out.push({ test: field(c, 'condition'), block: field(c, 'consequence') });
-    else if (c.type === 'else_clause') out.push({ test: null, block: field(c, 'body') ?? namedChildren(c).find((b) => b.type === 'block') ?? null });
-  }
-  return out;
-}
-
 /** Statements of `n` of the given type, not counting nested defs (nor nested loops, for `break`). */
 function own(n: Node, type: string): boolean {
   for (const c of namedChildren(n)) {
@@ -94,10 +81,16 @@ export class PathReader {
   /** The retry loop the path passes, whose exhaustion the raise needs (see `retryLoop`). */
   exhausted?: string;
 
+  /** The class the path's raise raises, and its def: which handlers of a surrounding `try` catch it (./caught.ts). */
+  private raised: string | undefined;
+  private def: Node | undefined;
+
   constructor(private readonly expr: ExprReader) {}
 
   /** The condition under which `stmt` (inside `def`) runs, from the def's first statement. */
   reach(def: Node, stmt: Node): Cond {
+    this.raised = raisedClass(stmt);
+    this.def = def;
     const conj: Cond[] = [];
     let node = stmt;
     for (let guard = 0; guard < 64; guard++) {
@@ -138,7 +131,8 @@ export class PathReader {
     if (owner.type === 'with_statement' || owner.type === 'finally_clause') return { cond: { k: 'true' }, stmt };
     if (owner.type === 'try_statement') {
       const catches = namedChildren(owner).some((c) => c.type === 'except_clause' || c.type === 'except_group_clause');
-      return { cond: catches ? { k: 'data', text: 'no handler of the surrounding try catches it' } : { k: 'true' }, stmt };
+      const known = catches && this.def && block.id === field(owner, 'body')?.id ? escapes(owner, this.raised, this.def, this.expr) : undefined;
+      return { cond: !catches ? { k: 'true' } : (known ?? { k: 'data', text: 'no handler of the surrounding try catches it' }), stmt };
     }
     if (owner.type === 'while_statement' && field(owner, 'condition')?.type === 'true') return { cond: { k: 'true' }, stmt };
     if (owner.type === 'except_clause' || owner.type === 'except_group_clause')

@@ -20,6 +20,7 @@ function junction(k: 'and' | 'or', cs: Cond[]): Cond {
     else out.push(c);
   }
   if (contradicts(out)) return { k: k === 'and' ? 'false' : 'true' };
+  resolve(k, out);
   return out.length === 0 ? { k: neutral } : out.length === 1 ? out[0]! : { k, es: out };
 }
 
@@ -33,6 +34,37 @@ function contradicts(cs: readonly Cond[]): boolean {
   if (!negated.length) return false;
   const keys = new Set(cs.filter((c) => c.k !== 'not' && c.k !== 'data').map((c) => JSON.stringify(c)));
   return negated.some((c) => keys.has(JSON.stringify(c.e)));
+}
+
+/**
+ * `(A or R) and (not A or R)` is `R` (and the dual for `or`), A a test on the call's arguments: a
+ * parameter rebound under a test (`if isinstance(path, bytes): path = fsdecode(path)`) gives one
+ * copy of the later test per branch. Merges in place.
+ */
+function resolve(k: 'and' | 'or', out: Cond[]): void {
+  const dual = k === 'and' ? 'or' : 'and';
+  const key = (c: Cond) => JSON.stringify(c);
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    if (a.k !== dual) continue;
+    for (let j = i + 1; j < out.length; j++) {
+      const b = out[j]!;
+      if (b.k !== dual || b.es.length !== a.es.length) continue;
+      const bk = new Set(b.es.map(key));
+      const ak = new Set(a.es.map(key));
+      const onlyA = a.es.filter((e) => !bk.has(key(e)));
+      const onlyB = b.es.filter((e) => !ak.has(key(e)));
+      if (onlyA.length !== 1 || onlyB.length !== 1) continue;
+      const [x, y] = [onlyA[0]!, onlyB[0]!];
+      const complementary = (x.k === 'not' && x.e.k !== 'data' && key(x.e) === key(y)) || (y.k === 'not' && y.e.k !== 'data' && key(y.e) === key(x));
+      if (!complementary) continue;
+      const rest = a.es.filter((e) => e !== x);
+      out[i] = rest.length === 1 ? rest[0]! : { k: dual, es: rest };
+      out.splice(j, 1);
+      i = -1;
+      break;
+    }
+  }
 }
 
 export function not(c: Cond): Cond {
