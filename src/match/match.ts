@@ -14,7 +14,9 @@ import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { judge } from './bind.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
-import { freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
+import { constructedHere, freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
+import type { Binding } from '../rules/condition/eval.js';
+import type { Node } from '../parse/parser.js';
 
 export interface Finding {
   site: CallSite;
@@ -83,14 +85,24 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       }
     }
     let fresh: FreshReceiver | null | undefined;
+    let made: Node[] | null | undefined;
     // The receiver fresh from the raising class's own constructor: the rule's state facts apply (src/compile/condition/state.ts).
-    const freshFor = (h: Hit) => {
+    const freshFor = (h: Hit): Binding['fresh'] => {
       if (h.via.length || h.status !== 'raises' || site.kind !== 'method' || !readsState(h.rule.condition.when)) return undefined;
       if (fresh === undefined) fresh = freshReceiver(site.node, model.scopes) ?? null;
-      const q = fresh && model.qualify(fresh.ctor);
       const owner = `${h.rule.raiser.module}.${h.rule.raiser.qualname.slice(0, h.rule.raiser.qualname.lastIndexOf('.'))}`;
       const key = (x: string) => model.classes.resolve(x) ?? x;
-      return fresh && q && key(q) === key(owner) ? { called: fresh.called } : undefined;
+      const q = fresh && model.qualify(fresh.ctor);
+      if (fresh && q && key(q) === key(owner)) return { called: fresh.called };
+      // A subclass's constructor (the file's own `class Worker(Thread)`), or an object made here and used since
+      // (`repr(t)`, a list of new threads): it is still not what runs the caller, whatever its state.
+      if (fresh && q && model.classes.isSubclass(key(q), key(owner))) return { called: fresh.called, subclass: true };
+      if (made === undefined) made = constructedHere(site.node, model.scopes) ?? null;
+      const ofOwner = (c: Node) => {
+        const k = model.qualify(c);
+        return !!k && model.classes.isSubclass(key(k), key(owner));
+      };
+      return made?.every(ofOwner) ? { called: new Set(), subclass: true } : undefined;
     };
     for (const h of hits.values()) {
       const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, { scopes, fresh: freshFor(h), typeError: h.rule.errorClass === 'TypeError' });

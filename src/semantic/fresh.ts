@@ -125,3 +125,70 @@ function isParameter(def: Node, name: string): boolean {
   const params = field(def, 'parameters');
   return !!params && params.descendantsOfType('identifier').some((p) => p?.text === name);
 }
+
+const DISPLAYS = new Set(['list', 'tuple', 'set']);
+const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'generator_expression']);
+
+/** The identifiers named `name` in `body`, and whether a nested scope may rebind it (`global` / `nonlocal`). */
+function namesIn(body: Node, name: string): { ids: Node[]; declared: boolean } {
+  const ids = body.descendantsOfType('identifier').filter((x): x is Node => !!x && x.text === name);
+  return { ids, declared: ids.some((i) => i.parent?.type === 'global_statement' || i.parent?.type === 'nonlocal_statement') };
+}
+
+/** The calls a local bound only to displays or comprehensions of calls holds, when it is only ever iterated or measured; else undefined. */
+function callsOfLocalCollection(body: Node, list: Node): Node[] | undefined {
+  const { ids, declared } = namesIn(body, list.text);
+  if (declared) return undefined;
+  let calls: Node[] | undefined;
+  for (const id of ids) {
+    const up = id.parent;
+    if (!up) return undefined;
+    if (up.type === 'assignment' && field(up, 'left')?.id === id.id && up.parent?.type === 'expression_statement') {
+      const right = field(up, 'right');
+      const items = !right ? [] : DISPLAYS.has(right.type) ? namedChildren(right) : COMPREHENSIONS.has(right.type) ? [field(right, 'body')] : [];
+      if (!items.length || !items.every((i) => i?.type === 'call')) return undefined;
+      calls = [...(calls ?? []), ...(items as Node[])];
+      continue;
+    }
+    const iterated = (up.type === 'for_statement' || up.type === 'for_in_clause') && field(up, 'right')?.id === id.id;
+    const measured = up.type === 'argument_list' && up.parent?.type === 'call' && field(up.parent, 'function')?.text === 'len';
+    if (!iterated && !measured) return undefined;
+  }
+  return calls;
+}
+
+/**
+ * The constructor calls an object the call's receiver names came from, when every binding of that
+ * local in its function is one (`t = Thread(...)`, `with C() as t`, `for t in threads` over a
+ * local `threads = [Thread(...) for ...]` that is only iterated): the object was made by this
+ * function, whatever happened to it since. Weaker than `freshReceiver` (its state is not known),
+ * enough to know it is not what runs the caller (a thread, a task).
+ */
+export function constructedHere(call: Node, scopes: Scopes): Node[] | undefined {
+  const fn = call.type === 'call' ? field(call, 'function') : null;
+  const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+  const scope = obj?.type === 'identifier' ? scopes.scopesOf(call)[0] : undefined;
+  if (!obj || !scope || scope.type === 'class_definition' || (scope.type === 'function_definition' && isParameter(scope, obj.text))) return undefined;
+  const body = scope.type === 'module' ? scope : field(scope, 'body');
+  if (!body) return undefined;
+  const { ids, declared } = namesIn(body, obj.text);
+  if (declared) return undefined;
+  const ctors: Node[] = [];
+  for (const id of ids) {
+    const b = bindingOf(id);
+    if (b && b !== 'other') {
+      ctors.push(b.value);
+      continue;
+    }
+    const up = id.parent;
+    if (up?.type === 'for_statement' && field(up, 'left')?.id === id.id) {
+      const over = field(up, 'right');
+      const calls = over?.type === 'identifier' ? callsOfLocalCollection(body, over) : undefined;
+      if (!calls) return undefined;
+      ctors.push(...calls);
+      continue;
+    }
+    if (b === 'other') return undefined;
+  }
+  return ctors.length ? ctors.map((c) => field(c, 'function') ?? c) : undefined;
+}

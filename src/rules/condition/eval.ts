@@ -33,7 +33,7 @@ export interface Binding {
   /** The call has `**mapping`: any keyword may be passed. */
   kwSplat: boolean;
   /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
-  fresh?: { called: ReadonlySet<string> };
+  fresh?: { called: ReadonlySet<string>; subclass?: true };
 }
 
 /** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
@@ -247,7 +247,9 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return false;
     case 'data':
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
-      if (c.state && b.fresh && !b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m))) return c.state.fresh;
+      // From a subclass's constructor only a context fact holds (the object is new, whatever its `__init__` leaves).
+      if (c.state && b.fresh && (!b.fresh.subclass || c.state.context) && !b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m)))
+        return c.state.fresh;
       return undefined;
     case 'not': {
       const e = evaluate(c.e, b);
