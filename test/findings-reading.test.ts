@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatMessage } from '../src/diagnostics/message.js';
+import { negatedText } from '../src/rules/condition/negate.js';
+import { condText } from '../src/rules/condition/words.js';
 import { controlFlowOfDef } from '../src/rules/controlflow.js';
-import { and, onlyLibraryState, or } from '../src/rules/condition/simplify.js';
+import { and, not, onlyLibraryState, or } from '../src/rules/condition/simplify.js';
 import { cli, ROOT, tempTree } from './helpers.js';
 
 const RECORDS = join(ROOT, 'fixtures', 'control_flow', 'records.jsonl');
@@ -204,5 +206,23 @@ describe('attributes every object has', () => {
       'cpython/copy-un-shallow-copyable-object-of-type-s',
       'cpython/deepcopy-un-deep-copyable-object-of-type-s',
     ]);
+  });
+});
+
+describe('a negated test reads as Python would write it', () => {
+  it.each([
+    ['self.headers is not None', 'self.headers is None'],
+    ['version in ("HTTP/1.0", "HTTP/0.9")', 'version not in ("HTTP/1.0", "HTTP/0.9")'],
+    ['fheader[_FH_SIGNATURE] != stringFileHeader', 'fheader[_FH_SIGNATURE] == stringFileHeader'],
+    ['not self._eof', 'self._eof'],
+    // Left as `not (...)`: an ordering (NaN), two tests, a chain, an operator inside a string or a call.
+    ['x < y', undefined],
+    ['a == b and c', undefined],
+    ['a is not b is not c', undefined],
+    ['s.startswith("x is y")', undefined],
+    ['f(a, b == c)', undefined],
+  ])('not %s: %s', (text, want) => {
+    expect(negatedText(text)).toBe(want);
+    expect(condText(not({ k: 'data', text }))).toBe(want ?? `not ${text}`);
   });
 });

@@ -1,4 +1,5 @@
 /** Building conditions with constant folding: `and([true, c])` is `c`, `not(not(c))` is `c`. */
+import { negatedText } from './negate.js';
 import type { Cond, PyVal } from './types.js';
 
 export function and(cs: Cond[]): Cond {
@@ -72,7 +73,8 @@ export function not(c: Cond): Cond {
   if (c.k === 'false') return { k: 'true' };
   if (c.k === 'not') return c.e;
   if (c.k === 'data') {
-    const text = c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`;
+    // Python's own text reads negated as Python would write it; the compiler's words (`an earlier branch did not return`) get a `not`.
+    const text = (!SYNTHETIC.test(c.text) && negatedText(c.text)) || (c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`);
     return c.state ? { k: 'data', text, state: { ...c.state, fresh: !c.state.fresh } } : { k: 'data', text };
   }
   return { k: 'not', e: c };
