@@ -216,12 +216,17 @@ try:
     app.cleanup(os.path.join(d, 'link'), None)
 except OSError as e:
     print('cleanup', e)
-shutil.rmtree(d)`;
+shutil.rmtree(d)
+try:
+    app.plugins('decoder', 'json')
+except TypeError as e:
+    print('plugins', type(e).__name__)`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",
       'pool_with_me cannot join current thread',
       'cleanup Cannot call rmtree on a symbolic link',
+      'plugins TypeError',
     ]);
   });
 });

@@ -14,7 +14,7 @@ import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, moduleConstants, pyRepr, typeOfExpr } from '../rules/condition/literal.js';
+import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -220,7 +220,10 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
     if (b) return b;
     // A local bound once to a literal above the call (./locals.ts).
     const v = value(n) ?? (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined);
-    b = v ? { value: v, given: true, text: n.text } : { type: typeOfExpr(n) ?? argType(n, scopes), given: true, text: n.text };
+    const prefix = v ? undefined : strPrefix(n);
+    b = v
+      ? { value: v, given: true, text: n.text }
+      : { type: typeOfExpr(n) ?? (prefix ? 'str' : argType(n, scopes)), given: true, text: n.text, ...(prefix ? { prefix } : {}) };
     known.set(n.id, b);
     return b;
   };

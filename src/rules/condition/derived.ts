@@ -132,3 +132,21 @@ function method(v: PyVal, name: string, arg: string | undefined): PyVal | undefi
       return undefined;
   }
 }
+
+/** What the steps give of a str known only by its first characters (`strPrefix`); undefined when they read past them. */
+export function followPrefix(prefix: string, steps: Step[]): PyVal | undefined {
+  const [s, ...rest] = steps;
+  const chars = [...prefix];
+  let v: PyVal | undefined;
+  if (!s || 'key' in s) return undefined;
+  if ('index' in s) v = s.index >= 0 && s.index < chars.length ? { t: 'str', v: chars[s.index]! } : undefined;
+  else if ('method' in s) {
+    if (s.method !== 'startswith' || s.arg === undefined) return undefined;
+    // Longer than what is known: false unless it goes on from it.
+    v = [...s.arg].length <= chars.length ? bool(prefix.startsWith(s.arg)) : s.arg.startsWith(prefix) ? undefined : bool(false);
+  } else {
+    const from = s.from ?? 0;
+    v = from >= 0 && s.to !== undefined && s.to >= 0 && s.to <= chars.length ? { t: 'str', v: chars.slice(from, s.to).join('') } : undefined;
+  }
+  return rest.length ? follow(v, rest) : v;
+}

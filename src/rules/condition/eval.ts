@@ -2,7 +2,7 @@
 import { and, not, or, truthy } from './simplify.js';
 import type { CmpOp, Cond, PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
-import { follow, splitPath } from './derived.js';
+import { follow, followPrefix, splitPath } from './derived.js';
 
 export type Tri = boolean | undefined;
 
@@ -18,6 +18,8 @@ export interface Bound {
   value?: PyVal;
   /** Its builtin type when the value is not known but the syntax says it (`dict(f=x)`, `[y for y in z]`, an f-string). */
   type?: Kind;
+  /** A str whose first characters are known (`'gi.repository.' + name`: ./literal.ts strPrefix), never empty. */
+  prefix?: string;
   /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
   given: Tri;
   /** The argument as written, for messages. */
@@ -43,7 +45,8 @@ export function boundOf(b: Binding, name: string): Bound | undefined {
   const path = splitPath(name);
   const base = path && b.params.get(path.base);
   if (!path || !base) return undefined;
-  return { value: follow(base.value, path.steps), given: base.given, text: base.text };
+  const value = !base.value && base.prefix ? followPrefix(base.prefix, path.steps) : follow(base.value, path.steps);
+  return { value, given: base.given, text: base.text };
 }
 
 const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
@@ -268,6 +271,14 @@ export function evaluate(c: Cond, b: Binding): Tri {
       const bound = boundOf(b, c.param);
       const v = bound?.value;
       if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
+      if (!v && bound?.prefix && (c.k === 'truthy' || c.k === 'len')) {
+        // At least as long as what is known of it: true, and longer than anything shorter.
+        if (c.k === 'truthy') return true;
+        const n = [...bound.prefix].length;
+        const k = c.value.t === 'int' ? c.value.v : undefined;
+        if (k !== undefined && k < n && (c.op === '==' || c.op === '<' || c.op === '<=')) return false;
+        if (k !== undefined && k < n && (c.op === '!=' || c.op === '>' || c.op === '>=')) return true;
+      }
       if (!v) return bound?.type ? byType(c, bound.type) : undefined;
       if (c.k === 'truthy') return truthy(v);
       if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c);

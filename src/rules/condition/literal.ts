@@ -66,6 +66,66 @@ export function typeOfExpr(n: Node | null | undefined, depth = 0): PyVal['t'] | 
   }
 }
 
+/**
+ * The text a str-valued expression surely starts with when it is no literal (`'gi.repository.' +
+ * name`, `f"gi.{x}"`, `"~/%s.cfg" % dot`, `"x-{}".format(y)`): what a test of its first characters
+ * (`name.startswith(".")`, `path[0] == "/"`) or its truth reads. Undefined when nothing is known.
+ */
+export function strPrefix(n: Node | null | undefined, depth = 0): string | undefined {
+  if (!n || depth > 8) return undefined;
+  const plain = (x: Node) => {
+    const v = x.type === 'string' && !/^[a-zA-Z]*[fF]/.test(x.text) ? literalOf(x) : undefined;
+    return v?.t === 'str' ? v.v : undefined;
+  };
+  const some = (t: string) => (t ? t : undefined);
+  switch (n.type) {
+    case 'parenthesized_expression':
+      return strPrefix(namedChildren(n)[0], depth + 1);
+    case 'string': {
+      if (/^[a-zA-Z]*[bB]/.test(n.text)) return undefined;
+      const whole = plain(n);
+      if (whole !== undefined) return some(whole);
+      // An f-string: its text before the first replacement field, up to an escape.
+      let out = '';
+      for (const c of namedChildren(n)) {
+        if (c.type === 'string_start') continue;
+        if (c.type !== 'string_content') break;
+        const cut = c.text.search(/[\\{}]/);
+        out += cut < 0 ? c.text : c.text.slice(0, cut);
+        if (cut >= 0) break;
+      }
+      return some(out);
+    }
+    case 'concatenated_string': {
+      let out = '';
+      for (const c of namedChildren(n)) {
+        const whole = plain(c);
+        if (whole === undefined) return some(out + (strPrefix(c, depth + 1) ?? ''));
+        out += whole;
+      }
+      return some(out);
+    }
+    case 'binary_operator': {
+      const op = n.children.find((c) => c && !c.isNamed)?.type;
+      const left = field(n, 'left');
+      const whole = left ? plain(left) : undefined;
+      // `'%s' % x` formats, `'a' + x` concatenates (x a str, or the caller raises before the call).
+      if (op === '%') return whole === undefined ? undefined : some(whole.slice(0, whole.includes('%') ? whole.indexOf('%') : whole.length));
+      if (op !== '+') return undefined;
+      if (whole !== undefined) return some(whole + (strPrefix(field(n, 'right'), depth + 1) ?? ''));
+      return strPrefix(left, depth + 1);
+    }
+    case 'call': {
+      const fn = field(n, 'function');
+      const obj = fn?.type === 'attribute' && field(fn, 'attribute')?.text === 'format' ? field(fn, 'object') : null;
+      const template = obj ? plain(obj) : undefined;
+      return template === undefined ? undefined : some(template.slice(0, template.search(/[{}]|$/)));
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The literal value of an expression, or undefined. `constant` resolves a bare name (a module constant). */
 export function literalOf(n: Node | null | undefined, constant?: (name: string) => PyVal | undefined, depth = 0): PyVal | undefined {
   if (!n || depth > 8) return undefined;
