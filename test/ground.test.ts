@@ -103,6 +103,21 @@ describe('grounding', () => {
     expect(cli(['records', 'check', windows]).stdout).toMatch(/subprocess\.Popen\.send_signal is not the def at line \d+ .*\(written under `if _mswindows`\)/);
   });
 
+  it("reads the module's platform names as this Python has them: convert_path's `if os.sep == '/': return pathname` on POSIX", () => {
+    const records = recordsFile([entry('convert-path-path-s-cannot-be-absolute'), entry('init-creationflags-is-only-supported-on-windows-platforms')]);
+    const dir = tempTree({
+      'a.py':
+        'import subprocess\nfrom distutils.util import convert_path\n\n\ndef run(cmd, name):\n    convert_path("/etc/" + name)\n    subprocess.Popen(cmd, creationflags=0x10)\n',
+    });
+    // From the record's window alone os.sep is not known: possible.
+    expect(check(dir, records, '--python', 'none').map((d) => `${d.line} ${d.confidence}`)).toEqual(['6 possible', '7 possible']);
+    // This Python: os.sep is "/", so convert_path returns first; `_mswindows` is False, so creationflags raises.
+    const sep = execFileSync('python3', ['-c', 'import os; print(os.sep)'], { encoding: 'utf8' }).trim();
+    expect(sep).toBe('/');
+    expect(check(dir, records).map((d) => `${d.line} ${d.confidence}`)).toEqual(['7 certain']);
+    expect(cli(['records', 'check', records]).stdout).toMatch(/convert-path-path-s-cannot-be-absolute: compiled[^]*?condition\s+never reached/);
+  });
+
   it('reads which block a def is written under by indentation, and asks only about module-level blocks of the standard library', () => {
     const std = '/py/lib/python3.11';
     const src = [

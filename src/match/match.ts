@@ -84,26 +84,8 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         hits.set(h.rule.id, { ...h, via });
       }
     }
-    let fresh: FreshReceiver | null | undefined;
-    let made: Node[] | null | undefined;
-    // The receiver fresh from the raising class's own constructor: the rule's state facts apply (src/compile/condition/state.ts).
-    const freshFor = (h: Hit): Binding['fresh'] => {
-      if (h.via.length || h.status !== 'raises' || site.kind !== 'method' || !readsState(h.rule.condition.when)) return undefined;
-      if (fresh === undefined) fresh = freshReceiver(site.node, model.scopes) ?? null;
-      const owner = `${h.rule.raiser.module}.${h.rule.raiser.qualname.slice(0, h.rule.raiser.qualname.lastIndexOf('.'))}`;
-      const key = (x: string) => model.classes.resolve(x) ?? x;
-      const q = fresh && model.qualify(fresh.ctor);
-      if (fresh && q && key(q) === key(owner)) return { called: fresh.called };
-      // A subclass's constructor (the file's own `class Worker(Thread)`), or an object made here and used since
-      // (`repr(t)`, a list of new threads): it is still not what runs the caller, whatever its state.
-      if (fresh && q && model.classes.isSubclass(key(q), key(owner))) return { called: fresh.called, subclass: true };
-      if (made === undefined) made = constructedHere(site.node, model.scopes) ?? null;
-      const ofOwner = (c: Node) => {
-        const k = model.qualify(c);
-        return !!k && model.classes.isSubclass(key(k), key(owner));
-      };
-      return made?.every(ofOwner) ? { called: new Set(), subclass: true } : undefined;
-    };
+    const fresh = receiverMemo(site.node, model);
+    const freshFor = (h: Hit) => freshBinding(h, site.kind, model, fresh);
     for (const h of hits.values()) {
       const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, { scopes, fresh: freshFor(h), typeError: h.rule.errorClass === 'TypeError' });
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
@@ -128,6 +110,34 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
 }
 
 const stateMemo = new WeakMap<Cond, boolean>();
+
+/** The receiver's origin, read once per call site: fresh from a constructor (./semantic/fresh.ts), or made by the function. */
+function receiverMemo(node: Node, model: FileModel): { fresh: () => FreshReceiver | undefined; made: () => Node[] | undefined } {
+  let fresh: FreshReceiver | null | undefined;
+  let made: Node[] | null | undefined;
+  return {
+    fresh: () => (fresh === undefined ? (fresh = freshReceiver(node, model.scopes) ?? null) : fresh) ?? undefined,
+    made: () => (made === undefined ? (made = constructedHere(node, model.scopes) ?? null) : made) ?? undefined,
+  };
+}
+
+/** The receiver fresh from the raising class's own constructor: the rule's state facts apply (src/compile/condition/state.ts). */
+function freshBinding(h: Hit, kind: CallSite['kind'], model: FileModel, memo: ReturnType<typeof receiverMemo>): Binding['fresh'] {
+  if (h.via.length || h.status !== 'raises' || kind !== 'method' || !readsState(h.rule.condition.when)) return undefined;
+  const owner = `${h.rule.raiser.module}.${h.rule.raiser.qualname.slice(0, h.rule.raiser.qualname.lastIndexOf('.'))}`;
+  const key = (x: string) => model.classes.resolve(x) ?? x;
+  const fresh = memo.fresh();
+  const q = fresh && model.qualify(fresh.ctor);
+  if (fresh && q && key(q) === key(owner)) return { called: fresh.called };
+  // A subclass's constructor (the file's own `class Worker(Thread)`), or an object made here and used since
+  // (`repr(t)`, a list of new threads): it is still not what runs the caller, whatever its state.
+  if (fresh && q && model.classes.isSubclass(key(q), key(owner))) return { called: fresh.called, subclass: true };
+  const ofOwner = (c: Node) => {
+    const k = model.qualify(c);
+    return !!k && model.classes.isSubclass(key(k), key(owner));
+  };
+  return memo.made()?.every(ofOwner) ? { called: new Set(), subclass: true } : undefined;
+}
 
 /** The condition tests the receiver's own state as its class's constructor leaves it (a data atom with `state`). */
 function readsState(c: Cond): boolean {

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { LoadedRecord } from './types.js';
 import { conditionalDef, liveDefs, type ConditionalDef } from './live.js';
+import { askedNames, moduleValues } from './values.js';
 
 /** What grounding needs of the environment (src/workspace/pyenv.ts finds and asks it). */
 export interface InstalledRoots {
@@ -191,6 +192,7 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
   if (!env || !env.roots.length) return [];
   const reads: Reads = { files: new Map(), texts: new Map() };
   const conditional: [LoadedRecord, ConditionalDef][] = [];
+  const asked = new Map<string, { names: string[]; records: LoadedRecord[] }>();
   for (const lr of records) {
     const r = lr.record;
     const tags = (r.tags ?? []).map((t) => t.toLowerCase());
@@ -214,9 +216,20 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     // The window starts where the record's lineNumber stays the raise's row of the file.
     t.plain ??= plainClasses(t.lines);
     lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1, plainClasses: t.plain };
+    if (env.executable) (asked.get(file) ?? asked.set(file, { names: askedNames(t.lines), records: [] }).get(file)!).records.push(lr);
     const cond = env.executable ? conditionalDef(t.lines, row, file, env.roots[0]) : undefined;
     if (cond) conditional.push([lr, cond]);
   }
+  // The platform names of each module, as this Python has them.
+  const files = [...asked];
+  const values = moduleValues(
+    env.executable ?? '',
+    env.roots[0],
+    files.map(([file, a]) => ({ file, names: a.names })),
+  );
+  files.forEach(([, a], i) => {
+    if (Object.keys(values[i]!).length) for (const lr of a.records) lr.grounded!.values = values[i];
+  });
   // A def under a module-level block that the module does not bind raises for no caller.
   const key = (c: ConditionalDef) => `${c.file}\0${c.to}`;
   const unique = new Map(conditional.map(([, c]) => [key(c), c]));

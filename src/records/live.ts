@@ -65,11 +65,10 @@ export function conditionalDef(lines: readonly string[], row: number, file: stri
     first = i;
     if (!/^@(staticmethod|classmethod)\s*$/.test(lines[i]!.trim())) decorated = true;
   }
-  const rel = relative(stdlib, file).replace(/\.py$/, '').split(sep);
-  if (rel[rel.length - 1] === '__init__') rel.pop();
-  if (!rel.length || rel.some((p) => !/^[A-Za-z_]\w*$/.test(p))) return undefined;
+  const module = stdlibModule(file, stdlib);
+  if (!module) return undefined;
   return {
-    module: rel.join('.'),
+    module,
     qualname: [...names, DEF.exec(def.text)![1]!].join('.'),
     file,
     from: first + 1,
@@ -77,6 +76,14 @@ export function conditionalDef(lines: readonly string[], row: number, file: stri
     decorated,
     under: blocks[blocks.length - 1]!.text.replace(/:$/, ''),
   };
+}
+
+/** The dotted name of a standard-library module file (`xml/dom/minidom.py` → `xml.dom.minidom`); undefined outside the standard library. */
+export function stdlibModule(file: string, stdlib: string | undefined): string | undefined {
+  if (!stdlib || !file.startsWith(stdlib + sep) || /[/\\](site|dist)-packages[/\\]/.test(file)) return undefined;
+  const rel = relative(stdlib, file).replace(/\.py$/, '').split(sep);
+  if (rel[rel.length - 1] === '__init__') rel.pop();
+  return rel.length && rel.every((p) => /^[A-Za-z_]\w*$/.test(p)) ? rel.join('.') : undefined;
 }
 
 const SCRIPT = String.raw`

@@ -52,10 +52,15 @@ export interface LoadedRecord {
     skip?: string;
     /** The installed module's plain classes (ground.ts `plainClasses`), read before its large classes are blanked. */
     plainClasses?: string[];
+    /** What the module's platform names hold in the grounding interpreter (./values.ts): `_mswindows`, `os.sep`. */
+    values?: Record<string, PlainValue>;
   };
 }
 
 /** A problem with one record of a dataset (invalid JSON is a DatasetError instead, which stops the run). */
+/** A value the interpreter said (bool, int, str or None), as JSON has it. */
+export type PlainValue = boolean | number | string | null;
+
 export interface RecordProblem {
   file: string;
   line: number;

@@ -5,7 +5,8 @@
 import type { Node } from '../../parse/parser.js';
 import { ExprReader } from './expr.js';
 import { ModuleDefs } from './helpers.js';
-import { moduleClasses, moduleConstants, moduleDictKeys } from '../../rules/condition/literal.js';
+import { moduleClasses, moduleConstants, moduleDictKeys, globalNames } from '../../rules/condition/literal.js';
+import type { PlainValue } from '../../records/types.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
 import { argumentsOnly } from './pure.js';
@@ -29,8 +30,15 @@ export interface ConditionOptions {
   entries: string[];
   /** The record's error class: when `lineNumber` is not a statement of the def (its header), the one `raise` of that class is. */
   errorClass?: string;
-  /** The installed module's plain classes, when the code is its grounded window (src/records/ground.ts). */
+  /** What the installed module says, when the code is its grounded window (src/records/ground.ts). */
+  installed?: InstalledFacts;
+}
+
+/** Read off the installed module at grounding (src/records/ground.ts): its plain classes, its platform names' values. */
+export interface InstalledFacts {
   plainClasses?: readonly string[];
+  /** `_mswindows`, `os.sep`: used only for names the module binds once (or the platform attributes it imports). */
+  values?: Readonly<Record<string, PlainValue>>;
 }
 
 /** The def's only `raise` of `errorClass` (by its simple name), when the record's line is not one of its statements. */
@@ -47,7 +55,18 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   let consts: Map<string, PyVal> | undefined;
   // The library's module constants: UPPER_CASE names assigned once from a literal (a lowercase module
   // variable, `_state` or `raiseExceptions`, is state its functions or its users change).
-  const constant = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (consts ??= moduleConstants(root)).get(n) : undefined);
+  let rebound: Set<string> | undefined;
+  const installed = o.installed?.values;
+  // What this Python binds the module's platform names to when it imports it (`_mswindows`, `os.sep`): a private
+  // or UPPER_CASE name no function of the module rebinds. A public lowercase one (`logging.raiseExceptions`) is
+  // a setting its users change.
+  const value = (n: string) => {
+    const v = installed && Object.hasOwn(installed, n) ? installed[n] : undefined;
+    if (v === undefined) return undefined;
+    if (!n.includes('.') && (!/^_|^[A-Z][A-Z0-9_]*$/.test(n) || (rebound ??= globalNames(root)).has(n))) return undefined;
+    return plainValue(v);
+  };
+  const constant = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (consts ??= moduleConstants(root)).get(n) : undefined) ?? value(n);
   const params = readParams(def, constant, o.dropFirst);
   const base = { params, entries: o.entries };
   for (let p = def.parent; p; p = p.parent) {
@@ -60,7 +79,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   const keys = (n: string) => (/^_*[A-Z][A-Z0-9_]*$/.test(n) ? (dictKeys ??= moduleDictKeys(root)).get(n) : undefined);
   let classes: Map<string, PyVal> | undefined;
   const classOf = (n: string) => (classes ??= moduleClasses(root)).get(n);
-  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf, new ModuleDefs(root, o.plainClasses));
+  const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf, new ModuleDefs(root, o.installed?.plainClasses));
   const path = new PathReader(expr);
   const when = path.reach(def, stmt);
   const exists = definedWhen(def);
@@ -96,4 +115,10 @@ function definedWhen(def: Node): Cond | undefined {
 /** The condition of a rule whose window shows no def: nothing about it is known. */
 export function unknownCondition(why: string): RaiseCondition {
   return { params: [], entries: [], when: { k: 'data', text: 'unknown' }, unknown: why };
+}
+
+function plainValue(v: PlainValue): PyVal {
+  if (v === null) return { t: 'none' };
+  if (typeof v === 'boolean') return { t: 'bool', v };
+  return typeof v === 'number' ? { t: 'int', v } : { t: 'str', v };
 }

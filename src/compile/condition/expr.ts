@@ -12,7 +12,7 @@ import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.
 import { boundValue, guardsOf, keywordRead, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
-import { ClassState, contextIdentity, selfAttr, unchangedBefore } from './state.js';
+import { ClassState, contextTest, selfAttr, unchangedBefore } from './state.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
 import { isinstanceOf, type ModuleDefs, throughHelper, typeArg, typeNames } from './helpers.js';
@@ -317,18 +317,21 @@ export class ExprReader {
     const rv = this.sentinelClass(r, rn);
     if (l && 'param' in l && rv) return build(l, op, rv);
     if (r && 'param' in r && lv && FLIP[op]) return build(r, FLIP[op]!, lv);
-    if (l && 'value' in l && r && 'value' in r) return { k: 'data', text: whole.text };
+    if (l && 'value' in l && r && 'value' in r) return this.constants(ln, op, rn, whole);
     // `self.fp is None`: the receiver's state (./state.ts).
     const attr = !l && rn.type === 'none' ? ln : !r && ln.type === 'none' ? rn : undefined;
     const st = attr && (op === 'is' || op === 'is not' || op === '==' || op === '!=') ? this.stateTest(attr, whole, 'none') : undefined;
     if (st) return op === 'is' || op === '==' ? st : not(st);
     // `self is current_thread()`: never an object the caller has just constructed (./state.ts).
-    const ctx = op === 'is' || op === 'is not' ? contextIdentity(ln, rn) : undefined;
-    if (ctx) {
-      const c: Cond = { k: 'data', text: `${ln.text} is ${rn.text}`, state: ctx };
-      return op === 'is' ? c : not(c);
-    }
-    return data(whole);
+    return contextTest(ln, op, rn) ?? data(whole);
+  }
+
+  /** Two constants (`os.sep != '/'` as this Python has it): decided once, here; a local's value is data. */
+  private constants(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
+    const a = literalOf(ln, this.constant);
+    const b = literalOf(rn, this.constant);
+    const both = a && b ? compare(a, op, b) : undefined;
+    return both === undefined ? { k: 'data', text: whole.text } : { k: both ? 'true' : 'false' };
   }
 
   /** A side's value; a sentinel's when it is a class the module binds once. */

@@ -15,8 +15,8 @@
 import type { Node } from '../../parse/parser.js';
 import { contains, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
-import { truthy } from '../../rules/condition/simplify.js';
-import type { PyVal, StateFact } from '../../rules/condition/types.js';
+import { not, truthy } from '../../rules/condition/simplify.js';
+import type { Cond, PyVal, StateFact } from '../../rules/condition/types.js';
 import { handedEffect, storeOf } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
 
@@ -287,4 +287,12 @@ export function contextIdentity(a: Node, b: Node): StateFact | undefined {
   const fn = field(call!, 'function');
   const name = fn?.type === 'identifier' ? fn.text : fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
   return name && CONTEXT.has(name) ? { attr: `${name}()`, fresh: false, changedBy: [], context: true } : undefined;
+}
+
+/** `self is current_thread()` / `is not`: the receiver's identity with what runs the caller, as a context fact. */
+export function contextTest(ln: Node, op: string, rn: Node): Cond | undefined {
+  const ctx = op === 'is' || op === 'is not' ? contextIdentity(ln, rn) : undefined;
+  if (!ctx) return undefined;
+  const c: Cond = { k: 'data', text: `${ln.text} is ${rn.text}`, state: ctx };
+  return op === 'is' ? c : not(c);
 }

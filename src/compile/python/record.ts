@@ -22,6 +22,7 @@
  */
 import { compileJsRecord, isJsRecord } from '../js/compile.js';
 import type { ErrorRecord, LoadedRecord } from '../../records/types.js';
+import type { InstalledFacts } from '../condition/compile.js';
 import type { ClassSink, ExceptionView } from './state.js';
 import { moduleFromFilePath, splitQualified } from '../../rules/names.js';
 import type { CompileOutcome, GuardSpec, Rule } from '../../rules/types.js';
@@ -102,8 +103,8 @@ interface Window {
   sourceCode: string;
   sourceCodeStart: number;
   file?: string;
-  /** The installed module's plain classes (src/records/ground.ts). */
-  plainClasses?: readonly string[];
+  /** What the installed module says (src/records/ground.ts). */
+  installed?: InstalledFacts;
 }
 
 /** The code fields by name (the class a record names is looked up in them). */
@@ -122,7 +123,7 @@ const codeText = (r: ErrorRecord) => ({
  */
 function findDef(r: ErrorRecord, w: Window, facts: SnippetFacts, module: string, isPackage: boolean, exceptions: ExceptionView): FoundDef {
   const win = readWindow(w.sourceCode, r.lineNumber - w.sourceCodeStart, (code, row) =>
-    readSource(code, row, module, isPackage, exceptions, r.errorClass, w.plainClasses),
+    readSource(code, row, module, isPackage, exceptions, r.errorClass, w.installed),
   );
   const src = win.facts;
   if (src.def)
@@ -142,6 +143,13 @@ function raisesAtCall(rc: RaiseCondition): boolean {
   return rc.when.k === 'true' && !rc.unknown && !rc.onIteration;
 }
 
+/** The installed file's window when the record is grounded, else the record's own. */
+function windowOf(lr: LoadedRecord): Window {
+  const g = lr.grounded;
+  if (g?.sourceCode === undefined) return { sourceCode: lr.record.sourceCode, sourceCodeStart: lr.record.sourceCodeStart };
+  return { sourceCode: g.sourceCode, sourceCodeStart: g.sourceCodeStart!, file: g.file, installed: { plainClasses: g.plainClasses, values: g.values } };
+}
+
 export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: ExceptionView): CompileOutcome {
   const r = lr.record;
   const derived: Derived = { entryPoints: [], receiverClasses: [], guards: [] };
@@ -151,10 +159,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   if (!isPython) return { skipped: `not a Python record (tags: ${tags.join(', ') || 'none'}; filePath ${r.filePath})`, derived };
   derived.language = 'python';
   if (lr.grounded?.skip) return { skipped: lr.grounded.skip, derived };
-  const w: Window =
-    lr.grounded?.sourceCode !== undefined
-      ? { sourceCode: lr.grounded.sourceCode, sourceCodeStart: lr.grounded.sourceCodeStart!, file: lr.grounded.file, plainClasses: lr.grounded.plainClasses }
-      : { sourceCode: r.sourceCode, sourceCodeStart: r.sourceCodeStart };
+  const w = windowOf(lr);
 
   const facts = snippetFacts(r);
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);

@@ -10,7 +10,7 @@ import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncD
 import { importedNames } from '../../python/imports.js';
 import { callableParameterNames, firstParameterName } from '../../python/params.js';
 import type { ExceptionView } from './state.js';
-import { compileCondition } from '../condition/compile.js';
+import { compileCondition, type InstalledFacts } from '../condition/compile.js';
 import type { RaiseCondition } from '../../rules/condition/types.js';
 
 export interface SourceClass {
@@ -137,7 +137,7 @@ export function readSource(
   isPackage: boolean,
   exceptions: ExceptionView,
   errorClass?: string,
-  plainClasses?: readonly string[],
+  installed?: InstalledFacts,
 ): SourceFacts {
   return parseSource(source, (tree) => {
     // One search of the tree for the imports and the classes (each in document order).
@@ -165,7 +165,7 @@ export function readSource(
     }
     const callers = (info: SourceClass, method: string) => selfCallers(nodes.get(info)!, method);
     return {
-      def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass, plainClasses),
+      def: raisingDef(tree.rootNode, source, row, classes, callers, errorClass, installed),
       classes,
       settled: !tree.rootNode.hasError && !inString(tree.rootNode, source, row),
     };
@@ -188,7 +188,7 @@ function raisingDef(
   classes: Map<string, SourceClass>,
   callers: (info: SourceClass, method: string) => string[],
   errorClass?: string,
-  plainClasses?: readonly string[],
+  installed?: InstalledFacts,
 ): RaisingDef | undefined {
   const fn = enclosingDef(root, source, row);
   const name = fn ? field(fn, 'name')?.text : undefined;
@@ -226,7 +226,7 @@ function raisingDef(
     ...(ctor ? ['<constructor>'] : []),
     ...(!ctor && /^__\w+__$/.test(name) ? ['<attribute>'] : []),
   ];
-  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass, plainClasses });
+  const condition = compileCondition(fn, row, root, { dropFirst: inClass && !isStatic, entries: [...new Set(entries)], errorClass, installed });
   // Methods of the class that call the raising one (`ZipFile.read` calls `self.open`): its condition is over what they pass.
   if (condition && publicCallers.length) condition.callers = [...new Set(publicCallers)];
   return {

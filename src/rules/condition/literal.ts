@@ -190,6 +190,9 @@ export function literalOf(n: Node | null | undefined, constant?: (name: string) 
     case 'identifier':
       // A built-in exception or warning class passed as a value (`warn(msg, DeprecationWarning)`).
       return constant?.(n.text) ?? (isBuiltinExceptionClass(n.text) ? { t: 'class', name: n.text } : undefined);
+    case 'attribute':
+      // A platform attribute the caller knows (`os.sep` as the grounding interpreter has it: src/compile/condition/compile.ts).
+      return /^[A-Za-z_]\w*\.[A-Za-z_]\w*$/.test(n.text) ? constant?.(n.text) : undefined;
     default:
       return undefined;
   }
@@ -226,6 +229,13 @@ export function pyRepr(v: PyVal): string {
 /** Module-level names assigned exactly once, from a literal (`MODES = ('r', 'w')`), anywhere outside functions and classes. */
 export function moduleConstants(root: Node): Map<string, PyVal> {
   return moduleValues(root, (rhs) => literalOf(rhs));
+}
+
+/** The names a function of the module rebinds (`global X; X = ...`): their import-time value may change. */
+export function globalNames(root: Node): Set<string> {
+  const out = new Set<string>();
+  for (const g of descendantsIn(root, GLOBALS)) for (const id of namedChildren(g)) out.add(id.text);
+  return out;
 }
 
 /**
