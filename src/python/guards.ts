@@ -41,8 +41,8 @@ export function isinstanceCall(node: Node): { variable: string; classes: string[
   return classes.length ? { variable: a.subject.text, classes } : undefined;
 }
 
-/** A docstring statement. */
-function isDocstring(s: Node): boolean {
+/** A string expression statement: a docstring where it leads a body (comments aside). */
+export function isDocstring(s: Node): boolean {
   return s.type === 'expression_statement' && namedChildren(s)[0]?.type === 'string';
 }
 

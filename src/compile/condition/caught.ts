@@ -11,6 +11,7 @@ import { field, namedChildren } from '../../parse/syntax.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 import { branches } from './helpers.js';
+import { isDocstring } from '../../python/guards.js';
 
 /** Handler names that catch every class a library raises (not SystemExit / KeyboardInterrupt / GeneratorExit, never raised as errors here). */
 const ANY = new Set(['Exception', 'BaseException']);
@@ -38,8 +39,7 @@ function caughtNames(h: Node): string[] | undefined {
 /** The statements of a block, without comments and a leading docstring. */
 function statements(block: Node | null): Node[] {
   const out = block ? namedChildren(block).filter((s) => s.type !== 'comment') : [];
-  const first = out[0];
-  if (first?.type === 'expression_statement' && namedChildren(first)[0]?.type === 'string') out.shift();
+  if (out[0] && isDocstring(out[0])) out.shift();
   return out;
 }
 
