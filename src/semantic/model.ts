@@ -212,7 +212,7 @@ class Interpreter extends Statements {
       classes: this.classes,
       deps: () => this.cross?.deps() ?? [],
       qualify: (node: Node) => {
-        const t = this.expr(node, moduleEnv, inert());
+        const t = this.expr(node, this.importsAbove(node, moduleEnv), inert());
         const a = t[0];
         if (t.length !== 1 || !a) return undefined;
         if (a.kind === 'ref') return a.qualname;
@@ -220,6 +220,21 @@ class Interpreter extends Statements {
         return undefined;
       },
     };
+  }
+
+  /** The module's names, and those the imports of the function around `node` bind above it (`import threading` inside a def). */
+  private importsAbove(node: Node, moduleEnv: Env): Env {
+    let fn: Node | null = node.parent;
+    while (fn && fn.type !== 'function_definition') fn = fn.parent;
+    const body = fn ? field(fn, 'body') : null;
+    if (!body) return moduleEnv;
+    const imports = body
+      .descendantsOfType(['import_statement', 'import_from_statement'])
+      .filter((s): s is Node => !!s && s.startIndex < node.startIndex && enclosingDef(s) === fn!.id);
+    if (!imports.length) return moduleEnv;
+    const env = new Env(new Map(), moduleEnv);
+    for (const s of imports) this.importStmt(s, env);
+    return env;
   }
 
   protected defer(fn: Node, outer: Env | 'module', cls?: string): void {
@@ -280,4 +295,10 @@ class Interpreter extends Statements {
     this.analyzeFunction(fn, this.env, cls, false, { self, out });
     return out;
   }
+}
+
+/** The id of the innermost def (or class) around `n`. */
+function enclosingDef(n: Node): number | undefined {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'class_definition') return p.id;
+  return undefined;
 }

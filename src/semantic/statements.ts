@@ -283,7 +283,7 @@ export abstract class Statements extends Expressions {
     return abs && this.cross!.candidate(abs) ? abs : `.${rest}`;
   }
 
-  private importStmt(s: Node, env: Env): void {
+  protected importStmt(s: Node, env: Env): void {
     for (const i of importedNames(s)) {
       if (i.kind === 'module') env.set(i.local, i.aliased ? this.members.refType(i.module) : [refAtom(i.local)]);
       else env.set(i.local, this.members.refType(`${this.fromModule(i.module, i.relative)}.${i.name}`));
