@@ -235,13 +235,21 @@ shutil.rmtree(d)
 try:
     app.plugins('decoder', 'json')
 except TypeError as e:
-    print('plugins', type(e).__name__)`;
+    print('plugins', type(e).__name__)
+import logging
+app.logs({})
+logging.root.handlers.clear()
+try:
+    app.logs({'colour': True})
+except ValueError as e:
+    print('logs', e)`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",
       'pool_with_me cannot join current thread',
       'cleanup Cannot call rmtree on a symbolic link',
       'plugins TypeError',
+      'logs Unrecognised argument(s): colour',
     ]);
   });
 });

@@ -297,6 +297,30 @@ export function unchangedMapping(def: Node, n: Node, params: Map<string, ParamSp
   return true;
 }
 
+const SHRINK = new Set(['pop', 'popitem', 'clear', 'get', 'keys', 'items', 'values', 'copy']);
+
+/**
+ * `**kwargs` before `n` is only read or shrunk (`kwargs.pop('force', False)`, `del kwargs[k]`): a
+ * call that passes no keyword leaves it empty there. Nothing binds it again, stores into it or
+ * hands it on (a splat `f(**kwargs)` only reads it).
+ */
+export function onlyShrunk(def: Node, n: Node): boolean {
+  for (const use of def.descendantsOfType('identifier')) {
+    if (!use || use.text !== n.text || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern') continue;
+    const p = use.parent;
+    if (p?.type === 'dictionary_splat') continue;
+    if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && SHRINK.has(field(p, 'attribute')?.text ?? '') && p.parent?.type === 'call') continue;
+    if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
+    if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
+      const up = p.parent;
+      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
+      if (!written) continue;
+    }
+    return false;
+  }
+  return true;
+}
+
 /**
  * `if isinstance(message, Warning): category = message.__class__` before the test: the test is
  * read over the parameter, and holds as written only when no such guard does; when one does,

@@ -9,13 +9,13 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { boundValue, guardsOf, keywordRead, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
+import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
 import { ClassState, contextTest, selfAttr, unchangedBefore } from './state.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
-import { isinstanceOf, type ModuleDefs, throughHelper, typeArg, typeNames } from './helpers.js';
+import { isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
   '<': '>',
@@ -239,7 +239,7 @@ export class ExprReader {
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
         if (s && 'present' in s) return { k: 'true' };
-        return this.stateTest(n, n, 'truthy') ?? data(n);
+        return this.stateTest(n, n, 'truthy') ?? this.shrunk(n) ?? data(n);
       }
     }
   }
@@ -317,7 +317,7 @@ export class ExprReader {
     const rv = this.sentinelClass(r, rn);
     if (l && 'param' in l && rv) return build(l, op, rv);
     if (r && 'param' in r && lv && FLIP[op]) return build(r, FLIP[op]!, lv);
-    if (l && 'value' in l && r && 'value' in r) return this.constants(ln, op, rn, whole);
+    if (l && 'value' in l && r && 'value' in r) return twoConstants(ln, op, rn, whole, this.constant);
     // `self.fp is None`: the receiver's state (./state.ts).
     const attr = !l && rn.type === 'none' ? ln : !r && ln.type === 'none' ? rn : undefined;
     const st = attr && (op === 'is' || op === 'is not' || op === '==' || op === '!=') ? this.stateTest(attr, whole, 'none') : undefined;
@@ -326,12 +326,11 @@ export class ExprReader {
     return contextTest(ln, op, rn) ?? data(whole);
   }
 
-  /** Two constants (`os.sep != '/'` as this Python has it): decided once, here; a local's value is data. */
-  private constants(ln: Node, op: CmpOp, rn: Node, whole: Node): Cond {
-    const a = literalOf(ln, this.constant);
-    const b = literalOf(rn, this.constant);
-    const both = a && b ? compare(a, op, b) : undefined;
-    return both === undefined ? { k: 'data', text: whole.text } : { k: both ? 'true' : 'false' };
+  /** `if kwargs:` after `kwargs.pop(...)`s: false when the call passes no keyword, else not known (./assigns.ts onlyShrunk). */
+  private shrunk(n: Node): Cond | undefined {
+    const p = n.type === 'identifier' && !this.hidden.has(n.text) ? this.params.get(n.text) : undefined;
+    if (p?.kind !== 'var-keyword' || !onlyShrunk(this.def, n)) return undefined;
+    return and([{ k: 'given', param: p.name }, data(n)]);
   }
 
   /** A side's value; a sentinel's when it is a class the module binds once. */

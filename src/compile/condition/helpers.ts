@@ -9,7 +9,9 @@ import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { moduleDefinitions } from '../../rules/condition/literal.js';
 import { plainClass } from '../../python/defs.js';
 import { splitPath } from '../../rules/condition/derived.js';
-import type { Cond, ParamSpec } from '../../rules/condition/types.js';
+import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
+import { literalOf } from '../../rules/condition/literal.js';
+import { compare } from '../../rules/condition/eval.js';
 import { data } from './atoms.js';
 
 export interface Helper {
@@ -146,4 +148,12 @@ export function branches(ifs: Node): Branch[] {
     else if (c.type === 'else_clause') out.push({ test: null, block: field(c, 'body') ?? namedChildren(c).find((b) => b.type === 'block') ?? null });
   }
   return out;
+}
+
+/** Two constants compared (`os.sep != '/'` as this Python has it): decided once, here; a local's value is data. */
+export function twoConstants(ln: Node, op: CmpOp, rn: Node, whole: Node, constant: (name: string) => PyVal | undefined): Cond {
+  const a = literalOf(ln, constant);
+  const b = literalOf(rn, constant);
+  const both = a && b ? compare(a, op, b) : undefined;
+  return both === undefined ? { k: 'data', text: whole.text } : { k: both ? 'true' : 'false' };
 }
