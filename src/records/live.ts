@@ -86,21 +86,63 @@ export function stdlibModule(file: string, stdlib: string | undefined): string |
   return rel.length && rel.every((p) => /^[A-Za-z_]\w*$/.test(p)) ? rel.join('.') : undefined;
 }
 
-const SCRIPT = String.raw`
+/**
+ * What every question to the grounding interpreter starts with: `load(module)` imports a
+ * standard-library module with a time limit, and gives None for one known to act on import.
+ */
+const PRELUDE = String.raw`
 import importlib, json, os, signal, sys
 SIDE_EFFECTS = {'antigravity', 'this', '__hello__', '__phello__', 'idlelib', 'turtledemo', 'turtle', 'tkinter', 'test'}
 def late(*_):
     raise TimeoutError()
 signal.signal(signal.SIGALRM, late)
-def live(q):
-    parts = q['module'].split('.')
+def load(module):
+    parts = module.split('.')
     if parts[0] in SIDE_EFFECTS or '__main__' in parts:
         return None
     signal.setitimer(signal.ITIMER_REAL, 2.0)
     try:
-        v = importlib.import_module(q['module'])
+        return importlib.import_module(module)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+`;
+
+/**
+ * Runs `body` (after PRELUDE) in the `-I -S` interpreter with `input` as JSON on stdin; `body`
+ * answers each item of it with `answer(q)` (`default` when that raises). The answers, or
+ * undefined when there is no interpreter, it times out, or it says something else.
+ */
+export function askPython(python: string, body: string, input: readonly unknown[], fallback: 'None' | '{}'): unknown[] | undefined {
+  if (!python || !input.length) return undefined;
+  const script = `${PRELUDE}${body}
+out = []
+for q in json.load(sys.stdin):
+    try:
+        out.append(answer(q))
+    except BaseException:
+        out.append(${fallback})
+print(json.dumps(out))
+`;
+  try {
+    const out = execFileSync(python, ['-I', '-S', '-c', script], {
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      timeout: 20_000,
+      maxBuffer: 8 << 20,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const v: unknown = JSON.parse(out.trim().split('\n').pop() ?? '');
+    return Array.isArray(v) && v.length === input.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const LIVE = String.raw`
+def answer(q):
+    v = load(q['module'])
+    if v is None:
+        return None
     for name in q['qualname'].split('.'):
         if name not in vars(v):
             return False
@@ -116,30 +158,10 @@ def live(q):
     where = code.co_filename == '<frozen %s>' % q['module'] or os.path.realpath(code.co_filename) == os.path.realpath(q['file'])
     same = where and q['from'] <= code.co_firstlineno <= q['to']
     return True if same else (None if q['decorated'] else False)
-out = []
-for q in json.load(sys.stdin):
-    try:
-        out.append(live(q))
-    except BaseException:
-        out.append(None)
-print(json.dumps(out))
 `;
 
-/** For each def, whether the module binds its name to it (undefined: not decided). One interpreter for all. */
+/** For each def, whether the module binds its name to it (undefined: not decided: no interpreter, a timeout). One interpreter for all. */
 export function liveDefs(python: string, defs: readonly ConditionalDef[]): (boolean | undefined)[] {
-  if (!defs.length) return [];
-  try {
-    const out = execFileSync(python, ['-I', '-S', '-c', SCRIPT], {
-      input: JSON.stringify(defs),
-      encoding: 'utf8',
-      timeout: 20_000,
-      maxBuffer: 4 << 20,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const v: unknown = JSON.parse(out.trim().split('\n').pop() ?? '');
-    if (Array.isArray(v) && v.length === defs.length) return v.map((x) => (typeof x === 'boolean' ? x : undefined));
-  } catch {
-    // No interpreter, a timeout: nothing is decided.
-  }
-  return defs.map(() => undefined);
+  const v = askPython(python, LIVE, defs, 'None');
+  return defs.map((_, i) => (typeof v?.[i] === 'boolean' ? (v[i] as boolean) : undefined));
 }

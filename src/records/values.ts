@@ -5,12 +5,11 @@
  * through its imports (`os.sep`, `os.name`, `sys.platform`). A condition that tests them (`if
  * os.sep == '/': return pathname` in distutils' convert_path) is decided as this Python runs it.
  * Only bool, int, str and None values; asked of the same `-I -S` interpreter as ./live.ts, with its
- * module list and time limit. The compiler uses a name only when the module binds it once
- * (src/compile/condition/compile.ts).
+ * module list and time limit. The compiler uses only private or UPPER_CASE names that no function
+ * of the module rebinds (src/compile/condition/compile.ts).
  */
-import { execFileSync } from 'node:child_process';
 import type { PlainValue } from './types.js';
-import { stdlibModule } from './live.js';
+import { askPython, stdlibModule } from './live.js';
 
 /** Attributes of os and sys that say the platform (never state a program changes). */
 const PLATFORM: Record<string, string[]> = {
@@ -36,43 +35,25 @@ export function askedNames(lines: readonly string[]): string[] {
   return [...out].slice(0, 400);
 }
 
-const SCRIPT = String.raw`
-import importlib, json, signal, sys
-SIDE_EFFECTS = {'antigravity', 'this', '__hello__', '__phello__', 'idlelib', 'turtledemo', 'turtle', 'tkinter', 'test'}
-PLATFORM = {'os': ['sep', 'altsep', 'name', 'pathsep', 'linesep', 'extsep', 'curdir', 'pardir', 'devnull'], 'sys': ['platform', 'byteorder', 'maxsize']}
-def late(*_):
-    raise TimeoutError()
-signal.signal(signal.SIGALRM, late)
+const VALUES = String.raw`
 def simple(v):
     if v is None or type(v) in (bool, int) or (type(v) is str and len(v) <= 200):
         return [v]
     return None
-def values(q):
-    parts = q['module'].split('.')
-    if parts[0] in SIDE_EFFECTS or '__main__' in parts:
+def answer(q):
+    m = load(q['module'])
+    if m is None:
         return {}
-    signal.setitimer(signal.ITIMER_REAL, 2.0)
-    try:
-        m = importlib.import_module(q['module'])
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
     out = {}
     for name in q['names']:
         if '.' in name:
             alias, attr = name.split('.', 1)
             mod = vars(m).get(alias)
-            if getattr(mod, '__name__', None) in PLATFORM and attr in PLATFORM[mod.__name__]:
+            if attr in q['platform'].get(getattr(mod, '__name__', None), []):
                 out[name] = simple(getattr(mod, attr, object()))
         elif name in vars(m):
             out[name] = simple(vars(m)[name])
     return {k: v for k, v in out.items() if v is not None}
-res = []
-for q in json.load(sys.stdin):
-    try:
-        res.append(values(q))
-    except BaseException:
-        res.append({})
-print(json.dumps(res))
 `;
 
 function plain(v: unknown): PlainValue | undefined {
@@ -88,30 +69,21 @@ export interface ValueQuery {
 export function moduleValues(python: string, stdlib: string | undefined, queries: readonly ValueQuery[]): Record<string, PlainValue>[] {
   const asked = queries.map((q) => ({ module: stdlibModule(q.file, stdlib), names: q.names }));
   const todo = asked.filter((a): a is { module: string; names: string[] } => !!a.module && a.names.length > 0);
-  const none = queries.map(() => ({}));
-  if (!python || !todo.length) return none;
-  try {
-    const out = execFileSync(python, ['-I', '-S', '-c', SCRIPT], {
-      input: JSON.stringify(todo),
-      encoding: 'utf8',
-      timeout: 20_000,
-      maxBuffer: 8 << 20,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const got: unknown = JSON.parse(out.trim().split('\n').pop() ?? '');
-    if (!Array.isArray(got) || got.length !== todo.length) return none;
-    let k = 0;
-    return asked.map((a) => {
-      if (!a.module || !a.names.length) return {};
-      const row = got[k++] as Record<string, [unknown]>;
-      const vals: Record<string, PlainValue> = {};
-      for (const [name, box] of Object.entries(row ?? {})) {
-        const v = Array.isArray(box) ? plain(box[0]) : undefined;
-        if (v !== undefined) vals[name] = v;
-      }
-      return vals;
-    });
-  } catch {
-    return none;
-  }
+  const got = askPython(
+    python,
+    VALUES,
+    todo.map((t) => ({ ...t, platform: PLATFORM })),
+    '{}',
+  );
+  let k = 0;
+  return asked.map((a) => {
+    if (!a.module || !a.names.length) return {};
+    const row = got?.[k++] as Record<string, [unknown]> | undefined;
+    const vals: Record<string, PlainValue> = {};
+    for (const [name, box] of Object.entries(row ?? {})) {
+      const v = Array.isArray(box) ? plain(box[0]) : undefined;
+      if (v !== undefined) vals[name] = v;
+    }
+    return vals;
+  });
 }

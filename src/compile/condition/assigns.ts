@@ -272,32 +272,16 @@ function noneReplacement(a: Node, name: string, constant: (name: string) => PyVa
   return isNoneTest(field(around.ifs, 'condition')) ? literalOf(right, constant) : undefined;
 }
 
+/** Methods that only read a mapping or take keys out of it. */
+const SHRINK = new Set(['pop', 'popitem', 'clear', 'get', 'keys', 'items', 'values', 'copy']);
+
 /**
  * `**kwargs` at `n` is what the call passed: before `n`, the def only reads it (`kwargs.get(k)`,
  * `kwargs[k]`, `k in kwargs`, `**kwargs`), never rebinds, mutates (`kwargs.pop(k)`) or hands it to code that could.
  */
 export function unchangedMapping(def: Node, n: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined, key?: string): boolean {
-  const name = n.text;
-  for (const use of def.descendantsOfType('identifier')) {
-    if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, def)) continue;
-    const p = use.parent;
-    if (p?.type === 'dictionary_splat') continue;
-    if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && field(p, 'attribute')?.text === 'get' && p.parent?.type === 'call') continue;
-    // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
-    const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, params, constant) : undefined;
-    if (read && read.kw.id === use.id && read.key !== key) continue;
-    if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
-    if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
-      const up = p.parent;
-      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
-      if (!written && up?.type !== 'delete_statement' && up?.type !== 'expression_list') continue;
-    }
-    return false;
-  }
-  return true;
+  return mappingUsesBefore(def, n, params, constant, key, false);
 }
-
-const SHRINK = new Set(['pop', 'popitem', 'clear', 'get', 'keys', 'items', 'values', 'copy']);
 
 /**
  * `**kwargs` before `n` is only read or shrunk (`kwargs.pop('force', False)`, `del kwargs[k]`): a
@@ -305,16 +289,33 @@ const SHRINK = new Set(['pop', 'popitem', 'clear', 'get', 'keys', 'items', 'valu
  * hands it on (a splat `f(**kwargs)` only reads it).
  */
 export function onlyShrunk(def: Node, n: Node): boolean {
+  return mappingUsesBefore(def, n, new Map(), () => undefined, undefined, true);
+}
+
+/** Every use of the mapping `n` names before `n` reads it, or (`shrinks`) takes keys out of it. */
+function mappingUsesBefore(
+  def: Node,
+  n: Node,
+  params: Map<string, ParamSpec>,
+  constant: (name: string) => PyVal | undefined,
+  key: string | undefined,
+  shrinks: boolean,
+): boolean {
+  const name = n.text;
   for (const use of def.descendantsOfType('identifier')) {
-    if (!use || use.text !== n.text || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern') continue;
+    if (!use || use.text !== name || use.startIndex >= n.startIndex || use.parent?.type === 'dictionary_splat_pattern' || exclusive(use, n, def)) continue;
     const p = use.parent;
     if (p?.type === 'dictionary_splat') continue;
-    if (p?.type === 'attribute' && field(p, 'object')?.id === use.id && SHRINK.has(field(p, 'attribute')?.text ?? '') && p.parent?.type === 'call') continue;
+    const method = p?.type === 'attribute' && field(p, 'object')?.id === use.id && p.parent?.type === 'call' ? field(p, 'attribute')?.text : undefined;
+    if (method === 'get' || (shrinks && method && SHRINK.has(method))) continue;
+    // Another keyword popped (`kwargs.pop('force', False)` before `kwargs.pop('style', '%')`) leaves this one as passed.
+    const read = key !== undefined && p?.type === 'attribute' && p.parent?.type === 'call' ? keywordRead(p.parent, params, constant) : undefined;
+    if (read && read.kw.id === use.id && read.key !== key) continue;
     if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
     if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
       const up = p.parent;
       const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
-      if (!written) continue;
+      if (!written && (shrinks || (up?.type !== 'delete_statement' && up?.type !== 'expression_list'))) continue;
     }
     return false;
   }
