@@ -242,7 +242,16 @@ logging.root.handlers.clear()
 try:
     app.logs({'colour': True})
 except ValueError as e:
-    print('logs', e)`;
+    print('logs', e)
+ok = [sys.executable, '-c', 'pass']
+app.spawn(ok).wait()
+app.spawn_piped(ok, True).wait()
+for f in (lambda: app.spawn(ok, creationflags=0x10), lambda: app.spawn_flags(ok, 0x10), lambda: app.spawn_shared(ok, {})):
+    try:
+        f().wait()
+    except ValueError as e:
+        print('spawn', e)
+app.spawn_flags(ok, 0).wait()`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",
@@ -250,6 +259,9 @@ except ValueError as e:
       'cleanup Cannot call rmtree on a symbolic link',
       'plugins TypeError',
       'logs Unrecognised argument(s): colour',
+      'spawn creationflags is only supported on Windows platforms',
+      'spawn creationflags is only supported on Windows platforms',
+      'spawn creationflags is only supported on Windows platforms',
     ]);
   });
 });

@@ -7,12 +7,14 @@
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
+import { splatSources } from './splats.js';
+import { annotatedType } from './annotated.js';
 import { builtinClassReference, moduleReference } from './refs.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
-import { onlyLibraryState, onlyTypeTests } from '../rules/condition/simplify.js';
+import { onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
@@ -25,11 +27,13 @@ export interface Args {
   /** Index of the first `*iterable` among the positional arguments, if any. */
   splatAt?: number;
   kwSplat: boolean;
+  /** The `*iterable` and `**mapping` arguments not read as what they hold (./splats.ts tells what they can fill). */
+  splats: Node[];
 }
 
 export function readArgs(call: Node): Args {
   // Every field at once (one hidden class for every Args).
-  const out: Args = { positional: [], keywords: new Map(), splatAt: undefined, kwSplat: false };
+  const out: Args = { positional: [], keywords: new Map(), splatAt: undefined, kwSplat: false, splats: [] };
   const list = call.type === 'call' ? field(call, 'arguments') : null;
   if (!list) return out;
   if (list.type === 'generator_expression') {
@@ -47,11 +51,15 @@ export function readArgs(call: Node): Args {
       else {
         out.splatAt ??= out.positional.length;
         out.positional.push(a);
+        out.splats.push(a);
       }
     } else if (a.type === 'dictionary_splat') {
       const pairs = literalPairs(a);
       if (pairs) for (const [k, v] of pairs) out.keywords.set(k, v);
-      else out.kwSplat = true;
+      else {
+        out.kwSplat = true;
+        out.splats.push(a);
+      }
     } else out.positional.push(a);
   }
   return out;
@@ -100,46 +108,6 @@ function argType(n: Node, scopes: (() => Scopes) | undefined): Kind | undefined 
 /** `name` read where it is is a class of this file whose bases are `object` or such classes, with no keyword (metaclass). */
 function ownClass(name: Node, scopes: Scopes, depth: number): boolean {
   return depth < 8 && plainClass(scopes.definitionAt(name.text, name), (b) => ownClass(b, scopes, depth + 1));
-}
-
-/** Annotations that say the value's class exactly (`float` takes an int, `bytes` a bytearray, `int` a bool: not these). */
-const EXACT_ANNOTATIONS: Record<string, PyVal['t']> = { str: 'str', list: 'list', dict: 'dict', tuple: 'tuple', set: 'set' };
-const REBINDS = new Set([
-  'assignment',
-  'augmented_assignment',
-  'for_statement',
-  'for_in_clause',
-  'pattern_list',
-  'tuple_pattern',
-  'list_pattern',
-  'as_pattern_target',
-  'named_expression',
-  'delete_statement',
-  'global_statement',
-  'nonlocal_statement',
-]);
-
-function annotatedType(n: Node): PyVal['t'] | undefined {
-  let def: Node | null = n.parent;
-  while (def && def.type !== 'function_definition' && def.type !== 'lambda' && def.type !== 'class_definition') def = def.parent;
-  if (def?.type !== 'function_definition') return undefined;
-  const param = namedChildren(field(def, 'parameters') ?? def).find(
-    (p) => (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') && (field(p, 'name') ?? namedChildren(p)[0])?.text === n.text,
-  );
-  // `kw: dict = None`: None when not passed (an implicit Optional).
-  if (param?.type === 'typed_default_parameter' && field(param, 'value')?.type === 'none') return undefined;
-  const t = param && field(param, 'type')?.text.replace(/\[.*$/s, '');
-  if (!t || !Object.hasOwn(EXACT_ANNOTATIONS, t)) return undefined;
-  const rebinds = (x: Node | null): boolean => {
-    const up = x?.parent;
-    if (!x || x.text !== n.text || !up || !REBINDS.has(up.type)) return false;
-    if (up.type === 'named_expression') return field(up, 'name')?.id === x.id;
-    if (up.type === 'assignment' || up.type === 'augmented_assignment' || up.type === 'for_statement' || up.type === 'for_in_clause')
-      return field(up, 'left')?.id === x.id;
-    return true;
-  };
-  const rebound = field(def, 'body')?.descendantsOfType('identifier').some(rebinds);
-  return rebound ? undefined : EXACT_ANNOTATIONS[t];
 }
 
 const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
@@ -268,17 +236,25 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
     bound.set(varKw.name, args.kwSplat ? { given: undefined } : entries ? { value: { t: 'dict', entries }, given } : { given, length: keywords.size });
   }
   const open = args.splatAt !== undefined || args.kwSplat;
+  // What the splats can fill, when the calling function shows it (./splats.ts).
+  const src = open && scopes ? splatSources(args.splats, scopes()) : undefined;
+  const caller = new Map<string, Bound>();
   for (const p of params) {
     if (bound.has(p.name) || p.kind === 'var-positional' || p.kind === 'var-keyword') continue;
-    const fillable = (args.splatAt !== undefined && p.kind !== 'keyword-only') || (args.kwSplat && p.kind !== 'positional-only');
-    if (open && fillable) bound.set(p.name, { given: undefined });
-    else bound.set(p.name, { value: p.default === 'expr' ? undefined : p.default, given: false });
+    const byPosition = args.splatAt !== undefined && p.kind !== 'keyword-only';
+    const fillable = byPosition || (args.kwSplat && p.kind !== 'positional-only');
+    const unset: Bound = { value: p.default === 'expr' ? undefined : p.default, given: false };
+    if (!open || !fillable || (src && !byPosition && !src.fromCaller && !src.keys.has(p.name))) bound.set(p.name, unset);
+    else {
+      bound.set(p.name, { given: undefined });
+      if (src?.fromCaller && (byPosition || !src.keys.has(p.name))) caller.set(p.name, unset);
+    }
   }
   for (const p of params) {
     const b = bound.get(p.name);
     if (p.noneMeans && b?.value?.t === 'none') bound.set(p.name, { ...b, value: p.noneMeans });
   }
-  return { params: bound, keywords, kwSplat: args.kwSplat };
+  return { params: bound, keywords, kwSplat: args.kwSplat, ...(caller.size ? { caller } : {}) };
 }
 
 export interface Verdict {
@@ -358,6 +334,14 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data`,
     };
   // `BZ2File(self.filename)`, `get_type_hints(obj)`: a TypeError that only an argument of another type meets, its type not known here.
+  // `def spawn(cmd, **kw): Popen(cmd, **kw)`: what only spawn's caller can pass is judged where it passes it.
+  if (v === undefined && b.caller && evaluate(rc.when, { ...b, params: new Map([...b.params, ...b.caller]) }) === false) {
+    const named = [...paramsOf(residual(rc.when, b))].filter((n) => b.caller!.has(n));
+    return {
+      raises: false,
+      why: `raises only for ${named.join(', ') || 'arguments'} passed through from the calling function's own caller (the defaults here do not raise)`,
+    };
+  }
   const typeTest = v === undefined && o.typeError ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name))) : undefined;
   if (typeTest) return { raises: false, why: `raises only when ${condText(typeTest)} (a type checker's question: the argument's type is not known here)` };
   return { raises: undefined, why: whyUnknown(rc, b) };

@@ -37,11 +37,15 @@ const NOT_READS = new Set([
   'lambda_parameters',
 ]);
 
-/** What a function does with one of its names: its plain `x = v` bindings, its reads, and whether anything else binds it or a nested scope sees it. */
-interface NameUse {
+/**
+ * What a function does with one of its names: its plain `x = v` bindings, its reads, and whether
+ * anything else binds it or a nested scope sees it (`other`: a parameter too; `otherInBody`: the body only).
+ */
+export interface NameUse {
   bindings: Node[];
   reads: Node[];
   other: boolean;
+  otherInBody: boolean;
 }
 
 /** A plain `x = value` statement binding `id`, else undefined. */
@@ -68,7 +72,7 @@ function isRead(id: Node): boolean {
 const byTree = new WeakMap<object, Map<number, Map<string, NameUse>>>();
 
 /** The function's names (one pass over its body and parameters). */
-function namesOf(fn: Node): Map<string, NameUse> {
+export function namesOf(fn: Node): Map<string, NameUse> {
   let trees = byTree.get(fn.tree);
   if (!trees) byTree.set(fn.tree, (trees = new Map()));
   let names = trees.get(fn.id);
@@ -76,7 +80,7 @@ function namesOf(fn: Node): Map<string, NameUse> {
   names = new Map();
   const use = (name: string) => {
     let u = names!.get(name);
-    if (!u) names!.set(name, (u = { bindings: [], reads: [], other: false }));
+    if (!u) names!.set(name, (u = { bindings: [], reads: [], other: false, otherInBody: false }));
     return u;
   };
   for (const p of field(fn, 'parameters')?.descendantsOfType('identifier') ?? []) if (p) use(p.text).other = true;
@@ -86,12 +90,12 @@ function namesOf(fn: Node): Map<string, NameUse> {
     const u = use(id.text);
     let nested = false;
     for (let p = id.parent; p && p.id !== body!.id && !nested; p = p.parent) nested = NESTED.has(p.type);
-    if (nested) u.other = true;
+    if (nested) u.other = u.otherInBody = true;
     else if (isRead(id)) u.reads.push(id);
     else {
       const b = plainBinding(id);
       if (b) u.bindings.push(b);
-      else u.other = true;
+      else u.other = u.otherInBody = true;
     }
   }
   trees.set(fn.id, names);

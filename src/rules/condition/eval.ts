@@ -36,6 +36,8 @@ export interface Binding {
   kwSplat: boolean;
   /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
   fresh?: { called: ReadonlySet<string>; subclass?: true };
+  /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
+  caller?: Map<string, Bound>;
 }
 
 /** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
