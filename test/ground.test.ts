@@ -251,7 +251,16 @@ for f in (lambda: app.spawn(ok, creationflags=0x10), lambda: app.spawn_flags(ok,
         f().wait()
     except ValueError as e:
         print('spawn', e)
-app.spawn_flags(ok, 0).wait()`;
+app.spawn_flags(ok, 0).wait()
+app.locales() if ';' not in __import__('locale').setlocale(__import__('locale').LC_ALL) else None
+import asyncio
+async def main():
+    t = asyncio.ensure_future(asyncio.sleep(0))
+    try:
+        await app.first_error([t], 'SOME')
+    except ValueError as e:
+        print('first_error', e)
+asyncio.run(main())`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",
@@ -262,6 +271,7 @@ app.spawn_flags(ok, 0).wait()`;
       'spawn creationflags is only supported on Windows platforms',
       'spawn creationflags is only supported on Windows platforms',
       'spawn creationflags is only supported on Windows platforms',
+      'first_error Invalid return_when value: SOME',
     ]);
   });
 });

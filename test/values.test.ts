@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { askedNames, moduleValues } from '../src/records/values.js';
+import { askedNames, moduleValues, publicConstants } from '../src/records/values.js';
 
 const stdlib = execFileSync('python3', ['-I', '-S', '-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
 
@@ -56,6 +56,26 @@ describe("a module's platform names", () => {
   it('says nothing for a file outside the standard library, or without an interpreter', () => {
     expect(moduleValues('python3', stdlib, [{ file: '/tmp/x/mod.py', names: ['a'] }])).toEqual([{}]);
     expect(moduleValues('/no/such/python', stdlib, [{ file: join(stdlib, 'shutil.py'), names: ['_use_fd_functions'] }])).toEqual([{}]);
+  });
+});
+
+describe("a library's public constants", () => {
+  it('gives the UPPER_CASE names of each module and its packages with plain values, as python3 has them; no enum member, no lower-case setting', () => {
+    const c = publicConstants('python3', stdlib, [join(stdlib, 'asyncio', 'tasks.py'), join(stdlib, 'locale.py'), join(stdlib, 'signal.py')]);
+    const oracle = JSON.parse(
+      execFileSync(
+        'python3',
+        ['-I', '-S', '-c', 'import asyncio, json, locale; print(json.dumps([asyncio.FIRST_EXCEPTION, asyncio.tasks.ALL_COMPLETED, locale.LC_ALL]))'],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as [string, string, number];
+    expect([c['asyncio:FIRST_EXCEPTION'], c['asyncio.tasks:ALL_COMPLETED'], c['locale:LC_ALL']]).toEqual(oracle);
+    // signal.SIGINT is a Signals member (an IntEnum), not an int; logging-style settings are lower case.
+    expect(c['signal:SIGINT']).toBeUndefined();
+    expect(Object.keys(c).every((k) => /:[A-Z][A-Z0-9_]*$/.test(k))).toBe(true);
+    expect(publicConstants('/no/such/python', stdlib, [join(stdlib, 'locale.py')])).toEqual({});
   });
 });
 

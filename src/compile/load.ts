@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { initParser } from '../parse/parser.js';
 import { DatasetError, loadDataset } from '../records/load.js';
-import type { LoadedRecord, RecordProblem } from '../records/types.js';
+import type { LoadedRecord, PlainValue, RecordProblem } from '../records/types.js';
 import { ClassRegistry } from '../rules/classes.js';
 import { loadCurated } from './curated.js';
 import { buildRuleSet } from './ruleset.js';
@@ -30,7 +30,8 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
   await readInputs(files, curated, records, problems, hashInput, classes, fromFolders);
   // Records whose library is installed compile from the installed file (src/records/ground.ts).
   const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
-  hashInput.push(envFingerprint(env), ...groundRecords(records, env));
+  const grounded: { constants?: Record<string, PlainValue> } = {};
+  hashInput.push(envFingerprint(env), ...groundRecords(records, env, grounded));
   let set: RuleSet;
   try {
     set = buildRuleSet(records, classes, hashInput, cache);
@@ -40,7 +41,7 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
   }
   cache?.save();
   set.warnings = [...problems, ...set.warnings];
-  if (env) set.python = { executable: env.executable, version: env.version };
+  if (env) set.python = { executable: env.executable, version: env.version, constants: grounded.constants ?? {} };
   return set;
 }
 

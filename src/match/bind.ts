@@ -16,7 +16,8 @@ import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
+import { literalOf, moduleConstants, plainValue, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
+import type { PlainValue } from '../records/types.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -177,7 +178,8 @@ export function literalArguments(call: Node, scopes?: Scopes): LiteralArgs | und
 
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
 /** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
-export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes): Binding | undefined {
+/** `constants`: the libraries' public constants by `module:NAME` (records/values.ts): an argument naming one has its value. */
+export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants): Binding | undefined {
   const args = readArgs(call);
   const consts = constantsOf(call);
   const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
@@ -187,7 +189,10 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
     let b = known.get(n.id);
     if (b) return b;
     // A local bound once to a literal above the call (./locals.ts).
-    const v = value(n) ?? (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined);
+    const v =
+      value(n) ??
+      (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined) ??
+      (constants && scopes ? libraryConstant(n, call, scopes(), constants) : undefined);
     const prefix = v ? undefined : strPrefix(n);
     b = v
       ? { value: v, given: true, text: n.text }
@@ -274,6 +279,17 @@ export interface JudgeOptions {
   fresh?: Binding['fresh'];
   /** The rule raises TypeError: a raise that only an argument of another type meets is a type checker's question. */
   typeError?: boolean;
+  /** The libraries' public constants (`asyncio:FIRST_EXCEPTION`), as the grounding interpreter has them. */
+  constants?: Constants;
+}
+
+type Constants = Readonly<Record<string, PlainValue>>;
+
+/** `asyncio.FIRST_EXCEPTION`, `LC_ALL` imported from locale: an UPPER_CASE constant of an imported library module, its value. */
+function libraryConstant(n: Node, call: Node, scopes: Scopes, constants: Constants): PyVal | undefined {
+  if (n.type !== 'attribute' && n.type !== 'identifier') return undefined;
+  const ref = moduleReference(n, call, scopes);
+  return ref && /:[A-Z][A-Z0-9_]*$/.test(ref) && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
 }
 
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions = {}): Verdict {
@@ -312,7 +328,7 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       } once reached; ${through}`,
     };
   }
-  const b = bindArguments(call, rc.params, o.scopes);
+  const b = bindArguments(call, rc.params, o.scopes, o.constants);
   if (b && o.fresh) b.fresh = o.fresh;
   // `PrettyPrinter(4, 40, 5, stream, True)` (compact is keyword-only), `rmtree(p, onexc=f)` (a keyword of
   // another Python version): the call raises TypeError before the def's body runs, so never this raise.

@@ -87,7 +87,12 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
     const fresh = receiverMemo(site.node, model);
     const freshFor = (h: Hit) => freshBinding(h, site.kind, model, fresh);
     for (const h of hits.values()) {
-      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, { scopes, fresh: freshFor(h), typeError: h.rule.errorClass === 'TypeError' });
+      const v = judge(h.rule.condition, site.node, h.entry, h.via.length === 0, {
+        scopes,
+        fresh: freshFor(h),
+        typeError: h.rule.errorClass === 'TypeError',
+        constants: rules.python?.constants,
+      });
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.

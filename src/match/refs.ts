@@ -6,7 +6,8 @@
  * constant of the standard library.
  */
 import type { Node } from '../parse/parser.js';
-import type { Scopes } from '../semantic/scopes.js';
+import type { ImportBinding, Scopes } from '../semantic/scopes.js';
+import { importedNames } from '../python/imports.js';
 import { field } from '../parse/syntax.js';
 import { localAlias } from './locals.js';
 
@@ -22,10 +23,15 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
   } else return undefined;
   if (!DOTTED.test(text)) return undefined;
   const [first, ...rest] = text.split('.');
-  // The first name must be the module's: no function scope around the call binds it.
-  for (const s of scopes.scopesOf(call)) if (s.type !== 'module' && scopes.boundIn(s).has(first!)) return undefined;
+  // The first name must be the module's, or a function's own import above the call (`import locale` in the def).
+  let own: ImportBinding | undefined;
+  for (const s of scopes.scopesOf(call)) {
+    if (s.type === 'module' || !scopes.boundIn(s).has(first!)) continue;
+    own = s.type === 'function_definition' && !own ? functionImport(s, first!, call) : undefined;
+    if (!own) return undefined;
+  }
   const imports = scopes.imports;
-  const bound = imports.get(first!);
+  const bound = own ?? imports.get(first!);
   if (bound?.kind === 'from') return `${bound.module}:${[bound.name, ...rest].join('.')}`;
   if (bound?.kind === 'module') return rest.length ? `${bound.module}:${rest.join('.')}` : undefined;
   // `import a.b.c` binds `a`: the longest imported module the text starts with.
@@ -59,6 +65,50 @@ const BUILTIN_CLASSES = new Set([
 export function builtinClassReference(n: Node, call: Node, scopes: Scopes): string | undefined {
   if (n.type !== 'identifier' || !BUILTIN_CLASSES.has(n.text)) return undefined;
   return scopes.scopesOf(call).some((s) => scopes.boundIn(s).has(n.text)) ? undefined : `builtins:${n.text}`;
+}
+
+/** Binding occurrences of a name other than an import (`x = ...`, `for x in`, `with ... as x`, a parameter). */
+const OTHER_BINDERS = new Set([
+  'assignment',
+  'augmented_assignment',
+  'for_statement',
+  'for_in_clause',
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'as_pattern_target',
+  'named_expression',
+  'global_statement',
+  'nonlocal_statement',
+  'function_definition',
+  'class_definition',
+  'parameters',
+  'default_parameter',
+  'typed_parameter',
+  'typed_default_parameter',
+]);
+
+/** What `name` is in function `fn` at `call` when only an import statement of the function itself, above the call, binds it. */
+function functionImport(fn: Node, name: string, call: Node): ImportBinding | undefined {
+  const body = field(fn, 'body');
+  if (!body) return undefined;
+  let found: ImportBinding | undefined;
+  for (const s of body.descendantsOfType(['import_statement', 'import_from_statement'])) {
+    if (!s || s.startIndex > call.startIndex) continue;
+    let up = s.parent;
+    while (up && up.type !== 'function_definition') up = up.parent;
+    if (up?.id !== fn.id) continue;
+    for (const i of importedNames(s)) {
+      if (i.local !== name || i.relative) continue;
+      // `import a.b` binds `a` and reaches `a.b`: only a plain `import a` or an alias is read here.
+      if (found || (i.kind === 'module' && !i.aliased && i.module !== i.local)) return undefined;
+      found = i.kind === 'from' ? { kind: 'from', module: i.module, name: i.name! } : { kind: 'module', module: i.module };
+    }
+  }
+  if (!found) return undefined;
+  for (const id of [...body.descendantsOfType('identifier'), ...(field(fn, 'parameters')?.descendantsOfType('identifier') ?? [])])
+    if (id?.text === name && id.parent && OTHER_BINDERS.has(id.parent.type)) return undefined;
+  return found;
 }
 
 function rootOf(n: Node): Node | undefined {

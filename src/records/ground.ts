@@ -17,9 +17,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { LoadedRecord } from './types.js';
+import type { LoadedRecord, PlainValue } from './types.js';
 import { conditionalDef, liveDefs, type ConditionalDef } from './live.js';
-import { askedNames, moduleValues } from './values.js';
+import { askedNames, moduleFacts } from './values.js';
 
 /** What grounding needs of the environment (src/workspace/pyenv.ts finds and asks it). */
 export interface InstalledRoots {
@@ -185,9 +185,10 @@ function keepAround(lines: readonly string[], row: number): string {
 
 /**
  * Grounds the records whose library is installed in `env` (in place: `lr.grounded`). Returns a
- * fingerprint of what was read (each installed file's path and content hash), for caches.
+ * fingerprint of what was read (each installed file's path and content hash), for caches. `out`
+ * gets the public constants of the modules read (./values.ts publicConstants), by `module:NAME`.
  */
-export function groundRecords(records: LoadedRecord[], env: InstalledRoots | undefined): string[] {
+export function groundRecords(records: LoadedRecord[], env: InstalledRoots | undefined, out?: { constants?: Record<string, PlainValue> }): string[] {
   const read = new Map<string, string>();
   if (!env || !env.roots.length) return [];
   const reads: Reads = { files: new Map(), texts: new Map() };
@@ -222,11 +223,12 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
   }
   // The platform names of each module, as this Python has them.
   const files = [...asked];
-  const values = moduleValues(
+  const { values, constants } = moduleFacts(
     env.executable ?? '',
     env.roots[0],
     files.map(([file, a]) => ({ file, names: a.names })),
   );
+  if (out) out.constants = constants;
   files.forEach(([, a], i) => {
     if (Object.keys(values[i]!).length) for (const lr of a.records) lr.grounded!.values = values[i];
   });

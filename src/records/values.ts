@@ -40,10 +40,7 @@ def simple(v):
     if v is None or type(v) in (bool, int) or (type(v) is str and len(v) <= 200):
         return [v]
     return None
-def answer(q):
-    m = load(q['module'])
-    if m is None:
-        return {}
+def values(m, q):
     out = {}
     for name in q['names']:
         if '.' in name:
@@ -65,25 +62,84 @@ export interface ValueQuery {
   names: string[];
 }
 
-/** For each standard-library module file, the values of the names asked (none for a file outside it, or when the interpreter cannot say). */
-export function moduleValues(python: string, stdlib: string | undefined, queries: readonly ValueQuery[]): Record<string, PlainValue>[] {
+/**
+ * One run of the interpreter for both questions: for each standard-library module file, the
+ * values of the names asked (none for a file outside it, or when the interpreter cannot say), and
+ * the public constants of those modules and their packages (see publicConstants).
+ */
+export function moduleFacts(
+  python: string,
+  stdlib: string | undefined,
+  queries: readonly ValueQuery[],
+): { values: Record<string, PlainValue>[]; constants: Record<string, PlainValue> } {
   const asked = queries.map((q) => ({ module: stdlibModule(q.file, stdlib), names: q.names }));
-  const todo = asked.filter((a): a is { module: string; names: string[] } => !!a.module && a.names.length > 0);
-  const got = askPython(
-    python,
-    VALUES,
-    todo.map((t) => ({ ...t, platform: PLATFORM })),
-    '{}',
-  );
-  let k = 0;
-  return asked.map((a) => {
-    if (!a.module || !a.names.length) return {};
-    const row = got?.[k++] as Record<string, [unknown]> | undefined;
+  const packages = new Set<string>();
+  for (const a of asked) {
+    const parts = a.module?.split('.') ?? [];
+    for (let i = 1; i <= parts.length; i++) packages.add(parts.slice(0, i).join('.'));
+  }
+  const byModule = new Map<string, string[]>([...packages].sort().map((m) => [m, []]));
+  for (const a of asked) if (a.module) byModule.get(a.module)!.push(...a.names);
+  const todo = [...byModule];
+  const got = todo.length
+    ? askPython(
+        python,
+        `${VALUES}${CONSTANTS}`,
+        todo.map(([module, names]) => ({ module, names, platform: PLATFORM })),
+        '{}',
+      )
+    : undefined;
+  const rows = new Map(todo.map(([m], i) => [m, got?.[i] as { values?: Record<string, [unknown]>; constants?: Record<string, unknown> } | undefined]));
+  const constants: Record<string, PlainValue> = {};
+  for (const [m, row] of rows)
+    for (const [name, v] of Object.entries(row?.constants ?? {})) {
+      const p = plain(v);
+      if (p !== undefined) constants[`${m}:${name}`] = p;
+    }
+  const values = asked.map((a) => {
     const vals: Record<string, PlainValue> = {};
-    for (const [name, box] of Object.entries(row ?? {})) {
-      const v = Array.isArray(box) ? plain(box[0]) : undefined;
+    if (!a.module || !a.names.length) return vals;
+    for (const [name, box] of Object.entries(rows.get(a.module)?.values ?? {})) {
+      const v = Array.isArray(box) && a.names.includes(name) ? plain(box[0]) : undefined;
       if (v !== undefined) vals[name] = v;
     }
     return vals;
   });
+  return { values, constants };
+}
+
+/** For each standard-library module file, the values of the names asked (./moduleFacts). */
+export function moduleValues(python: string, stdlib: string | undefined, queries: readonly ValueQuery[]): Record<string, PlainValue>[] {
+  return moduleFacts(python, stdlib, queries).values;
+}
+
+const CONSTANTS = String.raw`
+def constants(m):
+    out = {}
+    for name, v in vars(m).items():
+        # An IntEnum or IntFlag member (re.IGNORECASE, signal.SIGINT) is no plain int: simple() skips it.
+        if name.isupper() and name[0].isalpha() and len(out) < 2000 and simple(v) is not None:
+            out[name] = v
+    return out
+def answer(q):
+    m = load(q['module'])
+    if m is None:
+        return {}
+    return {'values': values(m, q), 'constants': constants(m)}
+`;
+
+/**
+ * The public constants of standard-library modules as the grounding interpreter has them: the
+ * UPPER_CASE names of each module (and of its packages: `asyncio.FIRST_EXCEPTION` for a record of
+ * asyncio/tasks.py) bound to a bool, int, str or None, by `module:NAME`. A call passing one
+ * (`asyncio.wait(fs, return_when=asyncio.FIRST_EXCEPTION)`, `locale.getlocale(locale.LC_TIME)`) is
+ * judged with its value (src/match/bind.ts). UPPER_CASE says a constant; a lower-case module
+ * setting (`logging.raiseExceptions`) is data.
+ */
+export function publicConstants(python: string, stdlib: string | undefined, files: readonly string[]): Record<string, PlainValue> {
+  return moduleFacts(
+    python,
+    stdlib,
+    files.map((file) => ({ file, names: [] })),
+  ).constants;
 }

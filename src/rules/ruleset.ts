@@ -1,5 +1,5 @@
 /** The indexed rule set: the rules and the maps matching reads them by (built by src/compile/ruleset.ts). */
-import type { LoadedRecord, RecordProblem } from '../records/types.js';
+import type { LoadedRecord, PlainValue, RecordProblem } from '../records/types.js';
 import { type ClassRegistry } from './classes.js';
 import type { ExceptionHierarchy } from './exceptions.js';
 import { triggerKey } from './names.js';
@@ -34,6 +34,8 @@ export interface RuleSet {
 export interface RulePython {
   executable: string;
   version: string;
+  /** The public UPPER_CASE constants of the grounded standard-library modules, by `module:NAME` (src/records/values.ts). */
+  constants?: Record<string, PlainValue>;
 }
 
 /** The JS/TS rules of a rule set. */

@@ -5,7 +5,7 @@
 import type { Node } from '../../parse/parser.js';
 import { ExprReader } from './expr.js';
 import { ModuleDefs } from './helpers.js';
-import { moduleClasses, moduleConstants, moduleDictKeys, globalNames } from '../../rules/condition/literal.js';
+import { moduleClasses, moduleConstants, moduleDictKeys, globalNames, plainValue } from '../../rules/condition/literal.js';
 import type { PlainValue } from '../../records/types.js';
 import { readParams } from './params.js';
 import { PathReader, statementAt } from './path.js';
@@ -115,10 +115,4 @@ function definedWhen(def: Node): Cond | undefined {
 /** The condition of a rule whose window shows no def: nothing about it is known. */
 export function unknownCondition(why: string): RaiseCondition {
   return { params: [], entries: [], when: { k: 'data', text: 'unknown' }, unknown: why };
-}
-
-function plainValue(v: PlainValue): PyVal {
-  if (v === null) return { t: 'none' };
-  if (typeof v === 'boolean') return { t: 'bool', v };
-  return typeof v === 'number' ? { t: 'int', v } : { t: 'str', v };
 }

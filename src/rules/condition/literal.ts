@@ -2,6 +2,7 @@
 import type { Node } from '../../parse/parser.js';
 import { descendantsIn, field, namedChildren, unescapePython } from '../../parse/syntax.js';
 import type { PyVal } from './types.js';
+import type { PlainValue } from '../../records/types.js';
 import { foldBinary, foldInvert } from './fold.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 
@@ -336,4 +337,11 @@ function moduleValues(root: Node, read: (rhs: Node | null) => PyVal | undefined,
 function insideDef(b: Node, top: Node): boolean {
   for (let p: Node | null = b.parent; p && p.id !== top.id; p = p.parent) if (p.type === 'function_definition' || p.type === 'class_definition') return true;
   return false;
+}
+
+/** A plain JSON value (a bool, int, str or None an interpreter gave: records/values.ts) as a Python value. */
+export function plainValue(v: PlainValue): PyVal {
+  if (v === null) return { t: 'none' };
+  if (typeof v === 'boolean') return { t: 'bool', v };
+  return typeof v === 'number' ? { t: 'int', v } : { t: 'str', v };
 }
