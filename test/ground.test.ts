@@ -260,7 +260,8 @@ async def main():
         await app.first_error([t], 'SOME')
     except ValueError as e:
         print('first_error', e)
-asyncio.run(main())`;
+asyncio.run(main())
+app.lows_of(2, 1)`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",

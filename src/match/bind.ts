@@ -66,6 +66,13 @@ export function readArgs(call: Node): Args {
   return out;
 }
 
+/** `[x, f(y)]`, `(a, b)`, `{k: v}`: a list, tuple, set or dict written out, with no splat, has as many items as it shows (whatever they are). */
+function displayLength(n: Node): number | undefined {
+  if (n.type !== 'list' && n.type !== 'tuple' && n.type !== 'set' && n.type !== 'dictionary') return undefined;
+  const items = namedChildren(n).filter((x) => x.type !== 'comment');
+  return items.some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat' || x.type === 'parenthesized_list_splat') ? undefined : items.length;
+}
+
 /** The items of `*[a, b]` / `*(a, b)`: a list or tuple written out, with no splat inside. */
 function literalItems(splat: Node): Node[] | undefined {
   const v = namedChildren(splat)[0];
@@ -194,9 +201,16 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
       (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined) ??
       (constants && scopes ? libraryConstant(n, call, scopes(), constants) : undefined);
     const prefix = v ? undefined : strPrefix(n);
+    const length = v ? undefined : displayLength(n);
     b = v
       ? { value: v, given: true, text: n.text }
-      : { type: typeOfExpr(n) ?? (prefix ? 'str' : argType(n, scopes)), given: true, text: n.text, ...(prefix ? { prefix } : {}) };
+      : {
+          type: typeOfExpr(n) ?? (prefix ? 'str' : argType(n, scopes)),
+          given: true,
+          text: n.text,
+          ...(prefix ? { prefix } : {}),
+          ...(length !== undefined ? { length } : {}),
+        };
     known.set(n.id, b);
     return b;
   };
