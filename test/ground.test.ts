@@ -261,7 +261,13 @@ async def main():
     except ValueError as e:
         print('first_error', e)
 asyncio.run(main())
-app.lows_of(2, 1)`;
+app.lows_of(2, 1)
+d = tempfile.mkdtemp()
+try:
+    app.archives(os.path.join(d, 'a'), d, 'tar')
+except ValueError as e:
+    print('archives', e)
+shutil.rmtree(d)`;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
     expect(out.filter((l) => !l.startsWith('<Thread'))).toEqual([
       "notify category must be a Warning subclass, not 'int'",
@@ -273,6 +279,7 @@ app.lows_of(2, 1)`;
       'spawn creationflags is only supported on Windows platforms',
       'spawn creationflags is only supported on Windows platforms',
       'first_error Invalid return_when value: SOME',
+      "archives unknown archive format 'rar'",
     ]);
   });
 });

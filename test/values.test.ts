@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { askedNames, moduleValues, publicConstants } from '../src/records/values.js';
+import { askedNames, moduleFacts, moduleValues, publicConstants } from '../src/records/values.js';
 
 const stdlib = execFileSync('python3', ['-I', '-S', '-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
 
@@ -56,6 +56,18 @@ describe("a module's platform names", () => {
   it('says nothing for a file outside the standard library, or without an interpreter', () => {
     expect(moduleValues('python3', stdlib, [{ file: '/tmp/x/mod.py', names: ['a'] }])).toEqual([{}]);
     expect(moduleValues('/no/such/python', stdlib, [{ file: join(stdlib, 'shutil.py'), names: ['_use_fd_functions'] }])).toEqual([{}]);
+  });
+});
+
+describe("a module's registries", () => {
+  it("gives the str keys a module-level dict holds once the module is imported, as python3 has them (shutil's _ARCHIVE_FORMATS)", () => {
+    const file = join(stdlib, 'shutil.py');
+    const { keys } = moduleFacts('python3', stdlib, [{ file, names: ['_ARCHIVE_FORMATS', '_use_fd_functions'] }]);
+    const oracle = JSON.parse(
+      execFileSync('python3', ['-I', '-S', '-c', 'import json, shutil; print(json.dumps(sorted(shutil._ARCHIVE_FORMATS)))'], { encoding: 'utf8' }),
+    ) as string[];
+    expect(keys[0]!._ARCHIVE_FORMATS).toEqual(oracle);
+    expect(keys[0]!._use_fd_functions).toBeUndefined();
   });
 });
 

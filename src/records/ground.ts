@@ -223,7 +223,7 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
   }
   // The platform names of each module, as this Python has them.
   const files = [...asked];
-  const { values, constants } = moduleFacts(
+  const { values, keys, constants } = moduleFacts(
     env.executable ?? '',
     env.roots[0],
     files.map(([file, a]) => ({ file, names: a.names })),
@@ -231,6 +231,7 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
   if (out) out.constants = constants;
   files.forEach(([, a], i) => {
     if (Object.keys(values[i]!).length) for (const lr of a.records) lr.grounded!.values = values[i];
+    if (Object.keys(keys[i]!).length) for (const lr of a.records) lr.grounded!.keys = keys[i];
   });
   // A def under a module-level block that the module does not bind raises for no caller.
   const key = (c: ConditionalDef) => `${c.file}\0${c.to}`;

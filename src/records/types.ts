@@ -54,6 +54,8 @@ export interface LoadedRecord {
     plainClasses?: string[];
     /** What the module's platform names hold in the grounding interpreter (./values.ts): `_mswindows`, `os.sep`. */
     values?: Record<string, PlainValue>;
+    /** The keys the module's dicts hold once it is imported (./values.ts): a registry's formats (`_ARCHIVE_FORMATS`). */
+    keys?: Record<string, string[]>;
   };
 }
 

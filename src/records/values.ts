@@ -49,7 +49,12 @@ def values(m, q):
             if attr in q['platform'].get(getattr(mod, '__name__', None), []):
                 out[name] = simple(getattr(mod, attr, object()))
         elif name in vars(m):
-            out[name] = simple(vars(m)[name])
+            v = vars(m)[name]
+            # A dict of str keys (a registry: shutil's _ARCHIVE_FORMATS): the keys it holds after the import.
+            if type(v) is dict and 0 < len(v) <= 200 and all(type(k) is str and len(k) <= 100 for k in v):
+                out[name] = {'keys': sorted(v)}
+            else:
+                out[name] = simple(v)
     return {k: v for k, v in out.items() if v is not None}
 `;
 
@@ -71,7 +76,7 @@ export function moduleFacts(
   python: string,
   stdlib: string | undefined,
   queries: readonly ValueQuery[],
-): { values: Record<string, PlainValue>[]; constants: Record<string, PlainValue> } {
+): { values: Record<string, PlainValue>[]; keys: Record<string, string[]>[]; constants: Record<string, PlainValue> } {
   const asked = queries.map((q) => ({ module: stdlibModule(q.file, stdlib), names: q.names }));
   const packages = new Set<string>();
   for (const a of asked) {
@@ -89,23 +94,29 @@ export function moduleFacts(
         '{}',
       )
     : undefined;
-  const rows = new Map(todo.map(([m], i) => [m, got?.[i] as { values?: Record<string, [unknown]>; constants?: Record<string, unknown> } | undefined]));
+  const rows = new Map(todo.map(([m], i) => [m, got?.[i] as { values?: Record<string, unknown>; constants?: Record<string, unknown> } | undefined]));
   const constants: Record<string, PlainValue> = {};
   for (const [m, row] of rows)
     for (const [name, v] of Object.entries(row?.constants ?? {})) {
       const p = plain(v);
       if (p !== undefined) constants[`${m}:${name}`] = p;
     }
+  const keys: Record<string, string[]>[] = [];
   const values = asked.map((a) => {
     const vals: Record<string, PlainValue> = {};
+    const dicts: Record<string, string[]> = {};
+    keys.push(dicts);
     if (!a.module || !a.names.length) return vals;
     for (const [name, box] of Object.entries(rows.get(a.module)?.values ?? {})) {
-      const v = Array.isArray(box) && a.names.includes(name) ? plain(box[0]) : undefined;
+      if (!a.names.includes(name)) continue;
+      const v = Array.isArray(box) ? plain(box[0]) : undefined;
       if (v !== undefined) vals[name] = v;
+      const ks = box && typeof box === 'object' && !Array.isArray(box) ? (box as { keys?: unknown }).keys : undefined;
+      if (Array.isArray(ks) && ks.every((k) => typeof k === 'string')) dicts[name] = ks as string[];
     }
     return vals;
   });
-  return { values, constants };
+  return { values, keys, constants };
 }
 
 /** For each standard-library module file, the values of the names asked (./moduleFacts). */

@@ -39,6 +39,8 @@ export interface InstalledFacts {
   plainClasses?: readonly string[];
   /** `_mswindows`, `os.sep`: used only for names the module binds once (or the platform attributes it imports). */
   values?: Readonly<Record<string, PlainValue>>;
+  /** The str keys a module-level dict holds once the module is imported (`_ARCHIVE_FORMATS`: tar, gztar, zip, ...). */
+  keys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The def's only `raise` of `errorClass` (by its simple name), when the record's line is not one of its statements. */
@@ -80,7 +82,14 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
   let classes: Map<string, PyVal> | undefined;
   const classOf = (n: string) => (classes ??= moduleClasses(root)).get(n);
   const expr = new ExprReader(def, new Map(params.map((p) => [p.name, p])), constant, keys, classOf, new ModuleDefs(root, o.installed?.plainClasses));
-  const path = new PathReader(expr);
+  // A dict the module fills once (a literal), or a registry as the import leaves it (./lookup.ts).
+  const registry = o.installed?.keys;
+  const path = new PathReader(expr, (n) => {
+    const fixed = keys(n);
+    if (fixed) return { keys: fixed, grows: false };
+    const ks = registry && Object.hasOwn(registry, n) ? registry[n] : undefined;
+    return ks && /^_/.test(n) ? { keys: { t: 'set', items: ks.map((v) => ({ t: 'str', v })) }, grows: true } : undefined;
+  });
   const when = path.reach(def, stmt);
   const exists = definedWhen(def);
   const pure = !exists && argumentsOnly(def, stmt, o.entries.includes('<constructor>'), root);

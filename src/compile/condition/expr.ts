@@ -121,7 +121,7 @@ export class ExprReader {
     return this.assigns.every((a) => a.name !== name || a.row >= row || a.keepsLength) ? name : undefined;
   }
 
-  private side(n: Node): Side {
+  side(n: Node): Side {
     if (n.type === 'parenthesized_expression' && namedChildren(n).length === 1) return this.side(namedChildren(n)[0]!);
     const p = this.param(n) ?? this.path(n);
     if (p) return { param: p };

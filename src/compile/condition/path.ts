@@ -8,6 +8,7 @@ import { field, namedChildren } from '../../parse/syntax.js';
 import { escapes, raisedClass } from './caught.js';
 import { type ExprReader } from './expr.js';
 import { branches } from './helpers.js';
+import { missingKey, type DictKeys } from './lookup.js';
 import { and, not } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 
@@ -85,7 +86,10 @@ export class PathReader {
   private raised: string | undefined;
   private def: Node | undefined;
 
-  constructor(private readonly expr: ExprReader) {}
+  constructor(
+    private readonly expr: ExprReader,
+    private readonly dictKeys: DictKeys = () => undefined,
+  ) {}
 
   /** The condition under which `stmt` (inside `def`) runs, from the def's first statement. */
   reach(def: Node, stmt: Node): Cond {
@@ -137,7 +141,7 @@ export class PathReader {
     if (owner.type === 'while_statement' && field(owner, 'condition')?.type === 'true') return { cond: { k: 'true' }, stmt };
     if (owner.type === 'except_clause' || owner.type === 'except_group_clause')
       return {
-        cond: {
+        cond: missingKey(owner, this.expr, this.dictKeys) ?? {
           k: 'data',
           text: `${
             namedChildren(owner)

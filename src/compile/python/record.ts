@@ -147,7 +147,12 @@ function raisesAtCall(rc: RaiseCondition): boolean {
 function windowOf(lr: LoadedRecord): Window {
   const g = lr.grounded;
   if (g?.sourceCode === undefined) return { sourceCode: lr.record.sourceCode, sourceCodeStart: lr.record.sourceCodeStart };
-  return { sourceCode: g.sourceCode, sourceCodeStart: g.sourceCodeStart!, file: g.file, installed: { plainClasses: g.plainClasses, values: g.values } };
+  return {
+    sourceCode: g.sourceCode,
+    sourceCodeStart: g.sourceCodeStart!,
+    file: g.file,
+    installed: { plainClasses: g.plainClasses, values: g.values, keys: g.keys },
+  };
 }
 
 export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: ExceptionView): CompileOutcome {

@@ -1,0 +1,43 @@
+/**
+ * A handler of `except KeyError:` (or `LookupError`) around one lookup in a module-level dict,
+ * `format_info = _ARCHIVE_FORMATS[format]` in shutil.make_archive: the handler runs when the key is
+ * not in the dict. Its keys are those a dict written out with literal keys holds (it never changes),
+ * or, for a dict the module's functions add to (a registry: `register_archive_format`), those the
+ * grounding interpreter finds there once the module is imported (src/records/values.ts): a key
+ * among them is there at every call (unless the program unregisters it); another one may have been
+ * registered since, which the call site does not show.
+ */
+import type { Node } from '../../parse/parser.js';
+import { field, namedChildren } from '../../parse/syntax.js';
+import { and } from '../../rules/condition/simplify.js';
+import type { Cond, PyVal } from '../../rules/condition/types.js';
+import type { ExprReader } from './expr.js';
+
+/** A module dict's keys: fixed (a literal dict nothing changes) or those it holds after the import (a registry). */
+export type DictKeys = (name: string) => { keys: PyVal; grows: boolean } | undefined;
+
+const CAUGHT = /^\(?\s*(KeyError|LookupError)\s*\)?(\s+as\s+\w+)?$/;
+
+/** The condition under which `clause` (an except clause) runs, when it is such a handler; else undefined. */
+export function missingKey(clause: Node, expr: ExprReader, dictKeys: DictKeys): Cond | undefined {
+  const caught = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
+  const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
+  if (!caught || !CAUGHT.test(caught.text) || !body) return undefined;
+  const stmts = namedChildren(body).filter((s) => s.type !== 'comment');
+  const stmt = stmts.length === 1 ? stmts[0]! : undefined;
+  if (stmt?.type !== 'expression_statement' && stmt?.type !== 'return_statement') return undefined;
+  // One subscript and no call: nothing else in the body raises KeyError.
+  const subs = stmt.descendantsOfType('subscript');
+  if (subs.length !== 1 || stmt.descendantsOfType('call').length) return undefined;
+  const sub = subs[0]!;
+  const dict = field(sub, 'value');
+  const key = field(sub, 'subscript');
+  const left = stmt.type === 'expression_statement' ? namedChildren(stmt)[0] : undefined;
+  // `D[k] = v` stores: only a read looks the key up.
+  if (left?.type === 'assignment' && field(left, 'left')?.id === sub.id) return undefined;
+  const known = dict?.type === 'identifier' ? dictKeys(dict.text) : undefined;
+  const side = key && known ? expr.side(key) : undefined;
+  if (!known || !side || !('param' in side) || side.len) return undefined;
+  const missing: Cond = { k: 'cmp', param: side.param, op: 'not in', value: known.keys };
+  return known.grows ? and([missing, { k: 'data', text: `no registration added ${key!.text} to ${dict!.text} since the import` }]) : missing;
+}
