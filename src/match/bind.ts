@@ -9,15 +9,14 @@ import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
 import { splatSources } from './splats.js';
 import { annotatedType } from './annotated.js';
-import { builtinClassReference, moduleReference } from './refs.js';
+import { builtinClassReference, moduleReference, namedValue, type Constants } from './refs.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, moduleConstants, plainValue, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
-import type { PlainValue } from '../records/types.js';
+import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -199,7 +198,7 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
     const v =
       value(n) ??
       (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined) ??
-      (constants && scopes ? libraryConstant(n, call, scopes(), constants) : undefined);
+      (scopes ? namedValue(n, call, scopes(), constants) : undefined);
     const prefix = v ? undefined : strPrefix(n);
     const length = v ? undefined : displayLength(n);
     b = v
@@ -295,15 +294,6 @@ export interface JudgeOptions {
   typeError?: boolean;
   /** The libraries' public constants (`asyncio:FIRST_EXCEPTION`), as the grounding interpreter has them. */
   constants?: Constants;
-}
-
-type Constants = Readonly<Record<string, PlainValue>>;
-
-/** `asyncio.FIRST_EXCEPTION`, `LC_ALL` imported from locale: an UPPER_CASE constant of an imported library module, its value. */
-function libraryConstant(n: Node, call: Node, scopes: Scopes, constants: Constants): PyVal | undefined {
-  if (n.type !== 'attribute' && n.type !== 'identifier') return undefined;
-  const ref = moduleReference(n, call, scopes);
-  return ref && /:[A-Z][A-Z0-9_]*$/.test(ref) && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
 }
 
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions = {}): Verdict {

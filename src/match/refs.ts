@@ -8,6 +8,9 @@
 import type { Node } from '../parse/parser.js';
 import type { ImportBinding, Scopes } from '../semantic/scopes.js';
 import { importedNames } from '../python/imports.js';
+import { plainValue } from '../rules/condition/literal.js';
+import type { PyVal } from '../rules/condition/types.js';
+import type { PlainValue } from '../records/types.js';
 import { field } from '../parse/syntax.js';
 import { localAlias } from './locals.js';
 
@@ -115,4 +118,19 @@ function rootOf(n: Node): Node | undefined {
   let cur: Node | null = n;
   while (cur?.type === 'attribute') cur = field(cur, 'object');
   return cur?.type === 'identifier' ? cur : undefined;
+}
+
+export type Constants = Readonly<Record<string, PlainValue>>;
+
+/**
+ * The value an argument names: a built-in class (`int`, `list`: a class object, as `create_autospec(int)`
+ * passes it), or an UPPER_CASE constant of an imported library module (`asyncio.FIRST_EXCEPTION`, `LC_ALL`
+ * imported from locale) in `constants` (records/values.ts).
+ */
+export function namedValue(n: Node, call: Node, scopes: Scopes, constants: Constants | undefined): PyVal | undefined {
+  const builtin = builtinClassReference(n, call, scopes);
+  if (builtin) return { t: 'class', name: builtin.slice('builtins:'.length) };
+  if (!constants || (n.type !== 'attribute' && n.type !== 'identifier')) return undefined;
+  const ref = moduleReference(n, call, scopes);
+  return ref && /:[A-Z][A-Z0-9_]*$/.test(ref) && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
 }
