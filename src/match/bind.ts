@@ -362,7 +362,7 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       why: `raises only for ${named.join(', ') || 'arguments'} passed through from the calling function's own caller (the defaults here do not raise)`,
     };
   }
-  const typeTest = v === undefined && o.typeError ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name))) : undefined;
+  const typeTest = v === undefined && o.typeError ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name)), true) : undefined;
   if (typeTest) return { raises: false, why: `raises only when ${condText(typeTest)} (a type checker's question: the argument's type is not known here)` };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }

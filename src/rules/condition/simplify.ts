@@ -138,15 +138,22 @@ export function onlyLibraryState(c: Cond): boolean {
 
 /** `not hasattr(p, "name")` / `not callable(p)` of a parameter, as a data atom's text. */
 const FAILED_TYPE_TEST = /^not (?:hasattr\((\w+), *(['"])\w+\2\)|callable\((\w+)\))$/;
+/**
+ * A library's kind predicate of a parameter, either way (`futures.isfuture(fs)`, `not isframe(frame)`,
+ * `inspect.ismethod(func)`): in a TypeError's condition, a test of what kind of object the argument is.
+ */
+const KIND_PREDICATE = /^(?:not )?(?:[A-Za-z_]\w*\.)*is_?[a-z]\w*\((\w+)\)$/;
 
 /**
  * The condition needs a parameter to fail a type test (`not isinstance(p, T)`, `not
  * issubclass(p, T)`, `not hasattr(p, "read")`, `not callable(p)`): one of its conjuncts is made of
- * such failed tests alone, so an argument of the type the test wants never raises. Returns that
- * part, else undefined. (A test that must pass, `callable(function)` before a raise about another
+ * such failed tests alone, so an argument of the type the test wants never raises. With `kinds`
+ * (a TypeError's condition), a condition made of nothing but the arguments' kinds, a library's
+ * kind predicates among them, either way (`isfuture(fs) or iscoroutine(fs)`: an iterable of
+ * futures never raises; `not isframe(frame)`) is such a part too. Returns that part, else undefined. (A test that must pass, `callable(function)` before a raise about another
  * argument, is no such part.)
  */
-export function onlyTypeTests(c: Cond, params: ReadonlySet<string>): Cond | undefined {
+export function onlyTypeTests(c: Cond, params: ReadonlySet<string>, kinds = false): Cond | undefined {
   const failed = (x: Cond): boolean => {
     if (x.k === 'not') return x.e.k === 'isinstance';
     if (x.k === 'and' || x.k === 'or') return x.es.every(failed);
@@ -154,6 +161,14 @@ export function onlyTypeTests(c: Cond, params: ReadonlySet<string>): Cond | unde
     const m = FAILED_TYPE_TEST.exec(x.text);
     return !!m && params.has(m[1] ?? m[3] ?? '');
   };
+  // Nothing but the argument's kind, either way (`isfuture(fs) or iscoroutine(fs)`, `not isframe(frame)`).
+  const kind = (x: Cond): boolean => {
+    if (x.k === 'isinstance') return params.has(x.param);
+    if (x.k === 'not') return kind(x.e);
+    if (x.k === 'and' || x.k === 'or') return x.es.every(kind);
+    return x.k === 'data' && params.has(KIND_PREDICATE.exec(x.text)?.[1] ?? '');
+  };
+  if (kinds && kind(c) && mentionsData(c)) return c;
   const pushed = pushNot(c);
   return (pushed.k === 'and' ? pushed.es : [pushed]).find(failed);
 }
