@@ -253,8 +253,21 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
     const given = keywords.size > 0;
     bound.set(varKw.name, args.kwSplat ? { given: undefined } : entries ? { value: { t: 'dict', entries }, given } : { given, length: keywords.size });
   }
+  const caller = unpassed(args, params, bound, scopes);
+  for (const p of params) {
+    const b = bound.get(p.name);
+    if (p.noneMeans && b?.value?.t === 'none') bound.set(p.name, { ...b, value: p.noneMeans });
+  }
+  return { params: bound, keywords, kwSplat: args.kwSplat, ...(caller.size ? { caller } : {}) };
+}
+
+/**
+ * The parameters the call passes nothing to by name or position: at their defaults, or unknown
+ * when a splat may fill them (./splats.ts tells which it can). Returns those only the calling
+ * function's own caller can fill, at their defaults (Binding.caller).
+ */
+function unpassed(args: Args, params: ParamSpec[], bound: Map<string, Bound>, scopes: (() => Scopes) | undefined): Map<string, Bound> {
   const open = args.splatAt !== undefined || args.kwSplat;
-  // What the splats can fill, when the calling function shows it (./splats.ts).
   const src = open && scopes ? splatSources(args.splats, scopes()) : undefined;
   const caller = new Map<string, Bound>();
   for (const p of params) {
@@ -268,11 +281,7 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
       if (src?.fromCaller && (byPosition || !src.keys.has(p.name))) caller.set(p.name, unset);
     }
   }
-  for (const p of params) {
-    const b = bound.get(p.name);
-    if (p.noneMeans && b?.value?.t === 'none') bound.set(p.name, { ...b, value: p.noneMeans });
-  }
-  return { params: bound, keywords, kwSplat: args.kwSplat, ...(caller.size ? { caller } : {}) };
+  return caller;
 }
 
 export interface Verdict {

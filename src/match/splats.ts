@@ -29,8 +29,8 @@ export interface SplatSource {
 /** Dict methods that neither add a key nor let the dict escape. */
 const READ_ONLY = new Set(['get', 'pop', 'keys', 'values', 'items', 'copy', '__contains__', '__getitem__']);
 
-/** Builtins that read their one argument and keep nothing of it. */
-const READERS = new Set(['len', 'bool', 'sorted', 'list', 'tuple', 'set', 'repr', 'str']);
+/** Builtins that read their one argument and keep nothing of it (`dict(kw)` copies it). */
+const READERS = new Set(['len', 'bool', 'sorted', 'list', 'tuple', 'set', 'dict', 'repr', 'str']);
 
 /** The string a node writes out when it is an identifier-like str literal. */
 function keyName(n: Node | null | undefined): string | undefined {
