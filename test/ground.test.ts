@@ -262,6 +262,7 @@ async def main():
         print('first_error', e)
 asyncio.run(main())
 app.lows_of(2, 1)
+app.nested_locale()
 d = tempfile.mkdtemp()
 try:
     app.archives(os.path.join(d, 'a'), d, 'tar')

@@ -1,9 +1,11 @@
 /**
  * An argument that names a value of an imported module (`inspect.Parameter.POSITIONAL_ONLY`,
  * `asyncio.FIRST_EXCEPTION`, `P.POSITIONAL_ONLY` after `P = inspect.Parameter`): the module and the
- * attribute path, read through the file's module-level imports. The pure-call runner
- * (src/analysis/probe.ts) looks it up in the interpreter the rules are grounded in, as a
- * constant of the standard library.
+ * attribute path, read through the file's module-level imports or an import of the function
+ * around the call. The pure-call runner (src/analysis/probe.ts) looks it up in the interpreter the
+ * rules are grounded in, as a constant of the standard library; the binder (./bind.ts) reads an
+ * UPPER_CASE one from the constants that interpreter gave at compile time (`namedValue`), and a
+ * built-in class named as a value.
  */
 import type { Node } from '../parse/parser.js';
 import type { ImportBinding, Scopes } from '../semantic/scopes.js';
@@ -30,8 +32,10 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
   let own: ImportBinding | undefined;
   for (const s of scopes.scopesOf(call)) {
     if (s.type === 'module' || !scopes.boundIn(s).has(first!)) continue;
-    own = s.type === 'function_definition' && !own ? functionImport(s, first!, call) : undefined;
+    // The innermost scope that binds it decides.
+    own = s.type === 'function_definition' ? functionImport(s, first!, call) : undefined;
     if (!own) return undefined;
+    break;
   }
   const imports = scopes.imports;
   const bound = own ?? imports.get(first!);
