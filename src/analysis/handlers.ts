@@ -17,7 +17,14 @@ export interface HandledBy {
   node: Node;
 }
 
-export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
+/**
+ * `lazy`: the raise happens when the iterator the call returns is iterated, so a call passed as an
+ * argument of the checked callable (`self.assertRaises(ValueError, list, summarize(a, b))`) raises
+ * inside the check.
+ */
+export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, lazy = false): HandledBy | undefined {
+  const passed = lazy && node.parent?.type === 'argument_list' ? raisesCallable(node, errorClass, model, exc, 2) : undefined;
+  if (passed) return passed;
   let child: Node = node;
   // Parents asked once: the fix stage climbs from the same calls (../fix/site.ts locate).
   let cur: Node | null = parentOf(node);
@@ -44,7 +51,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
 }
 
 export function filterHandled(findings: Finding[], model: FileModel, exc: ExceptionHierarchy): Finding[] {
-  return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc));
+  return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc, f.rule.condition.onIteration));
 }
 
 /** Certain findings in a block of the file's own context manager (a helper around assertRaises, which may handle the error) become possible. */
@@ -138,8 +145,11 @@ function onlyReraises(clause: Node): boolean {
   return !arg || (alias !== undefined && arg.text === alias);
 }
 
-/** `self.assertRaises(E, lambda: call())` / `pytest.raises(E, lambda: ...)`: the lambda runs inside the check for E. */
-function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
+/**
+ * `self.assertRaises(E, lambda: call())` / `pytest.raises(E, lambda: ...)`: the lambda runs inside
+ * the check for E (an argument at `from` or later: the callable's own arguments from 2).
+ */
+function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, from = 1): HandledBy | undefined {
   const args = lambda.parent;
   const call = args?.type === 'argument_list' ? args.parent : null;
   const fn = call?.type === 'call' ? field(call, 'function') : null;
@@ -148,7 +158,7 @@ function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc:
   const last = q.split('.').pop();
   if (!(q === 'pytest.raises' || last === 'assertRaises' || last === 'assertRaisesRegex')) return undefined;
   const positional = namedChildren(args).filter((a) => a.type !== 'keyword_argument');
-  if (positional.findIndex((a) => a.id === lambda.id) < 1) return undefined;
+  if (positional.findIndex((a) => a.id === lambda.id) < from) return undefined;
   const classes = positional[0] ? flattenClasses(positional[0]) : [];
   return classes.some((n) => classMatches(n, errorClass, model, exc)) ? { kind: 'suppress', node: call } : undefined;
 }

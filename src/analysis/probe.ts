@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import type { Node } from '../parse/parser.js';
 import { Scopes } from '../semantic/scopes.js';
 import type { Finding } from '../match/match.js';
-import { literalArguments, type LiteralArgs } from '../match/bind.js';
+import { literalArguments, type LiteralArgs } from '../match/literalargs.js';
 import type { RulePython } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import { classMatches } from '../rules/lookup.js';
@@ -39,6 +39,7 @@ const PURE: Record<string, string[]> = {
   ipaddress: ['*'],
   base64: ['*'],
   colorsys: ['*'],
+  array: ['array'],
   fractions: ['Fraction'],
   uuid: ['UUID'],
   json: ['loads', 'dumps'],
@@ -131,7 +132,7 @@ const PURE: Record<string, string[]> = {
 };
 
 const SCRIPT = String.raw`
-import ast, builtins, enum, importlib, io, json, signal, sys, traceback, types
+import ast, builtins, enum, importlib, io, itertools, json, signal, sys, traceback, types
 try:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
@@ -165,7 +166,43 @@ def constant(v):
     if isinstance(v, (tuple, frozenset)):
         return all(constant(x) for x in v)
     return v is None or isinstance(v, (bool, int, float, complex, str, bytes, type, enum.Enum))
+BUILTIN_PURE = {'bytes', 'bytearray', 'memoryview', 'frozenset', 'tuple', 'int', 'float', 'complex', 'str', 'bool'}
+def allowed(m, p):
+    names = PURE.get(m)
+    return names is not None and (p in names or ('*' in names and not p.startswith('_') and '.' not in p))
+def callee(f):
+    if f.startswith('builtins:'):
+        if f[9:] not in BUILTIN_PURE:
+            raise ValueError(f)
+        return getattr(builtins, f[9:])
+    m, p = f.split(':', 1)
+    if not allowed(m, p):
+        raise ValueError(f)
+    v = importlib.import_module(m)
+    for part in p.split('.'):
+        v = getattr(v, part)
+    return v
+def immutable(v):
+    # What a local held since its binding is the value it was bound to: a value type only.
+    if isinstance(v, (tuple, frozenset)):
+        return all(immutable(x) for x in v)
+    if v is None or isinstance(v, (bool, int, float, complex, str, bytes, range)):
+        return True
+    if isinstance(v, (list, dict, set, bytearray, memoryview)):
+        return False
+    h = type(v).__hash__
+    return h is not None and h is not object.__hash__
 def value(text):
+    if text.startswith('call:'):
+        c = json.loads(text[5:])
+        v = callee(c['f'])(*[value(a) for a in c['a']], **{k: value(x) for k, x in c['k']})
+        if c.get('h') and not immutable(v):
+            raise ValueError('mutable')
+        return v
+    if text.startswith('list:'):
+        return [value(x) for x in json.loads(text[5:])]
+    if text.startswith('tuple:'):
+        return tuple(value(x) for x in json.loads(text[6:]))
     if text.startswith('ref:'):
         return reference(text)
     if text.startswith('builtins:'):
@@ -175,23 +212,26 @@ def value(text):
         return v
     return ast.literal_eval(text)
 def run(p):
-    allowed = PURE.get(p['m'])
-    if allowed is None or (p['p'] not in allowed and ('*' not in allowed or p['p'].startswith('_') or '.' in p['p'])):
+    if not allowed(p['m'], p['p']):
         return {'skip': 'not pure'}
-    args = [value(a) for a in p['a']]
-    kwargs = {k: value(v) for k, v in p['k']}
-    f = importlib.import_module(p['m'])
-    for part in p['p'].split('.'):
-        f = getattr(f, part)
     signal.setitimer(signal.ITIMER_REAL, 1.0)
     try:
-        f(*args, **kwargs)
-        return {'ok': True}
-    except Late:
-        raise
-    except Exception as e:
-        tb = traceback.extract_tb(e.__traceback__)
-        return {'exc': [c.__module__ + '.' + c.__qualname__ for c in type(e).__mro__], 'msg': str(e)[:500], 'frame': [tb[-1].filename, tb[-1].lineno] if tb else None}
+        # An argument that fails to build (a nested call raising, a value not pure) skips the probe.
+        args = [value(a) for a in p['a']]
+        kwargs = {k: value(v) for k, v in p['k']}
+        f = callee(p['m'] + ':' + p['p'])
+        try:
+            r = f(*args, **kwargs)
+            # A generator raises as it is iterated: iterate it (bounded), so no raise means none.
+            if isinstance(r, types.GeneratorType):
+                for _ in itertools.islice(r, 100000):
+                    pass
+            return {'ok': True}
+        except Late:
+            raise
+        except Exception as e:
+            tb = traceback.extract_tb(e.__traceback__)
+            return {'exc': [c.__module__ + '.' + c.__qualname__ for c in type(e).__mro__], 'msg': str(e)[:500], 'frame': [tb[-1].filename, tb[-1].lineno] if tb else None}
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 res = []
@@ -276,7 +316,20 @@ function sameRaise(rule: Rule, o: Outcome): boolean {
 }
 
 /** An argument as Python writes it (`builtins:int` is `int`, `ref:inspect:Parameter.KEYWORD_ONLY` is `inspect.Parameter.KEYWORD_ONLY`). */
-const argText = (a: string) => a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
+/** An argument as Python writes it (`builtins:int` is `int`, `ref:inspect:Parameter.KEYWORD_ONLY` is `inspect.Parameter.KEYWORD_ONLY`, a `call:` its call). */
+function argText(a: string): string {
+  const list = (json: string) => (JSON.parse(json) as string[]).map(argText).join(', ');
+  if (a.startsWith('call:')) {
+    const c = JSON.parse(a.slice(5)) as { f: string; a: string[]; k: [string, string][] };
+    return `${c.f.replace(/^builtins:/, '').replace(':', '.')}(${[...c.a.map(argText), ...c.k.map(([k, v]) => `${k}=${argText(v)}`)].join(', ')})`;
+  }
+  if (a.startsWith('list:')) return `[${list(a.slice(5))}]`;
+  if (a.startsWith('tuple:')) {
+    const items = JSON.parse(a.slice(6)) as string[];
+    return `(${items.map(argText).join(', ')}${items.length === 1 ? ',' : ''})`;
+  }
+  return a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
+}
 const shown = (p: Probe) => `${p.module}.${p.path}(${[...p.args.map(argText), ...p.kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ')})`;
 const short = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
 
@@ -294,12 +347,15 @@ export function runLiteralCalls(findings: Finding[], python: RulePython | undefi
     const p = probes.get(f);
     const o = p && outcomes.get(keyOf(p));
     if (!o || o.skip || (!o.ok && !o.exc)) out.push(f);
-    else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o))
-      out.push({
-        ...f,
-        confidence: 'certain',
-        condition: `running ${short(shown(p!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}: ${short(o.msg ?? '')}`,
-      });
+    else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o)) {
+      const ran = `running ${short(shown(p!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}`;
+      // A generator's raise happens when what the call returns is iterated, which the call site may never do: possible.
+      out.push(
+        f.rule.condition.onIteration
+          ? { ...f, condition: `${ran} when the iterator it returns is iterated: ${short(o.msg ?? '')}` }
+          : { ...f, confidence: 'certain', condition: `${ran}: ${short(o.msg ?? '')}` },
+      );
+    }
   }
   return out;
 }

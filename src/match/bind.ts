@@ -9,7 +9,7 @@ import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
 import { splatSources } from './splats.js';
 import { annotatedType } from './annotated.js';
-import { builtinClassReference, moduleReference, namedValue, type Constants } from './refs.js';
+import { namedValue, type Constants } from './refs.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
@@ -127,59 +127,11 @@ function argsOf(node: Node): Map<number, Bound> {
   return m;
 }
 
-function constantsOf(node: Node): Map<string, PyVal> {
+export function constantsOf(node: Node): Map<string, PyVal> {
   const key = node.tree;
   let m = constantsByTree.get(key);
   if (!m) constantsByTree.set(key, (m = moduleConstants(node.tree.rootNode)));
   return m;
-}
-
-/** A call's arguments as Python literals (their source, or a module constant's value), when every one is; `*`/`**` arguments: undefined. */
-export interface LiteralArgs {
-  args: string[];
-  kwargs: [string, string][];
-}
-
-const MAX_LITERAL_TEXT = 4000;
-
-export function literalArguments(call: Node, scopes?: Scopes): LiteralArgs | undefined {
-  if (call.type !== 'call') return undefined;
-  const a = readArgs(call);
-  if (a.kwSplat || a.splatAt !== undefined) return undefined;
-  const consts = constantsOf(call);
-  const constant = (x: string) => consts.get(x);
-  let size = 0;
-  const text = (n: Node): string | undefined => {
-    const own = literalOf(n);
-    // A module constant, or a local bound once to a literal above the call (./locals.ts), as Python writes it.
-    const other = () => {
-      const v = literalOf(n, constant) ?? (scopes ? localLiteral(n, call, scopes, constant) : undefined);
-      if (v) return v.t !== 'class' ? pyRepr(v) : undefined;
-      // A value of an imported module (`inspect.Parameter.POSITIONAL_ONLY`): the runner looks it up.
-      const ref = scopes ? moduleReference(n, call, scopes) : undefined;
-      return ref ? `ref:${ref}` : scopes && builtinClassReference(n, call, scopes);
-    };
-    // A class passed as a value (`DeprecationWarning`) is no literal: named for the runner (analysis/probe.ts).
-    // A constant expression (`2 ** 32`) is written as its value: the runner reads literals only.
-    const folded =
-      own && n.descendantsOfType(['binary_operator', 'unary_operator']).some((x) => x && (x.type === 'binary_operator' || field(x, 'operator')?.text === '~'));
-    const t = own?.t === 'class' ? `builtins:${own.name}` : own ? (folded ? pyRepr(own) : n.text) : other();
-    size += t?.length ?? 0;
-    return size > MAX_LITERAL_TEXT ? undefined : t;
-  };
-  const args: string[] = [];
-  for (const n of a.positional) {
-    const t = n.type === 'generator_expression' ? undefined : text(n);
-    if (t === undefined) return undefined;
-    args.push(t);
-  }
-  const kwargs: [string, string][] = [];
-  for (const [k, n] of a.keywords) {
-    const t = text(n);
-    if (t === undefined) return undefined;
-    kwargs.push([k, t]);
-  }
-  return { args, kwargs };
 }
 
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */

@@ -134,3 +134,25 @@ export function localAlias(n: Node, call: Node, scopes: Scopes): Node | undefine
   const right = field(binding, 'right');
   return right && /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(right.text) ? right : undefined;
 }
+
+/**
+ * The right side of the plain `x = <value>` statement whose value local `n` holds at `at`, when
+ * every binding of the name is such a statement of the function's own body (not under `if`, a
+ * loop, `try` or `with`): the last one above `at` then holds on every path (`ip1 = ip_address('1.1.1.0')`,
+ * later `ip1 = ip_address('1::')`). Whatever ran in between may have changed a mutable value: the
+ * caller says what it accepts. Undefined otherwise.
+ */
+export function reachingValue(n: Node, at: Node, scopes: Scopes): Node | undefined {
+  if (n.type !== 'identifier') return undefined;
+  const scope = scopes.scopesOf(n)[0];
+  const body = scope?.type === 'function_definition' ? field(scope, 'body') : undefined;
+  const u = body && namesOf(scope!).get(n.text);
+  if (!u || u.other || !u.bindings.length || !contains(body!, at)) return undefined;
+  let last: Node | undefined;
+  for (const b of u.bindings) {
+    const stmt = b.parent!;
+    if (stmt.parent?.id !== body!.id) return undefined;
+    if (stmt.endIndex <= at.startIndex && (!last || stmt.startIndex > last.startIndex)) last = b;
+  }
+  return (last && field(last, 'right')) ?? undefined;
+}

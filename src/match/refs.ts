@@ -58,6 +58,7 @@ const BUILTIN_CLASSES = new Set([
   'bool',
   'bytes',
   'bytearray',
+  'memoryview',
   'complex',
   'list',
   'tuple',
