@@ -128,7 +128,7 @@ const PURE: Record<string, string[]> = {
   tomllib: ['loads'],
   plistlib: ['loads', 'dumps'],
   difflib: ['get_close_matches'],
-  inspect: ['Parameter'],
+  inspect: ['Parameter', 'Signature'],
 };
 
 const SCRIPT = String.raw`
@@ -352,8 +352,8 @@ export function runLiteralCalls(findings: Finding[], python: RulePython | undefi
       // A generator's raise happens when what the call returns is iterated, which the call site may never do: possible.
       out.push(
         f.rule.condition.onIteration
-          ? { ...f, condition: `${ran} when the iterator it returns is iterated: ${short(o.msg ?? '')}` }
-          : { ...f, confidence: 'certain', condition: `${ran}: ${short(o.msg ?? '')}` },
+          ? { ...f, observed: o.msg, condition: `${ran} when the iterator it returns is iterated: ${short(o.msg ?? '')}` }
+          : { ...f, observed: o.msg, confidence: 'certain', condition: `${ran}: ${short(o.msg ?? '')}` },
       );
     }
   }

@@ -30,6 +30,8 @@ export interface Finding {
   receiverProven: boolean;
   /** A possible finding whose condition nothing at the call decides, of a call of this library function or class: running it may (analysis/probe.ts). */
   callee?: { module: string; path: string };
+  /** The message the recorded raise gave when the call was run (analysis/probe.ts): shown instead of the record's template. */
+  observed?: string;
 }
 
 type Status = 'raises' | 'maybe';
