@@ -40,6 +40,8 @@ const PURE: Record<string, string[]> = {
   base64: ['*'],
   colorsys: ['*'],
   array: ['array'],
+  operator: ['length_hint', 'index', 'itemgetter', 'attrgetter'],
+  itertools: ['repeat', 'count', 'chain', 'islice', 'cycle', 'product', 'permutations', 'combinations', 'accumulate', 'pairwise'],
   fractions: ['Fraction'],
   uuid: ['UUID'],
   json: ['loads', 'dumps'],
