@@ -317,23 +317,22 @@ function sameRaise(rule: Rule, o: Outcome): boolean {
   return typeof re !== 'string' && re.test(o.msg);
 }
 
-/** An argument as Python writes it (`builtins:int` is `int`, `ref:inspect:Parameter.KEYWORD_ONLY` is `inspect.Parameter.KEYWORD_ONLY`). */
 /** An argument as Python writes it (`builtins:int` is `int`, `ref:inspect:Parameter.KEYWORD_ONLY` is `inspect.Parameter.KEYWORD_ONLY`, a `call:` its call). */
 function argText(a: string): string {
-  const list = (json: string) => (JSON.parse(json) as string[]).map(argText).join(', ');
   if (a.startsWith('call:')) {
     const c = JSON.parse(a.slice(5)) as { f: string; a: string[]; k: [string, string][] };
-    return `${c.f.replace(/^builtins:/, '').replace(':', '.')}(${[...c.a.map(argText), ...c.k.map(([k, v]) => `${k}=${argText(v)}`)].join(', ')})`;
+    return `${c.f.replace(/^builtins:/, '').replace(':', '.')}(${argList(c.a, c.k)})`;
   }
-  if (a.startsWith('list:')) return `[${list(a.slice(5))}]`;
+  if (a.startsWith('list:')) return `[${argList(JSON.parse(a.slice(5)) as string[])}]`;
   if (a.startsWith('tuple:')) {
     const items = JSON.parse(a.slice(6)) as string[];
-    return `(${items.map(argText).join(', ')}${items.length === 1 ? ',' : ''})`;
+    return `(${argList(items)}${items.length === 1 ? ',' : ''})`;
   }
   return a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
 }
-const shown = (p: Probe) => `${p.module}.${p.path}(${[...p.args.map(argText), ...p.kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ')})`;
-const short = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+const argList = (args: string[], kwargs: [string, string][] = []) => [...args.map(argText), ...kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ');
+const shown = (p: Probe) => `${p.module}.${p.path}(${argList(p.args, p.kwargs)})`;
+const short = (s: string, max = 80) => (s.length > max ? `${s.slice(0, max - 3)}...` : s);
 
 /**
  * The findings, with those a run decides decided: dropped when the call does not raise the
@@ -351,11 +350,12 @@ export function runLiteralCalls(findings: Finding[], python: RulePython | undefi
     if (!o || o.skip || (!o.ok && !o.exc)) out.push(f);
     else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o)) {
       const ran = `running ${short(shown(p!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}`;
+      const observed = short(o.msg ?? '', 200);
       // A generator's raise happens when what the call returns is iterated, which the call site may never do: possible.
       out.push(
         f.rule.condition.onIteration
-          ? { ...f, observed: o.msg, condition: `${ran} when the iterator it returns is iterated: ${short(o.msg ?? '')}` }
-          : { ...f, observed: o.msg, confidence: 'certain', condition: `${ran}: ${short(o.msg ?? '')}` },
+          ? { ...f, observed, condition: `${ran} when the iterator it returns is iterated: ${short(o.msg ?? '')}` }
+          : { ...f, observed, confidence: 'certain', condition: `${ran}: ${short(o.msg ?? '')}` },
       );
     }
   }

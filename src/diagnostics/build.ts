@@ -18,23 +18,21 @@ function withHelpUri(rule: Rule): { helpUri?: string } {
   return p;
 }
 
-const short = (s: string) => (s.length > 200 ? `${s.slice(0, 197)}...` : s);
-
 export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const { rule, site } = f;
   const n = site.node;
   const what = `${rule.raiser.qualname}()`;
   const recv = site.receiverText ? abbreviate(site.receiverText) : undefined;
   const shown = site.kind === 'attribute' ? `${recv}.${site.name}` : recv ? `${recv}.${site.name}()` : `${site.name}()`;
-  // Placeholders filled from the call's literal arguments, or written in words (./message.ts).
-  // The message the run raised (analysis/probe.ts), when the call was run.
-  const said = f.observed
-    ? short(f.observed)
-    : formatMessage(
-        rule.record.errorMessage,
-        n.type === 'call' && !f.via.length ? literalArgumentTexts(n, rule.condition.params) : new Map(),
-        rule.record.messagePattern,
-      );
+  // The message the run raised (analysis/probe.ts) when the call was run; else the record's, its
+  // placeholders filled from the call's literal arguments or written in words (./message.ts).
+  const said =
+    f.observed ||
+    formatMessage(
+      rule.record.errorMessage,
+      n.type === 'call' && !f.via.length ? literalArgumentTexts(n, rule.condition.params) : new Map(),
+      rule.record.messagePattern,
+    );
   let message: string;
   if (f.via.length) {
     const path = f.via.join(' -> ');

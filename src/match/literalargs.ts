@@ -105,5 +105,5 @@ function callText(n: Node, at: Node, ctx: Ctx, depth: number, held: boolean): st
   if (!fn || !ctx.scopes) return undefined;
   const target = builtinClassReference(fn, at, ctx.scopes) ?? moduleReference(fn, at, ctx.scopes);
   const inner = target && callArguments(n, at, ctx, depth);
-  return inner && `call:${JSON.stringify({ f: target.replace(/^ref:/, ''), a: inner.args, k: inner.kwargs, ...(held ? { h: 1 } : {}) })}`;
+  return inner && `call:${JSON.stringify({ f: target, a: inner.args, k: inner.kwargs, ...(held ? { h: 1 } : {}) })}`;
 }
