@@ -21,6 +21,8 @@ export interface FreshReceiver {
   ctor: Node;
   /** The methods called (or read as attributes) on it before the call: `__enter__` for a `with` target. */
   called: Set<string>;
+  /** The constructor call's argument list. */
+  args?: Node;
 }
 
 const NESTED = new Set(['function_definition', 'class_definition', 'lambda']);
@@ -118,7 +120,8 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
     // An attribute set (`zf.comment = c`) counts as a call of its name: a property's setter, or the state itself (the matcher: src/rules/condition/eval.ts).
     called.add(attr);
   }
-  return { ctor: field(binding.value, 'function') ?? binding.value, called };
+  const args = binding.value.type === 'call' ? field(binding.value, 'arguments') : null;
+  return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(args ? { args } : {}) };
 }
 
 function isParameter(def: Node, name: string): boolean {

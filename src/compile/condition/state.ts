@@ -23,7 +23,7 @@ import { InitFlow, selfAttr } from './initflow.js';
 export { selfAttr };
 
 /** What `__init__` may leave in the attribute: a literal, an object (truthy, not None), or not known. */
-type Value = { lit: PyVal } | 'object' | 'unknown' | 'absent';
+type Value = { lit: PyVal } | { param: string } | 'object' | 'unknown' | 'absent';
 const FALSE_LITERALS = new Set(['None', 'False', '0', "''", '""', '()', '[]', '{}']);
 
 /**
@@ -92,9 +92,18 @@ export class ClassState {
   fact(attr: string, test: 'truthy' | 'none'): StateFact | undefined {
     const s = this.state(attr);
     if (!s) return undefined;
+    // `self.allow_none = allow_none` on every path: what the constructor call passed decides it.
+    const only = s.values.length === 1 ? s.values[0] : undefined;
+    if (only && only !== 'object' && only !== 'unknown' && only !== 'absent' && 'param' in only) {
+      const p = this.initParams().get(only.param);
+      return p
+        ? { attr, fresh: true, changedBy: s.changedBy, arg: { name: only.param, index: p.index, ...(p.default ? { default: p.default } : {}), test } }
+        : undefined;
+    }
     let out: boolean | undefined;
     for (const v of s.values) {
       if (v === 'unknown' || v === 'absent') return undefined;
+      if (v !== 'object' && 'param' in v) return undefined;
       const b = v === 'object' ? test === 'truthy' : test === 'truthy' ? truthy(v.lit) : v.lit.t === 'none';
       if (out !== undefined && out !== b) return undefined;
       out = b;
@@ -121,6 +130,7 @@ export class ClassState {
   /** A value key of InitFlow as a Value; `absent` is the class-level default when the body binds one literal. */
   private value(key: string, attr: string): Value {
     if (key === 'object' || key === 'unknown') return key;
+    if (key.startsWith('param:')) return { param: key.slice(6) };
     if (key === 'absent') {
       const at = this.classLevel.get(attr);
       const lit = at?.length === 1 ? literalOf(field(at[0]!, 'right'), this.constant) : undefined;
@@ -139,12 +149,36 @@ export class ClassState {
       return last && (/^_*[A-Z]/.test(last) || last === 'open') ? 'object' : 'unknown';
     }
     if (right?.type === 'identifier' && this.requiredParam(right.text)) return 'object';
+    // A parameter with a default, never rebound in `__init__`: the state is what the caller passed.
+    if (right?.type === 'identifier' && this.initParams().get(right.text)?.defaulted && !rebinds(this.init!, right.text)) return `param:${right.text}`;
     return 'unknown';
   }
 
   private requiredParam(name: string): boolean {
     const params = field(this.init!, 'parameters');
     return namedChildren(params ?? this.init!).some((p) => p.type === 'identifier' && p.text === name && name !== 'self');
+  }
+
+  private params: Map<string, { index: number; defaulted: boolean; default?: PyVal }> | undefined;
+
+  /** `__init__`'s parameters after `self`: position (-1 when keyword-only) and literal default. */
+  private initParams(): Map<string, { index: number; defaulted: boolean; default?: PyVal }> {
+    if (this.params) return this.params;
+    const out = new Map<string, { index: number; defaulted: boolean; default?: PyVal }>();
+    let index = 0;
+    let keywordOnly = false;
+    const list = namedChildren(field(this.init!, 'parameters') ?? this.init!).slice(1);
+    for (const p of list) {
+      if (p.type === 'keyword_separator' || p.type === 'list_splat_pattern') keywordOnly = true;
+      if (p.type === 'positional_separator' || p.type === 'keyword_separator' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern')
+        continue;
+      const defaulted = p.type === 'default_parameter' || p.type === 'typed_default_parameter';
+      const name = p.type === 'identifier' ? p : p.type === 'typed_parameter' ? namedChildren(p)[0] : field(p, 'name');
+      const d = defaulted ? literalOf(field(p, 'value'), this.constant) : undefined;
+      if (name?.type === 'identifier') out.set(name.text, { index: keywordOnly ? -1 : index, defaulted, ...(d ? { default: d } : {}) });
+      if (!keywordOnly) index++;
+    }
+    return (this.params = out);
   }
 
   /** Some method other than `__init__` sets the attribute to a false literal (`close()`'s `self.fp = None`). */
@@ -225,6 +259,31 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
 }
 
 const LOOPS = new Set(['for_statement', 'while_statement']);
+const BINDS = new Set([
+  'assignment',
+  'augmented_assignment',
+  'for_statement',
+  'named_expression',
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'as_pattern',
+]);
+
+/** The def binds `name` again somewhere in its body (`timeout = timeout or 10`, `for x in ...`, `del x`). */
+function rebinds(def: Node, name: string): boolean {
+  for (const id of field(def, 'body')?.descendantsOfType('identifier') ?? []) {
+    if (id?.text !== name) continue;
+    const up = id.parent;
+    if (!up) continue;
+    if (up.type === 'delete_statement' || up.type === 'global_statement' || up.type === 'nonlocal_statement') return true;
+    if (!BINDS.has(up.type)) continue;
+    const target = field(up, 'left') ?? field(up, 'name');
+    if (!target || target.id === id.id || up.type === 'pattern_list' || up.type === 'tuple_pattern' || up.type === 'list_pattern' || up.type === 'as_pattern')
+      return true;
+  }
+  return false;
+}
 
 /**
  * The def changes nothing of the attribute before `test` (nor after it in a loop around it): no

@@ -1,6 +1,6 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { and, not, or, truthy } from './simplify.js';
-import type { CmpOp, Cond, PyVal } from './types.js';
+import type { CmpOp, Cond, CtorArg, PyVal } from './types.js';
 import { isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, followPrefix, splitPath } from './derived.js';
 
@@ -28,6 +28,14 @@ export interface Bound {
   length?: number;
 }
 
+/** The arguments of the constructor call a fresh receiver came from: literal values where they are literals. */
+export interface CtorArgs {
+  positional: (PyVal | undefined)[];
+  keywords: Map<string, PyVal | undefined>;
+  /** A `*args` or `**kwargs` in the call: what it fills is not known. */
+  splat: boolean;
+}
+
 export interface Binding {
   params: Map<string, Bound>;
   /** Keywords passed explicitly (for `'key' in kwargs`). */
@@ -35,7 +43,7 @@ export interface Binding {
   /** The call has `**mapping`: any keyword may be passed. */
   kwSplat: boolean;
   /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
-  fresh?: { called: ReadonlySet<string>; subclass?: true };
+  fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs };
   /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
   caller?: Map<string, Bound>;
 }
@@ -244,6 +252,26 @@ function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
   return out;
 }
 
+/** A state fact held by a constructor argument (`Marshaller(allow_none=True)`): its test on what the call passed, or the default. */
+function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
+  const v = ctorValue(a, args)?.value;
+  if (!v) return undefined;
+  const t = a.test === 'none' ? v.t === 'none' : truthy(v);
+  return holds ? t : !t;
+}
+
+/** What the constructor call gave the parameter: a literal it passed, or the literal default. */
+export function ctorValue(a: CtorArg, args: CtorArgs | undefined): { value: PyVal; passed: boolean } | undefined {
+  if (!args) return undefined;
+  let v: PyVal | undefined;
+  let passed = true;
+  if (args.keywords.has(a.name)) v = args.keywords.get(a.name);
+  else if (args.splat) return undefined;
+  else if (a.index >= 0 && a.index < args.positional.length) v = args.positional[a.index];
+  else [v, passed] = [a.default, false];
+  return v && { value: v, passed };
+}
+
 export function evaluate(c: Cond, b: Binding): Tri {
   switch (c.k) {
     case 'true':
@@ -254,7 +282,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
       // From a subclass's constructor only a context fact holds (the object is new, whatever its `__init__` leaves).
       if (c.state && b.fresh && (!b.fresh.subclass || c.state.context) && !b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m)))
-        return c.state.fresh;
+        return c.state.arg ? ctorTest(c.state.arg, c.state.fresh, b.fresh.args) : c.state.fresh;
       return undefined;
     case 'not': {
       const e = evaluate(c.e, b);

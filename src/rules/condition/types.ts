@@ -65,6 +65,22 @@ export interface StateFact {
    * never the thread, task or process running it, whatever is called on it since.
    */
   context?: true;
+  /**
+   * `__init__` stores one of its parameters there (`self.allow_none = allow_none`) and nothing
+   * else: the fact holds the `test` of what the constructor call passed (or the default), and
+   * `fresh` says whether it is that test (true) or its negation (false).
+   */
+  arg?: CtorArg;
+}
+
+/** A parameter of the class's `__init__` (after `self`) whose argument a fresh object's state holds. */
+export interface CtorArg {
+  name: string;
+  /** Its position among the positional parameters after `self`; -1 for a keyword-only one. */
+  index: number;
+  /** Its literal default, when it has one. */
+  default?: PyVal;
+  test: 'truthy' | 'none';
 }
 
 export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';

@@ -1,9 +1,9 @@
 /** Raise conditions in words: for `records check`, `explain` and the `condition` of a diagnostic. */
-import { boundOf, evaluate, lengthOf, type Binding } from './eval.js';
+import { boundOf, ctorValue, evaluate, lengthOf, type Binding } from './eval.js';
 import { pyRepr } from './literal.js';
 import { splitPath } from './derived.js';
 import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
-import type { Cond, PyVal, RaiseCondition } from './types.js';
+import type { Cond, PyVal, RaiseCondition, StateFact } from './types.js';
 
 function list(v: PyVal): string {
   const items = v.t === 'dict' ? v.entries.map(([k]) => k) : 'items' in v ? v.items : undefined;
@@ -85,6 +85,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
     return inner ? `not (${inner})` : undefined;
   }
   if (c.k === 'given') return condText(c);
+  if (c.k === 'data' && c.state) return stateWords(c.text, c.state, b);
   if (!('param' in c)) return undefined;
   const v = boundOf(b, c.param)?.value;
   if (!v) return undefined;
@@ -97,6 +98,14 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   if (c.op === 'not in') return `${shown} is not one of ${list(c.value)}`;
   if (c.op === 'has' || c.op === 'has not') return `${shown} ${c.op === 'has' ? 'holds' : 'does not hold'} ${pyRepr(c.value)}`;
   return `${shown} ${c.op} ${pyRepr(c.value)}`;
+}
+
+/** A decided test of the receiver's state: what its constructor left there. */
+function stateWords(text: string, s: StateFact, b: Binding): string {
+  if (s.context) return `${text}: the object was made by the caller`;
+  const given = s.arg && ctorValue(s.arg, b.fresh?.args);
+  if (!given) return `${text} on an object fresh from its constructor`;
+  return `${text}: the constructor was given ${s.arg!.name}=${pyRepr(given.value)}${given.passed ? '' : ' (its default)'}`;
 }
 
 /** Why a decided-true condition holds for these arguments: the atoms that hold, with the values. */
