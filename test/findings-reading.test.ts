@@ -6,8 +6,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { formatMessage } from '../src/diagnostics/message.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatMessage, literalArgumentTexts } from '../src/diagnostics/message.js';
+import { initParser, parsePython } from '../src/parse/parser.js';
 import { negatedText } from '../src/rules/condition/negate.js';
 import { condText } from '../src/rules/condition/words.js';
 import { controlFlowOfDef } from '../src/rules/controlflow.js';
@@ -93,6 +94,9 @@ describe('one finding per call and error', () => {
 });
 
 describe('messages never show a raw placeholder', () => {
+  beforeAll(async () => {
+    await initParser();
+  });
   const args = new Map([
     ['address', "'10.0.0.300'"],
     ['mode', "'rw'"],
@@ -109,6 +113,17 @@ describe('messages never show a raw placeholder', () => {
     expect(formatMessage('%(mode)s is not allowed', args)).toBe('rw is not allowed');
     expect(formatMessage('{self._closed} {}', args)).toBe('the closed a value');
     expect(formatMessage('braces {{kept}}', args)).toBe('braces {kept}');
+    expect(formatMessage('logger not derived from logging.Logger: {klass.__name__}', args)).toBe('logger not derived from logging.Logger: the name of klass');
+  });
+  it('names a built-in class passed as a value (`klass.__name__`), and no other value', () => {
+    const tree = parsePython('setLoggerClass(dict)\nsetLoggerClass(klass=KeyError)\nsetLoggerClass(AppLogger)\n');
+    try {
+      const params = [{ name: 'klass', kind: 'normal' as const }];
+      const texts = tree.rootNode.descendantsOfType('call').map((c) => formatMessage('not derived: {klass.__name__}', literalArgumentTexts(c!, params)));
+      expect(texts).toEqual(['not derived: dict', 'not derived: KeyError', 'not derived: the name of klass']);
+    } finally {
+      tree.delete();
+    }
   });
   it('says when the message is an expression the raise computes', () => {
     expect(formatMessage('retcode', new Map(), '.*')).toBe('a message computed at run time (`retcode`)');

@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import { readArgs } from '../match/bind.js';
 import type { ParamSpec } from '../rules/condition/types.js';
+import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../python/builtins.js';
 
 const LITERALS = new Set(['string', 'integer', 'float', 'true', 'false', 'none', 'concatenated_string']);
 
@@ -19,9 +20,18 @@ export function literalArgumentTexts(call: Node, params: readonly ParamSpec[]): 
   a.positional.slice(0, a.splatAt ?? a.positional.length).forEach((n, i) => {
     const p = positional[i];
     if (p && LITERALS.has(n.type)) out.set(p.name, n.text);
+    if (p) className(out, p.name, n);
   });
-  for (const [name, n] of a.keywords) if (LITERALS.has(n.type)) out.set(name, n.text);
+  for (const [name, n] of a.keywords) {
+    if (LITERALS.has(n.type)) out.set(name, n.text);
+    className(out, name, n);
+  }
   return out;
+}
+
+/** A built-in class passed as a value (`setLoggerClass(dict)`): `klass.__name__` is its name. */
+function className(out: Map<string, string>, param: string, n: Node): void {
+  if (n.type === 'identifier' && (BUILTIN_CLASSES.has(n.text) || isBuiltinExceptionClass(n.text))) out.set(`${param}.__name__`, `'${n.text}'`);
 }
 
 /** A literal's text as `str()` would show it (`'1.2.3'` → `1.2.3`), or as written when that is not plain. */
@@ -37,6 +47,8 @@ function words(expr: string): string {
   if (!e) return 'a value';
   let m = /^(?:type\(\s*([\w.]+)\s*\)|([\w.]+)\.__class__)\.__(?:qual)?name__$/.exec(e);
   if (m) return `the type of ${m[1] ?? m[2]}`;
+  m = /^([\w.]+)\.__(?:qual)?name__$/.exec(e);
+  if (m) return `the name of ${m[1]}`;
   m = /^(?:self|cls)\.(_*)(\w+)$/.exec(e);
   if (m) return `the ${m[2]!.replace(/_/g, ' ')}`;
   if (/^[A-Za-z_]\w*$/.test(e)) return `the given ${e}`;

@@ -10,6 +10,7 @@
 import type { Node } from '../parse/parser.js';
 import type { ImportBinding, Scopes } from '../semantic/scopes.js';
 import { importedNames } from '../python/imports.js';
+import { BUILTIN_CLASSES } from '../python/builtins.js';
 import { plainValue } from '../rules/condition/literal.js';
 import type { PyVal } from '../rules/condition/types.js';
 import type { PlainValue } from '../records/types.js';
@@ -49,25 +50,6 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
   }
   return best ? `${best}:${text.slice(best.length + 1)}` : undefined;
 }
-
-/** Built-in classes a call may pass as a value (`annotation=int`). */
-const BUILTIN_CLASSES = new Set([
-  'int',
-  'str',
-  'float',
-  'bool',
-  'bytes',
-  'bytearray',
-  'memoryview',
-  'complex',
-  'list',
-  'tuple',
-  'dict',
-  'set',
-  'frozenset',
-  'object',
-  'type',
-]);
 
 /** `builtins:<name>` for a built-in class named at `call` that no scope around it rebinds. */
 export function builtinClassReference(n: Node, call: Node, scopes: Scopes): string | undefined {

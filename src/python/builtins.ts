@@ -28,3 +28,22 @@ export const BUILTIN_EXCEPTION_NAME =
 export function isBuiltinExceptionClass(name: string): boolean {
   return BUILTINS.has(name) && (BUILTIN_EXCEPTION_NAME.test(name) || name === 'Exception' || name === 'Warning');
 }
+
+/** Built-in classes a call may pass as a value (`annotation=int`). */
+export const BUILTIN_CLASSES = new Set([
+  'int',
+  'str',
+  'float',
+  'bool',
+  'bytes',
+  'bytearray',
+  'memoryview',
+  'complex',
+  'list',
+  'tuple',
+  'dict',
+  'set',
+  'frozenset',
+  'object',
+  'type',
+]);

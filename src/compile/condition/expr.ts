@@ -15,7 +15,7 @@ import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
 import { ClassState, contextTest, selfAttr, unchangedBefore } from './state.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
-import { isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
+import { classIdentity, isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
 
 const FLIP: Partial<Record<CmpOp, CmpOp>> = {
   '<': '>',
@@ -266,6 +266,10 @@ export class ExprReader {
       const c = isinstanceOf(ofType, exactTypes, { exact: true }, this.defs);
       return op === 'in' || op === 'is' || op === '==' ? c : not(c);
     }
+    // `klass != Logger`: the parameter is (or is not) a plain class of the module itself.
+    const sameClass = (p: Node, c: Node) => (this.assigns.some((a) => a.name === c.text) ? undefined : classIdentity(this.param(p), c, this.defs));
+    const cls = op === '==' || op === '!=' || op === 'is' || op === 'is not' ? (sameClass(ln, rn) ?? sameClass(rn, ln)) : undefined;
+    if (cls) return op === '==' || op === 'is' ? cls : not(cls);
     const l = this.side(ln);
     const keys = (op === 'in' || op === 'not in') && rn.type === 'identifier' && !this.assigns.some((a) => a.name === rn.text) ? this.keys(rn.text) : undefined;
     const r = this.side(rn) ?? (keys && { value: keys });

@@ -112,6 +112,12 @@ export function isinstanceOf(param: string, types: string[], o: { subclass?: tru
   return { k: 'isinstance', param, types, ...o, ...(plain.length ? { plain } : {}) };
 }
 
+/** `p == C` for a bare parameter `p` (`param`) and a plain class `C` of the module (not rebound by the def): `p` is that very class. */
+export function classIdentity(param: string | undefined, c: Node, defs: ModuleDefs | undefined): Cond | undefined {
+  if (!param || c.type !== 'identifier' || !defs?.plain(c.text)) return undefined;
+  return isinstanceOf(param, [c.text], { subclass: true, exact: true }, defs);
+}
+
 /**
  * A call of `helper` with `args`: its one returned expression read over its own parameters (`read`),
  * then over what the caller passed them (`param`: the caller's parameter an argument is, if one).

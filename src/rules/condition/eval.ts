@@ -1,7 +1,7 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { and, not, or, truthy } from './simplify.js';
 import type { CmpOp, Cond, CtorArg, PyVal } from './types.js';
-import { isBuiltinExceptionClass } from '../../python/builtins.js';
+import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, followPrefix, splitPath } from './derived.js';
 
 export type Tri = boolean | undefined;
@@ -188,13 +188,16 @@ export function lengthOf(v: PyVal): number | undefined {
 const BASE_ONLY = new Set(['SystemExit', 'KeyboardInterrupt', 'GeneratorExit', 'BaseExceptionGroup']);
 
 /** `issubclass(v, T)` for a built-in class value against built-in bases; unknown past them. */
-function isSubclass(v: PyVal, types: string[]): Tri {
+function isSubclass(v: PyVal, types: string[], plain?: string[]): Tri {
   if (v.t !== 'class') return undefined;
   const exc = isBuiltinExceptionClass(v.name);
+  const builtin = exc || BUILTIN_CLASSES.has(v.name);
   let out: Tri = false;
   for (const raw of types) {
     const t = raw.replace(/^builtins\./, '');
     if (t === v.name || t === 'object') return true;
+    // A built-in class has only built-in bases: no plain class of the library (no ABC that could register it) is one.
+    if (builtin && plain?.includes(raw)) continue;
     if (t === 'Warning') {
       if (v.name.endsWith('Warning')) return true;
     } else if (t === 'BaseException') {
@@ -311,7 +314,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
       }
       if (!v) return bound?.type ? byType(c, bound.type) : undefined;
       if (c.k === 'truthy') return truthy(v);
-      if (c.k === 'isinstance') return c.subclass ? isSubclass(v, c.types) : isInstance(v, c);
+      // `klass is Logger` (subclass and exact): a value that is no class is not that class.
+      if (c.k === 'isinstance') return c.subclass ? (c.exact && v.t !== 'class' ? false : isSubclass(v, c.types, c.plain)) : isInstance(v, c);
       if (c.k === 'len') {
         const n = lengthOf(v);
         return n === undefined ? undefined : compare({ t: 'int', v: n }, c.op, c.value);

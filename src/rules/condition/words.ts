@@ -14,7 +14,9 @@ function list(v: PyVal): string {
 const shownType = (t: string) => t.replace(/^_+/, '');
 
 /** `type(x) in (list, tuple)` / `type(x) is str`. */
-function exactText(c: { param: string; types: string[] }, op: 'in' | 'not in'): string {
+function exactText(c: { param: string; types: string[]; subclass?: true }, op: 'in' | 'not in'): string {
+  // A class compared with one class (`klass != Logger`).
+  if (c.subclass && c.types.length === 1) return `${c.param} ${op === 'in' ? 'is' : 'is not'} ${c.types[0]}`;
   if (c.types.length === 1) return `type(${c.param}) ${op === 'in' ? 'is' : 'is not'} ${c.types[0]}`;
   return `type(${c.param}) ${op} (${c.types.join(', ')})`;
 }
