@@ -102,7 +102,7 @@ PACKED = ipaddress.ip_address(2 ** 32 - 1)
     const { initParser, parsePython } = await import('../src/parse/parser.js');
     await initParser();
     const node = parsePython(code).rootNode.descendantsOfType('call')[0]!;
-    const rule = { id: 'r', errorClass, raiser: { module, qualname: path, line }, record: {} } as unknown as Rule;
+    const rule = { id: 'r', errorClass, raiser: { module, qualname: path, line }, record: {}, condition: { when: { k: 'true' } } } as unknown as Rule;
     return { rule, site: { node }, confidence: 'possible', condition: 'x', via: [], receiverProven: true, callee: { module, path } } as unknown as Finding;
   };
 
@@ -126,6 +126,19 @@ PACKED = ipaddress.ip_address(2 ** 32 - 1)
     const call = { module: 'ipaddress', path: 'ip_address', args: ['__import__("os")'], kwargs: [] };
     expect(runAll(python, [call]).get(JSON.stringify([call.module, call.path, call.args, call.kwargs]))).toMatchObject({ skip: 'ValueError' });
     expect(runLiteralCalls([await mk("ipaddress.ip_address('1.2.3.4')")], python)).toEqual([]);
+  });
+
+  it('a call its literal arguments settle is reported only when it runs and raises: not when it cannot run, nor outside the pure list', async () => {
+    const settled = async (code: string, module: string, path: string) => ({
+      ...(await findingOf(code, module, path, 'ValueError', 54)),
+      settled: true as const,
+    });
+    const python = { executable: 'python3', version: '3' };
+    const bad = await settled("ipaddress.ip_address('1.2.3.999')", 'ipaddress', 'ip_address');
+    expect(runLiteralCalls([bad], { executable: '/nonexistent/python3', version: '3' })).toEqual([]);
+    expect(runLiteralCalls([bad], undefined)).toEqual([]);
+    expect(runLiteralCalls([await settled("os.remove('x')", 'os', 'remove')], python)).toEqual([]);
+    expect(runLiteralCalls([bad], python).map((f) => f.confidence)).toEqual(['certain']);
   });
 
   it("looks a module's name up as a constant only: an enum member or a number, never process state, a property or a module that acts on import", () => {

@@ -339,16 +339,19 @@ const short = (s: string, max = 80) => (s.length > max ? `${s.slice(0, max - 3)}
  * record's error there, certain when it does.
  */
 export function runLiteralCalls(findings: Finding[], python: RulePython | undefined): Finding[] {
-  if (!python) return findings;
+  // A call its literal arguments settle (match/bind.ts Verdict.settled) is reported only when a run shows it raising.
+  const unsettled = () => findings.filter((f) => !f.settled);
+  if (!python) return unsettled();
   const probes = new Map(findings.map((f) => [f, probeOf(f)] as const).filter(([, p]) => p !== undefined) as [Finding, Probe][]);
-  if (!probes.size) return findings;
+  if (!probes.size) return unsettled();
   const outcomes = runAll(python, [...probes.values()]);
   const out: Finding[] = [];
   for (const f of findings) {
     const p = probes.get(f);
     const o = p && outcomes.get(keyOf(p));
-    if (!o || o.skip || (!o.ok && !o.exc)) out.push(f);
-    else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o)) {
+    if (!o || o.skip || (!o.ok && !o.exc)) {
+      if (!f.settled) out.push(f);
+    } else if (o.exc && o.exc.some((c) => classMatches(f.rule, c)) && sameRaise(f.rule, o)) {
       const ran = `running ${short(shown(p!))} in Python ${python.version} raises ${o.exc[0]!.replace(/^builtins\./, '')}`;
       const observed = short(o.msg ?? '', 200);
       // A generator's raise happens when what the call returns is iterated, which the call site may never do: possible.

@@ -238,6 +238,12 @@ function unpassed(args: Args, params: ParamSpec[], bound: Map<string, Bound>, sc
 
 export interface Verdict {
   raises: Tri;
+  /**
+   * Not decided here, yet the same on every run: every argument a literal, the path to the raise
+   * reading them alone (RaiseCondition.argumentsOnly). Only running the call can say which
+   * (analysis/probe.ts); when nothing runs it, it is not reported.
+   */
+  settled?: true;
   /** One line: why (`always raises`, `mode='rw' is not one of 'r', 'w'`, `raises when seq is empty; seq is not known here`). */
   why: string;
 }
@@ -260,7 +266,8 @@ export interface JudgeOptions {
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions = {}): Verdict {
   const v = judgeCall(rc, call, entry, direct, o);
   // A generator raises when the iterator the call returns is iterated: not at the call itself.
-  if (rc.onIteration && v.raises !== false) return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
+  if (rc.onIteration && v.raises !== false && !v.settled)
+    return { raises: undefined, why: `${v.why} (the raise happens when the iterator the call returns is iterated)` };
   return v;
 }
 
@@ -311,7 +318,8 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
   // `namedtuple('Point', 'x y')`, `ip_network('10.0.0.0/8')`: every argument a literal, a condition over them alone.
   if (v === undefined && rc.argumentsOnly && allKnown(b))
     return {
-      raises: false,
+      raises: undefined,
+      settled: true,
       why: `the call's literal arguments decide it (${describeArgs(b) || 'the defaults'}): it raises on every run or on none, whatever the program's data`,
     };
   // `BZ2File(self.filename)`, `get_type_hints(obj)`: a TypeError that only an argument of another type meets, its type not known here.

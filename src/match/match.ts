@@ -33,6 +33,8 @@ export interface Finding {
   callee?: { module: string; path: string };
   /** The message the recorded raise gave when the call was run (analysis/probe.ts): shown instead of the record's template. */
   observed?: string;
+  /** Its literal arguments decide it one way on every run (match/bind.ts Verdict.settled): reported only if running the call raises. */
+  settled?: true;
 }
 
 type Status = 'raises' | 'maybe';
@@ -111,6 +113,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`,
         receiverProven: h.status === 'raises',
         callee: !certain && v.raises === undefined && !ver ? h.callee : undefined,
+        ...(v.settled ? { settled: true as const } : {}),
       });
     }
   }
