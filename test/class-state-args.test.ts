@@ -22,6 +22,8 @@ interface Case {
   test: 'truthy' | 'none';
   /** Constructor calls; undefined in `known` where the call does not say. */
   calls: string[];
+  /** The parameter stored there, when not the attribute's own name. */
+  param?: string;
   /** No fact at all: the reader cannot tell what the attribute holds from the arguments. */
   none?: true;
 }
@@ -49,6 +51,16 @@ const CASES: Case[] = [
     attr: 'strict',
     test: 'none',
     calls: ['K()', 'K("x", strict=0)', 'K(strict=None)', 'K("a")'],
+  },
+  {
+    // statistics.NormalDist's shape: stored as a float.
+    src: `class N:
+    def __init__(self, mu=0.0, sigma=1.0):
+        self._sigma = float(sigma)`,
+    attr: '_sigma',
+    param: 'sigma',
+    test: 'truthy',
+    calls: ['N()', 'N(0, 0)', 'N(sigma=False)', 'N(1, 2.5)', 'N(mu=1)'],
   },
   {
     // Rebound before it is stored: not the argument.
@@ -94,7 +106,7 @@ describe('state stored from a constructor parameter (python3 as the oracle)', ()
           expect(fact?.arg).toBeUndefined();
           return;
         }
-        expect(fact?.arg?.name).toBe(c.attr);
+        expect(fact?.arg?.name).toBe(c.param ?? c.attr);
         const calls = tree.rootNode.descendantsOfType('call').filter((x) => x?.startPosition.row === x?.endPosition.row && /^[A-Z]\(/.test(x!.text));
         expect(calls.map((x) => x!.text)).toEqual(c.calls);
         for (const [i, call] of calls.entries()) {
@@ -135,7 +147,7 @@ describe('state stored from a constructor parameter (python3 as the oracle)', ()
 });
 
 describe('fixtures/state/ctor_args.py under python3', () => {
-  it('the certain calls raise, the `# ok` ones do not', () => {
+  it('the certain calls raise, the `# ok` ones do not (the constructors of spread() one by one)', () => {
     const script = `
 import sys
 sys.path.insert(0, ${JSON.stringify(new URL('../fixtures/state', import.meta.url).pathname)})
@@ -147,6 +159,13 @@ for f in (m.defaults, m.allowed, m.allowed_by_position, m.refused_by_position, m
         out.append(f.__name__ + ' ok')
     except TypeError as e:
         out.append(f.__name__ + ' ' + str(e))
+from statistics import NormalDist, StatisticsError
+for make in (lambda: NormalDist(0, 0), lambda: NormalDist(), lambda: NormalDist(mu=5, sigma=0.0), lambda: NormalDist(5, 2)):
+    try:
+        make().zscore(1.0)
+        out.append('zscore ok')
+    except StatisticsError as e:
+        out.append('zscore ' + str(e))
 print('\\n'.join(out))
 `;
     const out = execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim().split('\n');
@@ -156,6 +175,10 @@ print('\\n'.join(out))
       'allowed_by_position ok',
       'refused_by_position cannot marshal None unless allow_none is enabled',
       'set_since ok',
+      'zscore zscore() not defined when sigma is zero',
+      'zscore ok',
+      'zscore zscore() not defined when sigma is zero',
+      'zscore ok',
     ]);
   });
 });

@@ -71,6 +71,12 @@ function bindingOf(id: Node): { stmt: Node; value: Node; within: Node; later: No
 export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undefined {
   const fn = call.type === 'call' ? field(call, 'function') : null;
   const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
+  // `NormalDist(0, 0).zscore(x)`: called on the constructor's result itself.
+  if (obj?.type === 'call') {
+    const args = field(obj, 'arguments');
+    const ctor = field(obj, 'function');
+    return ctor && args?.type === 'argument_list' ? { ctor, called: new Set(), args } : undefined;
+  }
   if (obj?.type !== 'identifier') return undefined;
   const name = obj.text;
   const scope = scopes.scopesOf(call)[0];

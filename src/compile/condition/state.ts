@@ -23,7 +23,7 @@ import { InitFlow, selfAttr } from './initflow.js';
 export { selfAttr };
 
 /** What `__init__` may leave in the attribute: a literal, an object (truthy, not None), or not known. */
-type Value = { lit: PyVal } | { param: string } | 'object' | 'unknown' | 'absent';
+type Value = { lit: PyVal } | { param: string; float?: true } | 'object' | 'unknown' | 'absent';
 const FALSE_LITERALS = new Set(['None', 'False', '0', "''", '""', '()', '[]', '{}']);
 
 /**
@@ -97,7 +97,12 @@ export class ClassState {
     if (only && only !== 'object' && only !== 'unknown' && only !== 'absent' && 'param' in only) {
       const p = this.initParams().get(only.param);
       return p
-        ? { attr, fresh: true, changedBy: s.changedBy, arg: { name: only.param, index: p.index, ...(p.default ? { default: p.default } : {}), test } }
+        ? {
+            attr,
+            fresh: true,
+            changedBy: s.changedBy,
+            arg: { name: only.param, index: p.index, ...(p.default ? { default: p.default } : {}), test, ...(only.float ? { float: true as const } : {}) },
+          }
         : undefined;
     }
     let out: boolean | undefined;
@@ -130,7 +135,7 @@ export class ClassState {
   /** A value key of InitFlow as a Value; `absent` is the class-level default when the body binds one literal. */
   private value(key: string, attr: string): Value {
     if (key === 'object' || key === 'unknown') return key;
-    if (key.startsWith('param:')) return { param: key.slice(6) };
+    if (key.startsWith('param:')) return key.endsWith(':float') ? { param: key.slice(6, -6), float: true } : { param: key.slice(6) };
     if (key === 'absent') {
       const at = this.classLevel.get(attr);
       const lit = at?.length === 1 ? literalOf(field(at[0]!, 'right'), this.constant) : undefined;
@@ -143,14 +148,15 @@ export class ClassState {
   valueKey(right: Node | null): string {
     const lit = literalOf(right, this.constant);
     if (lit) return `lit:${JSON.stringify(lit)}`;
+    // A parameter with a default, never rebound in `__init__`: the state is what the caller passed.
+    const p = right && storedParam(right);
+    if (p && this.initParams().get(p.name)?.defaulted && !rebinds(this.init!, p.name)) return `param:${p.name}${p.float ? ':float' : ''}`;
     if (right?.type === 'call') {
       const fn = field(right, 'function');
       const last = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : fn?.text;
       return last && (/^_*[A-Z]/.test(last) || last === 'open') ? 'object' : 'unknown';
     }
     if (right?.type === 'identifier' && this.requiredParam(right.text)) return 'object';
-    // A parameter with a default, never rebound in `__init__`: the state is what the caller passed.
-    if (right?.type === 'identifier' && this.initParams().get(right.text)?.defaulted && !rebinds(this.init!, right.text)) return `param:${right.text}`;
     return 'unknown';
   }
 
@@ -256,6 +262,13 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
     else calls.add(a);
   }
   return { changes, calls };
+}
+
+/** A parameter stored as it is (`self.allow_none = allow_none`) or as a float (`self._sigma = float(sigma)`). */
+function storedParam(right: Node): { name: string; float?: true } | undefined {
+  if (right.type === 'identifier') return { name: right.text };
+  const args = right.type === 'call' && field(right, 'function')?.text === 'float' ? namedChildren(field(right, 'arguments') ?? right) : [];
+  return args.length === 1 && args[0]!.type === 'identifier' ? { name: args[0]!.text, float: true } : undefined;
 }
 
 const LOOPS = new Set(['for_statement', 'while_statement']);

@@ -259,7 +259,9 @@ function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
 function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
   const v = ctorValue(a, args)?.value;
   if (!v) return undefined;
-  const t = a.test === 'none' ? v.t === 'none' : truthy(v);
+  // `float(x)` keeps a number's (or a bool's) truth and is never None; of anything else it is not read here.
+  if (a.float && v.t !== 'int' && v.t !== 'float' && v.t !== 'bool') return undefined;
+  const t = a.test === 'none' ? !a.float && v.t === 'none' : truthy(v);
   return holds ? t : !t;
 }
 

@@ -81,6 +81,8 @@ export interface CtorArg {
   /** Its literal default, when it has one. */
   default?: PyVal;
   test: 'truthy' | 'none';
+  /** Stored as `float(param)`: tested after the conversion (known for a number or a bool only). */
+  float?: true;
 }
 
 export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';
