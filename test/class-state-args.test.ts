@@ -182,3 +182,47 @@ print('\\n'.join(out))
     ]);
   });
 });
+
+describe('the state a method leaves on every way it returns (python3 as the oracle)', () => {
+  const src = `class Z:
+    def __init__(self, path, mode="r"):
+        self.fp = open(path, "rb")
+    def close(self):
+        if self.fp is None:
+            return
+        try:
+            self.flush()
+        finally:
+            fp = self.fp
+            self.fp = None
+            fp.close()
+    def flush(self):
+        pass
+    def reset(self, fp):
+        if fp:
+            self.fp = fp
+        else:
+            self.fp = None
+    def shutdown(self):
+        self._close()
+    def _close(self):
+        self.fp = None
+    def write(self, data):
+        if not self.fp:
+            raise ValueError("closed")`;
+  it('close() and what calls a method that unsets it leave fp None; a method that may set it leaves it unknown', () => {
+    const tree = parsePython(src);
+    try {
+      const cls = tree.rootNode.descendantsOfType('class_definition')[0]!;
+      const write = namedChildren(field(cls, 'body')!).find((d) => d.type === 'function_definition' && field(d, 'name')?.text === 'write')!;
+      const fact = ClassState.of(write, () => undefined)?.fact('fp', 'truthy');
+      expect(fact?.changedBy).toEqual(['__init__', '_close', 'close', 'reset', 'shutdown']);
+      expect(fact?.after).toEqual({ _close: false, close: false, shutdown: false });
+      const script = `${src}\nimport sys\nfor m in ('close', '_close', 'shutdown'):\n    o = Z(sys.executable)\n    getattr(o, m)()\n    print(m, bool(o.fp))\n`;
+      const out = execFileSync('python3', ['-c', script], { encoding: 'utf8' }).trim().split('\n');
+      expect(out).toEqual(['close False', '_close False', 'shutdown False']);
+    } finally {
+      tree.delete();
+    }
+  });
+});

@@ -338,7 +338,8 @@ fresh.each_in_loop('a.zip', ['n.txt'])
 fresh.comment_then_write('a.zip', b'x')
 fresh.read_member('a.zip', 'a.txt')
 fresh.read_member_str_password('a.zip', 'a.txt')  # not encrypted: the possible finding's condition is false here
-for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset, ('a.zip', b'x')), (fresh.write_after_close, ('a.zip', 'n.txt'))):
+fresh.closed_on_one_branch('a.zip', b'x', False)
+for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset, ('a.zip', b'x')), (fresh.write_after_close, ('a.zip', 'n.txt')), (fresh.after_close, ('a.zip', b'x')), (fresh.write_after_close_and_read, ('a.zip', b'x')), (fresh.closed_on_one_branch, ('a.zip', b'x', True))):
     try:
         f(*args)
         print(f.__name__, 'no error')
@@ -350,6 +351,9 @@ for f, args in ((fresh.two_archives, ('a.zip', 'b.zip', b'x')), (fresh.fp_reset,
       'two_archives Attempt to write to ZIP archive that was already closed',
       'fp_reset Attempt to write to ZIP archive that was already closed',
       'write_after_close Attempt to write to ZIP archive that was already closed',
+      'after_close Attempt to write to ZIP archive that was already closed',
+      'write_after_close_and_read Attempt to write to ZIP archive that was already closed',
+      'closed_on_one_branch Attempt to write to ZIP archive that was already closed',
     ]);
   });
 });

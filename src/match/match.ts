@@ -139,7 +139,8 @@ function freshBinding(h: Hit, kind: CallSite['kind'], model: FileModel, memo: Re
   const key = (x: string) => model.classes.resolve(x) ?? x;
   const fresh = memo.fresh();
   const q = fresh && model.qualify(fresh.ctor);
-  if (fresh && q && key(q) === key(owner)) return { called: fresh.called, ...(fresh.args ? { args: ctorArgs(fresh.args) } : {}) };
+  if (fresh && q && key(q) === key(owner))
+    return { called: fresh.called, ...(fresh.args ? { args: ctorArgs(fresh.args) } : {}), ...(fresh.seq ? { seq: fresh.seq } : {}) };
   // A subclass's constructor (the file's own `class Worker(Thread)`), or an object made here and used since
   // (`repr(t)`, a list of new threads): it is still not what runs the caller, whatever its state.
   if (fresh && q && model.classes.isSubclass(key(q), key(owner))) return { called: fresh.called, subclass: true };

@@ -23,6 +23,12 @@ export interface FreshReceiver {
   called: Set<string>;
   /** The constructor call's argument list. */
   args?: Node;
+  /**
+   * The uses between the constructor and the call, in order (none in a loop around the call): the
+   * method called or attribute read or set, and whether it is a call statement that every pass
+   * to the call runs (`zf.close()` in a block that holds the call, above it).
+   */
+  seq?: { name: string; dominates: boolean }[];
 }
 
 const NESTED = new Set(['function_definition', 'class_definition', 'lambda']);
@@ -116,6 +122,7 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   // In a loop the call itself ran on the passes before.
   const own = fn ? field(fn, 'attribute')?.text : undefined;
   if (loop && own) called.add(own);
+  const seq: { at: number; name: string; dominates: boolean }[] = [];
   for (const u of uses) {
     if (!between(u)) continue;
     const up = u.parent;
@@ -125,9 +132,19 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
     if (!attr || host?.type === 'delete_statement' || host?.type === 'pattern_list' || host?.type === 'tuple_pattern') return undefined;
     // An attribute set (`zf.comment = c`) counts as a call of its name: a property's setter, or the state itself (the matcher: src/rules/condition/eval.ts).
     called.add(attr);
+    seq.push({ at: u.startIndex, name: attr, dominates: !loop && host?.type === 'call' && runsBefore(host, call) });
   }
   const args = binding.value.type === 'call' ? field(binding.value, 'arguments') : null;
-  return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(args ? { args } : {}) };
+  const order = loop ? undefined : seq.sort((a, b) => a.at - b.at).map(({ name, dominates }) => ({ name, dominates }));
+  return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(args ? { args } : {}), ...(order ? { seq: order } : {}) };
+}
+
+/** `x.m(...)` is a statement of its own (`zf.close()`, `await w.aclose()`) in a block that holds `call`, above it: every pass to the call runs it first. */
+function runsBefore(use: Node, call: Node): boolean {
+  let stmt = use.parent;
+  if (stmt?.type === 'await') stmt = stmt.parent;
+  if (stmt?.type !== 'expression_statement' || stmt.endIndex > call.startIndex) return false;
+  return !!stmt.parent && contains(stmt.parent, call);
 }
 
 function isParameter(def: Node, name: string): boolean {

@@ -30,11 +30,14 @@ export class InitFlow {
     /** What an assignment's right side leaves in the attribute (a value key: `lit:<json>`, `object`, `unknown`). */
     private readonly valueKey: (right: Node | null) => string,
     private readonly changers: Set<string>,
+    /** What a method of the class leaves in the attribute when it returns, when known (`self.close()` inside another method). */
+    private readonly called?: (method: string) => Set<string> | undefined,
   ) {}
 
-  run(body: Node | null): Set<string> | undefined {
+  /** The values where the body returns, from `start` (`absent` in `__init__`; `unknown` in another method). */
+  run(body: Node | null, start: Set<string> = new Set(['absent'])): Set<string> | undefined {
     if (!body) return undefined;
-    const out = join(this.block(body, new Set(['absent'])), ...this.exits);
+    const out = join(this.block(body, start), ...this.exits);
     return out ?? undefined;
   }
 
@@ -100,11 +103,22 @@ export class InitFlow {
 
   /** A method call that may change the attribute, or `self` handed on, makes it unknown (`next` is what the statement sets). */
   private effects(n: Node, s: Set<string>, next: Set<string> = s): Set<string> {
+    let after: Set<string> | undefined;
     for (const x of n.descendantsOfType(['attribute', 'identifier'])) {
       if (!x) continue;
-      if (x.type === 'identifier' ? x.text === 'self' && x.parent?.type !== 'attribute' : this.changers.has(selfAttr(x) ?? '')) return new Set(['unknown']);
+      if (x.type === 'identifier') {
+        if (x.text === 'self' && x.parent?.type !== 'attribute') return new Set(['unknown']);
+        continue;
+      }
+      const m = selfAttr(x);
+      if (!m || !this.changers.has(m)) continue;
+      // One call of a method whose effect is known (`self._close()`): the attribute is what it leaves.
+      const call = x.parent?.type === 'call' && field(x.parent, 'function')?.id === x.id;
+      const known = call && !after ? this.called?.(m) : undefined;
+      if (!known) return new Set(['unknown']);
+      after = known;
     }
-    return next;
+    return after && next === s ? after : next;
   }
 
   private ifs(st: Node, s: Set<string>): Flow {
@@ -112,7 +126,9 @@ export class InitFlow {
     const at = test ? this.effects(test, s) : s;
     const outs: Flow[] = [];
     const cons = field(st, 'consequence');
-    outs.push(cons ? this.block(cons, at) : at);
+    // `if self.fp is None: return`: on that branch the attribute is None.
+    const none = test?.type === 'comparison_operator' && /^self\.(\w+)\s+is\s+None$/.exec(test.text)?.[1] === this.attr;
+    outs.push(cons ? this.block(cons, none ? new Set(['lit:{"t":"none"}']) : at) : at);
     let hasElse = false;
     for (const c of namedChildren(st)) {
       if (c.type === 'elif_clause') {

@@ -13,7 +13,7 @@
  * `self.fp = None`): a lifecycle flag, not a value the caller feeds (`self.timeout = timeout`).
  */
 import type { Node } from '../../parse/parser.js';
-import { contains, field, namedChildren } from '../../parse/syntax.js';
+import { field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
 import { not, truthy } from '../../rules/condition/simplify.js';
 import type { Cond, PyVal, StateFact } from '../../rules/condition/types.js';
@@ -90,6 +90,19 @@ export class ClassState {
    * when `__init__` does not leave it plain.
    */
   fact(attr: string, test: 'truthy' | 'none'): StateFact | undefined {
+    const base = this.freshFact(attr, test);
+    if (!base) return undefined;
+    // What each method that changes it leaves there when it returns (`close()`'s `self.fp = None`).
+    const after: Record<string, boolean> = {};
+    for (const m of base.changedBy) {
+      const keys = m === '__init__' ? undefined : this.afterKeys(m, attr);
+      const b = keys && testOf(keys, test);
+      if (b !== undefined) after[m] = b;
+    }
+    return Object.keys(after).length ? { ...base, after } : base;
+  }
+
+  private freshFact(attr: string, test: 'truthy' | 'none'): StateFact | undefined {
     const s = this.state(attr);
     if (!s) return undefined;
     // `self.allow_none = allow_none` on every path: what the constructor call passed decides it.
@@ -117,6 +130,32 @@ export class ClassState {
     // An object stands for "set" only when another method unsets it (a lifecycle flag).
     if (s.values.includes('object') && !this.unsetElsewhere(attr)) return undefined;
     return { attr, fresh: out, changedBy: s.changedBy };
+  }
+
+  private readonly afterMemo = new Map<string, Set<string> | null>();
+
+  /**
+   * The values a method leaves in the attribute on every way it returns, from any state: only
+   * literals it assigns (or the effect of another such method it calls) are known. Not for a
+   * generator or coroutine (its body runs later), nor `__init__`.
+   */
+  private afterKeys(method: string, attr: string): Set<string> | undefined {
+    const key = `${attr}\0${method}`;
+    if (this.afterMemo.has(key)) return this.afterMemo.get(key) ?? undefined;
+    this.afterMemo.set(key, null);
+    const name = this.aliases.get(method) ?? method;
+    const def = name === '__init__' ? undefined : this.methods.get(name);
+    const changers = this.changers(attr);
+    let out: Set<string> | undefined;
+    if (def && changers && !def.children.some((c) => c?.type === 'async') && !def.descendantsOfType(['yield', 'await']).length) {
+      const literal = (r: Node | null) => {
+        const lit = literalOf(r, this.constant);
+        return lit ? `lit:${JSON.stringify(lit)}` : 'unknown';
+      };
+      out = new InitFlow(attr, literal, changers, (m) => this.afterKeys(m, attr)).run(field(def, 'body'), new Set(['unknown']));
+    }
+    this.afterMemo.set(key, out ?? null);
+    return out;
   }
 
   private state(attr: string): { values: Value[]; changedBy: string[] } | undefined {
@@ -264,6 +303,19 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
   return { changes, calls };
 }
 
+/** The test's value for every literal in `keys`, when they agree (none unknown). */
+function testOf(keys: Set<string>, test: 'truthy' | 'none'): boolean | undefined {
+  let out: boolean | undefined;
+  for (const k of keys) {
+    if (!k.startsWith('lit:')) return undefined;
+    const v = JSON.parse(k.slice(4)) as PyVal;
+    const b = test === 'truthy' ? truthy(v) : v.t === 'none';
+    if (out !== undefined && out !== b) return undefined;
+    out = b;
+  }
+  return out;
+}
+
 /** A parameter stored as it is (`self.allow_none = allow_none`) or as a float (`self._sigma = float(sigma)`). */
 function storedParam(right: Node): { name: string; float?: true } | undefined {
   if (right.type === 'identifier') return { name: right.text };
@@ -271,7 +323,6 @@ function storedParam(right: Node): { name: string; float?: true } | undefined {
   return args.length === 1 && args[0]!.type === 'identifier' ? { name: args[0]!.text, float: true } : undefined;
 }
 
-const LOOPS = new Set(['for_statement', 'while_statement']);
 const BINDS = new Set([
   'assignment',
   'augmented_assignment',
@@ -296,56 +347,6 @@ function rebinds(def: Node, name: string): boolean {
       return true;
   }
   return false;
-}
-
-/**
- * The def changes nothing of the attribute before `test` (nor after it in a loop around it): no
- * assignment to it, no call of a method that may change it, `self` not handed on.
- */
-export function unchangedBefore(def: Node, test: Node, fact: StateFact): boolean {
-  const before = (x: Node) => {
-    if (x.startIndex < test.startIndex) return true;
-    for (let p = x.parent; p && p.id !== def.id; p = p.parent)
-      if (LOOPS.has(p.type) && p.startIndex <= test.startIndex && test.endIndex <= p.endIndex) return true;
-    return false;
-  };
-  const changed = new Set(fact.changedBy);
-  for (const x of field(def, 'body')?.descendantsOfType(['attribute', 'identifier', 'await', 'yield']) ?? []) {
-    if (!x || !before(x) || leaves(x, def, test)) continue;
-    // Other tasks (or the generator's consumer) run while the def waits: the state may change.
-    if (x.type === 'await' || x.type === 'yield') return false;
-    if (x.type === 'identifier') {
-      const up = x.parent?.type;
-      if (x.text === 'self' && up !== 'attribute' && up !== 'return_statement') return false;
-      continue;
-    }
-    const a = selfAttr(x);
-    if (a && changed.has(a)) return false;
-    if (a === fact.attr) {
-      const up = x.parent;
-      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === x.id;
-      if (written || up?.type === 'pattern_list' || up?.type === 'tuple_pattern' || up?.type === 'delete_statement') return false;
-    }
-  }
-  return true;
-}
-
-/**
- * `x` is in a block that ends by leaving the def (`if mode == 'w': return self._open_to_write(...)`)
- * and does not hold `test`: no pass through `x` reaches the test (no `try` around it that could
- * resume, no `break` / `continue` in the block that could skip its end).
- */
-function leaves(x: Node, def: Node, test: Node): boolean {
-  let block: Node | undefined;
-  for (let p = x.parent; p && p.id !== def.id; p = p.parent) {
-    if (p.type === 'try_statement' || p.type === 'with_statement') return false;
-    if (!block && p.type === 'block' && !contains(p, test)) {
-      const last = namedChildren(p).at(-1);
-      if ((last?.type === 'return_statement' || last?.type === 'raise_statement') && !p.descendantsOfType(['break_statement', 'continue_statement']).length)
-        block = p;
-    }
-  }
-  return !!block;
 }
 
 /** Getters of what runs the caller: its thread, asyncio task or running loop, process. */

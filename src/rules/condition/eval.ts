@@ -1,6 +1,6 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { and, not, or, truthy } from './simplify.js';
-import type { CmpOp, Cond, CtorArg, PyVal } from './types.js';
+import type { CmpOp, Cond, CtorArg, PyVal, StateFact } from './types.js';
 import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, followPrefix, splitPath } from './derived.js';
 
@@ -43,7 +43,7 @@ export interface Binding {
   /** The call has `**mapping`: any keyword may be passed. */
   kwSplat: boolean;
   /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
-  fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs };
+  fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs; seq?: readonly { name: string; dominates: boolean }[] };
   /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
   caller?: Map<string, Bound>;
 }
@@ -255,6 +255,13 @@ function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
   return out;
 }
 
+/** The last use since the constructor that may change the fact (a method of `changedBy`, or the attribute itself), when the uses are known in order. */
+export function lastChange(s: StateFact, seq: readonly { name: string; dominates: boolean }[] | undefined): { name: string; dominates: boolean } | undefined {
+  if (!seq || s.context) return undefined;
+  for (let i = seq.length - 1; i >= 0; i--) if (seq[i]!.name === s.attr || s.changedBy.includes(seq[i]!.name)) return seq[i];
+  return undefined;
+}
+
 /** A state fact held by a constructor argument (`Marshaller(allow_none=True)`): its test on what the call passed, or the default. */
 function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
   const v = ctorValue(a, args)?.value;
@@ -286,8 +293,12 @@ export function evaluate(c: Cond, b: Binding): Tri {
     case 'data':
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
       // From a subclass's constructor only a context fact holds (the object is new, whatever its `__init__` leaves).
-      if (c.state && b.fresh && (!b.fresh.subclass || c.state.context) && !b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m)))
-        return c.state.arg ? ctorTest(c.state.arg, c.state.fresh, b.fresh.args) : c.state.fresh;
+      if (c.state && b.fresh && (!b.fresh.subclass || c.state.context)) {
+        const since = lastChange(c.state, b.fresh.seq);
+        if (since) return since.dominates && c.state.after ? c.state.after[since.name] : undefined;
+        if (!b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m)))
+          return c.state.arg ? ctorTest(c.state.arg, c.state.fresh, b.fresh.args) : c.state.fresh;
+      }
       return undefined;
     case 'not': {
       const e = evaluate(c.e, b);

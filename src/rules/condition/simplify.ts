@@ -1,6 +1,6 @@
 /** Building conditions with constant folding: `and([true, c])` is `c`, `not(not(c))` is `c`. */
 import { negatedText } from './negate.js';
-import type { Cond, PyVal } from './types.js';
+import type { Cond, PyVal, StateFact } from './types.js';
 
 export function and(cs: Cond[]): Cond {
   return junction('and', cs);
@@ -75,7 +75,7 @@ export function not(c: Cond): Cond {
   if (c.k === 'data') {
     // Python's own text reads negated as Python would write it; the compiler's words (`an earlier branch did not return`) get a `not`.
     const text = (!SYNTHETIC.test(c.text) && negatedText(c.text)) || (c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`);
-    return c.state ? { k: 'data', text, state: { ...c.state, fresh: !c.state.fresh } } : { k: 'data', text };
+    return c.state ? { k: 'data', text, state: negateState(c.state) } : { k: 'data', text };
   }
   return { k: 'not', e: c };
 }
@@ -212,4 +212,10 @@ export function truthy(v: PyVal): boolean {
     default:
       return v.items.length > 0;
   }
+}
+
+/** A state fact of the negated test: every value it knows flips. */
+function negateState(s: StateFact): StateFact {
+  const after = s.after && Object.fromEntries(Object.entries(s.after).map(([m, b]) => [m, !b]));
+  return { ...s, fresh: !s.fresh, ...(after ? { after } : {}) };
 }

@@ -71,6 +71,8 @@ export interface StateFact {
    * `fresh` says whether it is that test (true) or its negation (false).
    */
   arg?: CtorArg;
+  /** The test's value after each of `changedBy` that leaves it known on every way it returns (`close()`: `self.fp = None`). */
+  after?: Record<string, boolean>;
 }
 
 /** A parameter of the class's `__init__` (after `self`) whose argument a fresh object's state holds. */

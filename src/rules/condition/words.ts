@@ -1,5 +1,5 @@
 /** Raise conditions in words: for `records check`, `explain` and the `condition` of a diagnostic. */
-import { boundOf, ctorValue, evaluate, lengthOf, type Binding } from './eval.js';
+import { boundOf, ctorValue, evaluate, lastChange, lengthOf, type Binding } from './eval.js';
 import { pyRepr } from './literal.js';
 import { splitPath } from './derived.js';
 import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
@@ -105,6 +105,8 @@ function atomWords(c: Cond, b: Binding): string | undefined {
 /** A decided test of the receiver's state: what its constructor left there. */
 function stateWords(text: string, s: StateFact, b: Binding): string {
   if (s.context) return `${text}: the object was made by the caller`;
+  const since = lastChange(s, b.fresh?.seq);
+  if (since) return `${text} after ${since.name}()`;
   const given = s.arg && ctorValue(s.arg, b.fresh?.args);
   if (!given) return `${text} on an object fresh from its constructor`;
   return `${text}: the constructor was given ${s.arg!.name}=${pyRepr(given.value)}${given.passed ? '' : ' (its default)'}`;
