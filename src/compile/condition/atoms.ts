@@ -51,3 +51,19 @@ export function defaultMember(
   const holds = op === 'in' || op === '==';
   return (whole) => (holds ? or([not(given), and([given, data(whole)])]) : and([given, data(whole)]));
 }
+
+/** A comparison read with its sides swapped (the parameter on the left). */
+export const FLIP: Partial<Record<CmpOp, CmpOp>> = {
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+  '==': '==',
+  '!=': '!=',
+  is: 'is',
+  'is not': 'is not',
+  in: 'has',
+  'not in': 'has not',
+};
+/** The comparison operators a test is read through. */
+export const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);

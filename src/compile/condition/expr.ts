@@ -11,26 +11,12 @@ import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
-import { build, data, defaultMember, keyword, nonEmpty } from './atoms.js';
+import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, contextTest, selfAttr } from './state.js';
 import { unchangedBefore } from './unchanged.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
 import { classIdentity, isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
-
-const FLIP: Partial<Record<CmpOp, CmpOp>> = {
-  '<': '>',
-  '>': '<',
-  '<=': '>=',
-  '>=': '<=',
-  '==': '==',
-  '!=': '!=',
-  is: 'is',
-  'is not': 'is not',
-  in: 'has',
-  'not in': 'has not',
-};
-const OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
 /** `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
@@ -370,6 +356,9 @@ export class ExprReader {
       const p = ofType ?? this.param(what);
       if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
     }
+    // `callable(x)`: x is an instance of collections.abc.Callable.
+    const called = fn === 'callable' && args.length === 1 ? this.param(this.through(args[0]!)) : undefined;
+    if (called) return { k: 'isinstance', param: called, types: ['Callable'] };
     // `keyword.iskeyword(name)` (any import of it): whether the name is one of Python's keywords.
     const callee = field(n, 'function');
     if (args.length === 1 && callee && calleeLibraryName(callee) === 'keyword.iskeyword') {

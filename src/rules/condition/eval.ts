@@ -59,7 +59,7 @@ export function boundOf(b: Binding, name: string): Bound | undefined {
   return { value, given: base.given, text: base.text };
 }
 
-const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
+const BUILTIN_TYPES: Record<string, Kind[]> = {
   int: ['int', 'bool'],
   bool: ['bool'],
   float: ['float'],
@@ -88,6 +88,8 @@ const BUILTIN_TYPES: Record<string, PyVal['t'][]> = {
   Collection: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
   Container: ['tuple', 'list', 'str', 'bytes', 'set', 'dict'],
   Hashable: ['none', 'bool', 'int', 'float', 'str', 'bytes', 'tuple'],
+  // A class object or a def's function is callable; no literal is.
+  Callable: ['class', 'function'],
 };
 
 /** A type as written (`_Sequence`, `collections.abc.Sequence`, `builtins.str`) → its key in BUILTIN_TYPES. */

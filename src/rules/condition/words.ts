@@ -35,7 +35,7 @@ export function condText(c: Cond, top = true): string {
     case 'not':
       if (c.e.k === 'truthy') return `not ${c.e.param}`;
       if (c.e.k === 'given') return c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
-      if (c.e.k === 'isinstance') return c.e.exact ? exactText(c.e, 'not in') : `not ${c.e.subclass ? 'issubclass' : 'isinstance'}(${c.e.param}, ${c.e.types.join(' | ')})`;
+      if (c.e.k === 'isinstance') return c.e.exact ? exactText(c.e, 'not in') : `not ${condText(c.e, false)}`;
       if (c.e.k === 'len' && isNonEmpty(c.e)) return `${c.e.param} is empty`;
       return `not ${condText(c.e, false)}`;
     case 'and':
@@ -51,6 +51,7 @@ export function condText(c: Cond, top = true): string {
     case 'truthy':
       return c.param;
     case 'isinstance':
+      if (!c.subclass && c.types.join() === 'Callable') return `callable(${c.param})`;
       return c.exact ? exactText(c, 'in') : `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
       return c.key ? `'${c.key}' passed` : `${c.param} passed`;
@@ -81,6 +82,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
     if (c.e.k === 'given') return condText(c);
     if (c.e.k === 'isinstance') {
       const v = boundOf(b, c.e.param)?.value;
+      if (v && c.e.types.join() === 'Callable') return `${c.e.param}=${pyRepr(v)} is not callable`;
       return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.subclass ? 'subclass of ' : ''}${c.e.types.map(shownType).join(' or ')}` : undefined;
     }
     const inner = atomWords(c.e, b);
