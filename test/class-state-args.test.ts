@@ -63,6 +63,23 @@ const CASES: Case[] = [
     calls: ['N()', 'N(0, 0)', 'N(sigma=False)', 'N(1, 2.5)', 'N(mu=1)'],
   },
   {
+    // smtplib.SMTP's shape: connected in __init__ only when a host is given.
+    src: `class S:
+    sock = None
+    def __init__(self, host='', port=0):
+        self.timeout = 1
+        if host:
+            self.connect(host, port)
+    def connect(self, host, port):
+        self.sock = object()
+    def close(self):
+        self.sock = None`,
+    attr: 'sock',
+    param: 'host',
+    test: 'truthy',
+    calls: ['S()', "S('')", 'S(port=25)'],
+  },
+  {
     // Rebound before it is stored: not the argument.
     src: `class R:
     def __init__(self, timeout=None):
@@ -74,7 +91,7 @@ const CASES: Case[] = [
     none: true,
   },
   {
-    // The argument on one branch, a literal on the other.
+    // The argument on one branch, a literal on the other: known where the literal is (flag false).
     src: `class B:
     def __init__(self, flag=False, value=None):
         if flag:
@@ -83,8 +100,8 @@ const CASES: Case[] = [
             self.value = 1`,
     attr: 'value',
     test: 'none',
-    calls: ['B()'],
-    none: true,
+    param: 'flag',
+    calls: ['B()', 'B(0, 5)', 'B(value=None)'],
   },
 ];
 
@@ -159,6 +176,11 @@ for f in (m.defaults, m.allowed, m.allowed_by_position, m.refused_by_position, m
         out.append(f.__name__ + ' ok')
     except TypeError as e:
         out.append(f.__name__ + ' ' + str(e))
+import smtplib
+try:
+    m.not_connected('x', '')
+except smtplib.SMTPServerDisconnected as e:
+    out.append('not_connected ' + str(e))
 from statistics import NormalDist, StatisticsError
 for make in (lambda: NormalDist(0, 0), lambda: NormalDist(), lambda: NormalDist(mu=5, sigma=0.0), lambda: NormalDist(5, 2)):
     try:
@@ -175,6 +197,7 @@ print('\\n'.join(out))
       'allowed_by_position ok',
       'refused_by_position cannot marshal None unless allow_none is enabled',
       'set_since ok',
+      'not_connected please run connect() first',
       'zscore zscore() not defined when sigma is zero',
       'zscore ok',
       'zscore zscore() not defined when sigma is zero',

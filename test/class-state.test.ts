@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser, parsePython, type Node } from '../src/parse/parser.js';
 import { field, namedChildren } from '../src/parse/syntax.js';
-import { ClassState, contextIdentity } from '../src/compile/condition/state.js';
+import { ClassState } from '../src/compile/condition/state.js';
+import { contextIdentity } from '../src/compile/condition/context.js';
 
 beforeAll(async () => {
   await initParser();

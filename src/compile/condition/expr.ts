@@ -12,7 +12,8 @@ import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
-import { ClassState, contextTest, selfAttr } from './state.js';
+import { ClassState, selfAttr } from './state.js';
+import { contextTest } from './context.js';
 import { unchangedBefore } from './unchanged.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';

@@ -32,6 +32,8 @@ export class InitFlow {
     private readonly changers: Set<string>,
     /** What a method of the class leaves in the attribute when it returns, when known (`self.close()` inside another method). */
     private readonly called?: (method: string) => Set<string> | undefined,
+    /** A parameter's truth taken as known: `if host:` runs only the branch it picks. */
+    private readonly assume?: { name: string; truthy: boolean },
   ) {}
 
   /** The values where the body returns, from `start` (`absent` in `__init__`; `unknown` in another method). */
@@ -128,6 +130,12 @@ export class InitFlow {
     const cons = field(st, 'consequence');
     // `if self.fp is None: return`: on that branch the attribute is None.
     const none = test?.type === 'comparison_operator' && /^self\.(\w+)\s+is\s+None$/.exec(test.text)?.[1] === this.attr;
+    const taken = test && this.assume ? assumed(test, this.assume) : undefined;
+    if (taken !== undefined && !namedChildren(st).some((c) => c.type === 'elif_clause')) {
+      const orElse = namedChildren(st).find((c) => c.type === 'else_clause');
+      const body = taken ? cons : orElse ? field(orElse, 'body') : null;
+      return body ? this.block(body, at) : at;
+    }
     outs.push(cons ? this.block(cons, none ? new Set(['lit:{"t":"none"}']) : at) : at);
     let hasElse = false;
     for (const c of namedChildren(st)) {
@@ -217,6 +225,13 @@ export class InitFlow {
     while (top.parent?.type === 'assignment') top = top.parent;
     return top.parent?.type === 'expression_statement';
   }
+}
+
+/** `if name:` / `if not name:` under an assumed truth of `name`: whether the branch runs. */
+function assumed(test: Node, a: { name: string; truthy: boolean }): boolean | undefined {
+  if (test.type === 'identifier') return test.text === a.name ? a.truthy : undefined;
+  const arg = test.type === 'not_operator' ? field(test, 'argument') : null;
+  return arg?.type === 'identifier' && arg.text === a.name ? !a.truthy : undefined;
 }
 
 function join(...fs: Flow[]): Flow {

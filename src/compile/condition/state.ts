@@ -15,8 +15,8 @@
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
-import { not, truthy } from '../../rules/condition/simplify.js';
-import type { Cond, PyVal, StateFact } from '../../rules/condition/types.js';
+import { truthy } from '../../rules/condition/simplify.js';
+import type { PyVal, StateFact } from '../../rules/condition/types.js';
 import { handedEffect, storeOf } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
 
@@ -118,18 +118,57 @@ export class ClassState {
           }
         : undefined;
     }
+    const out = this.valuesTest(s.values, test, attr);
+    return out === undefined ? this.branchFact(attr, test, s.changedBy) : { attr, fresh: out, changedBy: s.changedBy };
+  }
+
+  /** The test's value for every value in `values`, when they agree (an object counts only for a lifecycle flag). */
+  private valuesTest(values: Value[], test: 'truthy' | 'none', attr: string): boolean | undefined {
     let out: boolean | undefined;
-    for (const v of s.values) {
+    for (const v of values) {
       if (v === 'unknown' || v === 'absent') return undefined;
       if (v !== 'object' && 'param' in v) return undefined;
       const b = v === 'object' ? test === 'truthy' : test === 'truthy' ? truthy(v.lit) : v.lit.t === 'none';
       if (out !== undefined && out !== b) return undefined;
       out = b;
     }
-    if (out === undefined) return undefined;
     // An object stands for "set" only when another method unsets it (a lifecycle flag).
-    if (s.values.includes('object') && !this.unsetElsewhere(attr)) return undefined;
-    return { attr, fresh: out, changedBy: s.changedBy };
+    if (out !== undefined && values.includes('object') && !this.unsetElsewhere(attr)) return undefined;
+    return out;
+  }
+
+  /**
+   * `if host: self.connect(host)` in `__init__`: the state read under each truth of a defaulted
+   * parameter `__init__` tests as a whole (`if p:` / `if not p:`), when one of them leaves it known.
+   */
+  private branchFact(attr: string, test: 'truthy' | 'none', changedBy: string[]): StateFact | undefined {
+    const changers = this.changers(attr);
+    if (!changers) return undefined;
+    const tested = new Set<string>();
+    for (const st of namedChildren(field(this.init!, 'body') ?? this.init!)) {
+      const t = st.type === 'if_statement' ? field(st, 'condition') : null;
+      const id = t?.type === 'not_operator' ? field(t, 'argument') : t;
+      if (id?.type === 'identifier') tested.add(id.text);
+    }
+    for (const name of tested) {
+      const p = this.initParams().get(name);
+      if (!p?.defaulted || rebinds(this.init!, name)) continue;
+      const under = (truthy: boolean) => {
+        const keys = new InitFlow(attr, (n) => this.valueKey(n), changers, undefined, { name, truthy }).run(field(this.init!, 'body'));
+        return keys
+          ? this.valuesTest(
+              [...keys].map((k) => this.value(k, attr)),
+              test,
+              attr,
+            )
+          : undefined;
+      };
+      const cases = { truthy: under(true), falsy: under(false) };
+      if (cases.truthy === undefined && cases.falsy === undefined) continue;
+      const arg = { name, index: p.index, ...(p.default ? { default: p.default } : {}), test: 'truthy' as const, cases };
+      return { attr, fresh: true, changedBy, arg };
+    }
+    return undefined;
   }
 
   private readonly afterMemo = new Map<string, Set<string> | null>();
@@ -347,25 +386,4 @@ function rebinds(def: Node, name: string): boolean {
       return true;
   }
   return false;
-}
-
-/** Getters of what runs the caller: its thread, asyncio task or running loop, process. */
-const CONTEXT = new Set(['current_thread', 'currentThread', 'main_thread', 'current_task', 'get_running_loop', '_get_running_loop', 'current_process']);
-
-/** `self is current_thread()` (either way round): the receiver compared with what runs the caller (StateFact.context). */
-export function contextIdentity(a: Node, b: Node): StateFact | undefined {
-  const call = a.type === 'identifier' && a.text === 'self' ? b : b.type === 'identifier' && b.text === 'self' ? a : undefined;
-  const args = call?.type === 'call' ? field(call, 'arguments') : null;
-  if (!args || namedChildren(args).length) return undefined;
-  const fn = field(call!, 'function');
-  const name = fn?.type === 'identifier' ? fn.text : fn?.type === 'attribute' ? field(fn, 'attribute')?.text : undefined;
-  return name && CONTEXT.has(name) ? { attr: `${name}()`, fresh: false, changedBy: [], context: true } : undefined;
-}
-
-/** `self is current_thread()` / `is not`: the receiver's identity with what runs the caller, as a context fact. */
-export function contextTest(ln: Node, op: string, rn: Node): Cond | undefined {
-  const ctx = op === 'is' || op === 'is not' ? contextIdentity(ln, rn) : undefined;
-  if (!ctx) return undefined;
-  const c: Cond = { k: 'data', text: `${ln.text} is ${rn.text}`, state: ctx };
-  return op === 'is' ? c : not(c);
 }

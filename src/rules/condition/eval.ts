@@ -268,6 +268,10 @@ export function lastChange(s: StateFact, seq: readonly { name: string; dominates
 function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
   const v = ctorValue(a, args)?.value;
   if (!v) return undefined;
+  if (a.cases) {
+    const r = truthy(v) ? a.cases.truthy : a.cases.falsy;
+    return r === undefined ? undefined : holds ? r : !r;
+  }
   // `float(x)` keeps a number's (or a bool's) truth and is never None; of anything else it is not read here.
   if (a.float && v.t !== 'int' && v.t !== 'float' && v.t !== 'bool') return undefined;
   const t = a.test === 'none' ? !a.float && v.t === 'none' : truthy(v);

@@ -85,6 +85,8 @@ export interface CtorArg {
   test: 'truthy' | 'none';
   /** Stored as `float(param)`: tested after the conversion (known for a number or a bool only). */
   float?: true;
+  /** `if host: self.connect(host)`: the fact's value by the argument's truth, where `__init__` leaves it known (`test` is then `truthy`). */
+  cases?: { truthy?: boolean; falsy?: boolean };
 }
 
 export type ParamKind = 'positional-only' | 'normal' | 'keyword-only' | 'var-positional' | 'var-keyword';
