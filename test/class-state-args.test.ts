@@ -176,6 +176,12 @@ for f in (m.defaults, m.allowed, m.allowed_by_position, m.refused_by_position, m
         out.append(f.__name__ + ' ok')
     except TypeError as e:
         out.append(f.__name__ + ' ' + str(e))
+import after
+try:
+    after.feed_after_close(b'<a/>')
+except ValueError as e:
+    out.append('feed_after_close ' + str(e))
+after.feed_after_maybe_close(b'<a/>', False)
 import smtplib
 try:
     m.not_connected('x', '')
@@ -197,6 +203,7 @@ print('\\n'.join(out))
       'allowed_by_position ok',
       'refused_by_position cannot marshal None unless allow_none is enabled',
       'set_since ok',
+      'feed_after_close feed() called after end of stream',
       'not_connected please run connect() first',
       'zscore zscore() not defined when sigma is zero',
       'zscore ok',

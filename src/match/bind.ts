@@ -13,7 +13,7 @@ import { namedValue, type Constants } from './refs.js';
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
-import { evaluate, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
+import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
@@ -311,7 +311,8 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
   if (asked && v !== false) return { raises: false, why: `the call asks for the error (${asked[0]}=True)` };
   if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
   // `Thread.start()`'s `not self._initialized`, Popen's `not _can_fork_exec`: nothing at the call decides it, nothing there to act on.
-  if (v === undefined && onlyLibraryState(rc.when)) return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
+  if (v === undefined && onlyLibraryState(rc.when) && !stateTouched(rc.when, b))
+    return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
   if (v === false && evaluate(rc.when, { ...b, fresh: undefined }) !== false)
     return { raises: false, why: `does not raise on an object fresh from its constructor (${describeArgs(b) || 'these arguments'})` };
   if (v === false) return { raises: false, why: `does not raise for ${describeArgs(b) || 'these arguments'}` };

@@ -229,6 +229,12 @@ export class ClassState {
     // A parameter with a default, never rebound in `__init__`: the state is what the caller passed.
     const p = right && storedParam(right);
     if (p && this.initParams().get(p.name)?.defaulted && !rebinds(this.init!, p.name)) return `param:${p.name}${p.float ? ':float' : ''}`;
+    // `_parser or XMLParser(...)`: whichever operand it is, a true value.
+    if (right?.type === 'boolean_operator' && field(right, 'operator')?.text === 'or') {
+      const last = field(right, 'right');
+      const lit = literalOf(last, this.constant);
+      return (lit ? truthy(lit) : this.valueKey(last) === 'object') ? 'object' : 'unknown';
+    }
     if (right?.type === 'call') {
       const fn = field(right, 'function');
       const last = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : fn?.text;

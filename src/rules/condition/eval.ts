@@ -264,6 +264,27 @@ export function lastChange(s: StateFact, seq: readonly { name: string; dominates
   return undefined;
 }
 
+/**
+ * Some test of the receiver's state in `c` hangs on the caller's own history: the last use since its
+ * constructor that may change it is a method whose effect is known (`close()`), called on some
+ * passes only (`if done: p.close()`).
+ */
+export function stateTouched(c: Cond, b: Binding): boolean {
+  switch (c.k) {
+    case 'data': {
+      const since = c.state && lastChange(c.state, b.fresh?.seq);
+      return !!since && !since.dominates && c.state?.after?.[since.name] !== undefined;
+    }
+    case 'not':
+      return stateTouched(c.e, b);
+    case 'and':
+    case 'or':
+      return c.es.some((e) => stateTouched(e, b));
+    default:
+      return false;
+  }
+}
+
 /** A state fact held by a constructor argument (`Marshaller(allow_none=True)`): its test on what the call passed, or the default. */
 function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
   const v = ctorValue(a, args)?.value;
