@@ -7,6 +7,7 @@
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
+import { loopItems } from './loops.js';
 import { splatSources } from './splats.js';
 import { annotatedType } from './annotated.js';
 import { namedValue, type Constants } from './refs.js';
@@ -137,13 +138,16 @@ export function constantsOf(node: Node): Map<string, PyVal> {
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
 /** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
 /** `constants`: the libraries' public constants by `module:NAME` (records/values.ts): an argument naming one has its value. */
-export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants): Binding | undefined {
+export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants, loop?: Map<string, PyVal>): Binding | undefined {
   const args = readArgs(call);
   const consts = constantsOf(call);
   const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
   /** An argument: its value, else its builtin type when the syntax says it (once per argument node: every rule of the call's name binds it). */
   const known = argsOf(call);
   const arg = (n: Node): Bound => {
+    // One item of a loop around the call (./loops.ts): not kept for other rules.
+    const item = loop && n.type === 'identifier' ? loop.get(n.text) : undefined;
+    if (item) return { value: item, given: true, text: n.text };
     let b = known.get(n.id);
     if (b) return b;
     // A local bound once to a literal above the call (./locals.ts).
@@ -300,7 +304,27 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       } once reached; ${through}`,
     };
   }
-  const b = bindArguments(call, rc.params, o.scopes, o.constants);
+  return loopVerdict(rc, call, o) ?? judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants), o);
+}
+
+/** Judged once per item of a literal sequence a `for` around the call binds its arguments from (./loops.ts): when every item agrees. */
+function loopVerdict(rc: RaiseCondition, call: Node, o: JudgeOptions): Verdict | undefined {
+  if (!o.scopes) return undefined;
+  const a = readArgs(call);
+  const names = new Set([...a.positional, ...a.keywords.values()].filter((n) => n.type === 'identifier').map((n) => n.text));
+  const consts = constantsOf(call);
+  const items = names.size ? loopItems(call, names, o.scopes(), (n) => consts.get(n)) : undefined;
+  if (!items) return undefined;
+  const vs = items.map((it) => judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants, it), o));
+  if (vs.every((v) => v.raises === false)) return { raises: false, why: `does not raise for any of the ${vs.length} items of the loop around it` };
+  if (vs.every((v) => v.raises === true)) return { raises: true, why: `${vs[0]!.why} (each of the ${vs.length} items of the loop around it)` };
+  const hits = vs.filter((v) => v.raises === true);
+  if (hits.length && vs.every((v) => v.raises !== undefined))
+    return { raises: undefined, why: `raises for ${hits.length} of the ${vs.length} items of the loop around it: ${hits[0]!.why}` };
+  return undefined;
+}
+
+function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOptions): Verdict {
   if (b && o.fresh) b.fresh = o.fresh;
   // `PrettyPrinter(4, 40, 5, stream, True)` (compact is keyword-only), `rmtree(p, onexc=f)` (a keyword of
   // another Python version): the call raises TypeError before the def's body runs, so never this raise.

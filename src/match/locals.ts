@@ -56,7 +56,7 @@ function plainBinding(id: Node): Node | undefined {
 }
 
 /** Whether `id` is a read of the name (not a binding of it, nor an attribute's or keyword's name). */
-function isRead(id: Node): boolean {
+export function isRead(id: Node): boolean {
   const up = id.parent;
   if (!up) return false;
   if (up.type === 'attribute' && field(up, 'attribute')?.id === id.id) return false;
