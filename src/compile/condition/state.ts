@@ -19,6 +19,7 @@ import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal, StateFact } from '../../rules/condition/types.js';
 import { handedEffect, storeOf } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
+import { rebinds, storedParam, testOf } from './stored.js';
 
 export { selfAttr };
 
@@ -294,7 +295,14 @@ export class ClassState {
    * code (but a class of the module that does not change it: ./handed.ts), or call (or pass on as `self.m`) such a method, transitively; aliases join their method.
    * Undefined when some method can change any attribute (`setattr(self, ...)`, `self.__dict__`).
    */
+  private readonly changersMemo = new Map<string, Set<string> | null>();
+
   private changers(attr: string): Set<string> | undefined {
+    if (!this.changersMemo.has(attr)) this.changersMemo.set(attr, this.findChangers(attr) ?? null);
+    return this.changersMemo.get(attr) ?? undefined;
+  }
+
+  private findChangers(attr: string): Set<string> | undefined {
     const direct = new Set<string>();
     const calls = new Map<string, Set<string>>();
     for (const [name, def] of this.defs) {
@@ -346,50 +354,4 @@ function methodEffect(def: Node, attr: string): { changes: boolean; calls: Set<s
     else calls.add(a);
   }
   return { changes, calls };
-}
-
-/** The test's value for every literal in `keys`, when they agree (none unknown). */
-function testOf(keys: Set<string>, test: 'truthy' | 'none'): boolean | undefined {
-  let out: boolean | undefined;
-  for (const k of keys) {
-    if (!k.startsWith('lit:')) return undefined;
-    const v = JSON.parse(k.slice(4)) as PyVal;
-    const b = test === 'truthy' ? truthy(v) : v.t === 'none';
-    if (out !== undefined && out !== b) return undefined;
-    out = b;
-  }
-  return out;
-}
-
-/** A parameter stored as it is (`self.allow_none = allow_none`) or as a float (`self._sigma = float(sigma)`). */
-function storedParam(right: Node): { name: string; float?: true } | undefined {
-  if (right.type === 'identifier') return { name: right.text };
-  const args = right.type === 'call' && field(right, 'function')?.text === 'float' ? namedChildren(field(right, 'arguments') ?? right) : [];
-  return args.length === 1 && args[0]!.type === 'identifier' ? { name: args[0]!.text, float: true } : undefined;
-}
-
-const BINDS = new Set([
-  'assignment',
-  'augmented_assignment',
-  'for_statement',
-  'named_expression',
-  'pattern_list',
-  'tuple_pattern',
-  'list_pattern',
-  'as_pattern',
-]);
-
-/** The def binds `name` again somewhere in its body (`timeout = timeout or 10`, `for x in ...`, `del x`). */
-function rebinds(def: Node, name: string): boolean {
-  for (const id of field(def, 'body')?.descendantsOfType('identifier') ?? []) {
-    if (id?.text !== name) continue;
-    const up = id.parent;
-    if (!up) continue;
-    if (up.type === 'delete_statement' || up.type === 'global_statement' || up.type === 'nonlocal_statement') return true;
-    if (!BINDS.has(up.type)) continue;
-    const target = field(up, 'left') ?? field(up, 'name');
-    if (!target || target.id === id.id || up.type === 'pattern_list' || up.type === 'tuple_pattern' || up.type === 'list_pattern' || up.type === 'as_pattern')
-      return true;
-  }
-  return false;
 }
