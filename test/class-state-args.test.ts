@@ -131,7 +131,7 @@ describe('state stored from a constructor parameter (python3 as the oracle)', ()
             params: new Map(),
             keywords: new Set<string>(),
             kwSplat: false,
-            fresh: { called: new Set<string>(), args: ctorArgs(field(call!, 'arguments')!) },
+            fresh: { called: new Set<string>(), args: ctorArgs(call!) },
           };
           const held = python(c.src, c.calls[i]!, c.attr, c.test);
           expect([c.calls[i], evaluate({ k: 'data', text: '', state: fact! }, b)]).toEqual([c.calls[i], held]);
@@ -147,7 +147,7 @@ describe('state stored from a constructor parameter (python3 as the oracle)', ()
   it('a call through **options or *args says nothing of a parameter it does not name', () => {
     const tree = parsePython('M(**o)\nM(*a)\nM(*a, allow_none=True)\n');
     try {
-      const [a, b, c] = tree.rootNode.descendantsOfType('call').map((x) => ctorArgs(field(x!, 'arguments')!));
+      const [a, b, c] = tree.rootNode.descendantsOfType('call').map((x) => ctorArgs(x!));
       const state = {
         attr: 'allow_none',
         fresh: true,

@@ -42,12 +42,12 @@ export function loopItems(call: Node, args: Set<string>, scopes: Scopes, constan
   const fn = scopes.scopesOf(call)[0];
   if (fn?.type !== 'function_definition') return undefined;
   for (let p = call.parent; p && p.id !== fn.id; p = p.parent) {
-    if (p.type !== 'for_statement' || !contains(field(p, 'body') ?? p, call)) continue;
+    const body = p.type === 'for_statement' ? field(p, 'body') : null;
+    if (!body || !contains(body, call)) continue;
     const names = targetNames(field(p, 'left') ?? p);
     if (!names || !names.some((n) => args.has(n.text))) continue;
     const seq = literalOf(field(p, 'right'), constant);
-    if (!seq || (seq.t !== 'list' && seq.t !== 'tuple') || !seq.items.length || seq.items.length > MAX_ITEMS || !onlyBoundThere(field(p, 'body') ?? p, names))
-      return undefined;
+    if (!seq || (seq.t !== 'list' && seq.t !== 'tuple') || !seq.items.length || seq.items.length > MAX_ITEMS || !onlyBoundThere(body, names)) return undefined;
     const out: Map<string, PyVal>[] = [];
     for (const item of seq.items) {
       if (names.length === 1) out.push(new Map([[names[0]!.text, item]]));
@@ -57,8 +57,7 @@ export function loopItems(call: Node, args: Set<string>, scopes: Scopes, constan
     }
     // A list, dict or set item may be changed before the call: only read as this call's own argument.
     const mutable = new Set(out.flatMap((m) => [...m].filter(([, v]) => MUTABLE.has(v.t)).map(([k]) => k)));
-    for (const id of (field(p, 'body') ?? p).descendantsOfType('identifier'))
-      if (id && mutable.has(id.text) && isRead(id) && !contains(call, id)) return undefined;
+    for (const id of body.descendantsOfType('identifier')) if (id && mutable.has(id.text) && isRead(id) && !contains(call, id)) return undefined;
     return out;
   }
   return undefined;

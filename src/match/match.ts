@@ -8,10 +8,10 @@ import type { Rule, Confidence } from '../rules/types.js';
 import type { RuleSet } from '../rules/ruleset.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import { symbolMatches } from '../rules/names.js';
-import { abbreviate, field, namedChildren } from '../parse/syntax.js';
+import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
-import { constantsOf, judge } from './bind.js';
+import { constantsOf, judge, readArgs } from './bind.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
 import { constructedHere, freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
@@ -140,7 +140,7 @@ function freshBinding(h: Hit, kind: CallSite['kind'], model: FileModel, memo: Re
   const fresh = memo.fresh();
   const q = fresh && model.qualify(fresh.ctor);
   if (fresh && q && key(q) === key(owner))
-    return { called: fresh.called, ...(fresh.args ? { args: ctorArgs(fresh.args) } : {}), ...(fresh.seq ? { seq: fresh.seq } : {}) };
+    return { called: fresh.called, ...(fresh.call ? { args: ctorArgs(fresh.call) } : {}), ...(fresh.seq ? { seq: fresh.seq } : {}) };
   // A subclass's constructor (the file's own `class Worker(Thread)`), or an object made here and used since
   // (`repr(t)`, a list of new threads): it is still not what runs the caller, whatever its state.
   if (fresh && q && model.classes.isSubclass(key(q), key(owner))) return { called: fresh.called, subclass: true };
@@ -151,17 +151,16 @@ function freshBinding(h: Hit, kind: CallSite['kind'], model: FileModel, memo: Re
   return memo.made()?.every(ofOwner) ? { called: new Set(), subclass: true } : undefined;
 }
 
-/** The constructor call's arguments as literals (a module constant too), for state its `__init__` stores from them. */
-export function ctorArgs(list: Node): CtorArgs {
-  const out: CtorArgs = { positional: [], keywords: new Map(), splat: false };
-  const constants = constantsOf(list);
-  const constant = (n: string) => constants.get(n);
-  for (const a of namedChildren(list)) {
-    if (a.type === 'list_splat' || a.type === 'dictionary_splat') out.splat = true;
-    else if (a.type === 'keyword_argument') out.keywords.set(field(a, 'name')?.text ?? '', literalOf(field(a, 'value'), constant));
-    else if (a.type !== 'comment') out.positional.push(literalOf(a, constant));
-  }
-  return out;
+/** The constructor call's arguments as literals (a module constant too), as ./bind.ts reads them, for state its `__init__` stores from them. */
+export function ctorArgs(call: Node): CtorArgs {
+  const a = readArgs(call);
+  const constants = constantsOf(call);
+  const value = (n: Node) => literalOf(n, (name) => constants.get(name));
+  return {
+    positional: a.positional.slice(0, a.splatAt ?? a.positional.length).map(value),
+    keywords: new Map([...a.keywords].map(([k, n]) => [k, value(n)])),
+    splat: a.splatAt !== undefined || a.kwSplat,
+  };
 }
 
 /** The condition tests the receiver's own state as its class's constructor leaves it (a data atom with `state`). */

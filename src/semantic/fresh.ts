@@ -21,8 +21,8 @@ export interface FreshReceiver {
   ctor: Node;
   /** The methods called (or read as attributes) on it before the call: `__enter__` for a `with` target. */
   called: Set<string>;
-  /** The constructor call's argument list. */
-  args?: Node;
+  /** The constructor call (its arguments decide state `__init__` stores from them). */
+  call?: Node;
   /**
    * The uses between the constructor and the call, in order (none in a loop around the call): the
    * method called or attribute read or set, and whether it is a call statement that every pass
@@ -79,9 +79,8 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   const obj = fn?.type === 'attribute' ? field(fn, 'object') : null;
   // `NormalDist(0, 0).zscore(x)`: called on the constructor's result itself.
   if (obj?.type === 'call') {
-    const args = field(obj, 'arguments');
     const ctor = field(obj, 'function');
-    return ctor && args?.type === 'argument_list' ? { ctor, called: new Set(), args } : undefined;
+    return ctor && field(obj, 'arguments')?.type === 'argument_list' ? { ctor, called: new Set(), call: obj } : undefined;
   }
   if (obj?.type !== 'identifier') return undefined;
   const name = obj.text;
@@ -134,9 +133,9 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
     called.add(attr);
     seq.push({ at: u.startIndex, name: attr, dominates: !loop && host?.type === 'call' && runsBefore(host, call) });
   }
-  const args = binding.value.type === 'call' ? field(binding.value, 'arguments') : null;
+  const ctorCall = binding.value.type === 'call' ? binding.value : null;
   const order = loop ? undefined : seq.sort((a, b) => a.at - b.at).map(({ name, dominates }) => ({ name, dominates }));
-  return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(args ? { args } : {}), ...(order ? { seq: order } : {}) };
+  return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(ctorCall ? { call: ctorCall } : {}), ...(order ? { seq: order } : {}) };
 }
 
 /** `x.m(...)` is a statement of its own (`zf.close()`, `await w.aclose()`) in a block that holds `call`, above it: every pass to the call runs it first. */

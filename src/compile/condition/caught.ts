@@ -12,6 +12,7 @@ import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 import { branches } from './helpers.js';
 import { isDocstring } from '../../python/guards.js';
+import { rebinds } from './stored.js';
 
 /** Handler names that catch every class a library raises (not SystemExit / KeyboardInterrupt / GeneratorExit, never raised as errors here). */
 const ANY = new Set(['Exception', 'BaseException']);
@@ -51,29 +52,6 @@ function callbackRaises(def: Node): boolean | undefined {
   return undefined;
 }
 
-const BINDERS = new Set([
-  'pattern_list',
-  'tuple_pattern',
-  'list_pattern',
-  'for_in_clause',
-  'as_pattern_target',
-  'global_statement',
-  'nonlocal_statement',
-  'delete_statement',
-]);
-
-/** The identifier is a target some statement binds (an assignment's left side, a loop target, `global`...). */
-function binds(i: Node): boolean {
-  const up = i.parent;
-  if (!up) return false;
-  if (BINDERS.has(up.type)) return true;
-  const left =
-    up.type === 'assignment' || up.type === 'augmented_assignment' || up.type === 'for_statement' || up.type === 'named_expression'
-      ? field(up, up.type === 'named_expression' ? 'name' : 'left')
-      : null;
-  return left?.id === i.id;
-}
-
 export interface Reader {
   /** The condition of a branch test (./expr.ts). */
   cond(n: Node): Cond;
@@ -94,8 +72,7 @@ function callbackEscapes(name: string, def: Node, tryStmt: Node, reader: Reader)
   // Every def of the name sits right in one of the chain's branches; nothing else assigns it.
   const defs = def.descendantsOfType('function_definition').filter((d): d is Node => !!d && d.id !== def.id && field(d, 'name')?.text === name);
   if (defs.some((d) => !blocks.has(d.parent?.id))) return undefined;
-  const assigned = def.descendantsOfType('identifier').some((i) => i?.text === name && binds(i));
-  if (assigned) return undefined;
+  if (rebinds(def, name)) return undefined;
   const passed: Cond = { k: 'data', text: `the ${name} passed re-raises` };
   const parts: Cond[] = [];
   const prior: Cond[] = [];

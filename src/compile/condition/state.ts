@@ -19,7 +19,8 @@ import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal, StateFact } from '../../rules/condition/types.js';
 import { handedEffect, storeOf } from './handed.js';
 import { InitFlow, selfAttr } from './initflow.js';
-import { rebinds, storedParam, testOf } from './stored.js';
+import { rebinds, storedParam } from './stored.js';
+import { readParams } from './params.js';
 
 export { selfAttr };
 
@@ -97,7 +98,13 @@ export class ClassState {
     const after: Record<string, boolean> = {};
     for (const m of base.changedBy) {
       const keys = m === '__init__' ? undefined : this.afterKeys(m, attr);
-      const b = keys && testOf(keys, test);
+      const b =
+        keys &&
+        this.valuesTest(
+          [...keys].map((k) => this.value(k, attr)),
+          test,
+          attr,
+        );
       if (b !== undefined) after[m] = b;
     }
     return Object.keys(after).length ? { ...base, after } : base;
@@ -252,22 +259,19 @@ export class ClassState {
 
   private params: Map<string, { index: number; defaulted: boolean; default?: PyVal }> | undefined;
 
-  /** `__init__`'s parameters after `self`: position (-1 when keyword-only) and literal default. */
+  /** `__init__`'s parameters after `self`: position (-1 when keyword-only) and literal default (./params.ts). */
   private initParams(): Map<string, { index: number; defaulted: boolean; default?: PyVal }> {
     if (this.params) return this.params;
     const out = new Map<string, { index: number; defaulted: boolean; default?: PyVal }>();
     let index = 0;
-    let keywordOnly = false;
-    const list = namedChildren(field(this.init!, 'parameters') ?? this.init!).slice(1);
-    for (const p of list) {
-      if (p.type === 'keyword_separator' || p.type === 'list_splat_pattern') keywordOnly = true;
-      if (p.type === 'positional_separator' || p.type === 'keyword_separator' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern')
-        continue;
-      const defaulted = p.type === 'default_parameter' || p.type === 'typed_default_parameter';
-      const name = p.type === 'identifier' ? p : p.type === 'typed_parameter' ? namedChildren(p)[0] : field(p, 'name');
-      const d = defaulted ? literalOf(field(p, 'value'), this.constant) : undefined;
-      if (name?.type === 'identifier') out.set(name.text, { index: keywordOnly ? -1 : index, defaulted, ...(d ? { default: d } : {}) });
-      if (!keywordOnly) index++;
+    for (const p of readParams(this.init!, this.constant, true)) {
+      if (p.kind === 'var-positional' || p.kind === 'var-keyword') continue;
+      const positional = p.kind === 'normal' || p.kind === 'positional-only';
+      out.set(p.name, {
+        index: positional ? index++ : -1,
+        defaulted: p.default !== undefined,
+        ...(p.default && p.default !== 'expr' ? { default: p.default } : {}),
+      });
     }
     return (this.params = out);
   }
