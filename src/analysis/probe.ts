@@ -12,8 +12,10 @@
  * (`inspect.Parameter.KEYWORD_ONLY`: src/match/refs.ts), looked up through modules and classes
  * only, to a constant (a number, a string, a class, an enum member: not `sys.argv`; no property
  * runs; no module known to act on import is imported), each call has a second and the batch ten, memory is
- * capped. Whatever fails (no interpreter, a timeout, an argument that is no literal) leaves the
- * finding as it was.
+ * capped. A class of the checked file, or an instance of it, is passed as a stand-in
+ * (src/match/standin.ts): no code of the file runs, and a run that reaches what a stand-in stands
+ * for (a method called, a property read) decides nothing. Whatever fails (no interpreter, a
+ * timeout, an argument that is no literal) leaves the finding as it was.
  */
 import { execFileSync } from 'node:child_process';
 import type { Node } from '../parse/parser.js';
@@ -24,6 +26,7 @@ import type { RulePython } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import { classMatches } from '../rules/lookup.js';
 import { compileMessagePattern } from '../records/pattern.js';
+import { SCRIPT } from './probescript.js';
 
 /** A call of `module`'s `path` (a function or a class) with literal arguments (Python source). */
 export interface Probe extends LiteralArgs {
@@ -130,120 +133,8 @@ const PURE: Record<string, string[]> = {
   tomllib: ['loads'],
   plistlib: ['loads', 'dumps'],
   difflib: ['get_close_matches'],
-  inspect: ['Parameter', 'Signature'],
+  inspect: ['Parameter', 'Signature', 'getattr_static'],
 };
-
-const SCRIPT = String.raw`
-import ast, builtins, enum, importlib, io, itertools, json, signal, sys, traceback, types
-try:
-    import resource
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-except Exception:
-    pass
-PURE = json.loads(sys.argv[1])
-class Late(BaseException):
-    pass
-def late(*_):
-    raise Late()
-signal.signal(signal.SIGALRM, late)
-out_ = sys.stdout
-sys.stdout = io.StringIO()
-sys.stderr = io.StringIO()
-SIDE_EFFECTS = {'antigravity', 'this', '__hello__', '__phello__', 'idlelib', 'turtledemo', 'turtle', 'tkinter', 'test'}
-def reference(text):
-    module, path = text[4:].split(':', 1)
-    parts = module.split('.')
-    if parts[0] in SIDE_EFFECTS or '__main__' in parts:
-        raise ValueError(text)
-    v = importlib.import_module(module)
-    for part in path.split('.'):
-        if not isinstance(v, (type, types.ModuleType)):
-            raise ValueError(text)
-        v = getattr(v, part)
-    if not constant(v):
-        raise ValueError(text)
-    return v
-def constant(v):
-    # A value no program changes: not a list, a dict or process state such as sys.argv.
-    if isinstance(v, (tuple, frozenset)):
-        return all(constant(x) for x in v)
-    return v is None or isinstance(v, (bool, int, float, complex, str, bytes, type, enum.Enum))
-BUILTIN_PURE = {'bytes', 'bytearray', 'memoryview', 'frozenset', 'tuple', 'int', 'float', 'complex', 'str', 'bool'}
-def allowed(m, p):
-    names = PURE.get(m)
-    return names is not None and (p in names or ('*' in names and not p.startswith('_') and '.' not in p))
-def callee(f):
-    if f.startswith('builtins:'):
-        if f[9:] not in BUILTIN_PURE:
-            raise ValueError(f)
-        return getattr(builtins, f[9:])
-    m, p = f.split(':', 1)
-    if not allowed(m, p):
-        raise ValueError(f)
-    v = importlib.import_module(m)
-    for part in p.split('.'):
-        v = getattr(v, part)
-    return v
-def immutable(v):
-    # What a local held since its binding is the value it was bound to: a value type only.
-    if isinstance(v, (tuple, frozenset)):
-        return all(immutable(x) for x in v)
-    if v is None or isinstance(v, (bool, int, float, complex, str, bytes, range)):
-        return True
-    if isinstance(v, (list, dict, set, bytearray, memoryview)):
-        return False
-    h = type(v).__hash__
-    return h is not None and h is not object.__hash__
-def value(text):
-    if text.startswith('call:'):
-        c = json.loads(text[5:])
-        v = callee(c['f'])(*[value(a) for a in c['a']], **{k: value(x) for k, x in c['k']})
-        if c.get('h') and not immutable(v):
-            raise ValueError('mutable')
-        return v
-    if text.startswith('list:'):
-        return [value(x) for x in json.loads(text[5:])]
-    if text.startswith('tuple:'):
-        return tuple(value(x) for x in json.loads(text[6:]))
-    if text.startswith('ref:'):
-        return reference(text)
-    if text.startswith('builtins:'):
-        v = getattr(builtins, text[9:])
-        if not isinstance(v, type):
-            raise ValueError(text)
-        return v
-    return ast.literal_eval(text)
-def run(p):
-    if not allowed(p['m'], p['p']):
-        return {'skip': 'not pure'}
-    signal.setitimer(signal.ITIMER_REAL, 1.0)
-    try:
-        # An argument that fails to build (a nested call raising, a value not pure) skips the probe.
-        args = [value(a) for a in p['a']]
-        kwargs = {k: value(v) for k, v in p['k']}
-        f = callee(p['m'] + ':' + p['p'])
-        try:
-            r = f(*args, **kwargs)
-            # A generator raises as it is iterated: iterate it (bounded), so no raise means none.
-            if isinstance(r, types.GeneratorType):
-                for _ in itertools.islice(r, 100000):
-                    pass
-            return {'ok': True}
-        except Late:
-            raise
-        except Exception as e:
-            tb = traceback.extract_tb(e.__traceback__)
-            return {'exc': [c.__module__ + '.' + c.__qualname__ for c in type(e).__mro__], 'msg': str(e)[:500], 'frame': [tb[-1].filename, tb[-1].lineno] if tb else None}
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-res = []
-for p in json.load(sys.stdin):
-    try:
-        res.append(run(p))
-    except BaseException as e:
-        res.append({'skip': type(e).__name__})
-out_.write(json.dumps(res))
-`;
 
 interface Outcome {
   ok?: true;
@@ -328,6 +219,9 @@ function argText(a: string): string {
     const items = JSON.parse(a.slice(6)) as string[];
     return `(${argList(items)}${items.length === 1 ? ',' : ''})`;
   }
+  // A stand-in of a class of the file (match/standin.ts): its name, or an instance of it.
+  if (a.startsWith('class:')) return (JSON.parse(a.slice(6)) as { n: string }).n;
+  if (a.startsWith('new:')) return `${(JSON.parse(a.slice(4)) as { c: { n: string } }).c.n}()`;
   return a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
 }
 const argList = (args: string[], kwargs: [string, string][] = []) => [...args.map(argText), ...kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ');

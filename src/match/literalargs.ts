@@ -16,6 +16,7 @@ import type { PyVal } from '../rules/condition/types.js';
 import { constantsOf, readArgs } from './bind.js';
 import { localLiteral, reachingValue } from './locals.js';
 import { builtinClassReference, moduleReference } from './refs.js';
+import { classStandIn, heldInstance, instanceStandIn } from './standin.js';
 
 /** A call's arguments in the runner's forms, when every one has one; `*`/`**` arguments: undefined. */
 export interface LiteralArgs {
@@ -80,7 +81,12 @@ function other(n: Node, at: Node, ctx: Ctx, depth: number): string | undefined {
   if (ref) return `ref:${ref}`;
   const builtin = builtinClassReference(n, at, scopes);
   if (builtin || depth >= MAX_DEPTH) return builtin;
-  if (n.type === 'call') return callText(n, at, ctx, depth + 1, false);
+  // A class of the file, or an instance of one (./standin.ts): the runner builds a stand-in.
+  if (n.type === 'call') return callText(n, at, ctx, depth + 1, false) ?? instanceStandIn(n, scopes);
+  if (n.type === 'identifier') {
+    const standIn = classStandIn(n, at, scopes) ?? heldInstance(n, at, scopes);
+    if (standIn) return standIn;
+  }
   if (n.type === 'list' || n.type === 'tuple') {
     const items: string[] = [];
     for (const x of namedChildren(n)) {
