@@ -157,6 +157,20 @@ PACKED = ipaddress.ip_address(2 ** 32 - 1)
     // antigravity opens a web browser when imported: never imported.
     expect(outcome('ref:antigravity:XKCD_URL')).toEqual({ skip: 'ValueError' });
   });
+
+  it('runs a public method of what a pure call made only when its class is on the list too', () => {
+    const python = { executable: 'python3', version: '3' };
+    const method = (receiver: string, path: string, args: string[]) => {
+      const p = { module: '', path, args, kwargs: [] as [string, string][], receiver };
+      return runAll(python, [p]).get(JSON.stringify([p.module, p.path, p.args, p.kwargs, receiver]));
+    };
+    const morsel = 'call:{"f":"http:cookies.Morsel","a":[],"k":[]}';
+    expect(method(morsel, 'update', ['{"path": "/"}'])).toEqual({ ok: true });
+    expect(method(morsel, 'update', ['{"colour": 1}'])).toMatchObject({ exc: expect.arrayContaining(['http.cookies.CookieError']) as unknown });
+    // A pure function's dict is no pure class; a private method is never run.
+    expect(method('call:{"f":"json:loads","a":["\'{}\'"],"k":[]}', 'pop', ["'x'"])).toEqual({ skip: 'ValueError' });
+    expect(method(morsel, '_private', [])).toEqual({ skip: 'ValueError' });
+  });
 });
 
 describe('a pure package export called with literal arguments (JS/TS)', () => {

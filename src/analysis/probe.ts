@@ -21,17 +21,21 @@ import { execFileSync } from 'node:child_process';
 import type { Node } from '../parse/parser.js';
 import { Scopes } from '../semantic/scopes.js';
 import type { Finding } from '../match/match.js';
-import { literalArguments, type LiteralArgs } from '../match/literalargs.js';
+import { literalArguments, receiverText, type LiteralArgs } from '../match/literalargs.js';
 import type { RulePython } from '../rules/ruleset.js';
 import type { Rule } from '../rules/types.js';
 import { classMatches } from '../rules/lookup.js';
 import { compileMessagePattern } from '../records/pattern.js';
 import { SCRIPT } from './probescript.js';
 
-/** A call of `module`'s `path` (a function or a class) with literal arguments (Python source). */
+/**
+ * A call of `module`'s `path` (a function or a class) with literal arguments (Python source); or,
+ * with `receiver` (a `call:` of a pure class or function), of the method `path` of what it returns.
+ */
 export interface Probe extends LiteralArgs {
   module: string;
   path: string;
+  receiver?: string;
 }
 
 /**
@@ -134,6 +138,7 @@ const PURE: Record<string, string[]> = {
   plistlib: ['loads', 'dumps'],
   difflib: ['get_close_matches'],
   inspect: ['Parameter', 'Signature', 'getattr_static'],
+  'http.cookies': ['Morsel', 'SimpleCookie', 'BaseCookie'],
 };
 
 interface Outcome {
@@ -148,11 +153,17 @@ interface Outcome {
 const memo = new Map<string, Map<string, Outcome | undefined>>();
 const MAX_MEMO = 20_000;
 
-const keyOf = (p: Probe) => JSON.stringify([p.module, p.path, p.args, p.kwargs]);
+const keyOf = (p: Probe) => JSON.stringify([p.module, p.path, p.args, p.kwargs, ...(p.receiver ? [p.receiver] : [])]);
 
+/** `module:path`, or a submodule and the rest of the path (`from http import cookies` names `http:cookies.Morsel`), on the list. */
 function pure(p: { module: string; path: string }): boolean {
-  const allowed = PURE[p.module];
-  return !!allowed && (allowed.includes(p.path) || (allowed.includes('*') && !p.path.startsWith('_') && !p.path.includes('.')));
+  for (let { module, path } = p, dot = path.indexOf('.'); ; dot = path.indexOf('.')) {
+    const allowed = PURE[module];
+    if (allowed && (allowed.includes(path) || (allowed.includes('*') && !path.startsWith('_') && !path.includes('.')))) return true;
+    if (dot < 0) return false;
+    module = `${module}.${path.slice(0, dot)}`;
+    path = path.slice(dot + 1);
+  }
 }
 
 const scopesByTree = new WeakMap<object, Scopes>();
@@ -166,7 +177,16 @@ function scopesOf(n: Node): Scopes {
 
 /** What running a finding's call would decide: a possible finding of a pure callee whose arguments are all literals. */
 function probeOf(f: Finding): Probe | undefined {
-  if (!f.callee || f.confidence !== 'possible' || !pure(f.callee)) return undefined;
+  if (f.confidence !== 'possible') return undefined;
+  if (f.receiverCall && !f.site.name.startsWith('_')) {
+    // A public method of a pure class's instance (the runner checks the class of what the call made).
+    const receiver = receiverText(f.receiverCall, scopesOf(f.receiverCall));
+    const made = receiver && (JSON.parse(receiver.slice(5)) as { f: string }).f.split(':');
+    if (!made || !pure({ module: made[0]!, path: made[1]! })) return undefined;
+    const literal = literalArguments(f.site.node, scopesOf(f.site.node));
+    return literal && { module: '', path: f.site.name, receiver, ...literal };
+  }
+  if (!f.callee || !pure(f.callee)) return undefined;
   const literal = literalArguments(f.site.node, scopesOf(f.site.node));
   return literal && { ...f.callee, ...literal };
 }
@@ -179,7 +199,7 @@ export function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome
   if (!todo.length) return done;
   let outcomes: Outcome[] = [];
   try {
-    const input = JSON.stringify(todo.map((p) => ({ m: p.module, p: p.path, a: p.args, k: p.kwargs })));
+    const input = JSON.stringify(todo.map((p) => ({ m: p.module, p: p.path, a: p.args, k: p.kwargs, ...(p.receiver ? { r: p.receiver } : {}) })));
     const out = execFileSync(python.executable, ['-I', '-S', '-c', SCRIPT, JSON.stringify(PURE)], {
       input,
       encoding: 'utf8',
@@ -225,7 +245,7 @@ function argText(a: string): string {
   return a.replace(/^builtins:/, '').replace(/^ref:([^:]+):/, '$1.');
 }
 const argList = (args: string[], kwargs: [string, string][] = []) => [...args.map(argText), ...kwargs.map(([k, v]) => `${k}=${argText(v)}`)].join(', ');
-const shown = (p: Probe) => `${p.module}.${p.path}(${argList(p.args, p.kwargs)})`;
+const shown = (p: Probe) => `${p.receiver ? argText(p.receiver) : p.module}.${p.path}(${argList(p.args, p.kwargs)})`;
 const short = (s: string, max = 80) => (s.length > max ? `${s.slice(0, max - 3)}...` : s);
 
 /**

@@ -40,6 +40,12 @@ export function literalArguments(call: Node, scopes?: Scopes): LiteralArgs | und
   return callArguments(call, call, { size: 0, constant: (x) => consts.get(x), scopes }, 0);
 }
 
+/** `call:{...}` for a constructor (or any library call) of literal arguments, in the runner's forms: the receiver a method call runs on. */
+export function receiverText(call: Node, scopes: Scopes): string | undefined {
+  const consts = constantsOf(call);
+  return callText(call, call, { size: 0, constant: (x) => consts.get(x), scopes }, 1, false);
+}
+
 function callArguments(call: Node, at: Node, ctx: Ctx, depth: number): LiteralArgs | undefined {
   const a = readArgs(call);
   if (a.kwSplat || a.splatAt !== undefined) return undefined;

@@ -31,6 +31,12 @@ export interface Finding {
   receiverProven: boolean;
   /** A possible finding whose condition nothing at the call decides, of a call of this library function or class: running it may (analysis/probe.ts). */
   callee?: { module: string; path: string };
+  /**
+   * A possible method call like `callee`'s, on an object its constructor call (this node) made with
+   * nothing using it since (`date(2020, 1, 1).replace(month=13)`, `m = Morsel()` then `m.update(d)`):
+   * running both may decide it (analysis/probe.ts).
+   */
+  receiverCall?: Node;
   /** The message the recorded raise gave when the call was run (analysis/probe.ts): shown instead of the record's template. */
   observed?: string;
   /** Its literal arguments decide it one way on every run (match/bind.ts Verdict.settled): reported only if running the call raises. */
@@ -113,12 +119,16 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         condition: `${v.why}${ver ? `; ${ver.why}` : ''}${receiver}`,
         receiverProven: h.status === 'raises',
         callee: !certain && v.raises === undefined && !ver ? h.callee : undefined,
+        receiverCall: !certain && v.raises === undefined && !ver && h.status === 'raises' && site.kind === 'method' ? untouched(fresh.fresh()) : undefined,
         ...(v.settled ? { settled: true as const } : {}),
       });
     }
   }
   return out;
 }
+
+/** The constructor call of a fresh receiver nothing used before the call (no method, attribute or `with`). */
+const untouched = (f: FreshReceiver | undefined): Node | undefined => (f?.call && !f.called.size && !f.seq?.length ? f.call : undefined);
 
 const stateMemo = new WeakMap<Cond, boolean>();
 
