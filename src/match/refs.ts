@@ -78,26 +78,50 @@ const OTHER_BINDERS = new Set([
   'typed_default_parameter',
 ]);
 
-/** What `name` is in function `fn` at `call` when only an import statement of the function itself, above the call, binds it. */
-function functionImport(fn: Node, name: string, call: Node): ImportBinding | undefined {
+interface FunctionImports {
+  /** The function's own import statements (not a nested function's), in order, with what each binds. */
+  imports: { at: number; names: ReturnType<typeof importedNames> }[];
+  /** Names something other than an import binds in the function (a parameter, an assignment, a loop). */
+  otherwise: Set<string>;
+}
+
+const importsByTree = new WeakMap<object, Map<number, FunctionImports>>();
+
+/** A function's own imports and other bindings, read once per function (every argument of every call asks). */
+function functionImports(fn: Node): FunctionImports | undefined {
+  let m = importsByTree.get(fn.tree);
+  if (!m) importsByTree.set(fn.tree, (m = new Map()));
+  const known = m.get(fn.id);
+  if (known) return known;
   const body = field(fn, 'body');
   if (!body) return undefined;
-  let found: ImportBinding | undefined;
+  const out: FunctionImports = { imports: [], otherwise: new Set() };
   for (const s of body.descendantsOfType(['import_statement', 'import_from_statement'])) {
-    if (!s || s.startIndex > call.startIndex) continue;
+    if (!s) continue;
     let up = s.parent;
     while (up && up.type !== 'function_definition') up = up.parent;
-    if (up?.id !== fn.id) continue;
-    for (const i of importedNames(s)) {
+    if (up?.id === fn.id) out.imports.push({ at: s.startIndex, names: importedNames(s) });
+  }
+  for (const id of [...body.descendantsOfType('identifier'), ...(field(fn, 'parameters')?.descendantsOfType('identifier') ?? [])])
+    if (id?.parent && OTHER_BINDERS.has(id.parent.type)) out.otherwise.add(id.text);
+  m.set(fn.id, out);
+  return out;
+}
+
+/** What `name` is in function `fn` at `call` when only an import statement of the function itself, above the call, binds it. */
+function functionImport(fn: Node, name: string, call: Node): ImportBinding | undefined {
+  const facts = functionImports(fn);
+  if (!facts || facts.otherwise.has(name)) return undefined;
+  let found: ImportBinding | undefined;
+  for (const { at, names } of facts.imports) {
+    if (at > call.startIndex) continue;
+    for (const i of names) {
       if (i.local !== name || i.relative) continue;
       // `import a.b` binds `a` and reaches `a.b`: only a plain `import a` or an alias is read here.
       if (found || (i.kind === 'module' && !i.aliased && i.module !== i.local)) return undefined;
       found = i.kind === 'from' ? { kind: 'from', module: i.module, name: i.name! } : { kind: 'module', module: i.module };
     }
   }
-  if (!found) return undefined;
-  for (const id of [...body.descendantsOfType('identifier'), ...(field(fn, 'parameters')?.descendantsOfType('identifier') ?? [])])
-    if (id?.text === name && id.parent && OTHER_BINDERS.has(id.parent.type)) return undefined;
   return found;
 }
 

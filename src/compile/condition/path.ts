@@ -7,6 +7,7 @@ import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
 import { escapes, raisedClass } from './caught.js';
 import { type ExprReader } from './expr.js';
+import { conversionFails } from './converts.js';
 import { branches } from './helpers.js';
 import { missingKey, type DictKeys } from './lookup.js';
 import { and, not } from '../../rules/condition/simplify.js';
@@ -141,14 +142,15 @@ export class PathReader {
     if (owner.type === 'while_statement' && field(owner, 'condition')?.type === 'true') return { cond: { k: 'true' }, stmt };
     if (owner.type === 'except_clause' || owner.type === 'except_group_clause')
       return {
-        cond: missingKey(owner, this.expr, this.dictKeys) ?? {
-          k: 'data',
-          text: `${
-            namedChildren(owner)
-              .find((c) => c.type !== 'block')
-              ?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'
-          } was raised and caught`,
-        },
+        cond: missingKey(owner, this.expr, this.dictKeys) ??
+          conversionFails(owner, this.expr) ?? {
+            k: 'data',
+            text: `${
+              namedChildren(owner)
+                .find((c) => c.type !== 'block')
+                ?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'
+            } was raised and caught`,
+          },
         stmt,
       };
     if (owner.type === 'for_statement' || owner.type === 'while_statement')

@@ -3,6 +3,7 @@ import { and, not, or, truthy } from './simplify.js';
 import type { CmpOp, Cond, CtorArg, PyVal, StateFact } from './types.js';
 import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, followPrefix, splitPath } from './derived.js';
+import { conversionCaught } from './convert.js';
 
 export type Tri = boolean | undefined;
 
@@ -339,6 +340,10 @@ export function evaluate(c: Cond, b: Binding): Tri {
       if (c.key === undefined) return b.params.get(c.param)?.given;
       if (b.keywords.has(c.key)) return true;
       return b.kwSplat ? undefined : false;
+    }
+    case 'fails': {
+      const bound = boundOf(b, c.param);
+      return conversionCaught(c.conv, c.caught, bound?.value, bound?.type);
     }
     default: {
       const bound = boundOf(b, c.param);

@@ -48,7 +48,9 @@ export type Cond =
       plain?: string[];
     }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
-  | { k: 'given'; param: string; key?: string };
+  | { k: 'given'; param: string; key?: string }
+  /** `conv(param)` raises one of `caught` (an except clause's classes; absent: a bare `except:`), in a `try` whose handler holds the raise (./convert.ts). */
+  | { k: 'fails'; param: string; conv: 'int' | 'float' | 'index'; caught?: string[] };
 
 /**
  * A test of the receiver's own attribute (`not self.fp`) as it is on an object fresh from its

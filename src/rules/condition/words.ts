@@ -2,6 +2,7 @@
 import { boundOf, ctorValue, evaluate, lastChange, lengthOf, type Binding } from './eval.js';
 import { pyRepr } from './literal.js';
 import { splitPath } from './derived.js';
+import { conversionError } from './convert.js';
 import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition, StateFact } from './types.js';
 
@@ -55,6 +56,8 @@ export function condText(c: Cond, top = true): string {
       return c.exact ? exactText(c, 'in') : `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
       return c.key ? `'${c.key}' passed` : `${c.param} passed`;
+    case 'fails':
+      return `${c.conv === 'index' ? 'operator.index' : c.conv}(${c.param}) raises ${c.caught?.join(' or ') ?? 'an error'}`;
   }
 }
 
@@ -90,6 +93,10 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   }
   if (c.k === 'given') return condText(c);
   if (c.k === 'data' && c.state) return stateWords(c.text, c.state, b);
+  if (c.k === 'fails') {
+    const v = boundOf(b, c.param)?.value;
+    return v ? `${c.conv === 'index' ? 'operator.index' : c.conv}(${pyRepr(v)}) raises ${conversionError(c.conv, v) ?? 'nothing'}` : undefined;
+  }
   if (!('param' in c)) return undefined;
   const v = boundOf(b, c.param)?.value;
   if (!v) return undefined;

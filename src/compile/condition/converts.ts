@@ -1,0 +1,43 @@
+/**
+ * A handler around one built-in conversion of a parameter (`try: t = float(date) except
+ * ValueError:`, `try: istart = _index(start) except TypeError:` with `from operator import index as
+ * _index`): it runs when the conversion raises what it catches, which the call's value decides
+ * (../../rules/condition/convert.ts). The `try` body must be that one statement (an assignment, an
+ * expression or a return of the conversion, no other call): nothing else in it raises.
+ */
+import type { Node } from '../../parse/parser.js';
+import { field, namedChildren } from '../../parse/syntax.js';
+import type { Cond } from '../../rules/condition/types.js';
+import type { Conversion } from '../../rules/condition/convert.js';
+import type { ExprReader } from './expr.js';
+import { calleeLibraryName } from './pure.js';
+
+const CLASSES = new Set(['ValueError', 'TypeError', 'OverflowError', 'ArithmeticError', 'Exception', 'BaseException']);
+
+/** The condition under which `clause` (an except clause) runs, when it is such a handler; else undefined. */
+export function conversionFails(clause: Node, expr: ExprReader): Cond | undefined {
+  const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
+  const stmts = body ? namedChildren(body).filter((s) => s.type !== 'comment') : [];
+  const stmt = stmts.length === 1 ? stmts[0]! : undefined;
+  if (stmt?.type !== 'expression_statement' && stmt?.type !== 'return_statement') return undefined;
+  const calls = stmt.descendantsOfType('call');
+  const call = calls.length === 1 ? calls[0]! : undefined;
+  const top = namedChildren(stmt)[0];
+  // `x = conv(p)` or `self.x = conv(p)`: storing the value raises nothing.
+  const left = top?.type === 'assignment' ? field(top, 'left') : null;
+  const plain = left?.type === 'identifier' || (left?.type === 'attribute' && field(left, 'object')?.type === 'identifier');
+  const value = top?.type === 'assignment' ? (plain && !field(top, 'type') ? field(top, 'right') : null) : top;
+  if (!call || value?.id !== call.id) return undefined;
+  const fn = field(call, 'function');
+  const library = fn ? calleeLibraryName(fn) : undefined;
+  const conv: Conversion | undefined = library === 'operator.index' ? 'index' : !library && (fn?.text === 'int' || fn?.text === 'float') ? fn.text : undefined;
+  const args = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
+  const side = conv && args.length === 1 && args[0]!.type === 'identifier' ? expr.side(args[0]!) : undefined;
+  if (!conv || !side || !('param' in side) || side.len) return undefined;
+  // The classes it catches: `except ValueError`, `except (ValueError, TypeError) as e`; none named: every one.
+  const what = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
+  const types = what ? (what.type === 'as_pattern' ? namedChildren(what)[0] : what) : undefined;
+  const names = !types ? undefined : types.type === 'tuple' || types.type === 'parenthesized_expression' ? namedChildren(types) : [types];
+  if (names?.some((n) => n.type !== 'identifier' || !CLASSES.has(n.text))) return undefined;
+  return { k: 'fails', param: side.param, conv, caught: names?.map((n) => n.text) };
+}
