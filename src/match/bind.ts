@@ -15,7 +15,7 @@ import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
-import { onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
+import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
@@ -356,7 +356,11 @@ function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOption
       why: `raises only for ${named.join(', ') || 'arguments'} passed through from the calling function's own caller (the defaults here do not raise)`,
     };
   }
-  const typeTest = v === undefined && o.typeError ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name)), true) : undefined;
+  // Also a raise of another class under a failed `operator.index()` (random's "non-integer arg 1"): a type checker's question too.
+  const typeTest =
+    v === undefined && (o.typeError || failsOnIndex(rc.when))
+      ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name)), o.typeError)
+      : undefined;
   if (typeTest) return { raises: false, why: `raises only when ${condText(typeTest)} (a type checker's question: the argument's type is not known here)` };
   return { raises: undefined, why: whyUnknown(rc, b) };
 }

@@ -38,6 +38,26 @@ const SMALL_DEF_LINES = 8;
  * the module, no keyword (no metaclass), the name bound by no other top-level line. No built-in value,
  * class object or function is an instance of one (src/compile/condition/helpers.ts).
  */
+/**
+ * Module-level names bound to a method of a module-level instance (`_inst = Random()` then
+ * `randrange = _inst.randrange`): calling the name calls the method. By `Class.method`.
+ */
+export function boundMethods(lines: readonly string[]): Record<string, string[]> {
+  const instances = new Map<string, string>();
+  const out: Record<string, string[]> = {};
+  for (const line of lines) {
+    const made = /^([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\(\)\s*(?:#.*)?$/.exec(line);
+    if (made) {
+      instances.set(made[1]!, made[2]!);
+      continue;
+    }
+    const bound = /^([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*(?:#.*)?$/.exec(line);
+    const cls = bound && instances.get(bound[2]!);
+    if (cls && !bound![1]!.startsWith('_')) (out[`${cls}.${bound![3]}`] ??= []).push(bound![1]!);
+  }
+  return out;
+}
+
 export function plainClasses(lines: readonly string[]): string[] {
   const bases = new Map<string, string[] | undefined>();
   const bound = new Map<string, number>();
@@ -88,7 +108,7 @@ const SMALL_ASSIGN_LINES = 25;
 /** What one grounding read: installed files by filePath, their texts by path (kept for that call only: a long-lived language server sees upgrades, and holds no texts). */
 interface Reads {
   files: Map<string, string | null>;
-  texts: Map<string, { text: string; lines: string[]; plain?: string[] } | null>;
+  texts: Map<string, { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]> } | null>;
 }
 
 /** The installed file a record's filePath names, under one of the roots; null when none. */
@@ -116,7 +136,7 @@ function installedFile(filePath: string, roots: readonly string[], reads: Reads)
   return found;
 }
 
-function fileText(path: string, reads: Reads): { text: string; lines: string[]; plain?: string[] } | null {
+function fileText(path: string, reads: Reads): { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]> } | null {
   let t = reads.texts.get(path);
   if (t === undefined) {
     try {
@@ -216,7 +236,9 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     }
     // The window starts where the record's lineNumber stays the raise's row of the file.
     t.plain ??= plainClasses(t.lines);
+    t.bound ??= boundMethods(t.lines);
     lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1, plainClasses: t.plain };
+    if (Object.keys(t.bound).length) lr.grounded.boundMethods = t.bound;
     if (env.executable) (asked.get(file) ?? asked.set(file, { names: askedNames(t.lines), records: [] }).get(file)!).records.push(lr);
     const cond = env.executable ? conditionalDef(t.lines, row, file, env.roots[0]) : undefined;
     if (cond) conditional.push([lr, cond]);

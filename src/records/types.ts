@@ -56,6 +56,8 @@ export interface LoadedRecord {
     values?: Record<string, PlainValue>;
     /** The keys the module's dicts hold once it is imported (./values.ts): a registry's formats (`_ARCHIVE_FORMATS`). */
     keys?: Record<string, string[]>;
+    /** Module-level names bound to a module instance's method (`randrange = _inst.randrange`), by `Class.method` (ground.ts `boundMethods`). */
+    boundMethods?: Record<string, string[]>;
   };
 }
 

@@ -18,9 +18,9 @@ export function keyword(
   return or([and([given, passed(s.kw + stepText({ key: s.key }))]), and([not(given), absent])]);
 }
 
-export function build(s: { param: string; len?: boolean }, op: CmpOp, v: PyVal): Cond {
+export function build(s: { param: string; len?: boolean; numeric?: true }, op: CmpOp, v: PyVal): Cond {
   if (s.len) return op !== 'is' && op !== 'is not' ? { k: 'len', param: s.param, op, value: v } : { k: 'data', text: `len(${s.param}) ${op} ${v.t}` };
-  return { k: 'cmp', param: s.param, op, value: v };
+  return { k: 'cmp', param: s.param, op, value: v, ...(s.numeric ? { numeric: true as const } : {}) };
 }
 
 export const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });

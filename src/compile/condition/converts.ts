@@ -7,15 +7,15 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
-import type { Cond } from '../../rules/condition/types.js';
+import type { Cond, ParamSpec } from '../../rules/condition/types.js';
+import type { Assign } from './assigns.js';
 import type { Conversion } from '../../rules/condition/convert.js';
-import type { ExprReader } from './expr.js';
 import { calleeLibraryName } from './pure.js';
 
 const CLASSES = new Set(['ValueError', 'TypeError', 'OverflowError', 'ArithmeticError', 'Exception', 'BaseException']);
 
 /** The condition under which `clause` (an except clause) runs, when it is such a handler; else undefined. */
-export function conversionFails(clause: Node, expr: ExprReader): Cond | undefined {
+export function conversionFails(clause: Node, sideOf: (n: Node) => { param?: string; len?: boolean } | undefined): Cond | undefined {
   const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
   const stmts = body ? namedChildren(body).filter((s) => s.type !== 'comment') : [];
   const stmt = stmts.length === 1 ? stmts[0]! : undefined;
@@ -32,12 +32,39 @@ export function conversionFails(clause: Node, expr: ExprReader): Cond | undefine
   const library = fn ? calleeLibraryName(fn) : undefined;
   const conv: Conversion | undefined = library === 'operator.index' ? 'index' : !library && (fn?.text === 'int' || fn?.text === 'float') ? fn.text : undefined;
   const args = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
-  const side = conv && args.length === 1 && args[0]!.type === 'identifier' ? expr.side(args[0]!) : undefined;
-  if (!conv || !side || !('param' in side) || side.len) return undefined;
+  const side = conv && args.length === 1 && args[0]!.type === 'identifier' ? sideOf(args[0]!) : undefined;
+  if (!conv || !side?.param || side.len) return undefined;
   // The classes it catches: `except ValueError`, `except (ValueError, TypeError) as e`; none named: every one.
   const what = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
   const types = what ? (what.type === 'as_pattern' ? namedChildren(what)[0] : what) : undefined;
   const names = !types ? undefined : types.type === 'tuple' || types.type === 'parenthesized_expression' ? namedChildren(types) : [types];
   if (names?.some((n) => n.type !== 'identifier' || !CLASSES.has(n.text))) return undefined;
   return { k: 'fails', param: side.param, conv, caught: names?.map((n) => n.text) };
+}
+
+/** The conversion a call is (`int(p)`, `float(p)`, `operator.index(p)` through the module's imports), and its one argument. */
+function conversionOf(call: Node | null): { conv: Conversion; arg: Node } | undefined {
+  const fn = call?.type === 'call' ? field(call, 'function') : null;
+  if (!fn) return undefined;
+  const library = calleeLibraryName(fn);
+  const conv: Conversion | undefined = library === 'operator.index' ? 'index' : !library && (fn.text === 'int' || fn.text === 'float') ? fn.text : undefined;
+  const args = namedChildren(field(call!, 'arguments') ?? call!).filter((a) => a.type !== 'comment');
+  return conv && args.length === 1 ? { conv, arg: args[0]! } : undefined;
+}
+
+/**
+ * A local every binding of which converts one parameter the def never rebinds (`istep = _index(step)`,
+ * and `istep = int(step)` in its handler): the parameter's number, when the call passes a number
+ * (a comparison built on it holds for numbers only: `Cond` cmp `numeric`).
+ */
+export function convertedParam(n: Node, assigns: readonly Assign[], params: ReadonlyMap<string, ParamSpec>): string | undefined {
+  if (n.type !== 'identifier' || params.has(n.text)) return undefined;
+  const binds = assigns.filter((a) => a.name === n.text);
+  let param: string | undefined;
+  for (const a of binds) {
+    const c = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? conversionOf(field(a.node, 'right')) : undefined;
+    if (c?.arg.type !== 'identifier' || !params.has(c.arg.text) || (param && param !== c.arg.text)) return undefined;
+    param = c.arg.text;
+  }
+  return param && !assigns.some((a) => a.name === param) ? param : undefined;
 }

@@ -17,12 +17,13 @@ import { contextTest } from './context.js';
 import { unchangedBefore } from './unchanged.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
+import { convertedParam } from './converts.js';
 import { classIdentity, isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
 /** `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
 type Side =
-  | { param: string; len?: boolean }
+  | { param: string; len?: boolean; numeric?: true }
   | { value: PyVal }
   | { sentinel: string }
   | { present: true }
@@ -140,6 +141,8 @@ export class ExprReader {
       )
         return { present: true };
     }
+    const converted = convertedParam(n, this.assigns, this.params);
+    if (converted) return { param: converted, numeric: true };
     const bound = boundValue(n, this.def, this.assigns, this.params);
     if (bound) return this.side(bound);
     const v = literalOf(n, this.constant);
@@ -269,7 +272,7 @@ export class ExprReader {
         return op === 'in' ? given : not(given);
       }
     }
-    // `kwargs.get('key') is not None`: keyword presence (a `None` passed for it reads as not passed).
+    // `kwargs.get('key') is not None`: the keyword was passed, and not as None.
     const got = this.kwargsGet(ln) ?? this.kwargsGet(rn);
     const other = got && this.kwargsGet(ln) ? rn : ln;
     if (got && other.type === 'none' && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) return op === 'is not' || op === '!=' ? got : not(got);
@@ -337,11 +340,15 @@ export class ExprReader {
     return x ? this.param(x) : undefined;
   }
 
-  /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: whether that keyword was passed. */
+  /** `kwargs.get('key')` (or `kwargs.get('key', None)`) on the `**kwargs` parameter: passed, and not as None. */
   private kwargsGet(n: Node): Cond | undefined {
     const r = n.type === 'call' ? keywordRead(n, this.params, this.constant) : undefined;
     if (!r || r.pop || (r.dflt && r.dflt.type !== 'none') || this.assigns.some((a) => a.name === r.kw.text && reaches(a, n, this.def))) return undefined;
-    return { k: 'given', param: r.kw.text, key: r.key };
+    const passed = `${r.kw.text}${stepText({ key: r.key })}`;
+    return and([
+      { k: 'given', param: r.kw.text, key: r.key },
+      { k: 'cmp', param: passed, op: 'is not', value: { t: 'none' } },
+    ]);
   }
 
   private call(n: Node): Cond {

@@ -10,7 +10,7 @@ import { type ExprReader } from './expr.js';
 import { conversionFails } from './converts.js';
 import { branches } from './helpers.js';
 import { missingKey, type DictKeys } from './lookup.js';
-import { and, not } from '../../rules/condition/simplify.js';
+import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 
 const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
@@ -143,7 +143,10 @@ export class PathReader {
     if (owner.type === 'except_clause' || owner.type === 'except_group_clause')
       return {
         cond: missingKey(owner, this.expr, this.dictKeys) ??
-          conversionFails(owner, this.expr) ?? {
+          conversionFails(owner, (n) => {
+            const s = this.expr.side(n);
+            return s && 'param' in s ? s : undefined;
+          }) ?? {
             k: 'data',
             text: `${
               namedChildren(owner)
@@ -158,8 +161,18 @@ export class PathReader {
     return { cond: { k: 'data', text: `the block runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
   }
 
+  /** What it takes to run through `block` to its end: to get past each of its statements (a few levels deep). */
+  private blockPasses(block: Node, depth: number): Cond {
+    if (depth >= 3) return { k: 'data', text: 'an earlier branch did not return' };
+    return and(
+      namedChildren(block)
+        .filter((s) => s.type !== 'comment')
+        .map((s) => this.passes(s, depth + 1)),
+    );
+  }
+
   /** What it takes to get past an earlier statement `sib` of the same block. */
-  private passes(sib: Node): Cond {
+  private passes(sib: Node, depth = 0): Cond {
     if (EXITS.has(sib.type)) return { k: 'false' };
     if (sib.type === 'assert_statement') {
       const test = namedChildren(sib)[0];
@@ -172,7 +185,8 @@ export class PathReader {
       for (const b of branches(sib)) {
         const taken = and([...prior, ...(b.test ? [this.expr.cond(b.test)] : [])]);
         if (b.block && alwaysExits(b.block)) out.push(not(taken));
-        else if (b.block && hasExit(b.block)) out.push({ k: 'data', text: 'an earlier branch did not return' });
+        // A branch that leaves on some of its paths: not taken, or run through (`if cum_weights is None: if weights is None: return ...`).
+        else if (b.block && hasExit(b.block)) out.push(or([not(taken), this.blockPasses(b.block, depth)]));
         if (b.test) prior.push(not(this.expr.cond(b.test)));
       }
       return and(out);

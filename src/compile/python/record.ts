@@ -187,6 +187,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     if (!b.targets.length) return { skipped: reason, derived };
     derived.entrySource = 'raising def';
   }
+  b.fromBoundMethods(lr.grounded?.boundMethods);
   const qualname = raiserName(def, b);
   if (qualname.includes('.')) derived.raiser = qualname;
 

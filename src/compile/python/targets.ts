@@ -229,6 +229,21 @@ export class TargetBuilder {
     return '';
   }
 
+  /**
+   * A method target of a class whose module binds a name to a module-level instance's method
+   * (`randrange = _inst.randrange` with `_inst = Random()`, ../../records/ground.ts boundMethods):
+   * calling that name is the call too.
+   */
+  fromBoundMethods(bound: Readonly<Record<string, readonly string[]>> | undefined): void {
+    if (!bound) return;
+    for (const t of [...this.targets]) {
+      if (t.kind !== 'method' || t.property) continue;
+      const { module: m, name } = splitQualified(t.classKey);
+      if (m !== this.module) continue;
+      for (const alias of bound[`${name}.${t.method}`] ?? []) this.add({ kind: 'call', symbol: sym(m, alias), what: 'function' }, 'function');
+    }
+  }
+
   /** Entry points as `records check` lists them: calls first. */
   entryPoints(): string[] {
     return this.targets

@@ -365,6 +365,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
         const n = lengthOf(v);
         return n === undefined ? undefined : compare({ t: 'int', v: n }, c.op, c.value);
       }
+      // A converted parameter (`istep = _index(step)`): its number is the argument's only when that is one.
+      if (c.numeric && v.t !== 'int' && v.t !== 'float' && v.t !== 'bool') return undefined;
       return compare(v, c.op, c.value);
     }
   }

@@ -153,9 +153,23 @@ const KIND_PREDICATE = /^(?:not )?(?:[A-Za-z_]\w*\.)*is_?[a-z]\w*\((\w+)\)$/;
  * futures never raises; `not isframe(frame)`) is such a part too. Returns that part, else undefined. (A test that must pass, `callable(function)` before a raise about another
  * argument, is no such part.)
  */
+const indexMemo = new WeakMap<Cond, boolean>();
+
+/** The condition holds an `operator.index(p)` failure (./convert.ts): memoised per condition object. */
+export function failsOnIndex(c: Cond): boolean {
+  let v = indexMemo.get(c);
+  if (v === undefined) {
+    v = c.k === 'fails' ? c.conv === 'index' : c.k === 'not' ? failsOnIndex(c.e) : c.k === 'and' || c.k === 'or' ? c.es.some(failsOnIndex) : false;
+    indexMemo.set(c, v);
+  }
+  return v;
+}
+
 export function onlyTypeTests(c: Cond, params: ReadonlySet<string>, kinds = false): Cond | undefined {
   const failed = (x: Cond): boolean => {
     if (x.k === 'not') return x.e.k === 'isinstance';
+    // `operator.index(p)` fails for what is no int: the argument's type.
+    if (x.k === 'fails') return x.conv === 'index' && params.has(x.param);
     if (x.k === 'and' || x.k === 'or') return x.es.every(failed);
     if (x.k !== 'data') return false;
     const m = FAILED_TYPE_TEST.exec(x.text);

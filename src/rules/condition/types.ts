@@ -30,7 +30,14 @@ export type Cond =
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }
   /** `param <op> value` (also `value <op> param`, normalised to the parameter on the left). */
-  | { k: 'cmp'; param: string; op: CmpOp; value: PyVal }
+  | {
+      k: 'cmp';
+      param: string;
+      op: CmpOp;
+      value: PyVal;
+      /** The test reads the parameter through `int()` / `float()` / `operator.index()` (`istep != 1`): decided only for a number. */
+      numeric?: true;
+    }
   /** `len(param) <op> value` (an int, or a collection of ints for `in`). */
   | { k: 'len'; param: string; op: CmpOp; value: PyVal }
   /** `bool(param)`: `if param:`, `if not param:`. */
