@@ -149,12 +149,15 @@ export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
     }
     case 'is':
     case 'is not': {
-      // A literal is never a class object (`'spam' is _empty`); two classes are one when named alike.
+      // A literal is never a class object (`'spam' is _empty`); two classes are one when named alike; CPython
+      // keeps one object for each int from -5 to 256 (`step is not _ONE`, `_ONE = 1`, with `step=_ONE` as its default).
       const same =
         b.t === 'none' || a.t === 'none'
           ? a.t === b.t
           : a.t === 'bool' && b.t === 'bool'
             ? a.v === b.v
+            : a.t === 'int' && b.t === 'int' && smallInt(a.v) && smallInt(b.v)
+              ? a.v === b.v
             : a.t === 'class' && b.t === 'class'
               ? a.name === b.name || undefined
               : a.t === 'class' || b.t === 'class'
@@ -180,6 +183,8 @@ export function compare(a: PyVal, op: CmpOp, b: PyVal): Tri {
     }
   }
 }
+
+const smallInt = (v: number) => Number.isInteger(v) && v >= -5 && v <= 256;
 
 export function lengthOf(v: PyVal): number | undefined {
   if (v.t === 'str' || v.t === 'bytes') return [...v.v].length;
