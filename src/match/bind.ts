@@ -16,6 +16,7 @@ import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
+import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
@@ -138,6 +139,7 @@ export function constantsOf(node: Node): Map<string, PyVal> {
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
 /** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
 /** `constants`: the libraries' public constants by `module:NAME` (records/values.ts): an argument naming one has its value. */
+/** A keyword `**kwargs` takes is also bound alone, as a condition reads it (`kwargs.get('stdout')` is `kwargs["stdout"]`), known even when others are not. */
 export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants, loop?: Map<string, PyVal>): Binding | undefined {
   const args = readArgs(call);
   const consts = constantsOf(call);
@@ -199,7 +201,9 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
       bound.set(name, arg(node));
     } else if (varKw) {
       keywords.add(name);
-      extraKw.push([{ t: 'str', v: name }, value(node)]);
+      const kb = arg(node);
+      extraKw.push([{ t: 'str', v: name }, kb.value]);
+      bound.set(`${varKw.name}${stepText({ key: name })}`, kb);
     } else return undefined;
   }
   // `**kwargs` read whole (`if kwargs:`): the keywords no named parameter takes (a dict when their values are
