@@ -90,7 +90,7 @@ function other(n: Node, at: Node, ctx: Ctx, depth: number): string | undefined {
   // A class of the file, or an instance of one (./standin.ts): the runner builds a stand-in.
   if (n.type === 'call') return callText(n, at, ctx, depth + 1, false) ?? instanceStandIn(n, scopes);
   if (n.type === 'identifier') {
-    const standIn = classStandIn(n, at, scopes) ?? heldInstance(n, at, scopes);
+    const standIn = classStandIn(n, scopes) ?? heldInstance(n, at, scopes);
     if (standIn) return standIn;
   }
   if (n.type === 'list' || n.type === 'tuple') {

@@ -56,8 +56,8 @@ const DECORATORS: Record<string, string> = {
 const ACCESSORS = new Set(['setter', 'getter', 'deleter']);
 const LOOPS = new Set(['for_statement', 'while_statement']);
 
-/** `class:{...}` for an identifier naming a class of the file, read at `at`; else undefined. */
-export function classStandIn(n: Node, at: Node, scopes: Scopes): string | undefined {
+/** `class:{...}` for an identifier naming a class of the file where it is read; else undefined. */
+export function classStandIn(n: Node, scopes: Scopes): string | undefined {
   const spec = n.type === 'identifier' ? classSpec(scopes.definitionAt(n.text, n), scopes, 0) : undefined;
   return spec && `class:${JSON.stringify(spec)}`;
 }

@@ -28,18 +28,15 @@ export function conversionFails(clause: Node, sideOf: (n: Node) => { param?: str
   const plain = left?.type === 'identifier' || (left?.type === 'attribute' && field(left, 'object')?.type === 'identifier');
   const value = top?.type === 'assignment' ? (plain && !field(top, 'type') ? field(top, 'right') : null) : top;
   if (!call || value?.id !== call.id) return undefined;
-  const fn = field(call, 'function');
-  const library = fn ? calleeLibraryName(fn) : undefined;
-  const conv: Conversion | undefined = library === 'operator.index' ? 'index' : !library && (fn?.text === 'int' || fn?.text === 'float') ? fn.text : undefined;
-  const args = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
-  const side = conv && args.length === 1 && args[0]!.type === 'identifier' ? sideOf(args[0]!) : undefined;
-  if (!conv || !side?.param || side.len) return undefined;
+  const c = conversionOf(call);
+  const side = c?.arg.type === 'identifier' ? sideOf(c.arg) : undefined;
+  if (!c || !side?.param || side.len) return undefined;
   // The classes it catches: `except ValueError`, `except (ValueError, TypeError) as e`; none named: every one.
   const what = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
   const types = what ? (what.type === 'as_pattern' ? namedChildren(what)[0] : what) : undefined;
   const names = !types ? undefined : types.type === 'tuple' || types.type === 'parenthesized_expression' ? namedChildren(types) : [types];
   if (names?.some((n) => n.type !== 'identifier' || !CLASSES.has(n.text))) return undefined;
-  return { k: 'fails', param: side.param, conv, caught: names?.map((n) => n.text) };
+  return { k: 'fails', param: side.param, conv: c.conv, caught: names?.map((n) => n.text) };
 }
 
 /** The conversion a call is (`int(p)`, `float(p)`, `operator.index(p)` through the module's imports), and its one argument. */
