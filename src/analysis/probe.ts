@@ -11,8 +11,8 @@
  * arguments are read by `ast.literal_eval` or, for a name of an imported module
  * (`inspect.Parameter.KEYWORD_ONLY`: src/match/refs.ts), looked up through modules and classes
  * only, to a constant (a number, a string, a class, an enum member: not `sys.argv`; no property
- * runs; no module known to act on import is imported), each call has a second and the batch ten, memory is
- * capped. A class of the checked file, or an instance of it, is passed as a stand-in
+ * runs; no module known to act on import is imported, by an argument or by the call: such a run decides nothing), each
+ * call has a second and the batch ten, memory is capped. A class of the checked file, or an instance of it, is passed as a stand-in
  * (src/match/standin.ts): no code of the file runs, and a run that reaches what a stand-in stands
  * for (a method called, a property read) decides nothing. Whatever fails (no interpreter, a
  * timeout, an argument that is no literal) leaves the finding as it was.
@@ -142,6 +142,8 @@ const PURE: Record<string, string[]> = {
   'email.headerregistry': ['Address', 'Group'],
   // The module's hidden generator: each checks its arguments before it draws (what it draws never decides a raise of theirs).
   random: ['randrange', 'randint', 'choice', 'choices', 'sample', 'gammavariate', 'getrandbits', 'seed'],
+  // Imports the parser modules its list names, as the program would (the runner refuses those that act on import).
+  'xml.sax': ['make_parser'],
 };
 
 interface Outcome {
