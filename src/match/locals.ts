@@ -69,6 +69,45 @@ export function isRead(id: Node): boolean {
   return !NOT_READS.has(up.type);
 }
 
+/** Builtins that read a container without changing it or giving anything a way to (its items are values: see `untouchedBy`). */
+const READERS = new Set(['len', 'bool', 'isinstance', 'repr', 'str', 'sorted', 'sum', 'min', 'max', 'any', 'all', 'tuple', 'list', 'set', 'frozenset']);
+/** Expressions whose operand is only read: a test, an operator making a new value, an iteration. */
+const READ_ONLY = new Set([
+  'comparison_operator',
+  'boolean_operator',
+  'not_operator',
+  'binary_operator',
+  'assert_statement',
+  'if_statement',
+  'while_statement',
+]);
+
+/** A value whose items cannot change: no list, dict or set inside it. */
+function deepValue(v: PyVal): boolean {
+  if (v.t === 'dict') return v.entries.every(([k, x]) => deepValue(k) && deepValue(x));
+  if (v.t === 'list' || v.t === 'set' || v.t === 'tuple') return v.items.every((x) => deepValue(x) && !MUTABLE.has(x.t));
+  return true;
+}
+
+/**
+ * A read of a local holding `value` (a list, dict or set of values) that cannot change it: `len(data)`,
+ * `data == [...]`, `x in data`, `data[0]`, `data + [x]`, `for x in data`, `if data:` (the builtin not
+ * rebound in the file). A method call, an assignment to another name or an argument of any other
+ * call may change it.
+ */
+export function untouchedBy(id: Node, value: PyVal, scopes: Scopes): boolean {
+  if (!deepValue(value)) return false;
+  let n = id;
+  while (n.parent?.type === 'parenthesized_expression') n = n.parent;
+  const up = n.parent;
+  if (!up) return false;
+  if (READ_ONLY.has(up.type)) return up.type !== 'if_statement' && up.type !== 'while_statement' ? true : field(up, 'condition')?.id === n.id;
+  if (up.type === 'subscript') return field(up, 'value')?.id === n.id && isRead(up);
+  if (up.type === 'for_statement' || up.type === 'for_in_clause') return field(up, 'right')?.id === n.id;
+  const fn = up.type === 'argument_list' ? field(up.parent!, 'function') : null;
+  return fn?.type === 'identifier' && READERS.has(fn.text) && up.parent?.type === 'call' && !scopes.scopesOf(up).some((s) => scopes.boundIn(s).has(fn.text));
+}
+
 const byTree = new WeakMap<object, Map<number, Map<string, NameUse>>>();
 
 /** The function's names (one pass over its body and parameters). */
@@ -116,7 +155,9 @@ export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (nam
   // A list, dict or set: not read (and so perhaps changed) before the call, on this pass or an earlier one.
   const body = field(scope, 'body');
   for (let p = call.parent; p && p.id !== body?.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, stmt)) return undefined;
-  return u!.reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex) ? value : undefined;
+  return u!.reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex || untouchedBy(r, value, scopes))
+    ? value
+    : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { contains, field, namedChildren } from '../parse/syntax.js';
 import { literalOf } from '../rules/condition/literal.js';
 import type { PyVal } from '../rules/condition/types.js';
 import type { Scopes } from '../semantic/scopes.js';
-import { isRead } from './locals.js';
+import { isRead, untouchedBy } from './locals.js';
 
 const MAX_ITEMS = 64;
 
@@ -56,8 +56,9 @@ export function loopItems(call: Node, args: Set<string>, scopes: Scopes, constan
       else return undefined;
     }
     // A list, dict or set item may be changed before the call: only read as this call's own argument.
-    const mutable = new Set(out.flatMap((m) => [...m].filter(([, v]) => MUTABLE.has(v.t)).map(([k]) => k)));
-    for (const id of body.descendantsOfType('identifier')) if (id && mutable.has(id.text) && isRead(id) && !contains(call, id)) return undefined;
+    const mutable = new Map(out.flatMap((m) => [...m].filter(([, v]) => MUTABLE.has(v.t))));
+    for (const id of body.descendantsOfType('identifier'))
+      if (id && mutable.has(id.text) && isRead(id) && !contains(call, id) && !out.every((m) => untouchedBy(id, m.get(id.text)!, scopes))) return undefined;
     return out;
   }
   return undefined;
