@@ -10,6 +10,7 @@ import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
+import { keywordsLeft } from './kwpops.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
@@ -321,11 +322,11 @@ export class ExprReader {
     return contextTest(ln, op, rn) ?? data(whole);
   }
 
-  /** `if kwargs:` after `kwargs.pop(...)`s: false when the call passes no keyword, else not known (./assigns.ts onlyShrunk). */
+  /** `if kwargs:` after `kwargs.pop(...)`s (./assigns.ts onlyShrunk): over the keywords the call passes and those popped (./kwpops.ts). */
   private shrunk(n: Node): Cond | undefined {
     const p = n.type === 'identifier' && !this.hidden.has(n.text) ? this.params.get(n.text) : undefined;
     if (p?.kind !== 'var-keyword' || !onlyShrunk(this.def, n)) return undefined;
-    return and([{ k: 'given', param: p.name }, data(n)]);
+    return keywordsLeft(this.def, n, this.params, this.constant, data(n));
   }
 
   /** A side's value; a sentinel's when it is a class the module binds once. */

@@ -342,6 +342,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
     case 'or':
       return junction(c.es, b, true);
     case 'given': {
+      if (c.others) return [...b.keywords].some((k) => !c.others!.includes(k)) ? true : b.kwSplat ? undefined : false;
       if (c.key === undefined) return b.params.get(c.param)?.given;
       if (b.keywords.has(c.key)) return true;
       return b.kwSplat ? undefined : false;

@@ -55,7 +55,8 @@ export type Cond =
       plain?: string[];
     }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
-  | { k: 'given'; param: string; key?: string }
+  /** `others`: a keyword other than these was passed to the `**` parameter (`if kwargs:` after the def popped them). */
+  | { k: 'given'; param: string; key?: string; others?: string[] }
   /** `conv(param)` raises one of `caught` (an except clause's classes; absent: a bare `except:`), in a `try` whose handler holds the raise (./convert.ts). */
   | { k: 'fails'; param: string; conv: 'int' | 'float' | 'index'; caught?: string[] };
 

@@ -35,7 +35,7 @@ export function condText(c: Cond, top = true): string {
       return c.text;
     case 'not':
       if (c.e.k === 'truthy') return `not ${c.e.param}`;
-      if (c.e.k === 'given') return c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
+      if (c.e.k === 'given') return c.e.others?.length ? `no keyword but ${c.e.others.join(', ')} passed` : c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
       if (c.e.k === 'isinstance') return c.e.exact ? exactText(c.e, 'not in') : `not ${condText(c.e, false)}`;
       if (c.e.k === 'len' && isNonEmpty(c.e)) return `${c.e.param} is empty`;
       return `not ${condText(c.e, false)}`;
@@ -55,6 +55,7 @@ export function condText(c: Cond, top = true): string {
       if (!c.subclass && c.types.join() === 'Callable') return `callable(${c.param})`;
       return c.exact ? exactText(c, 'in') : `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
+      if (c.others?.length) return `a keyword other than ${c.others.join(', ')} passed`;
       return c.key ? `'${c.key}' passed` : `${c.param} passed`;
     case 'fails':
       return `${c.conv === 'index' ? 'operator.index' : c.conv}(${c.param}) raises ${c.caught?.join(' or ') ?? 'an error'}`;
