@@ -212,6 +212,10 @@ class Interpreter extends Statements {
       classes: this.classes,
       deps: () => this.cross?.deps() ?? [],
       qualify: (node: Node) => {
+        // A class the enclosing function defines (`class Worker(Thread):` in a test method): its own key.
+        const def = node.type === 'identifier' ? (scopes ??= new Scopes(root)).definitionAt(node.text, node) : undefined;
+        const local = def?.type === 'class_definition' ? `<local>${this.file}#${node.text}@${def.startPosition.row + 1}` : undefined;
+        if (local && this.classes.get(local)) return local;
         const t = this.expr(node, this.importsAbove(node, moduleEnv), inert());
         const a = t[0];
         if (t.length !== 1 || !a) return undefined;
