@@ -15,7 +15,7 @@ import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
-import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf } from '../rules/condition/simplify.js';
+import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
@@ -267,6 +267,8 @@ export interface JudgeOptions {
   fresh?: Binding['fresh'];
   /** The rule raises TypeError: a raise that only an argument of another type meets is a type checker's question. */
   typeError?: boolean;
+  /** Whether an asyncio event loop runs where the call is (./callcontext.ts), asked only of a rule that tests it. */
+  loop?: () => boolean | undefined;
   /** The libraries' public constants (`asyncio:FIRST_EXCEPTION`), as the grounding interpreter has them. */
   constants?: Constants;
 }
@@ -330,6 +332,7 @@ function loopVerdict(rc: RaiseCondition, call: Node, o: JudgeOptions): Verdict |
 
 function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOptions): Verdict {
   if (b && o.fresh) b.fresh = o.fresh;
+  if (b && o.loop && testsLoop(rc.when)) b.loop = o.loop();
   // `PrettyPrinter(4, 40, 5, stream, True)` (compact is keyword-only), `rmtree(p, onexc=f)` (a keyword of
   // another Python version): the call raises TypeError before the def's body runs, so never this raise.
   if (!b) return { raises: false, why: "the call's arguments do not fit the def's signature: a TypeError at the call, before the raise" };

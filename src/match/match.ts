@@ -12,6 +12,7 @@ import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { constantsOf, judge, readArgs } from './bind.js';
+import { runningLoop } from './callcontext.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
 import { constructedHere, freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
@@ -103,6 +104,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         fresh: freshFor(h),
         typeError: h.rule.errorClass === 'TypeError',
         constants: rules.python?.constants,
+        loop: () => runningLoop(site.node, scopes()),
       });
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;

@@ -319,7 +319,7 @@ export class ExprReader {
     const st = attr && (op === 'is' || op === 'is not' || op === '==' || op === '!=') ? this.stateTest(attr, whole, 'none') : undefined;
     if (st) return op === 'is' || op === '==' ? st : not(st);
     // `self is current_thread()`: never an object the caller has just constructed (./state.ts).
-    return contextTest(ln, op, rn) ?? data(whole);
+    return contextTest(ln, op, rn, this.assigns) ?? data(whole);
   }
 
   /** `if kwargs:` after `kwargs.pop(...)`s (./assigns.ts onlyShrunk): over the keywords the call passes and those popped (./kwpops.ts). */

@@ -72,6 +72,8 @@ export function not(c: Cond): Cond {
   if (c.k === 'true') return { k: 'false' };
   if (c.k === 'false') return { k: 'true' };
   if (c.k === 'not') return c.e;
+  // Read where the call is (src/match/callcontext.ts): kept whole, not as negated text.
+  if (c.k === 'data' && c.loop) return { k: 'not', e: c };
   if (c.k === 'data') {
     // Python's own text reads negated as Python would write it; the compiler's words (`an earlier branch did not return`) get a `not`.
     const text = (!SYNTHETIC.test(c.text) && negatedText(c.text)) || (c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`);
@@ -122,7 +124,7 @@ export function onlyLibraryState(c: Cond): boolean {
     if (x.k === 'true' || x.k === 'false') return true;
     if (x.k === 'not') return visit(x.e);
     if (x.k === 'and' || x.k === 'or') return x.es.every(visit);
-    if (x.k !== 'data') return false;
+    if (x.k !== 'data' || x.loop) return false;
     if (SYNTHETIC.test(x.text)) return true;
     // The roots of the expression's names: those not after a `.`.
     const code = x.text.replace(/(['"]).*?\1/g, '');
@@ -232,4 +234,11 @@ export function truthy(v: PyVal): boolean {
 function negateState(s: StateFact): StateFact {
   const after = s.after && Object.fromEntries(Object.entries(s.after).map(([m, b]) => [m, !b]));
   return { ...s, fresh: !s.fresh, ...(after ? { after } : {}) };
+}
+
+/** Some atom of `c` tests whether an asyncio event loop runs in the caller's thread. */
+export function testsLoop(c: Cond): boolean {
+  if (c.k === 'data') return !!c.loop;
+  if (c.k === 'not') return testsLoop(c.e);
+  return (c.k === 'and' || c.k === 'or') && c.es.some(testsLoop);
 }

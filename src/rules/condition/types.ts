@@ -25,7 +25,8 @@ export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'h
 export type Cond =
   | { k: 'true' }
   | { k: 'false' }
-  | { k: 'data'; text: string; state?: StateFact }
+  /** `loop`: the text tests whether an asyncio event loop is running in the caller's thread (true when one is). */
+  | { k: 'data'; text: string; state?: StateFact; loop?: true }
   | { k: 'not'; e: Cond }
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }

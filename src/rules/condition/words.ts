@@ -32,8 +32,9 @@ export function condText(c: Cond, top = true): string {
     case 'false':
       return 'never';
     case 'data':
-      return c.text;
+      return c.loop ? 'an asyncio event loop is running in the calling thread' : c.text;
     case 'not':
+      if (c.e.k === 'data' && c.e.loop) return 'no asyncio event loop is running in the calling thread';
       if (c.e.k === 'truthy') return `not ${c.e.param}`;
       if (c.e.k === 'given') return c.e.others?.length ? `no keyword but ${c.e.others.join(', ')} passed` : c.e.key ? `'${c.e.key}' not passed` : `${c.e.param} not passed`;
       if (c.e.k === 'isinstance') return c.e.exact ? exactText(c.e, 'not in') : `not ${condText(c.e, false)}`;
@@ -78,6 +79,8 @@ export function describeCondition(rc: RaiseCondition | undefined): string {
 
 /** One decided atom with the argument's value: `mode='rw' is not one of 'r', 'w'`. */
 function atomWords(c: Cond, b: Binding): string | undefined {
+  if (c.k === 'data' && c.loop) return 'the call is in an `async def`, so an asyncio event loop is running in its thread';
+  if (c.k === 'not' && c.e.k === 'data' && c.e.loop) return 'the call is in the `if __name__ == "__main__":` block, where no asyncio event loop is running yet';
   if (c.k === 'not') {
     if (c.e.k === 'truthy' || (c.e.k === 'len' && isNonEmpty(c.e))) {
       const v = boundOf(b, c.e.param)?.value;
