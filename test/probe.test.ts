@@ -170,6 +170,11 @@ PACKED = ipaddress.ip_address(2 ** 32 - 1)
     // A pure function's dict is no pure class; a private method is never run.
     expect(method('call:{"f":"json:loads","a":["\'{}\'"],"k":[]}', 'pop', ["'x'"])).toEqual({ skip: 'ValueError' });
     expect(method(morsel, '_private', [])).toEqual({ skip: 'ValueError' });
+    // A class the list names methods of: only those run (configparser's read() would read the disk).
+    const parser = 'call:{"f":"configparser:RawConfigParser","a":[],"k":[]}';
+    expect(method(parser, 'options', ["'server'"])).toMatchObject({ exc: expect.arrayContaining(['configparser.NoSectionError']) as unknown });
+    expect(method(parser, 'read_string', ["'[server]\\nhost = a\\n'"])).toEqual({ ok: true });
+    expect(method(parser, 'read', ["'setup.cfg'"])).toEqual({ skip: 'ValueError' });
   });
 });
 

@@ -42,6 +42,7 @@ export interface Probe extends LiteralArgs {
  * Pure callables by module, written in Python (a record's raise is a line of Lib/): their result
  * depends on their arguments alone (`*`: every public name).
  */
+const CONFIG_METHODS = ['read_string', 'read_dict', 'get', 'getint', 'getfloat', 'getboolean', 'has_section', 'has_option', 'sections', 'options', 'items'];
 const PURE: Record<string, string[]> = {
   ipaddress: ['*'],
   base64: ['*'],
@@ -156,6 +157,8 @@ const PURE: Record<string, string[]> = {
   'email.headerregistry': ['Address', 'Group'],
   // The module's hidden generator: each checks its arguments before it draws (what it draws never decides a raise of theirs).
   random: ['randrange', 'randint', 'choice', 'choices', 'sample', 'gammavariate', 'getrandbits', 'seed'],
+  // Made empty (no file read); of their methods only those that read no file run (CONFIG_METHODS), on an object fresh from a literal call.
+  configparser: ['RawConfigParser', 'ConfigParser', ...['RawConfigParser', 'ConfigParser'].flatMap((c) => CONFIG_METHODS.map((m) => `${c}.${m}`))],
   // Imports the parser modules its list names, as the program would (the runner refuses those that act on import).
   'xml.sax': ['make_parser'],
 };
