@@ -20,8 +20,12 @@ const READS = new Set(['get', 'keys', 'items', 'values', 'copy']);
 
 function popsBefore(def: Node, n: Node, params: Map<string, ParamSpec>, constant: (name: string) => PyVal | undefined): Pops {
   const out: Pops = { must: new Set(), may: new Set(), other: false };
+  // What runs before the test: the uses above it, and in a loop around it those of the whole loop (an earlier pass).
+  let loop: Node | null = n.parent;
+  while (loop && loop.id !== def.id && loop.type !== 'for_statement' && loop.type !== 'while_statement') loop = loop.parent;
+  const before = (u: Node) => u.startIndex < n.startIndex || (!!loop && loop.id !== def.id && contains(loop, u));
   for (const use of def.descendantsOfType('identifier')) {
-    if (!use || use.text !== n.text || use.id === n.id || use.parent?.type === 'dictionary_splat_pattern') continue;
+    if (!use || use.text !== n.text || use.id === n.id || use.parent?.type === 'dictionary_splat_pattern' || !before(use)) continue;
     const p = use.parent;
     const call = p?.type === 'attribute' && field(p, 'object')?.id === use.id && p.parent?.type === 'call' ? p.parent : undefined;
     const method = call ? field(p!, 'attribute')?.text : undefined;
