@@ -222,8 +222,11 @@ class Matcher {
           // An attribute read reaches only a property target.
           if (t.kind !== 'method' || t.method !== method || (property && !t.property)) continue;
           if ((a.exclude ?? []).some((x) => this.classes.isSubclass(t.classKey, x))) continue;
-          if (this.inherits(a.key, t.classKey, method)) hits.push({ rule, status: 'raises', via: [], entry: t.method });
-          else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [], entry: t.method });
+          if (this.inherits(a.key, t.classKey, method)) {
+            // Reached through another method (`handle()` calls `emit()`): a subclass defining the raising method again does not raise there.
+            const raising = rule.raiser.qualname.slice(rule.raiser.qualname.lastIndexOf('.') + 1);
+            if (raising === method || this.inherits(a.key, t.classKey, raising)) hits.push({ rule, status: 'raises', via: [], entry: t.method });
+          } else if (this.mayBe(a, t.classKey)) hits.push({ rule, status: 'maybe', via: [], entry: t.method });
         }
       }
     }

@@ -58,6 +58,39 @@ export function boundMethods(lines: readonly string[]): Record<string, string[]>
   return out;
 }
 
+/**
+ * The module's classes with bases, and the methods each body defines (`class ConfigParser(RawConfigParser):`):
+ * a library subclass of a raising class inherits its raise unless it defines the method again. Classes
+ * under a module-level `if`/`try` count (`HTTPSConnection` is defined in `try: import ssl ... else:`);
+ * not those inside a def or another class.
+ */
+export function moduleClasses(lines: readonly string[]): Record<string, { bases: string[]; defs: string[] }> {
+  const out: Record<string, { bases: string[]; defs: string[] }> = {};
+  // Open blocks by indentation: a class or def (a scope), or any other compound statement.
+  const open: { indent: number; scope: boolean; cls?: string }[] = [];
+  for (const line of lines) {
+    const m = /^(\s*)(\S)/.exec(line);
+    if (!m || m[2] === '#') continue;
+    const indent = m[1]!.length;
+    while (open.length && open.at(-1)!.indent >= indent) open.pop();
+    const top = open.at(-1);
+    const def = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/.exec(line);
+    if (def && top?.cls && open.filter((o) => o.scope).at(-1) === top) out[top.cls]!.defs.push(def[1]!);
+    const cls = /^\s*class\s+([A-Za-z_]\w*)\s*\(([\w\s,.]*)\)\s*:/.exec(line);
+    if (cls && !open.some((o) => o.scope)) {
+      const bases = cls[2]!
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean);
+      if (bases.length) out[cls[1]!] = { bases, defs: [] };
+      open.push({ indent, scope: true, ...(bases.length ? { cls: cls[1]! } : {}) });
+      continue;
+    }
+    if (/:\s*(#.*)?$/.test(line)) open.push({ indent, scope: !!def || /^\s*class\b/.test(line) });
+  }
+  return out;
+}
+
 export function plainClasses(lines: readonly string[]): string[] {
   const bases = new Map<string, string[] | undefined>();
   const bound = new Map<string, number>();
@@ -108,7 +141,7 @@ const SMALL_ASSIGN_LINES = 25;
 /** What one grounding read: installed files by filePath, their texts by path (kept for that call only: a long-lived language server sees upgrades, and holds no texts). */
 interface Reads {
   files: Map<string, string | null>;
-  texts: Map<string, { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]> } | null>;
+  texts: Map<string, { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]>; classes?: ReturnType<typeof moduleClasses> } | null>;
 }
 
 /** The installed file a record's filePath names, under one of the roots; null when none. */
@@ -136,7 +169,10 @@ function installedFile(filePath: string, roots: readonly string[], reads: Reads)
   return found;
 }
 
-function fileText(path: string, reads: Reads): { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]> } | null {
+function fileText(
+  path: string,
+  reads: Reads,
+): { text: string; lines: string[]; plain?: string[]; bound?: Record<string, string[]>; classes?: ReturnType<typeof moduleClasses> } | null {
   let t = reads.texts.get(path);
   if (t === undefined) {
     try {
@@ -237,8 +273,10 @@ export function groundRecords(records: LoadedRecord[], env: InstalledRoots | und
     // The window starts where the record's lineNumber stays the raise's row of the file.
     t.plain ??= plainClasses(t.lines);
     t.bound ??= boundMethods(t.lines);
+    t.classes ??= moduleClasses(t.lines);
     lr.grounded = { file, sourceCode: keepAround(t.lines, row), sourceCodeStart: r.lineNumber - row, line: row + 1, plainClasses: t.plain };
     if (Object.keys(t.bound).length) lr.grounded.boundMethods = t.bound;
+    if (Object.keys(t.classes).length) lr.grounded.classes = t.classes;
     if (env.executable) (asked.get(file) ?? asked.set(file, { names: askedNames(t.lines), records: [] }).get(file)!).records.push(lr);
     const cond = env.executable ? conditionalDef(t.lines, row, file, env.roots[0]) : undefined;
     if (cond) conditional.push([lr, cond]);

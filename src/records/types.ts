@@ -58,6 +58,8 @@ export interface LoadedRecord {
     keys?: Record<string, string[]>;
     /** Module-level names bound to a module instance's method (`randrange = _inst.randrange`), by `Class.method` (ground.ts `boundMethods`). */
     boundMethods?: Record<string, string[]>;
+    /** The module's classes with bases and the methods each defines (ground.ts `moduleClasses`): its subclasses of the raising class. */
+    classes?: Record<string, { bases: string[]; defs: string[] }>;
   };
 }
 

@@ -195,7 +195,29 @@ function selfEscapes(def: Node, from: number, to: number): boolean {
 
 /** Whether the binding `a` may run before `use` on one pass through `def`: it is above it, and not in a branch that excludes it (see `exclusive`). */
 export function reaches(a: Assign, use: Node, def: Node): boolean {
-  return a.row < use.startPosition.row && !exclusive(a.node, use, def);
+  return a.row < use.startPosition.row && !exclusive(a.node, use, def) && !leavesFirst(a.node, use);
+}
+
+/**
+ * Whether every path that runs `n` leaves the def before `use`: a block around `n` (not around `use`)
+ * ends with `return` or `raise` and holds no `break` or `continue` (`if w is l is None: w, l = ...;
+ * return w, l` does not rebind them for what follows). Not inside a `try` (a handler may go on).
+ */
+function leavesFirst(n: Node, use: Node): boolean {
+  let leaves = false;
+  for (let x = n; x.parent; x = x.parent) {
+    const s = x.parent;
+    if (s.type === 'try_statement') return false;
+    if (contains(s, use)) return leaves;
+    if (leaves || s.type !== 'block') continue;
+    const last = namedChildren(s)
+      .filter((c) => c.type !== 'comment')
+      .at(-1);
+    leaves =
+      (last?.type === 'return_statement' || last?.type === 'raise_statement') &&
+      !s.descendantsOfType(['break_statement', 'continue_statement']).some((b) => !!b);
+  }
+  return leaves;
 }
 
 /**
@@ -332,7 +354,7 @@ export function guardsOf(assigns: Assign[], params: Map<string, ParamSpec>, n: N
   const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
   // The `if` is in a block that holds the test: the test runs after it on every pass that reaches it.
   const holds = (a: Assign) => !!a.guard?.parent?.parent && contains(a.guard.parent.parent, n);
-  return assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && params.has(a.name) && holds(a));
+  return assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && params.has(a.name) && holds(a) && !leavesFirst(a.node, n));
 }
 
 /**

@@ -188,6 +188,7 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     derived.entrySource = 'raising def';
   }
   b.fromBoundMethods(lr.grounded?.boundMethods);
+  b.fromSubclasses(lr.grounded?.classes);
   const qualname = raiserName(def, b);
   if (qualname.includes('.')) derived.raiser = qualname;
 

@@ -244,6 +244,34 @@ export class TargetBuilder {
     }
   }
 
+  /**
+   * The module's subclasses of a method target's class (`configparser.ConfigParser` of
+   * `RawConfigParser`, ../../records/ground.ts moduleClasses), registered with their bases and the
+   * methods their bodies define: their objects are receivers too, unless one defines the method again.
+   */
+  fromSubclasses(classes: Readonly<Record<string, { bases: readonly string[]; defs: readonly string[] }>> | undefined): void {
+    if (!classes) return;
+    const reached = new Set(
+      this.targets
+        .filter((t) => t.kind === 'method')
+        .map((t) => splitQualified(t.classKey))
+        .filter((c) => c.module === this.module)
+        .map((c) => c.name),
+    );
+    if (!reached.size) return;
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [name, c] of Object.entries(classes)) {
+        if (reached.has(name) || !c.bases.some((b) => reached.has(b))) continue;
+        reached.add(name);
+        grew = true;
+        const bases = c.bases.map((b) => (b.includes('.') ? b : `${this.module}.${b}`));
+        this.classes.add(newClassInfo(`${this.module}.${name}`, { bases, ...(c.defs.length ? { ownMethods: new Set(c.defs) } : {}) }));
+        this.triggers.add(name);
+      }
+    }
+  }
+
   /** Entry points as `records check` lists them: calls first. */
   entryPoints(): string[] {
     return this.targets
