@@ -89,12 +89,9 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   if (scope.type === 'function_definition' && isParameter(scope, name)) return undefined;
   const body = scope.type === 'module' ? scope : field(scope, 'body');
   if (!body) return undefined;
-  const ids = body.descendantsOfType('identifier').filter((x): x is Node => !!x && x.text === name && x.id !== obj.id);
-  const bindings: { id: Node; b: ReturnType<typeof bindingOf> }[] = [];
-  for (const id of ids) {
-    for (let p = id.parent; p && p.id !== body.id; p = p.parent) if (NESTED.has(p.type)) return undefined;
-    bindings.push({ id, b: bindingOf(id) });
-  }
+  const all = scanOf(body, name);
+  if (!all) return undefined;
+  const bindings = all.filter((x) => x.id.id !== obj.id);
   // The binding that reaches the call: the last one above it whose block (or `with` body) holds it.
   let binding: Exclude<ReturnType<typeof bindingOf>, 'other' | undefined> | undefined;
   for (const { b } of bindings)
@@ -136,6 +133,35 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   const ctorCall = binding.value.type === 'call' ? binding.value : null;
   const order = loop ? undefined : seq.sort((a, b) => a.at - b.at).map(({ name, dominates }) => ({ name, dominates }));
   return { ctor: field(binding.value, 'function') ?? binding.value, called, ...(ctorCall ? { call: ctorCall } : {}), ...(order ? { seq: order } : {}) };
+}
+
+type Scan = { id: Node; b: ReturnType<typeof bindingOf> }[];
+const scans = new WeakMap<object, Map<string, Scan | null>>();
+
+/**
+ * The name's identifiers in a scope's body, each with the binding it is (if any), read once per body
+ * and name (a module of thousands of calls on `subprocess` walks it once, not once per call); null
+ * when a nested scope uses the name.
+ */
+function scanOf(body: Node, name: string): Scan | null {
+  let byName = scans.get(body.tree);
+  if (!byName) scans.set(body.tree, (byName = new Map()));
+  const key = `${body.id}:${name}`;
+  const known = byName.get(key);
+  if (known !== undefined) return known;
+  let out: Scan | null = [];
+  for (const id of body.descendantsOfType('identifier')) {
+    if (!id || id.text !== name) continue;
+    let nested = false;
+    for (let p = id.parent; p && p.id !== body.id && !nested; p = p.parent) nested = NESTED.has(p.type);
+    if (nested) {
+      out = null;
+      break;
+    }
+    out.push({ id, b: bindingOf(id) });
+  }
+  byName.set(key, out);
+  return out;
 }
 
 /** `x.m(...)` is a statement of its own (`zf.close()`, `await w.aclose()`) in a block that holds `call`, above it: every pass to the call runs it first. */
