@@ -22,27 +22,27 @@ out_ = sys.stdout
 sys.stdout = io.StringIO()
 sys.stderr = io.StringIO()
 SIDE_EFFECTS = {'antigravity', 'this', '__hello__', '__phello__', 'idlelib', 'turtledemo', 'turtle', 'tkinter', 'test'}
+def acts_on_import(name):
+    parts = name.split('.')
+    return parts[0] in SIDE_EFFECTS or '__main__' in parts
 class Refused(BaseException):
     pass
 import_ = builtins.__import__
 def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
     # A call that imports by name (xml.sax.make_parser's parser list) never imports a module that acts on import.
-    parts = (name or '').split('.')
-    if level == 0 and (parts[0] in SIDE_EFFECTS or '__main__' in parts):
+    if level == 0 and acts_on_import(name or ''):
         raise Refused(name)
     return import_(name, globals, locals, fromlist, level)
 builtins.__import__ = guarded_import
 import_module_ = importlib.import_module
 def guarded_import_module(name, package=None):
-    parts = name.split('.')
-    if not name.startswith('.') and (parts[0] in SIDE_EFFECTS or '__main__' in parts):
+    if not name.startswith('.') and acts_on_import(name):
         raise Refused(name)
     return import_module_(name, package)
 importlib.import_module = guarded_import_module
 def reference(text):
     module, path = text[4:].split(':', 1)
-    parts = module.split('.')
-    if parts[0] in SIDE_EFFECTS or '__main__' in parts:
+    if acts_on_import(module):
         raise ValueError(text)
     v = importlib.import_module(module)
     for part in path.split('.'):

@@ -105,7 +105,7 @@ export function untouchedBy(id: Node, value: PyVal, scopes: Scopes): boolean {
   if (up.type === 'subscript') return field(up, 'value')?.id === n.id && isRead(up);
   if (up.type === 'for_statement' || up.type === 'for_in_clause') return field(up, 'right')?.id === n.id;
   const fn = up.type === 'argument_list' ? field(up.parent!, 'function') : null;
-  return fn?.type === 'identifier' && READERS.has(fn.text) && up.parent?.type === 'call' && !scopes.scopesOf(up).some((s) => scopes.boundIn(s).has(fn.text));
+  return fn?.type === 'identifier' && READERS.has(fn.text) && up.parent?.type === 'call' && !scopes.bindsAround(fn.text, up);
 }
 
 const byTree = new WeakMap<object, Map<number, Map<string, NameUse>>>();

@@ -15,6 +15,7 @@ import { constantsOf, judge, readArgs } from './bind.js';
 import { runningLoop } from './callcontext.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
+import { someAtom } from '../rules/condition/simplify.js';
 import { constructedHere, freshReceiver, type FreshReceiver } from '../semantic/fresh.js';
 import type { Binding, CtorArgs } from '../rules/condition/eval.js';
 import { literalOf } from '../rules/condition/literal.js';
@@ -179,7 +180,7 @@ export function ctorArgs(call: Node): CtorArgs {
 function readsState(c: Cond): boolean {
   let v = stateMemo.get(c);
   if (v === undefined) {
-    v = c.k === 'data' ? !!c.state : c.k === 'not' ? readsState(c.e) : c.k === 'and' || c.k === 'or' ? c.es.some(readsState) : false;
+    v = someAtom(c, (x) => x.k === 'data' && !!x.state);
     stateMemo.set(c, v);
   }
   return v;

@@ -54,7 +54,7 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
 /** `builtins:<name>` for a built-in class named at `call` that no scope around it rebinds. */
 export function builtinClassReference(n: Node, call: Node, scopes: Scopes): string | undefined {
   if (n.type !== 'identifier' || !BUILTIN_CLASSES.has(n.text)) return undefined;
-  return scopes.scopesOf(call).some((s) => scopes.boundIn(s).has(n.text)) ? undefined : `builtins:${n.text}`;
+  return scopes.bindsAround(n.text, call) ? undefined : `builtins:${n.text}`;
 }
 
 /** Binding occurrences of a name other than an import (`x = ...`, `for x in`, `with ... as x`, a parameter). */

@@ -143,7 +143,7 @@ function entryOf(s: Node, scopes: Scopes, earlier: Entry[], depth: number): Entr
     const left = field(e, 'left');
     const right = field(e, 'right');
     if (left?.type !== 'identifier' || !right || field(e, 'type')) return undefined;
-    if (right.type === 'call' && right.text.replace(/\s/g, '') === 'object()' && !bound('object', s, scopes)) return [left.text, 'obj'];
+    if (right.type === 'call' && right.text.replace(/\s/g, '') === 'object()' && !scopes.bindsAround('object', s)) return [left.text, 'obj'];
     // An instance of a class of the file (a descriptor: `d = descriptor()`) is its stand-in.
     const inst = right.type === 'call' ? instanceStandIn(right, scopes, undefined, depth + 1) : undefined;
     if (inst) return [left.text, 'val', inst];
@@ -163,7 +163,7 @@ function entryOf(s: Node, scopes: Scopes, earlier: Entry[], depth: number): Entr
       decorators.push(accessor);
       continue;
     }
-    const key = !x ? undefined : x.type === 'identifier' && !bound(x.text, s, scopes) ? `builtins:${x.text}` : moduleReference(x, s, scopes);
+    const key = !x ? undefined : x.type === 'identifier' && !scopes.bindsAround(x.text, s) ? `builtins:${x.text}` : moduleReference(x, s, scopes);
     const known = key && DECORATORS[key];
     if (!known) return undefined;
     decorators.push(known);
@@ -174,11 +174,6 @@ function entryOf(s: Node, scopes: Scopes, earlier: Entry[], depth: number): Entr
     p.value ? 1 : 0,
   ]);
   return sig.every((p) => p[0]) ? [name, 'def', sig, decorators] : undefined;
-}
-
-/** Whether a scope around `at` binds `name` (a built-in then means something else). */
-function bound(name: string, at: Node, scopes: Scopes): boolean {
-  return scopes.scopesOf(at).some((s) => scopes.boundIn(s).has(name));
 }
 
 /** The attributes an instance's `__init__` sets, when it only sets them (through the own bases when the class has none); else undefined. */

@@ -162,6 +162,11 @@ export class Scopes {
     return this.written(name) && scopes.some((s) => this.boundIn(s).has(name));
   }
 
+  /** Some scope around `at` binds `name` (a built-in of that name then means something else there). */
+  bindsAround(name: string, at: Node): boolean {
+    return this.written(name) && this.scopesOf(at).some((s) => this.boundIn(s).has(name));
+  }
+
   /** Identifiers used anywhere in a scope (nested scopes included). */
   usedIn(scope: Node): Set<string> {
     if (scope.id === this.root.id) return this.identifiers;

@@ -335,13 +335,19 @@ function mappingUsesBefore(
     if (read && read.kw.id === use.id && read.key !== key) continue;
     if (p?.type === 'comparison_operator' && namedChildren(p).at(-1)?.id === use.id) continue;
     if (p?.type === 'subscript' && field(p, 'value')?.id === use.id) {
-      const up = p.parent;
-      const written = (up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === p.id;
-      if (!written && (shrinks || (up?.type !== 'delete_statement' && up?.type !== 'expression_list'))) continue;
+      const how = subscriptUse(p);
+      if (how !== 'written' && (shrinks || how === 'read')) continue;
     }
     return false;
   }
   return true;
+}
+
+/** What a subscript `m[k]` does with `m`: sets an item (assigned or augmented), takes one out (`del m[k]`), or reads one. */
+export function subscriptUse(s: Node): 'written' | 'deleted' | 'read' {
+  const up = s.parent;
+  if ((up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === s.id) return 'written';
+  return up?.type === 'delete_statement' || up?.type === 'expression_list' ? 'deleted' : 'read';
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Node } from '../../parse/parser.js';
 import { contains, field } from '../../parse/syntax.js';
 import type { Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { keywordRead } from './assigns.js';
+import { keywordRead, subscriptUse } from './assigns.js';
 
 /** The keys popped from the `**kwargs` mapping `n` names before the test `n`: `must` on every path there, `may` on some; `other`: something else may take keys out. */
 interface Pops {
@@ -33,7 +33,7 @@ function popsBefore(def: Node, n: Node, params: Map<string, ParamSpec>, constant
     const read = call && method === 'pop' ? keywordRead(call, params, constant) : undefined;
     if (!read) {
       // A read that takes nothing out (`'stream' in kwargs`, `kwargs['k']`, `**kwargs` passed on); anything else may.
-      const reads = p?.type === 'comparison_operator' || p?.type === 'dictionary_splat' || (p?.type === 'subscript' && isPlainRead(p));
+      const reads = p?.type === 'comparison_operator' || p?.type === 'dictionary_splat' || (p?.type === 'subscript' && subscriptUse(p) === 'read');
       if (!reads) out.other = true;
       continue;
     }
@@ -41,13 +41,6 @@ function popsBefore(def: Node, n: Node, params: Map<string, ParamSpec>, constant
     if (use.startIndex < n.startIndex && dominates(call!, n)) out.must.add(read.key);
   }
   return out;
-}
-
-/** A subscript only read: not assigned to, deleted or augmented. */
-function isPlainRead(s: Node): boolean {
-  const up = s.parent;
-  if (up?.type === 'delete_statement' || up?.type === 'expression_list') return false;
-  return !((up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === s.id);
 }
 
 /** The call is a whole statement (or the right side of a plain assignment) in a block that holds `n`: it ran before `n` on every path there. */

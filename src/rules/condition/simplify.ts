@@ -98,12 +98,16 @@ export function paramsOf(c: Cond, out = new Set<string>()): Set<string> {
   return out;
 }
 
+/** Some atom of `c` (under its `not`, `and` and `or`) meets `test`. */
+export function someAtom(c: Cond, test: (atom: Cond) => boolean): boolean {
+  if (c.k === 'not') return someAtom(c.e, test);
+  if (c.k === 'and' || c.k === 'or') return c.es.some((e) => someAtom(e, test));
+  return test(c);
+}
+
 /** Some part of the condition depends on data or state (a call's arguments can at most rule it out). */
 export function mentionsData(c: Cond): boolean {
-  if (c.k === 'data') return true;
-  if (c.k === 'not') return mentionsData(c.e);
-  if (c.k === 'and' || c.k === 'or') return c.es.some(mentionsData);
-  return false;
+  return someAtom(c, (x) => x.k === 'data');
 }
 
 /** Words of the data atoms the compiler writes for control flow (`an earlier branch did not return`): neither state nor arguments. */
@@ -161,7 +165,7 @@ const indexMemo = new WeakMap<Cond, boolean>();
 export function failsOnIndex(c: Cond): boolean {
   let v = indexMemo.get(c);
   if (v === undefined) {
-    v = c.k === 'fails' ? c.conv === 'index' : c.k === 'not' ? failsOnIndex(c.e) : c.k === 'and' || c.k === 'or' ? c.es.some(failsOnIndex) : false;
+    v = someAtom(c, (x) => x.k === 'fails' && x.conv === 'index');
     indexMemo.set(c, v);
   }
   return v;
@@ -238,7 +242,5 @@ function negateState(s: StateFact): StateFact {
 
 /** Some atom of `c` tests whether an asyncio event loop runs in the caller's thread. */
 export function testsLoop(c: Cond): boolean {
-  if (c.k === 'data') return !!c.loop;
-  if (c.k === 'not') return testsLoop(c.e);
-  return (c.k === 'and' || c.k === 'or') && c.es.some(testsLoop);
+  return someAtom(c, (x) => x.k === 'data' && !!x.loop);
 }
