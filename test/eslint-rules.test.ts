@@ -680,3 +680,59 @@ describe('a guard under any import binding', () => {
     ],
   });
 });
+
+// What the window says about the arguments the throw needs (made up on yaml's parse for the test):
+// `if (options) { ... throw }` needs the third argument given and truthy; the `default:` of
+// `switch (reviver)` is not reached by a call that passes one of the case literals.
+describe('arguments the throw needs', () => {
+  const base = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8')
+    .split('\n')
+    .map((l) => l && (JSON.parse(l) as { record: Record<string, unknown> }))
+    .find((x) => x && String(x.record.slug).startsWith('parse-throws'))!;
+  const tmpDir = mkdtempSync(join(tmpdir(), 'raiselint-needs-'));
+  const file = join(tmpDir, 'needs.jsonl');
+  const window = (body: string) => ({
+    sourceCode: `export function parse(src, reviver, options) {\n${body}\n  return src\n}`,
+    sourceCodeStart: 1,
+    lineNumber: 4,
+  });
+  const needs = {
+    ...base.record,
+    id: 'jsneeds0001',
+    slug: 'parse-needs-options',
+    ...window('  if (options) {\n    if (options.strict && !src)\n      throw new YAMLParseError(src)\n  }'),
+  };
+  const unless = {
+    ...base.record,
+    id: 'jsneeds0002',
+    slug: 'parse-unless-reviver',
+    ...window("  switch (reviver) {\n    case 'a': case 'b': break\n    default: throw new YAMLParseError(src)\n  }"),
+    lineNumber: 4,
+  };
+  writeFileSync(file, `${JSON.stringify({ record: needs })}\n${JSON.stringify({ record: unless })}\n`);
+  const p = createPlugin({ records: [file], bundled: false });
+  vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
+  it('the rules read the arguments from the window', () => {
+    expect(p.rules['yaml/parse-needs-options']).toBeDefined();
+    expect(p.rules['yaml/parse-unless-reviver']).toBeDefined();
+  });
+  const head = "import { parse } from 'yaml';\ndeclare const text: string;\ndeclare const opts: any;\n";
+  // In a function whose return the try/catch would break: no suggestion type-checks, so none is offered.
+  const inFn = (call: string, pre = '') => `${head}export function load(): number {\n  ${pre}const v = ${call} as number;\n  return v;\n}`;
+  const possible = { messageId: 'possible' as const, suggestions: [] };
+  tester.run('yaml--parse-needs-options', p.rules['yaml/parse-needs-options']!, {
+    valid: [inFn('parse(text)'), inFn('parse(text, undefined, undefined)'), inFn('parse(text, undefined, null as any)'), inFn('parse(text, opts, (0))')],
+    invalid: [
+      { code: inFn('parse(text, undefined, opts)'), errors: [possible] },
+      // A spread may give the argument.
+      { code: inFn('parse(...args)', 'const args: [string, any, any] = [text, undefined, opts];\n  '), errors: [possible] },
+    ],
+  });
+  tester.run('yaml--parse-unless-reviver', p.rules['yaml/parse-unless-reviver']!, {
+    valid: [inFn("parse(text, 'a' as any)"), inFn("parse(text, ('b') as any)")],
+    invalid: [
+      { code: inFn("parse(text, 'c' as any)"), errors: [possible] },
+      { code: inFn('parse(text, opts)'), errors: [possible] },
+    ],
+  });
+});

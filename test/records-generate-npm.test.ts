@@ -1,8 +1,8 @@
 /**
  * `raiselint records generate <npm package folder>`: records of the throw sites of an npm
  * package's public API, read from its shipped JavaScript (src/records/generate/npm.ts), on a small
- * package made for the purpose (test/data/npm-pkg: ES and CommonJS entries, re-exports, an internal
- * helper, a nested function, a try, a private method, a throw helper) and on real installed
+ * package made for the purpose (test/data/npm-pkg: ES and CommonJS entries, re-exports, internal
+ * helpers, a nested function, a try, a private method, a throw helper) and on real installed
  * packages (semver, tough-cookie, commander, abstract-level, smol-toml): every record compiles into
  * a rule aimed at the exported call, and the CLI finds the calls of an application with them.
  */
@@ -37,9 +37,9 @@ async function rulesOf(lines: string[]): Promise<{ rules: Rule[]; skipped: strin
 }
 
 describe('records generate: an npm package made for the test', () => {
-  it('the public API only: exported functions, constructors, methods and statics; no helper, nested function, try, private method or throw helper', async () => {
+  it('the public API: exported functions, constructors, methods and statics, and the throws of the internal helpers they call; no nested function, try, private method or throw helper', async () => {
     const { lines, files } = await generateRecords([{ path: MINI }]);
-    expect(files).toBe(3);
+    expect(files).toBe(5);
     const got = recordsOf(lines).map((r) => `${r.tags.at(-1)} ${r.filePath}:${r.lineNumber} ${r.errorClass}: ${r.errorMessage}`);
     expect(got).toEqual([
       'constructor lib/parser.js:6 TypeError: source is required, got …',
@@ -47,7 +47,12 @@ describe('records generate: an npm package made for the test', () => {
       'method lib/parser.js:20 Error: save is not implemented',
       'static lib/parser.js:32 TypeError: source must be a string',
       'function index.js:7 TypeError: value must be a string',
+      // In internal(), which check() calls: a record of the public call.
+      'function index.js:13 Error: empty value',
       'function lib/util.js:8 RangeError: list … is not an array',
+      'function lib/parse.mjs:5 TypeError: Invalid id',
+      'function lib/write.mjs:9 RangeError: offset … is out of bounds',
+      'function lib/parse.mjs:5 TypeError: Invalid id',
     ]);
     const r = recordsOf(lines)[1];
     expect(r).toMatchObject({
@@ -61,7 +66,7 @@ describe('records generate: an npm package made for the test', () => {
     expect(r.tryCatchPattern).toBe(
       "import { Parser } from '@acme/mini';\n\nconst parser = new Parser(source);\ntry {\n  const result = parser.parse();\n} catch (err) {\n  if (!(err instanceof Error)) throw err;\n  // ParseError: handle or report err\n}",
     );
-    expect(recordsOf(lines)[5].messagePattern).toBe('list .*? is not an array');
+    expect(recordsOf(lines)[6].messagePattern).toBe('list .*? is not an array');
   });
 
   it('deterministic: the same package gives the same bytes', async () => {
@@ -77,11 +82,41 @@ describe('records generate: an npm package made for the test', () => {
     expect(rules.map((r) => `${r.js!.kind} ${r.js!.className ?? ''}.${r.js!.name} ${r.js!.package} ${r.js!.always}`).sort()).toEqual([
       'constructor Parser.Parser @acme/mini false',
       'function .check @acme/mini false',
+      'function .check @acme/mini false',
+      'function .parse @acme/mini false',
       'function .parseAll @acme/mini false',
+      'function .write @acme/mini false',
+      'function .write @acme/mini false',
       'method Parser.parse @acme/mini false',
       'method Parser.save @acme/mini true',
       'static Parser.of @acme/mini false',
     ]);
+  });
+});
+
+describe('records generate: what the public call reaches', () => {
+  it('ES default exports re-exported by name; an error class called without new; a helper of the public call; a guard the package exports', async () => {
+    const { lines } = await generateRecords([{ path: MINI }]);
+    const recs = recordsOf(lines).filter((r) => r.filePath.endsWith('.mjs'));
+    // `export { default as parse } from './lib/parse.mjs'` and `throw TypeError('Invalid id')`.
+    const parse = recs.find((r) => r.tryCatchPattern.includes('= parse(id)'))!;
+    expect(parse).toMatchObject({ errorClass: 'TypeError', errorMessage: 'Invalid id' });
+    // `if (!validate(id)) throw`: validate is exported too, so the record shows it as the guard.
+    expect(parse.validationCode).toBe("import { parse, validate } from '@acme/mini/ids';\n\nif (validate(id)) {\n  const result = parse(id);\n}");
+    // write() runs fill(parse(id), buf, offset, 'le'): fill's RangeError and parse's TypeError are write()'s records;
+    // fill's `default: throw` of `switch (order)` is not, since write() passes 'le'.
+    const viaWrite = recs.filter((r) => r.tryCatchPattern.includes('= write(id, buf, offset)'));
+    expect(viaWrite.map((r) => r.errorMessage).sort()).toEqual(['Invalid id', 'offset … is out of bounds']);
+    expect(viaWrite.map((r) => r.documentation).join('\n')).toContain('in fill, which it calls');
+    expect(new Set(recs.map((r) => r.id)).size).toBe(recs.length);
+    expect(recs.some((r) => /byte order/.test(r.errorMessage))).toBe(false);
+
+    const { rules } = await rulesOf(lines);
+    const rule = (message: string, name: string) => rules.find((r) => r.record.errorMessage === message && r.js!.name === name)!.js!;
+    expect(rule('Invalid id', 'parse').guards).toEqual([{ callee: 'validate', guardArg: 0, callArg: 0, safeWhenTrue: true }]);
+    // `if (buf) { ... throw }` in fill: the argument write() is called with in that place, found by name.
+    expect(rule('offset … is out of bounds', 'write').needs).toEqual([1]);
+    expect(rule('Invalid id', 'write').needs).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@
  * imports: the callee's alias chain is walked one hop at a time to an import of the package.
  */
 import ts from 'typescript';
+import { literalText, unwrapped } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
 
 export interface Judgement {
@@ -69,7 +70,22 @@ function resolvedDecl(call: ts.CallExpression | ts.NewExpression, checker: ts.Ty
   }
 }
 
+/** A falsy literal (`undefined`, `null`, `false`, `0`, `''`, `void 0`) or no argument at all. */
+function leftOut(a: ts.Expression | undefined): boolean {
+  if (!a) return true;
+  a = unwrapped(a);
+  if (a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || ts.isVoidExpression(a)) return true;
+  if (ts.isIdentifier(a) && a.text === 'undefined') return true;
+  return (ts.isNumericLiteral(a) && Number(a.text) === 0) || (ts.isStringLiteralLike(a) && a.text === '');
+}
+
 export function judgeCall(call: ts.CallExpression | ts.NewExpression, t: JsTarget, checker: ts.TypeChecker): Judgement | undefined {
+  // The throw needs an argument the call leaves out (`v4()` and `if (buf) { ... throw }`); a spread may give it.
+  const args = call.arguments ?? ts.factory.createNodeArray();
+  const exact = (i: number) => !args.slice(0, i + 1).some(ts.isSpreadElement);
+  if (t.needs?.some((i) => exact(i) && leftOut(args[i]))) return undefined;
+  // `v.inc('patch')` where the throw is the `default:` of `switch (release)`.
+  if (t.unless && exact(t.unless.arg) && t.unless.values.includes(literalText(args[t.unless.arg]) ?? '\0')) return undefined;
   if (t.kind === 'constructor') return ts.isNewExpression(call) ? judgeNew(call, t, checker) : undefined;
   if (!ts.isCallExpression(call)) return undefined;
   if (t.kind === 'function') return judgeFunction(call, t, checker);

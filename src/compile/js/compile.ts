@@ -10,8 +10,8 @@
  */
 import type { LoadedRecord } from '../../records/types.js';
 import type { Rule, Severity } from '../../rules/types.js';
-import { readJsSource } from './source.js';
-import { classFromSnippets, entryFromSnippets } from './entry.js';
+import { readJsSource, type RaisingFunction } from './source.js';
+import { calledIn, classFromSnippets, entryFromSnippets } from './entry.js';
 import { jsBeforePart, readJsSnippets } from './snippets.js';
 import type { JsTarget } from '../../rules/js/types.js';
 import { unknownCondition } from '../condition/compile.js';
@@ -58,13 +58,11 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     ...codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`),
   ].filter((c): c is string => !!c);
   // The window may start inside the function's body: then the call the record protects is the entry point.
-  const fn =
-    src.fn ??
-    entryFromSnippets(
-      [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c),
-      codes,
-      r.filePath,
-    );
+  const protectedCodes = [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c);
+  const called = entryFromSnippets(protectedCodes, codes, r.filePath);
+  // The window's function is a helper the protected public call runs (`v4()` runs `_v4`): the rule aims at that call.
+  const viaHelper = !!src.fn && !!called && src.fn.kind === 'function' && isHelperOf(src.fn.name, called, codes);
+  const fn = viaHelper ? { ...called!, always: false, needs: src.fn!.needs, unless: src.fn!.unless } : (src.fn ?? called);
   if (!fn)
     return {
       skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`,
@@ -97,10 +95,13 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     errorBases,
     arities: facts.arities,
     guards: facts.guards,
+    // A helper's parameter is found among the public call's arguments by name (`v4(options, buf, offset)`).
+    needs: (fn.needs ?? []).map((p) => fn.params?.indexOf(p) ?? -1).filter((i) => i >= 0),
+    unless: fn.unless && fn.params?.includes(fn.unless.param) ? { arg: fn.params.indexOf(fn.unless.param), values: fn.unless.values } : undefined,
     names,
   };
   derived.entryPoints = [shown];
-  derived.entrySource = src.fn ? 'raising function' : 'snippets';
+  derived.entrySource = viaHelper ? `snippets: the raise is in ${src.fn!.name}(), which ${shown} runs` : src.fn ? 'raising function' : 'snippets';
   derived.receiverClasses = fn.className ? [fn.className] : [];
   derived.guards = facts.guards.map((g) => `${g.callee}(arg ${g.guardArg})`);
   derived.errorClass = r.errorClass;
@@ -142,6 +143,17 @@ function jsRule(lr: LoadedRecord, js: JsTarget, pkg: string, raiser: string, ent
 
 function severityOf(s: string | null | undefined): Severity {
   return s && /warn|info|low/i.test(s) ? 'warning' : 'error';
+}
+
+/**
+ * Whether the window's function `name` is an internal helper of the call the code fields protect:
+ * the code fields import that call's name from a package and never call `name` themselves.
+ */
+function isHelperOf(name: string, called: RaisingFunction, codes: string[]): boolean {
+  const bound = called.kind === 'function' ? called.name : called.className;
+  if (!bound || called.name === name || calledIn(codes, name)) return false;
+  const word = new RegExp(`^\\s*import\\b[^;\\n]*\\b${bound.replace(/\$/g, '\\$')}\\b[^;\\n]*\\bfrom\\s*['"]`, 'm');
+  return codes.some((c) => word.test(c));
 }
 
 /** `code spans` of prose fields (`new URL(input)`). */

@@ -23,6 +23,7 @@ interface SnippetCall {
   receiver?: string;
   awaited: boolean;
   inTry: boolean;
+  args: string[];
 }
 
 function callsOf(code: string): SnippetCall[] {
@@ -31,17 +32,23 @@ function callsOf(code: string): SnippetCall[] {
   const out: SnippetCall[] = [];
   const visit = (n: TS.Node, inTry: boolean) => {
     const awaited = !!n.parent && ts.isAwaitExpression(n.parent);
+    const args = (ts.isCallExpression(n) || ts.isNewExpression(n) ? (n.arguments ?? []) : []).map((a) => a.getText(sf));
     if (ts.isNewExpression(n) && ts.isIdentifier(n.expression))
-      out.push({ kind: 'constructor', name: n.expression.text, receiver: n.expression.text, awaited, inTry });
+      out.push({ kind: 'constructor', name: n.expression.text, receiver: n.expression.text, awaited, inTry, args });
     else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression)) {
       const recv = n.expression.expression.text;
-      out.push({ kind: /^[A-Z]/.test(recv) ? 'static' : 'method', name: n.expression.name.text, receiver: recv, awaited, inTry });
+      out.push({ kind: /^[A-Z]/.test(recv) ? 'static' : 'method', name: n.expression.name.text, receiver: recv, awaited, inTry, args });
     } else if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text !== 'require')
-      out.push({ kind: 'function', name: n.expression.text, awaited, inTry });
+      out.push({ kind: 'function', name: n.expression.text, awaited, inTry, args });
     ts.forEachChild(n, (c) => visit(c, inTry || (ts.isTryStatement(n) && c === n.tryBlock)));
   };
   visit(sf, false);
   return out;
+}
+
+/** Whether any code field calls a function or method named `name`. */
+export function calledIn(codes: string[], name: string): boolean {
+  return codes.some((c) => callsOf(c).some((call) => call.name === name));
 }
 
 /** Capitalised names the code fields use: `X.prototype.m`, `X.m(...)`, `new X(...)`, `instanceof X`, imports. */
@@ -77,7 +84,7 @@ export function entryFromSnippets(protectedCodes: string[], codes: string[], fil
   const calls = protectedCodes.flatMap(callsOf);
   const call = calls.find((c) => c.inTry) ?? calls[0];
   if (!call) return undefined;
-  const fn: RaisingFunction = { kind: call.kind, name: call.name, async: call.awaited, always: false };
+  const fn: RaisingFunction = { kind: call.kind, name: call.name, async: call.awaited, always: false, params: call.args };
   if (call.kind === 'static' || call.kind === 'constructor') fn.className = call.receiver;
   else if (call.kind === 'method') {
     fn.className = classFromSnippets(fn, codes, filePath);

@@ -9,6 +9,7 @@
 import type * as TS from 'typescript';
 import type { JsKind } from '../../rules/js/types.js';
 import { typescript } from '../../parse/typescript.js';
+import { switchDefault, truthyTests } from '../../parse/jsraise.js';
 
 export interface RaisingFunction {
   kind: JsKind;
@@ -16,6 +17,12 @@ export interface RaisingFunction {
   className?: string;
   async: boolean;
   always: boolean;
+  /** Parameters (by name, in order) of the raising function, or the argument texts of the code fields' call. */
+  params?: string[];
+  /** Parameters the raise needs given and truthy: it sits under `if (buf)` / `if (buf && ...)`. */
+  needs?: string[];
+  /** The raise is a switch's default on a parameter: not reached when the parameter is one of the case literals. */
+  unless?: { param: string; values: string[] };
 }
 
 export interface SourceFacts {
@@ -103,7 +110,16 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
   if (!named) return undefined;
   const isAsync =
     !!f.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) || (ts.isCallExpression(raise) && /reject$/.test(raise.expression.getText(sf)));
-  return { ...named, async: isAsync, always: unconditional(raise, f) };
+  const params = f.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : ''));
+  const fnNode = f as TS.FunctionLikeDeclaration;
+  return {
+    ...named,
+    async: isAsync,
+    always: unconditional(raise, f),
+    params,
+    needs: truthyTests(raise, fnNode, params),
+    unless: switchDefault(raise, fnNode, params),
+  };
 }
 
 function nameOf(f: FnLike, sf: TS.SourceFile): { kind: JsKind; name: string; className?: string } | undefined {

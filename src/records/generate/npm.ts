@@ -8,8 +8,9 @@
  *   (`export { a } from`, `export *`), CommonJS (`module.exports = {...}`, `exports.a =`,
  *   `module.exports = require(...)`) and tsc's `Object.defineProperty(exports, 'a', { get })`.
  * - A site is a throw in the body of an exported function, or of a constructor, method or static
- *   method of an exported class (not in a nested function, not inside a `try`). A throw in an
- *   internal helper is not a record: a rule aims at the public call.
+ *   method of an exported class (not in a nested function, not inside a `try`), or in a function of
+ *   the package that such a body calls directly by name (`v4` runs `_v4`). A rule aims at the
+ *   public call, never at the internal helper: the record's code fields call the public one.
  * - The record's window (37 lines) starts at the raising function's first line when that is at
  *   most 30 lines above the throw, so the compiler reads the function from the window; the code
  *   fields show the public call as a user writes it (`import { parse } from 'semver'`).
@@ -19,6 +20,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
+import { readModule, type ModuleInfo, type Ref } from './npmmodule.js';
+import { literalText, switchDefault, truthyTests } from '../../parse/jsraise.js';
 
 // `require` before `import`: a dual package's ES entry is often a wrapper of its CommonJS build (commander's esm.mjs).
 const CONDITIONS = ['node', 'require', 'import', 'default'];
@@ -88,22 +91,8 @@ function resolveFile(p: string): string | undefined {
   return undefined;
 }
 
-/** What a module binds a public name to. */
-type Ref =
-  | { kind: 'local'; name: string }
-  | { kind: 'module'; spec: string }
-  | { kind: 'reexport'; spec: string; name: string }
-  | { kind: 'decl'; node: TS.Node };
-
-interface ModuleInfo {
-  sf: TS.SourceFile;
-  exports: Map<string, Ref>;
-  stars: string[];
-  /** `module.exports = <expr>`: the module's value. */
-  value?: Ref;
-  /** Top-level declarations and `const x = require('...')` bindings. */
-  locals: Map<string, Ref>;
-}
+/** A function of the package that a public one calls by name, and those calls. */
+type Helper = Decl & { node: TS.FunctionLikeDeclaration; calls: TS.CallExpression[] };
 
 export type Decl = { file: string; sf: TS.SourceFile; node: TS.FunctionLikeDeclaration | TS.ClassLikeDeclaration; name: string };
 
@@ -153,6 +142,52 @@ export class NpmModules {
     return [...out].sort();
   }
 
+  /**
+   * The package's functions `fn` calls directly by name (`_v4(options, buf, offset)`, an imported
+   * `v35(...)`), not from a nested function nor inside a `try`: the public call reaches their throws.
+   */
+  helpersOf(file: string, fn: TS.FunctionLikeDeclaration): Helper[] {
+    const ts = typescript();
+    const m = this.info(file);
+    if (!m || !fn.body) return [];
+    const params = new Set(fn.parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])));
+    const out: Helper[] = [];
+    const visit = (n: TS.Node) => {
+      if (n !== fn && (ts.isFunctionLike(n) || ts.isClassLike(n) || ts.isTryStatement(n))) return;
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && !params.has(n.expression.text)) {
+        const ref = m.locals.get(n.expression.text);
+        const d = ref && this.resolveRef(file, m, ref, 0);
+        const known = d && out.find((o) => o.node === d.node);
+        if (known) known.calls.push(n);
+        else if (d && d.node !== fn && !ts.isClassLike(d.node)) out.push({ ...d, node: d.node as TS.FunctionLikeDeclaration, calls: [n] });
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(fn.body);
+    return out;
+  }
+
+  /**
+   * `if (!validate(uuid)) throw ...` in `fn`: the package's public function that says the argument
+   * is good (its name under `entry`) and which of `fn`'s parameters it checks.
+   */
+  guardOf(file: string, entry: string, fn: TS.FunctionLikeDeclaration, t: TS.ThrowStatement): { name: string; param: string } | undefined {
+    const ts = typescript();
+    const m = this.info(file);
+    let at: TS.Node = t;
+    if (ts.isBlock(at.parent) && at.parent.statements.length === 1) at = at.parent;
+    const test = ts.isIfStatement(at.parent) && at.parent.thenStatement === at ? at.parent.expression : undefined;
+    if (!m || !test || !ts.isPrefixUnaryExpression(test) || test.operator !== ts.SyntaxKind.ExclamationToken) return undefined;
+    const call = test.operand;
+    if (!ts.isCallExpression(call) || !ts.isIdentifier(call.expression) || call.arguments.length !== 1) return undefined;
+    const arg = call.arguments[0]!;
+    if (!ts.isIdentifier(arg) || !fn.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === arg.text)) return undefined;
+    const ref = m.locals.get(call.expression.text);
+    const d = ref && this.resolveRef(file, m, ref, 0);
+    const name = d && this.exportNames(entry).find((n) => this.resolveExport(entry, n)?.node === d.node);
+    return name ? { name, param: arg.text } : undefined;
+  }
+
   private resolveRef(file: string, m: ModuleInfo, ref: Ref, depth: number): Decl | undefined {
     if (ref.kind === 'decl') return declOf(file, m.sf, ref.node);
     if (ref.kind === 'local') {
@@ -184,128 +219,16 @@ function declOf(file: string, sf: TS.SourceFile, node: TS.Node): Decl | undefine
   return undefined;
 }
 
-const requireOf = (e: TS.Expression | undefined): string | undefined => {
+/**
+ * The class a throw makes: `throw new RangeError(...)`, or an error class called without `new`
+ * (`throw TypeError('Invalid UUID')`, which makes the same error).
+ */
+export function thrownClass(t: TS.ThrowStatement): string | undefined {
   const ts = typescript();
-  if (!e || !ts.isCallExpression(e) || !ts.isIdentifier(e.expression) || e.expression.text !== 'require') return undefined;
-  const a = e.arguments[0];
-  return a && ts.isStringLiteralLike(a) ? a.text : undefined;
-};
-
-/** An expression's binding: a function or class, a require, a name. */
-function refOf(e: TS.Expression | undefined): Ref | undefined {
-  const ts = typescript();
-  if (!e) return undefined;
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
-  const spec = requireOf(e);
-  if (spec) return { kind: 'module', spec };
-  if (ts.isFunctionExpression(e) || ts.isArrowFunction(e) || ts.isClassExpression(e)) return { kind: 'decl', node: e };
-  if (ts.isIdentifier(e)) return { kind: 'local', name: e.text };
-  // `x_1.parse` where `x_1 = require('./x')` (tsc's output), `require('./x').parse`.
-  if (ts.isPropertyAccessExpression(e)) {
-    const inner = requireOf(e.expression);
-    if (inner) return { kind: 'reexport', spec: inner, name: e.name.text };
-    if (ts.isIdentifier(e.expression)) return { kind: 'local', name: `${e.expression.text}.${e.name.text}` };
-  }
+  const e = t.expression;
+  if (e && ts.isNewExpression(e) && ts.isIdentifier(e.expression)) return e.expression.text;
+  if (e && ts.isCallExpression(e) && ts.isIdentifier(e.expression) && /^[A-Z]\w*(?:Error|Exception)$/.test(e.expression.text)) return e.expression.text;
   return undefined;
-}
-
-function readModule(file: string, text: string): ModuleInfo {
-  const ts = typescript();
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  const m: ModuleInfo = { sf, exports: new Map(), stars: [], locals: new Map() };
-  const exported = (n: TS.Node) => !!(ts.canHaveModifiers(n) && ts.getModifiers(n)?.some((x) => x.kind === ts.SyntaxKind.ExportKeyword));
-  const setExport = (name: string, ref: Ref | undefined) => ref && !m.exports.has(name) && m.exports.set(name, ref);
-  for (const st of sf.statements) {
-    if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
-      m.locals.set(st.name.text, { kind: 'decl', node: st });
-      if (exported(st)) setExport(st.name.text, { kind: 'decl', node: st });
-    } else if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) {
-        if (ts.isIdentifier(d.name)) {
-          const r = refOf(d.initializer);
-          if (r) m.locals.set(d.name.text, r);
-          if (exported(st) && r) setExport(d.name.text, r);
-        } else if (ts.isObjectBindingPattern(d.name)) {
-          // `const { parse } = require('./x')`; `export const { Command } = commander` (a default import of a CommonJS module).
-          const from = requireOf(d.initializer) ?? (d.initializer && ts.isIdentifier(d.initializer) ? m.locals.get(d.initializer.text) : undefined);
-          const spec = typeof from === 'string' ? from : from?.kind === 'module' ? from.spec : undefined;
-          if (!spec) continue;
-          for (const el of d.name.elements) {
-            if (!ts.isIdentifier(el.name)) continue;
-            const ref: Ref = { kind: 'reexport', spec, name: el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : el.name.text };
-            m.locals.set(el.name.text, ref);
-            if (exported(st)) setExport(el.name.text, ref);
-          }
-        }
-      }
-    } else if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
-      const spec = st.moduleSpecifier.text;
-      const c = st.importClause;
-      if (c?.name) m.locals.set(c.name.text, { kind: 'module', spec });
-      const nb = c?.namedBindings;
-      if (nb && ts.isNamespaceImport(nb)) m.locals.set(nb.name.text, { kind: 'module', spec });
-      else if (nb) for (const el of nb.elements) m.locals.set(el.name.text, { kind: 'reexport', spec, name: (el.propertyName ?? el.name).text });
-    } else if (ts.isExportDeclaration(st)) {
-      const spec = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
-      if (!st.exportClause) {
-        if (spec) m.stars.push(spec);
-      } else if (ts.isNamedExports(st.exportClause)) {
-        for (const el of st.exportClause.elements) {
-          const local = (el.propertyName ?? el.name).text;
-          setExport(el.name.text, spec ? { kind: 'reexport', spec, name: local } : { kind: 'local', name: local });
-        }
-      }
-    } else if (ts.isExpressionStatement(st)) readCommonJs(st.expression, m);
-  }
-  // Names bound to `x.y` (tsc's `x_1.parse`): resolved through `x`'s require.
-  for (const [k, v] of [...m.locals, ...m.exports]) {
-    if (v.kind !== 'local' || !v.name.includes('.')) continue;
-    const [base, prop] = v.name.split('.') as [string, string];
-    const b = m.locals.get(base);
-    if (b?.kind === 'module') (m.locals.has(k) ? m.locals : m.exports).set(k, { kind: 'reexport', spec: b.spec, name: prop });
-  }
-  return m;
-}
-
-/** `module.exports = ...`, `exports.a = ...`, `module.exports.a = ...`, `Object.defineProperty(exports, 'a', { get() { return x.a } })`. */
-function readCommonJs(e: TS.Expression, m: ModuleInfo): void {
-  const ts = typescript();
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-    const left = e.left.getText(m.sf);
-    if (left === 'module.exports') {
-      const r = ts.isObjectLiteralExpression(e.right) ? undefined : refOf(e.right);
-      if (r) m.value = r;
-      if (ts.isObjectLiteralExpression(e.right))
-        for (const p of e.right.properties) {
-          if (ts.isShorthandPropertyAssignment(p)) m.exports.set(p.name.text, { kind: 'local', name: p.name.text });
-          else if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) {
-            const r2 = refOf(p.initializer);
-            if (r2) m.exports.set(p.name.text, r2);
-          }
-        }
-      return;
-    }
-    const mm = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)$/.exec(left);
-    if (mm) {
-      const r = refOf(e.right);
-      if (r && !(r.kind === 'local' && r.name === 'void 0')) m.exports.set(mm[1]!, r);
-      // `exports.a = exports.b = void 0` chains: the inner assignment too.
-      if (ts.isBinaryExpression(e.right)) readCommonJs(e.right, m);
-    }
-    return;
-  }
-  if (ts.isCallExpression(e) && e.expression.getText(m.sf) === 'Object.defineProperty' && e.arguments[0]?.getText(m.sf) === 'exports') {
-    const name = e.arguments[1];
-    const desc = e.arguments[2];
-    if (!name || !ts.isStringLiteral(name) || !desc || !ts.isObjectLiteralExpression(desc)) return;
-    for (const p of desc.properties) {
-      const body = ts.isPropertyAssignment(p) && (ts.isFunctionExpression(p.initializer) || ts.isArrowFunction(p.initializer)) ? p.initializer.body : undefined;
-      const fnBody = ts.isMethodDeclaration(p) ? p.body : body;
-      const ret = fnBody && ts.isBlock(fnBody) ? fnBody.statements.find(ts.isReturnStatement)?.expression : (fnBody as TS.Expression | undefined);
-      const r = refOf(ret);
-      if (r) m.exports.set(name.text, r);
-    }
-  }
 }
 
 /** The file's throw sites in `fn`'s own body (not nested functions, not inside a `try`). */
@@ -315,7 +238,7 @@ export function throwsIn(fn: TS.FunctionLikeDeclaration): TS.ThrowStatement[] {
   const visit = (n: TS.Node) => {
     if (n !== fn && (ts.isFunctionLike(n) || ts.isClassLike(n))) return;
     if (ts.isTryStatement(n)) return;
-    if (ts.isThrowStatement(n) && n.expression && ts.isNewExpression(n.expression) && ts.isIdentifier(n.expression.expression)) out.push(n);
+    if (ts.isThrowStatement(n) && thrownClass(n)) out.push(n);
     ts.forEachChild(n, visit);
   };
   if (fn.body) visit(fn.body);
@@ -341,6 +264,26 @@ function isThrowHelper(fn: TS.FunctionLikeDeclaration): boolean {
   return uses;
 }
 
+/**
+ * Whether every call of the helper rules its throw out with what it passes: `outside(version,
+ * range, '>', options)` never reaches `default: throw` of `switch (hilo)`; a call that leaves out
+ * the `buf` of `if (buf) { ... throw }` never reaches that throw.
+ */
+function ruledOut(h: Helper, t: TS.ThrowStatement): boolean {
+  const ts = typescript();
+  const params = h.node.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : ''));
+  const sw = switchDefault(t, h.node, params);
+  const needs = truthyTests(t, h.node, params).map((p) => params.indexOf(p));
+  return h.calls.every((c) => {
+    if (c.arguments.some(ts.isSpreadElement)) return false;
+    if (sw && sw.values.includes(literalText(c.arguments[params.indexOf(sw.param)]) ?? '\0')) return true;
+    return needs.some((i) => {
+      const a = c.arguments[i];
+      return !a || a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || (ts.isIdentifier(a) && a.text === 'undefined');
+    });
+  });
+}
+
 export interface NpmSite {
   file: string;
   sf: TS.SourceFile;
@@ -352,6 +295,12 @@ export interface NpmSite {
   exportName: string;
   className?: string;
   method?: string;
+  /** The public function or method the call goes through when `fn` is a helper it calls (`v4` of `_v4`). */
+  via?: TS.FunctionLikeDeclaration;
+  /** That helper's name. */
+  helper?: string;
+  /** `if (!validate(uuid)) throw`: the public function that rules the throw out, and the parameter it checks. */
+  guard?: { name: string; param: string };
 }
 
 /** Every throw site of the package's public API, in entry, export and source order. */
@@ -369,8 +318,13 @@ export function npmSites(pkg: NpmPackage, mods = new NpmModules()): NpmSite[] {
       seen.add(d.node);
       const push = (fn: TS.FunctionLikeDeclaration, kind: NpmSite['kind'], method?: string) => {
         if (isThrowHelper(fn)) return;
-        for (const t of throwsIn(fn))
-          out.push({ file: d.file, sf: d.sf, fn, throwNode: t, kind, spec, exportName: name, className: kind === 'function' ? undefined : d.name, method });
+        const call = { kind, spec, exportName: name, className: kind === 'function' ? undefined : d.name, method };
+        for (const t of throwsIn(fn)) out.push({ file: d.file, sf: d.sf, fn, throwNode: t, ...call, guard: mods.guardOf(d.file, entry, fn, t) });
+        // A throw in a helper the public call runs (not one that throws what it is told: that is the caller's decision).
+        for (const h of mods.helpersOf(d.file, fn))
+          if (!isThrowHelper(h.node))
+            for (const t of throwsIn(h.node))
+              if (!ruledOut(h, t)) out.push({ file: h.file, sf: h.sf, fn: h.node, via: fn, helper: h.name, throwNode: t, ...call });
       };
       if (ts.isClassLike(d.node)) {
         for (const mem of d.node.members) {

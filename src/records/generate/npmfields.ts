@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
-import type { NpmPackage, NpmSite } from './npm.js';
+import { thrownClass, type NpmPackage, type NpmSite } from './npm.js';
 import { regexEscape } from './fields.js';
 
 const HALF = 18;
@@ -26,7 +26,7 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 function messageOf(node: TS.ThrowStatement, sf: TS.SourceFile, fallback: string): { message: string; pattern: string | null } {
   const ts = typescript();
-  const arg = (node.expression as TS.NewExpression).arguments?.[0];
+  const arg = (node.expression as TS.NewExpression | TS.CallExpression).arguments?.[0];
   if (arg && ts.isStringLiteralLike(arg) && arg.text.trim()) return { message: arg.text, pattern: regexEscape(arg.text) };
   if (arg && ts.isTemplateExpression(arg)) {
     const parts = [arg.head.text, ...arg.templateSpans.map((s) => s.literal.text)];
@@ -48,6 +48,15 @@ function messageOf(node: TS.ThrowStatement, sf: TS.SourceFile, fallback: string)
       return { message: parts.map((p) => p ?? '…').join(''), pattern: parts.map((p) => (p === null ? '.*?' : regexEscape(p))).join('') };
   }
   return { message: fallback, pattern: null };
+}
+
+/** `if (validate(uuid)) { const result = parse(uuid); }` with the guard imported beside the call. */
+function guardCode(s: NpmSite, imports: string[], c: Call): string {
+  const name = s.guard!.name;
+  const head = imports.map((i) =>
+    i.replace(/^import \{ ([^}]+) \} from/, (all, names: string) => (names.split(', ').includes(name) ? all : `import { ${names}, ${name} } from`)),
+  );
+  return `${head.join('\n')}\n\n${c.setup}if (${name}(${s.guard!.param})) {\n  const result = ${c.call};\n}`;
 }
 
 /** A parameter list as arguments of an example call: the required ones, by name. */
@@ -76,6 +85,8 @@ function slugOf(name: string, message: string): string {
 }
 
 interface Call {
+  /** The example call's arguments: the required parameters' names. */
+  args: string[];
   imports: string[];
   setup: string;
   call: string;
@@ -84,13 +95,15 @@ interface Call {
 
 function callOf(s: NpmSite, pkg: NpmPackage): Call {
   const ts = typescript();
-  const args = argsOf(s.fn);
-  const aw = s.fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ? 'await ' : '';
+  const entry = s.via ?? s.fn;
+  const args = argsOf(entry);
+  const argList = args ? args.split(', ') : [];
+  const aw = entry.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ? 'await ' : '';
   if (s.kind === 'function') {
     const local =
       s.exportName === 'default'
-        ? s.fn.name && ts.isIdentifier(s.fn.name)
-          ? s.fn.name.text
+        ? entry.name && ts.isIdentifier(entry.name)
+          ? entry.name.text
           : lowerFirst(
               pkg.name
                 .split('/')
@@ -99,16 +112,16 @@ function callOf(s: NpmSite, pkg: NpmPackage): Call {
             )
         : s.exportName;
     const imp = s.exportName === 'default' ? `import ${local} from '${s.spec}';` : `import { ${local} } from '${s.spec}';`;
-    return { imports: [imp], setup: '', call: `${aw}${local}(${args})`, what: `${local}()` };
+    return { args: argList, imports: [imp], setup: '', call: `${aw}${local}(${args})`, what: `${local}()` };
   }
   const C = s.className!;
   const imports = [`import { ${C} } from '${s.spec}';`];
-  if (s.kind === 'constructor') return { imports, setup: '', call: `new ${C}(${args})`, what: `new ${C}()` };
-  if (s.kind === 'static') return { imports, setup: '', call: `${aw}${C}.${s.method}(${args})`, what: `${C}.${s.method}()` };
-  const ctor = (s.fn.parent as TS.ClassLikeDeclaration).members.find(ts.isConstructorDeclaration);
+  if (s.kind === 'constructor') return { args: argList, imports, setup: '', call: `new ${C}(${args})`, what: `new ${C}()` };
+  if (s.kind === 'static') return { args: argList, imports, setup: '', call: `${aw}${C}.${s.method}(${args})`, what: `${C}.${s.method}()` };
+  const ctor = (entry.parent as TS.ClassLikeDeclaration).members.find(ts.isConstructorDeclaration);
   let v = lowerFirst(C);
   if (v === C || RESERVED.has(v)) v = `${v}Obj`;
-  return { imports, setup: `const ${v} = new ${C}(${argsOf(ctor)});\n`, call: `${aw}${v}.${s.method}(${args})`, what: `${C}.${s.method}()` };
+  return { args: argList, imports, setup: `const ${v} = new ${C}(${argsOf(ctor)});\n`, call: `${aw}${v}.${s.method}(${args})`, what: `${C}.${s.method}()` };
 }
 
 /** The record of site `s`; `publicNames`: what the site's entry point exports (an error class it exports is imported and caught by name). */
@@ -121,7 +134,7 @@ export function npmRecordOf(s: NpmSite, pkg: NpmPackage, publicNames: Set<string
   let start = Math.max(1, line - HALF);
   if (line - fnLine <= MAX_LIFT) start = Math.min(start, fnLine);
   const end = Math.min(lines.length, start + SPAN - 1);
-  const errorClass = ((s.throwNode.expression as TS.NewExpression).expression as TS.Identifier).text;
+  const errorClass = thrownClass(s.throwNode)!;
   const c = callOf(s, pkg);
   const { message, pattern } = messageOf(s.throwNode, s.sf, `${errorClass} thrown by ${c.what}`);
   const filePath = relative(pkg.dir, s.file).split('\\').join('/');
@@ -129,7 +142,9 @@ export function npmRecordOf(s: NpmSite, pkg: NpmPackage, publicNames: Set<string
   let slug = slugOf(base, message);
   for (let n = 2; slugs.has(slug); n++) slug = `${slugOf(base, message)}-${n}`;
   slugs.add(slug);
-  const id = createHash('sha256').update(`npm ${pkg.name} ${pkg.version} ${filePath}:${line} ${errorClass}`).digest('hex').slice(0, 16);
+  // A helper's throw reached from several public calls is one record per call.
+  const via = s.via ? ` via ${c.what}` : '';
+  const id = createHash('sha256').update(`npm ${pkg.name} ${pkg.version} ${filePath}:${line} ${errorClass}${via}`).digest('hex').slice(0, 16);
   const caught = BUILTIN_ERRORS.has(errorClass) || publicNames.has(errorClass) ? errorClass : 'Error';
   const imports = [...c.imports];
   if (caught === errorClass && !BUILTIN_ERRORS.has(errorClass) && !imports[0]!.includes(`{ ${errorClass} }`))
@@ -138,6 +153,7 @@ export function npmRecordOf(s: NpmSite, pkg: NpmPackage, publicNames: Set<string
   const handler = `try {\n  ${stmt}\n} catch (err) {\n  if (!(err instanceof ${caught})) throw err;\n  // ${errorClass}: handle or report err\n}`;
   const hash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
   const isAsync = /^await /.test(c.call);
+  const helper = s.helper ? `in ${s.helper}, which it calls: ` : '';
   return {
     id,
     repo: pkg.name,
@@ -155,13 +171,13 @@ export function npmRecordOf(s: NpmSite, pkg: NpmPackage, publicNames: Set<string
     sourceCodeStart: start,
     sourceCodeEnd: end,
     githubUrl: `${pathToFileURL(s.file).href}#L${start}-L${end}`,
-    documentation: `${c.what} of ${pkg.name} ${pkg.version} ${isAsync ? 'rejects with' : 'throws'} ${errorClass} ("${message}") when its arguments or the object's state do not allow the operation (${filePath}, line ${line}).`,
+    documentation: `${c.what} of ${pkg.name} ${pkg.version} ${isAsync ? 'rejects with' : 'throws'} ${errorClass} ("${message}") when its arguments or the object's state do not allow the operation (${helper}${filePath}, line ${line}).`,
     triggerScenarios: `Calling \`${c.call.replace(/^await /, '')}\` with a value or in a state that ${c.what} rejects.`,
     commonSituations: `Passing user input straight to ${pkg.name}; code written against another version of ${pkg.name}.`,
     solutions: [`Check the arguments before calling ${c.what}`, `Catch ${errorClass} around the call and handle it`],
     exampleFix: `// before\n${c.setup}${stmt} // ${errorClass}\n\n// after\n${c.setup}${handler}`,
     handlingStrategy: 'try-catch',
-    validationCode: null,
+    validationCode: s.guard && c.args.includes(s.guard.param) ? guardCode(s, imports, c) : null,
     typeGuard: null,
     tryCatchPattern: `${imports.join('\n')}\n\n${c.setup}${handler}`,
     preventionTips: [`Read the documentation of ${c.what} for the values it accepts`, `Test the error path that throws ${errorClass}`],

@@ -33,6 +33,10 @@ export interface JsTarget {
   /** Argument counts of the record's own example calls: only overloads that accept one of them throw (empty: every overload). */
   arities: number[];
   guards: JsGuard[];
+  /** Arguments (0-based) the throw needs given and truthy (`if (buf) { ... throw }`): a call that leaves one out, or passes `undefined`, `null`, `false`, `0` or `''`, does not throw. */
+  needs?: number[];
+  /** The throw is a switch's default on argument `arg` (0-based): a call that passes one of the case literals `values` does not throw. */
+  unless?: { arg: number; values: string[] };
   /** Names a file must mention to be able to match (prefilter). */
   names: string[];
 }
