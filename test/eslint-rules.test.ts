@@ -683,7 +683,8 @@ describe('a guard under any import binding', () => {
 
 // What the window says about the arguments the throw needs (made up on yaml's parse for the test):
 // `if (options) { ... throw }` needs the third argument given and truthy; the `default:` of
-// `switch (reviver)` is not reached by a call that passes one of the case literals.
+// `switch (reviver)` is not reached by a call that passes one of the case literals, and a `case`
+// clause only by its own.
 describe('arguments the throw needs', () => {
   const base = readFileSync(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'), 'utf8')
     .split('\n')
@@ -709,7 +710,13 @@ describe('arguments the throw needs', () => {
     ...window("  switch (reviver) {\n    case 'a': case 'b': break\n    default: throw new YAMLParseError(src)\n  }"),
     lineNumber: 4,
   };
-  writeFileSync(file, `${JSON.stringify({ record: needs })}\n${JSON.stringify({ record: unless })}\n`);
+  const only = {
+    ...unless,
+    id: 'jsneeds0003',
+    slug: 'parse-only-strict',
+    ...window("  switch (reviver) {\n    case 'lax': break\n    case 'strict': throw new YAMLParseError(src)\n  }"),
+  };
+  writeFileSync(file, [needs, unless, only].map((record) => `${JSON.stringify({ record })}\n`).join(''));
   const p = createPlugin({ records: [file], bundled: false });
   vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
   it('the rules read the arguments from the window', () => {
@@ -732,6 +739,14 @@ describe('arguments the throw needs', () => {
     valid: [inFn("parse(text, 'a' as any)"), inFn("parse(text, ('b') as any)")],
     invalid: [
       { code: inFn("parse(text, 'c' as any)"), errors: [possible] },
+      { code: inFn('parse(text, opts)'), errors: [possible] },
+    ],
+  });
+  // `case 'strict': throw`: only that literal reaches it.
+  tester.run('yaml--parse-only-strict', p.rules['yaml/parse-only-strict']!, {
+    valid: [inFn("parse(text, 'lax' as any)"), inFn("parse(text, 'other' as any)")],
+    invalid: [
+      { code: inFn("parse(text, 'strict' as any)"), errors: [possible] },
       { code: inFn('parse(text, opts)'), errors: [possible] },
     ],
   });

@@ -119,6 +119,31 @@ describe('window shapes', () => {
     expect(o.skipped).toMatch(/method 'run' of a class the sourceCode does not show/);
   });
 
+  it('a window that shows an internal helper of the call the code fields protect: the rule aims at that call; the arguments the throw needs, by name', () => {
+    const code =
+      'function _v4(options, buf, offset) {\n  if (buf) {\n    if (offset < 0) throw new RangeError(`out of bounds`)\n  }\n  switch (options) {\n    case "a": break\n    case "p":\n    case "q": if (!buf) throw new Error("pre")\n    default: throw new TypeError("bad")\n  }\n}\n';
+    const helper = (line: string, errorClass: string, tryCatchPattern: string) =>
+      compileJsRecord(
+        record({ repo: 'uuid', filePath: 'dist/v4.js', sourceCode: code, sourceCodeStart: 1, lineNumber: at(code, line), errorClass, tryCatchPattern }),
+      );
+    const v4 = "import { v4 } from 'uuid';\ntry {\n  const id = v4(options, buf, offset);\n} catch (err) {}";
+    const o = helper('out of bounds', 'RangeError', v4);
+    expect(o.rule!.js).toMatchObject({ kind: 'function', name: 'v4', always: false, needs: [1] });
+    expect(o.derived.entrySource).toBe('snippets: the raise is in _v4(), which v4() runs');
+    expect(helper('"bad"', 'TypeError', v4).rule!.js).toMatchObject({ name: 'v4', switchOn: { arg: 0, values: ['a', 'p', 'q'], only: false } });
+    // In `case "q":`, which `case "p":` falls into; `case "a":` ends in break.
+    expect(helper('"pre"', 'Error', v4).rule!.js).toMatchObject({ name: 'v4', switchOn: { arg: 0, values: ['p', 'q'], only: true } });
+    // The helper's parameters the public call does not show by name: nothing is said about them.
+    expect(helper('out of bounds', 'RangeError', "import { v4 } from 'uuid';\ntry { v4(x, y) } catch {}").rule!.js).toMatchObject({ name: 'v4', needs: [] });
+    // The code fields call the window's function itself: it stays the entry point.
+    expect(helper('out of bounds', 'RangeError', "import { _v4 } from 'uuid';\ntry { _v4(o, b, 1) } catch {}").rule!.js).toMatchObject({
+      name: '_v4',
+      needs: [1],
+    });
+    // `YAML.parse()` of a default import is a namespace's function, not a class's static method: the window's function stays.
+    expect(helper('out of bounds', 'RangeError', "import YAML from 'uuid';\ntry { YAML.parse(s) } catch {}").rule!.js).toMatchObject({ name: '_v4' });
+  });
+
   it('the package: imports matched with the repository or the packages/<name>/ folder; Node core', () => {
     expect(packageOf('typescript-eslint/typescript-eslint', 'packages/utils/src/x.ts', ['@typescript-eslint/utils', 'typescript'])).toBe(
       '@typescript-eslint/utils',

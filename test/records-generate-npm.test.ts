@@ -147,6 +147,20 @@ describe('records generate: installed npm packages', () => {
     expect(recordsOf(lines).filter((r) => /\$\{|\{[a-zA-Z_.]+\}/.test(r.errorMessage))).toEqual([]);
   });
 
+  it("grounded in the installed file: semver's inc() is 130 lines above its `default: throw` of `switch (release)`, which the window does not show", async () => {
+    const inc = lines.map((l) => JSON.parse(l) as { record: J }).find((x) => x.record.errorMessage === 'invalid increment argument: …')!;
+    expect(inc.record.sourceCode).not.toContain('inc (release');
+    const { rules } = await rulesOf([JSON.stringify(inc)]);
+    // loadRules grounds from the node_modules nearest the current folder (this checkout's).
+    expect(rules[0]!.js).toMatchObject({ className: 'SemVer', name: 'inc', switchOn: { arg: 0, only: false } });
+    expect(rules[0]!.js!.switchOn!.values).toEqual(expect.arrayContaining(['premajor', 'major', 'minor', 'patch', 'pre', 'release']));
+    // Not grounded (another folder, no node_modules above it): the window alone says nothing of the switch.
+    const file = join(tmp, 'inc.jsonl');
+    writeFileSync(file, `${JSON.stringify(inc)}\n`);
+    const away = await loadRules({ records: [file], bundled: false, python: false, projectDir: '/' }, join(tmp, 'cache-away'));
+    expect(away.rules[0]!.js!.switchOn).toBeUndefined();
+  });
+
   it('raiselint check with those records alone finds the calls of a TypeScript app: the stub certain, a handled call clean', () => {
     const file = join(tmp, 'npm.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);

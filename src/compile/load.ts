@@ -13,6 +13,8 @@ import { RecordCacheFile } from './recordcache.js';
 import { codeId } from './codeid.js';
 import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
 import { groundRecords } from '../records/ground.js';
+import { groundJsRecords } from '../records/groundjs.js';
+import { isJsRecord } from './js/compile.js';
 
 export { BUNDLED_RULES_DIR, ruleInputs, type RuleOptions } from './inputs.js';
 
@@ -32,6 +34,12 @@ export async function loadRules(opts: RuleOptions = {}, cacheDir?: string): Prom
   const env = pythonEnv(opts.python, cacheDir, opts.projectDir);
   const grounded: { constants?: Record<string, PlainValue> } = {};
   hashInput.push(envFingerprint(env), ...groundRecords(records, env, grounded));
+  // JS/TS records whose package is installed in the project's node_modules (src/records/groundjs.ts).
+  const isJs = (lr: LoadedRecord) => {
+    const tags = (lr.record.tags ?? []).map((t) => t.toLowerCase());
+    return !tags.includes('python') && isJsRecord(tags, lr.record.filePath);
+  };
+  hashInput.push(...groundJsRecords(records, opts.projectDir ?? process.cwd(), isJs));
   let set: RuleSet;
   try {
     set = buildRuleSet(records, classes, hashInput, cache);

@@ -16,6 +16,7 @@ import { hashParts, sameSig, sha256, statSig, trustedSig, type StatSig } from '.
 import { encodeSnapshot, joinPieces, Snapshot, writeSnapshot } from './snapshot.js';
 import { ensureCacheDir } from '../io/cachedir.js';
 import { codeId } from './codeid.js';
+import { nodeModulesFingerprint } from '../records/groundjs.js';
 import { envFingerprint, pythonEnv } from '../workspace/pyenv.js';
 import { ruleInputs, type RuleOptions } from './inputs.js';
 
@@ -79,6 +80,8 @@ export async function prepareRules(opts: RuleOptions, cacheDir: string): Promise
   }
   // The environment whose installed libraries ground the records (src/workspace/pyenv.ts): an install or upgrade makes a new snapshot.
   parts.push('python', envFingerprint(pythonEnv(opts.python, cacheDir, opts.projectDir)));
+  // The npm packages that ground the JS/TS records (src/records/groundjs.ts): an `npm install` makes a new snapshot.
+  parts.push('node_modules', nodeModulesFingerprint(opts.projectDir ?? process.cwd()));
   const key = hashParts(parts);
   const path = join(dir, `${key.slice(0, 32)}.snap`);
   if (changed) writeIndex(cacheDir, indexPath, index);

@@ -16,10 +16,10 @@ import { datasetFiles, loadDataset } from '../records/load.js';
 import { compileJsRecord, isJsRecord, prepareRules } from '../compile/index.js';
 import type { JsTarget } from '../rules/js/types.js';
 import type { Rule } from '../rules/types.js';
-import { guardSuggestion, trySuggestion } from './fixes.js';
+import { guardSuggestion, trySuggestion, type SuggestionText } from './fixes.js';
 import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
 import { isHandled } from './handled.js';
-import { typeChecks } from './verify.js';
+import { typeChecksAll } from './verify.js';
 import { isRecordedThrow, runLiteralCall } from './literal.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -149,15 +149,61 @@ function fileDirectives(context: Readonly<TSESLint.RuleContext<MessageIds, []>>)
   return d;
 }
 
-/** Checks calls against rules. */
-function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules: () => Rule[], prefix: boolean, suppress: boolean): Listener {
+/** A finding waiting for the end of the file: its suggestions are type-checked together with the file's others. */
+interface Pending {
+  context: Readonly<TSESLint.RuleContext<MessageIds, []>>;
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  messageId: MessageIds;
+  data: Record<string, string>;
+  suggestions: SuggestionText[];
+  ok?: boolean[];
+}
+
+/** The findings of every raiselint rule on one file (one per ESLint pass: the rules share the file's source code object). */
+const pendingOf = new WeakMap<object, { all: Pending[]; checked: boolean; fileName?: string }>();
+
+/**
+ * At a rule's `Program:exit`: the traversal is over, so every raiselint rule has found what it
+ * finds in the file. The first rule to get here type-checks all of their suggestions at once
+ * (./verify.ts: one program for edits that do not overlap, instead of one per suggestion); each
+ * rule then reports its own findings, with the suggestions that add no type error.
+ */
+function flush(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, program: ts.Program): void {
+  const store = pendingOf.get(context.sourceCode);
+  if (!store) return;
+  if (!store.checked) {
+    store.checked = true;
+    const all = store.all.flatMap((p) => p.suggestions);
+    const ok = store.fileName ? typeChecksAll(program, store.fileName, all) : [];
+    let i = 0;
+    for (const p of store.all) p.ok = p.suggestions.map(() => ok[i++]!);
+  }
+  for (const p of store.all) {
+    if (p.context !== context) continue;
+    const suggest = p.suggestions.flatMap((s, i) =>
+      p.ok![i] ? [{ messageId: s.messageId as MessageIds, data: s.data, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceTextRange(s.range, s.text) }] : [],
+    );
+    context.report({ node: p.node, messageId: p.messageId, data: p.data, suggest });
+  }
+}
+
+/** Checks calls against rules: the call listener, and the `Program:exit` that reports. */
+function listener(
+  context: Readonly<TSESLint.RuleContext<MessageIds, []>>,
+  rules: () => Rule[],
+  prefix: boolean,
+  suppress: boolean,
+): { check: Listener; exit: () => void } {
   const services = ESLintUtils.getParserServices(context, true);
   const program = services.program;
-  if (!program) return () => {};
+  if (!program) return { check: () => {}, exit: () => {} };
   const checker = program.getTypeChecker();
   setProgram(checker, program);
   const isTs = /\.[cm]?tsx?$/.test(context.filename);
-  return (node) => {
+  let store = pendingOf.get(context.sourceCode);
+  if (!store || store.checked) pendingOf.set(context.sourceCode, (store = { all: [], checked: false }));
+  const pending = store;
+  const check: Listener = (node) => {
     const callee = node.callee;
     const index = byName(rules());
     const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
@@ -180,13 +226,10 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
       const ran = !certain && j.exact ? runLiteralCall(tsNode, t, context.filename) : undefined;
       if (ran && (!ran.throws || !isRecordedThrow(ran, t.errorClass, rule.record.messagePattern))) continue;
       if (ran) [certain, why] = [true, ''];
-      const suggest: TSESLint.SuggestionReportDescriptor<MessageIds>[] = [];
-      for (const s of [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)]) {
-        // Only a suggestion that adds no type error to the file (./verify.ts).
-        if (s && typeChecks(program, tsNode.getSourceFile().fileName, s.range, s.text))
-          suggest.push({ messageId: s.messageId, data: s.data, fix: (fixer) => fixer.replaceTextRange(s.range, s.text) });
-      }
-      context.report({
+      const suggestions = [guardSuggestion(tsNode, t), trySuggestion(tsNode, t, classes.slice(1), checker, isTs)].filter((x): x is SuggestionText => !!x);
+      pending.fileName = tsNode.getSourceFile().fileName;
+      pending.all.push({
+        context,
         node,
         messageId: certain ? 'certain' : 'possible',
         data: {
@@ -196,10 +239,11 @@ function listener(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, rules
           why: why ? ` ${why}` : '',
           rule: prefix ? `${rule.id}: ` : '',
         },
-        suggest,
+        suggestions,
       });
     }
   };
+  return { check, exit: () => flush(context, program) };
 }
 
 const MESSAGES: Record<MessageIds, string> = {
@@ -215,8 +259,8 @@ function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: st
     meta: { type: 'problem', docs: { description }, hasSuggestions: true, messages: MESSAGES, schema: [] },
     defaultOptions: [],
     create(context) {
-      const check = listener(context, rules, false, suppress);
-      return { CallExpression: check, NewExpression: check };
+      const { check, exit } = listener(context, rules, false, suppress);
+      return { CallExpression: check, NewExpression: check, 'Program:exit': exit };
     },
   });
 }
@@ -254,8 +298,8 @@ export function createPlugin(opts: PluginOptions = {}) {
     create(context) {
       const list = settingsRules(context.settings, context.cwd);
       if (!list.length) return {};
-      const check = listener(context, () => list, true, opts.suppress !== false);
-      return { CallExpression: check, NewExpression: check };
+      const { check, exit } = listener(context, () => list, true, opts.suppress !== false);
+      return { CallExpression: check, NewExpression: check, 'Program:exit': exit };
     },
   });
   modules.records = recordsRule;

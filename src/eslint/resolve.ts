@@ -7,7 +7,7 @@
  * imports: the callee's alias chain is walked one hop at a time to an import of the package.
  */
 import ts from 'typescript';
-import { literalText, unwrapped } from '../parse/jsraise.js';
+import { switchRulesOut, unwrapped } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
 
 export interface Judgement {
@@ -85,7 +85,7 @@ export function judgeCall(call: ts.CallExpression | ts.NewExpression, t: JsTarge
   const exact = (i: number) => !args.slice(0, i + 1).some(ts.isSpreadElement);
   if (t.needs?.some((i) => exact(i) && leftOut(args[i]))) return undefined;
   // `v.inc('patch')` where the throw is the `default:` of `switch (release)`.
-  if (t.unless && exact(t.unless.arg) && t.unless.values.includes(literalText(args[t.unless.arg]) ?? '\0')) return undefined;
+  if (t.switchOn && exact(t.switchOn.arg) && switchRulesOut(t.switchOn, args[t.switchOn.arg])) return undefined;
   if (t.kind === 'constructor') return ts.isNewExpression(call) ? judgeNew(call, t, checker) : undefined;
   if (!ts.isCallExpression(call)) return undefined;
   if (t.kind === 'function') return judgeFunction(call, t, checker);

@@ -44,26 +44,43 @@ export function truthyTests(raise: TS.Node, fn: TS.FunctionLikeDeclaration, para
 }
 
 /**
- * `switch (release) { case 'major': ... default: throw ... }`: the raise is in the default clause of
- * a switch on a parameter whose cases are all string or number literals; a call that passes one
- * of those literals does not reach it.
+ * The raise is in a clause of a switch on a parameter whose cases are all string or number
+ * literals: in `default:`, a call that passes one of the case literals does not reach it
+ * (`only: false`); in `case 'pre':` (and the cases that fall into it), only a call that passes one
+ * of those does (`only: true`).
  */
-export function switchDefault(raise: TS.Node, fn: TS.FunctionLikeDeclaration, params: string[]): { param: string; values: string[] } | undefined {
+export function switchClause(raise: TS.Node, fn: TS.FunctionLikeDeclaration, params: string[]): { param: string; values: string[]; only: boolean } | undefined {
   const ts = typescript();
   for (let n: TS.Node = raise; n.parent && n !== fn; n = n.parent) {
-    if (!ts.isDefaultClause(n)) continue;
+    if (!ts.isDefaultClause(n) && !ts.isCaseClause(n)) continue;
     const sw = n.parent.parent;
     if (!ts.isSwitchStatement(sw) || !ts.isIdentifier(sw.expression) || !params.includes(sw.expression.text) || reassigned(fn, sw.expression.text))
       return undefined;
+    const clauses = sw.caseBlock.clauses;
+    const label = (c: TS.CaseClause) => literalText(c.expression);
+    if (clauses.some((c) => ts.isCaseClause(c) && label(c) === undefined)) return undefined;
+    if (ts.isDefaultClause(n)) return { param: sw.expression.text, values: clauses.flatMap((c) => (ts.isCaseClause(c) ? [label(c)!] : [])), only: false };
+    // This clause and those before it that fall into it (no statements, or not ending in break, return, throw or continue).
     const values: string[] = [];
-    for (const c of sw.caseBlock.clauses) {
-      if (!ts.isCaseClause(c)) continue;
-      if (!ts.isStringLiteralLike(c.expression) && !ts.isNumericLiteral(c.expression)) return undefined;
-      values.push(ts.isNumericLiteral(c.expression) ? String(Number(c.expression.text)) : c.expression.text);
+    for (let i = clauses.indexOf(n); i >= 0; i--) {
+      const c = clauses[i]!;
+      if (c !== n) {
+        const last = c.statements[c.statements.length - 1];
+        const ends = !!last && (ts.isBreakStatement(last) || ts.isReturnStatement(last) || ts.isThrowStatement(last) || ts.isContinueStatement(last));
+        if (ends) break;
+      }
+      if (ts.isDefaultClause(c)) return undefined;
+      values.unshift(label(c)!);
     }
-    return { param: sw.expression.text, values };
+    return { param: sw.expression.text, values, only: true };
   }
   return undefined;
+}
+
+/** Whether a call that passes `arg` where the switch reads its parameter cannot reach the raise: a literal the clause does not take. */
+export function switchRulesOut(sw: { values: string[]; only: boolean }, arg: TS.Expression | undefined): boolean {
+  const v = literalText(arg);
+  return v !== undefined && sw.values.includes(v) !== sw.only;
 }
 
 /** The expression under parentheses and type-only wrappers (`(x)`, `x as T`, `x satisfies T`, `x!`, `<T>x`). */

@@ -187,7 +187,8 @@ function fileText(
 }
 
 /** The 0-based line of the installed file that raises as the record's line does, or -1. */
-function raiseLine(lines: readonly string[], want: string, near: number): number {
+/** The row of the line that reads `want`: `near` when it does, else the nearest that does (-1: none). */
+export function raiseLine(lines: readonly string[], want: string, near: number): number {
   if (lines[near]?.trim() === want) return near;
   let best = -1;
   for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() === want && (best < 0 || Math.abs(i - near) < Math.abs(best - near))) best = i;

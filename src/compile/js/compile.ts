@@ -49,7 +49,9 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
   const derived: JsCompileOutcome['derived'] = { entryPoints: [], receiverClasses: [], guards: [] };
   const language = /\.[cm]?tsx?$/.test(r.filePath) || (r.tags ?? []).some((t) => /^(typescript|ts)$/i.test(t)) ? 'typescript' : 'javascript';
   derived.language = language;
-  const src = readJsSource(r.sourceCode, r.lineNumber - r.sourceCodeStart, /\.[jt]sx$/.test(r.filePath));
+  // The installed file when the package is in the project's node_modules (src/records/groundjs.ts), else the window.
+  const g = lr.grounded?.sourceCode !== undefined ? lr.grounded : undefined;
+  const src = readJsSource(g?.sourceCode ?? r.sourceCode, r.lineNumber - (g?.sourceCodeStart ?? r.sourceCodeStart), /\.[jt]sx$/.test(r.filePath), !!g);
   const codes = [
     r.validationCode,
     r.typeGuard,
@@ -62,7 +64,7 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
   const called = entryFromSnippets(protectedCodes, codes, r.filePath);
   // The window's function is a helper the protected public call runs (`v4()` runs `_v4`): the rule aims at that call.
   const viaHelper = !!src.fn && !!called && src.fn.kind === 'function' && isHelperOf(src.fn.name, called, codes);
-  const fn = viaHelper ? { ...called!, always: false, needs: src.fn!.needs, unless: src.fn!.unless } : (src.fn ?? called);
+  const fn = viaHelper ? { ...called!, always: false, needs: src.fn!.needs, switchOn: src.fn!.switchOn } : (src.fn ?? called);
   if (!fn)
     return {
       skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`,
@@ -97,7 +99,10 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     guards: facts.guards,
     // A helper's parameter is found among the public call's arguments by name (`v4(options, buf, offset)`).
     needs: (fn.needs ?? []).map((p) => fn.params?.indexOf(p) ?? -1).filter((i) => i >= 0),
-    unless: fn.unless && fn.params?.includes(fn.unless.param) ? { arg: fn.params.indexOf(fn.unless.param), values: fn.unless.values } : undefined,
+    switchOn:
+      fn.switchOn && fn.params?.includes(fn.switchOn.param)
+        ? { arg: fn.params.indexOf(fn.switchOn.param), values: fn.switchOn.values, only: fn.switchOn.only }
+        : undefined,
     names,
   };
   derived.entryPoints = [shown];
@@ -152,8 +157,12 @@ function severityOf(s: string | null | undefined): Severity {
 function isHelperOf(name: string, called: RaisingFunction, codes: string[]): boolean {
   const bound = called.kind === 'function' ? called.name : called.className;
   if (!bound || called.name === name || calledIn(codes, name)) return false;
-  const word = new RegExp(`^\\s*import\\b[^;\\n]*\\b${bound.replace(/\$/g, '\\$')}\\b[^;\\n]*\\bfrom\\s*['"]`, 'm');
-  return codes.some((c) => word.test(c));
+  const b = bound.replace(/\$/g, '\\$');
+  // A named import (`import { v4 } from 'uuid'`); a function may be the default one (`import v4 from`). A class
+  // must be named: `YAML.parse()` of `import YAML from 'yaml'` is a namespace's function, not a static method.
+  const named = new RegExp(`^\\s*import\\b[^;\\n]*\\{[^}]*\\b${b}\\b[^}]*\\}[^;\\n]*\\bfrom\\s*['"]`, 'm');
+  const asDefault = new RegExp(`^\\s*import\\s+${b}\\s+from\\s*['"]`, 'm');
+  return codes.some((c) => named.test(c) || (called.kind === 'function' && asDefault.test(c)));
 }
 
 /** `code spans` of prose fields (`new URL(input)`). */

@@ -9,7 +9,7 @@
 import type * as TS from 'typescript';
 import type { JsKind } from '../../rules/js/types.js';
 import { typescript } from '../../parse/typescript.js';
-import { switchDefault, truthyTests } from '../../parse/jsraise.js';
+import { switchClause, truthyTests } from '../../parse/jsraise.js';
 
 export interface RaisingFunction {
   kind: JsKind;
@@ -21,8 +21,8 @@ export interface RaisingFunction {
   params?: string[];
   /** Parameters the raise needs given and truthy: it sits under `if (buf)` / `if (buf && ...)`. */
   needs?: string[];
-  /** The raise is a switch's default on a parameter: not reached when the parameter is one of the case literals. */
-  unless?: { param: string; values: string[] };
+  /** The raise is in a clause of a switch on a parameter (parse/jsraise.ts `switchClause`). */
+  switchOn?: { param: string; values: string[]; only: boolean };
 }
 
 export interface SourceFacts {
@@ -33,13 +33,13 @@ export interface SourceFacts {
 
 const WRAP = 'class __RaiselintWindow__ {\n';
 
-/** Facts of the window; `row` is the raise's 0-based line in it. */
-export function readJsSource(code: string, row: number, tsx: boolean): SourceFacts {
+/** Facts of the window; `row` is the raise's 0-based line in it. `whole`: the code is a whole file (parsed once, as it is). */
+export function readJsSource(code: string, row: number, tsx: boolean, whole = false): SourceFacts {
   const lines = code.split(/\r?\n/);
   let classes = new Map<string, string[]>();
-  for (let start = 0; start <= Math.min(row, lines.length - 1); start++) {
+  for (let start = 0; start <= (whole ? 0 : Math.min(row, lines.length - 1)); start++) {
     const text = lines.slice(start).join('\n');
-    for (const wrapped of [false, true]) {
+    for (const wrapped of whole ? [false] : [false, true]) {
       const sf = parse(wrapped ? `${WRAP}${text}\n}` : text, tsx);
       const r = row - start + (wrapped ? 1 : 0);
       if (start === 0 && !wrapped) classes = declaredClasses(sf);
@@ -118,7 +118,7 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
     always: unconditional(raise, f),
     params,
     needs: truthyTests(raise, fnNode, params),
-    unless: switchDefault(raise, fnNode, params),
+    switchOn: switchClause(raise, fnNode, params),
   };
 }
 

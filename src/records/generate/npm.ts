@@ -21,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
 import { readModule, type ModuleInfo, type Ref } from './npmmodule.js';
-import { literalText, switchDefault, truthyTests } from '../../parse/jsraise.js';
+import { switchClause, switchRulesOut, truthyTests } from '../../parse/jsraise.js';
 
 // `require` before `import`: a dual package's ES entry is often a wrapper of its CommonJS build (commander's esm.mjs).
 const CONDITIONS = ['node', 'require', 'import', 'default'];
@@ -272,11 +272,11 @@ function isThrowHelper(fn: TS.FunctionLikeDeclaration): boolean {
 function ruledOut(h: Helper, t: TS.ThrowStatement): boolean {
   const ts = typescript();
   const params = h.node.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : ''));
-  const sw = switchDefault(t, h.node, params);
+  const sw = switchClause(t, h.node, params);
   const needs = truthyTests(t, h.node, params).map((p) => params.indexOf(p));
   return h.calls.every((c) => {
     if (c.arguments.some(ts.isSpreadElement)) return false;
-    if (sw && sw.values.includes(literalText(c.arguments[params.indexOf(sw.param)]) ?? '\0')) return true;
+    if (sw && switchRulesOut(sw, c.arguments[params.indexOf(sw.param)])) return true;
     return needs.some((i) => {
       const a = c.arguments[i];
       return !a || a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || (ts.isIdentifier(a) && a.text === 'undefined');

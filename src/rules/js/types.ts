@@ -35,8 +35,12 @@ export interface JsTarget {
   guards: JsGuard[];
   /** Arguments (0-based) the throw needs given and truthy (`if (buf) { ... throw }`): a call that leaves one out, or passes `undefined`, `null`, `false`, `0` or `''`, does not throw. */
   needs?: number[];
-  /** The throw is a switch's default on argument `arg` (0-based): a call that passes one of the case literals `values` does not throw. */
-  unless?: { arg: number; values: string[] };
+  /**
+   * The throw is in a clause of a switch on argument `arg` (0-based) whose cases are literals: in
+   * `default:` (`only` false), a call that passes one of `values` does not throw; in `case` clauses
+   * (`only` true), a call that passes a literal not among `values` does not.
+   */
+  switchOn?: { arg: number; values: string[]; only: boolean };
   /** Names a file must mention to be able to match (prefilter). */
   names: string[];
 }
