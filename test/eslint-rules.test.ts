@@ -716,7 +716,21 @@ describe('arguments the throw needs', () => {
     slug: 'parse-only-strict',
     ...window("  switch (reviver) {\n    case 'lax': break\n    case 'strict': throw new YAMLParseError(src)\n  }"),
   };
-  writeFileSync(file, [needs, unless, only].map((record) => `${JSON.stringify({ record })}\n`).join(''));
+  // The tests around the throw, read with the call's literal arguments; an early return before it keeps it possible.
+  const tests = {
+    ...unless,
+    id: 'jsneeds0004',
+    slug: 'parse-tests-decide',
+    ...window("  if (typeof reviver === 'string') {\n    if (reviver.startsWith('x') || options === 1)\n      throw new YAMLParseError(src)\n  }"),
+  };
+  const early = {
+    ...tests,
+    id: 'jsneeds0005',
+    slug: 'parse-tests-early',
+    ...window("  if (!src) return null\n  if (reviver === 'x')\n    throw new YAMLParseError(src)"),
+    lineNumber: 4,
+  };
+  writeFileSync(file, [needs, unless, only, tests, early].map((record) => `${JSON.stringify({ record })}\n`).join(''));
   const p = createPlugin({ records: [file], bundled: false });
   vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
   it('the rules read the arguments from the window', () => {
@@ -741,6 +755,20 @@ describe('arguments the throw needs', () => {
       { code: inFn("parse(text, 'c' as any)"), errors: [possible] },
       { code: inFn('parse(text, opts)'), errors: [possible] },
     ],
+  });
+  tester.run('yaml--parse-tests-decide', p.rules['yaml/parse-tests-decide']!, {
+    valid: [inFn('parse(text)'), inFn("parse(text, 'abc' as any)"), inFn("parse(text, 'abc' as any, 2 as any)")],
+    invalid: [
+      { code: inFn("parse(text, 'xyz' as any)"), errors: [{ ...possible, messageId: 'certain' }] },
+      { code: inFn("parse(text, 'abc' as any, 1 as any)"), errors: [{ ...possible, messageId: 'certain' }] },
+      // `options` not known: the `||` is not decided.
+      { code: inFn("parse(text, 'abc' as any, opts)"), errors: [possible] },
+      { code: inFn('parse(text, opts)'), errors: [possible] },
+    ],
+  });
+  tester.run('yaml--parse-tests-early', p.rules['yaml/parse-tests-early']!, {
+    valid: [inFn("parse(text, 'y' as any)")],
+    invalid: [{ code: inFn("parse(text, 'x' as any)"), errors: [possible] }],
   });
   // `case 'strict': throw`: only that literal reaches it.
   tester.run('yaml--parse-only-strict', p.rules['yaml/parse-only-strict']!, {

@@ -144,6 +144,24 @@ describe('window shapes', () => {
     expect(helper('out of bounds', 'RangeError', "import YAML from 'uuid';\ntry { YAML.parse(s) } catch {}").rule!.js).toMatchObject({ name: '_v4' });
   });
 
+  it('the tests around the throw that read parameters; a parameter with a default or reassigned is read by none', () => {
+    const code = "export function f(a, b = 1, c) {\n  c = c || {}\n  if (a === 'x' && b) {\n    if (!c.ok) throw new Error('e')\n  }\n}\n";
+    const o = compileJsRecord(record({ filePath: 'lib/f.js', sourceCode: code, sourceCodeStart: 1, lineNumber: at(code, "Error('e')") }));
+    // `!c.ok` reads only a reassigned parameter: not a test the call's arguments decide, so the tests do not decide alone.
+    expect(o.rule!.js).toMatchObject({ name: 'f', params: ['a', '', ''], tests: [{ expr: "a === 'x' && b", want: true }] });
+    expect(o.rule!.js!.testsDecide).toBeUndefined();
+    const plain = "export function g(a) {\n  if (a === 'x') {\n  } else if (a.startsWith('y')) {\n    throw new Error('e')\n  }\n}\n";
+    const g = compileJsRecord(record({ filePath: 'lib/g.js', sourceCode: plain, sourceCodeStart: 1, lineNumber: at(plain, "Error('e')") }));
+    expect(g.rule!.js).toMatchObject({
+      params: ['a'],
+      tests: [
+        { expr: "a.startsWith('y')", want: true },
+        { expr: "a === 'x'", want: false },
+      ],
+      testsDecide: true,
+    });
+  });
+
   it('the package: imports matched with the repository or the packages/<name>/ folder; Node core', () => {
     expect(packageOf('typescript-eslint/typescript-eslint', 'packages/utils/src/x.ts', ['@typescript-eslint/utils', 'typescript'])).toBe(
       '@typescript-eslint/utils',

@@ -187,7 +187,11 @@ describe('records generate: installed npm packages', () => {
       [
         "import { SemVer } from 'semver';",
         "import { Store, MemoryCookieStore } from 'tough-cookie';",
+        "import { Option } from 'commander';",
         'export async function main(input: string): Promise<SemVer | undefined> {',
+        // In splitOptionFlags(), which new Option() runs: literal flags are run (src/eslint/literal.ts).
+        "  new Option('-d, --debug', 'debug output');",
+        "  new Option('-debug');",
         "  await new Store().findCookie('example.com', '/', 'sid');",
         "  await new MemoryCookieStore().findCookie('example.com', '/', 'sid');",
         '  try {',
@@ -205,6 +209,6 @@ describe('records generate: installed npm packages', () => {
     });
     expect(r.stderr).toBe('');
     const found = (JSON.parse(r.stdout).diagnostics as J[]).map((d) => `${d.line} ${d.ruleId.split('/')[0]} ${d.confidence} ${d.errorClass}`);
-    expect(found).toEqual(['4 tough-cookie certain Error', '9 semver possible TypeError']);
+    expect(found).toEqual(['6 commander certain Error', '7 tough-cookie certain Error', '12 semver possible TypeError']);
   });
 });

@@ -28,6 +28,8 @@ const PURE: Record<string, string[]> = {
   'tough-cookie': ['Cookie', 'parse', 'canonicalDomain', 'permuteDomain', 'getPublicSuffix', 'parseDate', 'formatDate'],
   minimatch: ['minimatch', 'Minimatch', 'makeRe', 'escape', 'unescape'],
   ajv: ['Name'],
+  // The option and argument objects commander's program is built from: their constructors read only the flags string.
+  commander: ['Option', 'Argument'],
   json5: ['parse', 'stringify'],
   'js-yaml': ['load', 'loadAll', 'dump'],
   ms: ['*'],

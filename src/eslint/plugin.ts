@@ -17,7 +17,7 @@ import { compileJsRecord, isJsRecord, prepareRules } from '../compile/index.js';
 import type { JsTarget } from '../rules/js/types.js';
 import type { Rule } from '../rules/types.js';
 import { guardSuggestion, trySuggestion, type SuggestionText } from './fixes.js';
-import { baseChain, inPackage, judgeCall, setProgram } from './resolve.js';
+import { baseChain, inPackage, judgeCall, setProgram, testsVerdict } from './resolve.js';
 import { isHandled } from './handled.js';
 import { typeChecksAll } from './verify.js';
 import { isRecordedThrow, runLiteralCall } from './literal.js';
@@ -220,7 +220,8 @@ function listener(
       if (isHandled(tsNode, t, classes, checker)) continue;
       // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
       if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
-      let certain = j.exact && t.always;
+      // Throws always, or the call's literal arguments lead through every test before the throw (./resolve.ts).
+      let certain = j.exact && (t.always || (!!t.testsDecide && testsVerdict(t, tsNode) === 'holds'));
       let why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
       // A pure export called with literal arguments only: running it decides (./literal.ts).
       const ran = !certain && j.exact ? runLiteralCall(tsNode, t, context.filename) : undefined;

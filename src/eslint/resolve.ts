@@ -7,7 +7,7 @@
  * imports: the callee's alias chain is walked one hop at a time to an import of the package.
  */
 import ts from 'typescript';
-import { switchRulesOut, unwrapped } from '../parse/jsraise.js';
+import { evalKnown, switchRulesOut, unwrapped, type Known } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
 
 export interface Judgement {
@@ -70,6 +70,44 @@ function resolvedDecl(call: ts.CallExpression | ts.NewExpression, checker: ts.Ty
   }
 }
 
+const parsedTests = new Map<string, ts.Expression | undefined>();
+
+/** A test of the throw's window, parsed once. */
+function testOf(expr: string): ts.Expression | undefined {
+  if (!parsedTests.has(expr)) {
+    const sf = ts.createSourceFile('test.ts', `(${expr});`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const st = sf.statements[0];
+    parsedTests.set(expr, sf.statements.length === 1 && st && ts.isExpressionStatement(st) ? st.expression : undefined);
+  }
+  return parsedTests.get(expr);
+}
+
+/**
+ * What the call's literal arguments, and the ones it leaves out (`undefined`), make of the tests
+ * around the throw: `out` when one goes the other way (`inc('patch')`: `release.startsWith('pre')`
+ * is false), `holds` when each goes the way to the throw, else undefined.
+ */
+export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpression): 'out' | 'holds' | undefined {
+  const { tests, params } = t;
+  const args = call.arguments ?? ts.factory.createNodeArray();
+  if (!tests || !params) return undefined;
+  const env = new Map<string, Known>();
+  for (let i = 0; i < params.length; i++) {
+    if (args.slice(0, i + 1).some(ts.isSpreadElement)) break;
+    const name = params[i];
+    if (!name) continue;
+    const known = i < args.length ? evalKnown(args[i]!, new Map()) : { v: undefined };
+    if (known) env.set(name, known);
+  }
+  if (!env.size) return undefined;
+  const results = tests.map(({ expr, want }) => {
+    const e = testOf(expr);
+    const r = e && evalKnown(e, env);
+    return r ? !!r.v === want : undefined;
+  });
+  return results.includes(false) ? 'out' : results.every((r) => r === true) ? 'holds' : undefined;
+}
+
 /** A falsy literal (`undefined`, `null`, `false`, `0`, `''`, `void 0`) or no argument at all. */
 function leftOut(a: ts.Expression | undefined): boolean {
   if (!a) return true;
@@ -86,6 +124,7 @@ export function judgeCall(call: ts.CallExpression | ts.NewExpression, t: JsTarge
   if (t.needs?.some((i) => exact(i) && leftOut(args[i]))) return undefined;
   // `v.inc('patch')` where the throw is the `default:` of `switch (release)`.
   if (t.switchOn && exact(t.switchOn.arg) && switchRulesOut(t.switchOn, args[t.switchOn.arg])) return undefined;
+  if (testsVerdict(t, call) === 'out') return undefined;
   if (t.kind === 'constructor') return ts.isNewExpression(call) ? judgeNew(call, t, checker) : undefined;
   if (!ts.isCallExpression(call)) return undefined;
   if (t.kind === 'function') return judgeFunction(call, t, checker);

@@ -99,3 +99,84 @@ export function literalText(a: TS.Expression | undefined): string | undefined {
   if (a && ts.isNumericLiteral(a)) return String(Number(a.text));
   return undefined;
 }
+
+/** A value an expression around a throw has at a call: known (`{ v }`), or not (`undefined`). */
+export type Known = { v: unknown } | undefined;
+
+/**
+ * What `e` is when the names of `env` hold those values (a call's literal arguments, or
+ * `undefined` for one it leaves out); undefined when that does not decide it. Literals, `!`, `&&`,
+ * `||`, `??`, comparisons, `typeof`, `.length` and a string's `startsWith`/`endsWith`/`includes`.
+ */
+export function evalKnown(e: TS.Expression, env: ReadonlyMap<string, Known>): Known {
+  const ts = typescript();
+  e = unwrapped(e);
+  if (ts.isStringLiteralLike(e)) return { v: e.text };
+  if (ts.isNumericLiteral(e)) return { v: Number(e.text) };
+  if (e.kind === ts.SyntaxKind.TrueKeyword) return { v: true };
+  if (e.kind === ts.SyntaxKind.FalseKeyword) return { v: false };
+  if (e.kind === ts.SyntaxKind.NullKeyword) return { v: null };
+  if (ts.isIdentifier(e)) return env.has(e.text) ? env.get(e.text) : e.text === 'undefined' ? { v: undefined } : undefined;
+  if (ts.isVoidExpression(e)) return { v: undefined };
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
+    const x = evalKnown(e.operand, env);
+    return x && { v: !x.v };
+  }
+  if (ts.isTypeOfExpression(e)) {
+    const x = evalKnown(e.expression, env);
+    return x && { v: typeof x.v };
+  }
+  if (ts.isPropertyAccessExpression(e) && e.name.text === 'length') {
+    const x = evalKnown(e.expression, env);
+    return x && (typeof x.v === 'string' || Array.isArray(x.v)) ? { v: x.v.length } : undefined;
+  }
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ['startsWith', 'endsWith', 'includes'].includes(e.expression.name.text)) {
+    const self = evalKnown(e.expression.expression, env);
+    const arg = e.arguments.length === 1 ? evalKnown(e.arguments[0]!, env) : undefined;
+    if (!self || !arg || typeof self.v !== 'string' || typeof arg.v !== 'string') return undefined;
+    const m = e.expression.name.text as 'startsWith' | 'endsWith' | 'includes';
+    return { v: self.v[m](arg.v) };
+  }
+  if (ts.isBinaryExpression(e)) return evalBinary(e, env);
+  return undefined;
+}
+
+function evalBinary(e: TS.BinaryExpression, env: ReadonlyMap<string, Known>): Known {
+  const ts = typescript();
+  const op = e.operatorToken.kind;
+  const l = evalKnown(e.left, env);
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken)
+    return l ? (l.v ? evalKnown(e.right, env) : l) : evalKnown(e.right, env)?.v === false ? { v: false } : undefined;
+  if (op === ts.SyntaxKind.BarBarToken) return l ? (l.v ? l : evalKnown(e.right, env)) : evalKnown(e.right, env)?.v === true ? { v: true } : undefined;
+  if (op === ts.SyntaxKind.QuestionQuestionToken) return l ? (l.v === null || l.v === undefined ? evalKnown(e.right, env) : l) : undefined;
+  const r = evalKnown(e.right, env);
+  if (!l || !r) return undefined;
+  const [a, b] = [l.v, r.v];
+  switch (op) {
+    case ts.SyntaxKind.EqualsEqualsEqualsToken:
+      return { v: a === b };
+    case ts.SyntaxKind.ExclamationEqualsEqualsToken:
+      return { v: a !== b };
+    case ts.SyntaxKind.EqualsEqualsToken:
+      return { v: a == b };
+    case ts.SyntaxKind.ExclamationEqualsToken:
+      return { v: a != b };
+  }
+  if (typeof a !== 'number' || typeof b !== 'number') return undefined;
+  if (op === ts.SyntaxKind.LessThanToken) return { v: a < b };
+  if (op === ts.SyntaxKind.GreaterThanToken) return { v: a > b };
+  if (op === ts.SyntaxKind.LessThanEqualsToken) return { v: a <= b };
+  if (op === ts.SyntaxKind.GreaterThanEqualsToken) return { v: a >= b };
+  return undefined;
+}
+
+/** The tests of the `if`s around the raise, each with the result that leads to it (`then`: true, `else`: false). */
+export function enclosingTests(raise: TS.Node, fn: TS.FunctionLikeDeclaration): { test: TS.Expression; want: boolean }[] {
+  const ts = typescript();
+  const out: { test: TS.Expression; want: boolean }[] = [];
+  for (let n: TS.Node = raise; n.parent && n !== fn; n = n.parent) {
+    const p = n.parent;
+    if (ts.isIfStatement(p) && (p.thenStatement === n || p.elseStatement === n)) out.push({ test: p.expression, want: p.thenStatement === n });
+  }
+  return out;
+}

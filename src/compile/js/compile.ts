@@ -59,12 +59,7 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     r.exampleFix ? jsBeforePart(r.exampleFix) : undefined,
     ...codeSpans(`${r.triggerScenarios ?? ''}\n${r.commonSituations ?? ''}`),
   ].filter((c): c is string => !!c);
-  // The window may start inside the function's body: then the call the record protects is the entry point.
-  const protectedCodes = [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c);
-  const called = entryFromSnippets(protectedCodes, codes, r.filePath);
-  // The window's function is a helper the protected public call runs (`v4()` runs `_v4`): the rule aims at that call.
-  const viaHelper = !!src.fn && !!called && src.fn.kind === 'function' && isHelperOf(src.fn.name, called, codes);
-  const fn = viaHelper ? { ...called!, always: false, needs: src.fn!.needs, switchOn: src.fn!.switchOn } : (src.fn ?? called);
+  const { fn, viaHelper } = entryOf(src.fn, r, codes);
   if (!fn)
     return {
       skipped: `no enclosing function, method or constructor around line ${r.lineNumber} in sourceCode, and no call in tryCatchPattern or exampleFix`,
@@ -99,6 +94,9 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     guards: facts.guards,
     // A helper's parameter is found among the public call's arguments by name (`v4(options, buf, offset)`).
     needs: (fn.needs ?? []).map((p) => fn.params?.indexOf(p) ?? -1).filter((i) => i >= 0),
+    params: fn.tests?.length ? fn.params?.map((p) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : '')) : undefined,
+    tests: fn.tests?.length ? fn.tests : undefined,
+    testsDecide: fn.tests?.length && fn.testsDecide ? true : undefined,
     switchOn:
       fn.switchOn && fn.params?.includes(fn.switchOn.param)
         ? { arg: fn.params.indexOf(fn.switchOn.param), values: fn.switchOn.values, only: fn.switchOn.only }
@@ -148,6 +146,30 @@ function jsRule(lr: LoadedRecord, js: JsTarget, pkg: string, raiser: string, ent
 
 function severityOf(s: string | null | undefined): Severity {
   return s && /warn|info|low/i.test(s) ? 'warning' : 'error';
+}
+
+/**
+ * The function the rule aims at: the window's; else, when the window starts inside the function's
+ * body, the call the record protects; also that call when the window's function is a helper it runs
+ * (`v4()` runs `_v4`; a method helper of the same class, as `new Comparator()` runs `this.parse(comp)`).
+ */
+function entryOf(shown: RaisingFunction | undefined, r: LoadedRecord['record'], codes: string[]): { fn?: RaisingFunction; viaHelper: boolean } {
+  const protectedCodes = [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c);
+  const called = entryFromSnippets(protectedCodes, codes, r.filePath);
+  const helperKind = shown?.kind === 'function' || (shown?.kind === 'method' && !!called?.className && shown.className === called.className);
+  if (!shown || !called || !helperKind || !isHelperOf(shown.name, called, codes)) return { fn: shown ?? called, viaHelper: false };
+  // The helper's parameters are matched with the call's arguments by name; one whose value the call does not give (a default, reassigned) by none.
+  const fn: RaisingFunction = {
+    ...called,
+    always: false,
+    params: called.params?.map((a) => (shown.params?.includes(a) ? a : '')),
+    needs: shown.needs,
+    switchOn: shown.switchOn,
+    tests: shown.tests,
+    // What the public call does before it runs the helper is not read.
+    testsDecide: false,
+  };
+  return { fn, viaHelper: true };
 }
 
 /**

@@ -9,7 +9,7 @@
 import type * as TS from 'typescript';
 import type { JsKind } from '../../rules/js/types.js';
 import { typescript } from '../../parse/typescript.js';
-import { switchClause, truthyTests } from '../../parse/jsraise.js';
+import { enclosingTests, reassigned, switchClause, truthyTests } from '../../parse/jsraise.js';
 
 export interface RaisingFunction {
   kind: JsKind;
@@ -21,6 +21,10 @@ export interface RaisingFunction {
   params?: string[];
   /** Parameters the raise needs given and truthy: it sits under `if (buf)` / `if (buf && ...)`. */
   needs?: string[];
+  /** The tests of the `if`s around the raise that read a parameter, and the result that leads to it. */
+  tests?: { expr: string; want: boolean }[];
+  /** Those tests are all that stands before the raise: no other condition around it, no statement before it that can leave. */
+  testsDecide?: boolean;
   /** The raise is in a clause of a switch on a parameter (parse/jsraise.ts `switchClause`). */
   switchOn?: { param: string; values: string[]; only: boolean };
 }
@@ -110,8 +114,15 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
   if (!named) return undefined;
   const isAsync =
     !!f.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) || (ts.isCallExpression(raise) && /reject$/.test(raise.expression.getText(sf)));
-  const params = f.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : ''));
   const fnNode = f as TS.FunctionLikeDeclaration;
+  // A parameter with a default, a rest parameter, a pattern or one the body assigns: what the call passes does not say its value.
+  const params = f.parameters.map((p) =>
+    ts.isIdentifier(p.name) && !p.initializer && !p.dotDotDotToken && !reassigned(fnNode, p.name.text) ? p.name.text : '',
+  );
+  const paramNames = new Set(params.filter(Boolean));
+  const mentions = (e: TS.Node): boolean => (ts.isIdentifier(e) && paramNames.has(e.text)) || !!ts.forEachChild(e, (c) => mentions(c) || undefined);
+  const enclosing = enclosingTests(raise, fnNode);
+  const tests = enclosing.filter((t) => mentions(t.test)).map((t) => ({ expr: t.test.getText(sf), want: t.want }));
   return {
     ...named,
     async: isAsync,
@@ -119,6 +130,8 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
     params,
     needs: truthyTests(raise, fnNode, params),
     switchOn: switchClause(raise, fnNode, params),
+    tests,
+    testsDecide: tests.length > 0 && tests.length === enclosing.length && onlyIfsBefore(raise, f),
   };
 }
 
@@ -176,6 +189,23 @@ function unconditional(raise: TS.Node, fn: FnLike): boolean {
   for (const s of body.statements) {
     if (s === n) break;
     if (canExit(s)) return false;
+  }
+  return true;
+}
+
+/** Between the function and the raise only `if`s (and blocks), and no statement before it on the way that can leave (return, throw). */
+function onlyIfsBefore(raise: TS.Node, fn: FnLike): boolean {
+  const ts = typescript();
+  if (!ts.isThrowStatement(raise)) return false;
+  for (let n: TS.Node = raise; n !== fn.body; n = n.parent) {
+    const p = n.parent;
+    if (!p) return false;
+    if (ts.isBlock(p) || ts.isSourceFile(p)) {
+      for (const s of p.statements) {
+        if (s === n) break;
+        if (canExit(s)) return false;
+      }
+    } else if (!ts.isIfStatement(p) || p.expression === n) return false;
   }
   return true;
 }

@@ -91,6 +91,29 @@ function resolveFile(p: string): string | undefined {
   return undefined;
 }
 
+/** `this.parse(comp)`. */
+function isThisCall(c: TS.CallExpression): boolean {
+  const ts = typescript();
+  return ts.isPropertyAccessExpression(c.expression) && c.expression.expression.kind === ts.SyntaxKind.ThisKeyword && ts.isIdentifier(c.expression.name);
+}
+
+/**
+ * The method of a constructor's own class that `this.name(...)` calls (an instance method of the
+ * class itself, not an inherited one): `new Comparator(comp)` runs `this.parse(comp)`. Only from a
+ * constructor, whose object is new: what other methods run on `this` depends on the object's state.
+ */
+function ownMethod(fn: TS.FunctionLikeDeclaration, file: string, sf: TS.SourceFile, c: TS.CallExpression): Decl | undefined {
+  const ts = typescript();
+  const cls = fn.parent;
+  if (!ts.isConstructorDeclaration(fn) || !cls || !ts.isClassLike(cls) || !cls.name) return undefined;
+  const name = ((c.expression as TS.PropertyAccessExpression).name as TS.Identifier).text;
+  const isStatic = (m: TS.ClassElement) => !!ts.getModifiers(m as TS.MethodDeclaration)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword);
+  const m = cls.members.find(
+    (x): x is TS.MethodDeclaration => ts.isMethodDeclaration(x) && !isStatic(x) && !!x.body && ts.isIdentifier(x.name) && x.name.text === name,
+  );
+  return m ? { file, sf, node: m, name: `${cls.name.text}.${name}` } : undefined;
+}
+
 /** A function of the package that a public one calls by name, and those calls. */
 type Helper = Decl & { node: TS.FunctionLikeDeclaration; calls: TS.CallExpression[] };
 
@@ -154,9 +177,8 @@ export class NpmModules {
     const out: Helper[] = [];
     const visit = (n: TS.Node) => {
       if (n !== fn && (ts.isFunctionLike(n) || ts.isClassLike(n) || ts.isTryStatement(n))) return;
-      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && !params.has(n.expression.text)) {
-        const ref = m.locals.get(n.expression.text);
-        const d = ref && this.resolveRef(file, m, ref, 0);
+      if (ts.isCallExpression(n) && (ts.isIdentifier(n.expression) ? !params.has(n.expression.text) : isThisCall(n))) {
+        const d = ts.isIdentifier(n.expression) ? this.resolveLocal(file, m, n.expression.text) : ownMethod(fn, file, m.sf, n);
         const known = d && out.find((o) => o.node === d.node);
         if (known) known.calls.push(n);
         else if (d && d.node !== fn && !ts.isClassLike(d.node)) out.push({ ...d, node: d.node as TS.FunctionLikeDeclaration, calls: [n] });
@@ -186,6 +208,11 @@ export class NpmModules {
     const d = ref && this.resolveRef(file, m, ref, 0);
     const name = d && this.exportNames(entry).find((n) => this.resolveExport(entry, n)?.node === d.node);
     return name ? { name, param: arg.text } : undefined;
+  }
+
+  private resolveLocal(file: string, m: ModuleInfo, name: string): Decl | undefined {
+    const ref = m.locals.get(name);
+    return ref && this.resolveRef(file, m, ref, 0);
   }
 
   private resolveRef(file: string, m: ModuleInfo, ref: Ref, depth: number): Decl | undefined {

@@ -41,6 +41,16 @@ export interface JsTarget {
    * (`only` true), a call that passes a literal not among `values` does not.
    */
   switchOn?: { arg: number; values: string[]; only: boolean };
+  /** The names the throw's tests read the call's arguments by, in argument order ('' for one they cannot: a default, a reassigned parameter). */
+  params?: string[];
+  /**
+   * The tests of the `if`s around the throw (JavaScript source) with the result that leads to it:
+   * a call whose literal arguments (or the ones it leaves out) make one of them go the other way
+   * does not throw (`v.inc('patch')` and `if (release.startsWith('pre'))`).
+   */
+  tests?: { expr: string; want: boolean }[];
+  /** The tests are all that stands before the throw: a call whose arguments make each go the way that leads to it throws (certain). */
+  testsDecide?: boolean;
   /** Names a file must mention to be able to match (prefilter). */
   names: string[];
 }
