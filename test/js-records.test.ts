@@ -140,6 +140,20 @@ describe('window shapes', () => {
       name: '_v4',
       needs: [1],
     });
+    // A plain function that the method of the same name runs (`PackageJson.normalize()` runs `normalize(this, opts)`).
+    const fnWindow = 'async function normalize(pkg, opts) {\n  if (!pkg.content) {\n    throw new Error("no content")\n  }\n}\n';
+    const viaMethod = compileJsRecord(
+      record({
+        repo: '@npmcli/package-json',
+        filePath: 'lib/normalize.js',
+        sourceCode: fnWindow,
+        sourceCodeStart: 1,
+        lineNumber: 3,
+        tryCatchPattern:
+          "import { PackageJson } from '@npmcli/package-json';\n\nconst packageJson = new PackageJson();\ntry {\n  const result = await packageJson.normalize(opts);\n} catch (err) {}",
+      }),
+    );
+    expect(viaMethod.rule!.js).toMatchObject({ kind: 'method', className: 'PackageJson', name: 'normalize' });
     // `YAML.parse()` of a default import is a namespace's function, not a class's static method: the window's function stays.
     expect(helper('out of bounds', 'RangeError', "import YAML from 'uuid';\ntry { YAML.parse(s) } catch {}").rule!.js).toMatchObject({ name: '_v4' });
   });

@@ -30,6 +30,9 @@ const PURE: Record<string, string[]> = {
   ajv: ['Name'],
   // The option and argument objects commander's program is built from: their constructors read only the flags string.
   commander: ['Option', 'Argument'],
+  // Constructors of in-memory structures: a cache and a stream buffer (no I/O until used).
+  'lru-cache': ['LRUCache'],
+  minipass: ['Minipass'],
   json5: ['parse', 'stringify'],
   'js-yaml': ['load', 'loadAll', 'dump'],
   ms: ['*'],

@@ -157,7 +157,7 @@ function entryOf(shown: RaisingFunction | undefined, r: LoadedRecord['record'], 
   const protectedCodes = [r.tryCatchPattern, r.exampleFix ? jsBeforePart(r.exampleFix) : undefined].filter((c): c is string => !!c);
   const called = entryFromSnippets(protectedCodes, codes, r.filePath);
   const helperKind = shown?.kind === 'function' || (shown?.kind === 'method' && !!called?.className && shown.className === called.className);
-  if (!shown || !called || !helperKind || !isHelperOf(shown.name, called, codes)) return { fn: shown ?? called, viaHelper: false };
+  if (!shown || !called || !helperKind || !isHelperOf(shown, called, codes)) return { fn: shown ?? called, viaHelper: false };
   // The helper's parameters are matched with the call's arguments by name; one whose value the call does not give (a default, reassigned) by none.
   const fn: RaisingFunction = {
     ...called,
@@ -173,12 +173,14 @@ function entryOf(shown: RaisingFunction | undefined, r: LoadedRecord['record'], 
 }
 
 /**
- * Whether the window's function `name` is an internal helper of the call the code fields protect:
- * the code fields import that call's name from a package and never call `name` themselves.
+ * Whether the window's function is an internal helper of the call the code fields protect: the
+ * code fields import that call's name from a package and never call the window's function
+ * themselves (a function `normalize` that the method `PackageJson.normalize()` runs is a helper).
  */
-function isHelperOf(name: string, called: RaisingFunction, codes: string[]): boolean {
+function isHelperOf(shown: RaisingFunction, called: RaisingFunction, codes: string[]): boolean {
   const bound = called.kind === 'function' ? called.name : called.className;
-  if (!bound || called.name === name || calledIn(codes, name)) return false;
+  const kind = shown.kind === 'function' ? 'function' : 'member';
+  if (!bound || (called.name === shown.name && (called.kind === 'function') === (kind === 'function')) || calledIn(codes, shown.name, kind)) return false;
   const b = bound.replace(/\$/g, '\\$');
   // A named import (`import { v4 } from 'uuid'`); a function may be the default one (`import v4 from`). A class
   // must be named: `YAML.parse()` of `import YAML from 'yaml'` is a namespace's function, not a static method.

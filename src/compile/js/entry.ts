@@ -46,9 +46,9 @@ function callsOf(code: string): SnippetCall[] {
   return out;
 }
 
-/** Whether any code field calls a function or method named `name`. */
-export function calledIn(codes: string[], name: string): boolean {
-  return codes.some((c) => callsOf(c).some((call) => call.name === name));
+/** Whether any code field calls a function (`kind` 'function') or a method, static or constructor named `name`. */
+export function calledIn(codes: string[], name: string, kind: 'function' | 'member'): boolean {
+  return codes.some((c) => callsOf(c).some((call) => call.name === name && (call.kind === 'function') === (kind === 'function')));
 }
 
 /** Capitalised names the code fields use: `X.prototype.m`, `X.m(...)`, `new X(...)`, `instanceof X`, imports. */
