@@ -730,7 +730,16 @@ describe('arguments the throw needs', () => {
     ...window("  if (!src) return null\n  if (reviver === 'x')\n    throw new YAMLParseError(src)"),
     lineNumber: 4,
   };
-  writeFileSync(file, [needs, unless, only, tests, early].map((record) => `${JSON.stringify({ record })}\n`).join(''));
+  // An options object the parameter's pattern reads (`{ strict: s, level } = {}`), passed as an object literal.
+  const fields = {
+    ...unless,
+    id: 'jsneeds0006',
+    slug: 'parse-fields',
+    sourceCode: 'export function parse(src, { strict: s, level } = {}) {\n  if (s === true && level > 1)\n    throw new YAMLParseError(src)\n  return src\n}',
+    sourceCodeStart: 1,
+    lineNumber: 3,
+  };
+  writeFileSync(file, [needs, unless, only, tests, early, fields].map((record) => `${JSON.stringify({ record })}\n`).join(''));
   const p = createPlugin({ records: [file], bundled: false });
   vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
   it('the rules read the arguments from the window', () => {
@@ -769,6 +778,19 @@ describe('arguments the throw needs', () => {
   tester.run('yaml--parse-tests-early', p.rules['yaml/parse-tests-early']!, {
     valid: [inFn("parse(text, 'y' as any)")],
     invalid: [{ code: inFn("parse(text, 'x' as any)"), errors: [possible] }],
+  });
+  tester.run('yaml--parse-fields', p.rules['yaml/parse-fields']!, {
+    valid: [
+      inFn('parse(text)'),
+      inFn('parse(text, { strict: false, level: 3 } as any)'),
+      inFn("parse(text, { level: 3, 'strict': 1 } as any)"),
+      inFn('parse(text, {} as any)'),
+    ],
+    invalid: [
+      { code: inFn('parse(text, { strict: true, level: 2 } as any)'), errors: [{ ...possible, messageId: 'certain' }] },
+      { code: inFn('parse(text, { strict: true, level: opts } as any)'), errors: [possible] },
+      { code: inFn('parse(text, opts)'), errors: [possible] },
+    ],
   });
   // `case 'strict': throw`: only that literal reaches it.
   tester.run('yaml--parse-only-strict', p.rules['yaml/parse-only-strict']!, {

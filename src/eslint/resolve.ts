@@ -88,9 +88,10 @@ function testOf(expr: string): ts.Expression | undefined {
  * is false), `holds` when each goes the way to the throw, else undefined.
  */
 export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpression): 'out' | 'holds' | undefined {
-  const { tests, params } = t;
+  const { tests } = t;
+  const params = t.params ?? [];
   const args = call.arguments ?? ts.factory.createNodeArray();
-  if (!tests || !params) return undefined;
+  if (!tests) return undefined;
   const env = new Map<string, Known>();
   for (let i = 0; i < params.length; i++) {
     if (args.slice(0, i + 1).some(ts.isSpreadElement)) break;
@@ -98,6 +99,15 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
     if (!name) continue;
     const known = i < args.length ? evalKnown(args[i]!, new Map()) : { v: undefined };
     if (known) env.set(name, known);
+  }
+  // `read({ prompt: 'OK?', default: 'yes' })` for `function read({ default: def, prompt } = {})`: def is 'yes'.
+  for (const [name, [i, key, emptyDefault]] of Object.entries(t.fields ?? {})) {
+    if (args.slice(0, i + 1).some(ts.isSpreadElement)) continue;
+    const given = i < args.length ? evalKnown(args[i]!, new Map()) : { v: undefined };
+    if (!given) continue;
+    const obj = given.v === undefined && emptyDefault ? Object.create(null) : given.v;
+    if (typeof obj === 'object' && obj !== null && Object.getPrototypeOf(obj) === null)
+      env.set(name, { v: Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined });
   }
   if (!env.size) return undefined;
   const results = tests.map(({ expr, want }) => {

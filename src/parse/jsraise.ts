@@ -130,6 +130,14 @@ export function evalKnown(e: TS.Expression, env: ReadonlyMap<string, Known>): Kn
     const x = evalKnown(e.expression, env);
     return x && (typeof x.v === 'string' || Array.isArray(x.v)) ? { v: x.v.length } : undefined;
   }
+  if (ts.isObjectLiteralExpression(e)) return objectOf(e, env);
+  // A property of an object literal the call passes (`{ max: 20 }.max`); one it does not write is undefined.
+  if (ts.isPropertyAccessExpression(e) || (ts.isElementAccessExpression(e) && ts.isStringLiteral(e.argumentExpression))) {
+    const x = evalKnown(e.expression, env);
+    const key = ts.isPropertyAccessExpression(e) ? e.name.text : (e.argumentExpression as TS.StringLiteral).text;
+    if (!x || !isPlainObject(x.v)) return undefined;
+    return { v: Object.hasOwn(x.v, key) ? x.v[key] : undefined };
+  }
   if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ['startsWith', 'endsWith', 'includes'].includes(e.expression.name.text)) {
     const self = evalKnown(e.expression.expression, env);
     const arg = e.arguments.length === 1 ? evalKnown(e.arguments[0]!, env) : undefined;
@@ -139,6 +147,24 @@ export function evalKnown(e: TS.Expression, env: ReadonlyMap<string, Known>): Kn
   }
   if (ts.isBinaryExpression(e)) return evalBinary(e, env);
   return undefined;
+}
+
+/** Objects made by `objectOf`: plain data, no prototype to read a property from. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === null;
+}
+
+/** `{ max: 20, name: 'x' }` when every property is a plain `key: value` whose value is known. */
+function objectOf(e: TS.ObjectLiteralExpression, env: ReadonlyMap<string, Known>): Known {
+  const ts = typescript();
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const p of e.properties) {
+    if (!ts.isPropertyAssignment(p) || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name))) return undefined;
+    const v = evalKnown(p.initializer, env);
+    if (!v) return undefined;
+    out[p.name.text] = v.v;
+  }
+  return { v: out };
 }
 
 function evalBinary(e: TS.BinaryExpression, env: ReadonlyMap<string, Known>): Known {

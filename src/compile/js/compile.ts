@@ -95,6 +95,7 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     // A helper's parameter is found among the public call's arguments by name (`v4(options, buf, offset)`).
     needs: (fn.needs ?? []).map((p) => fn.params?.indexOf(p) ?? -1).filter((i) => i >= 0),
     params: fn.tests?.length ? fn.params?.map((p) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : '')) : undefined,
+    fields: fn.tests?.length ? fn.fields : undefined,
     tests: fn.tests?.length ? fn.tests : undefined,
     testsDecide: fn.tests?.length && fn.testsDecide ? true : undefined,
     switchOn:

@@ -23,6 +23,8 @@ export interface RaisingFunction {
   needs?: string[];
   /** The tests of the `if`s around the raise that read a parameter, and the result that leads to it. */
   tests?: { expr: string; want: boolean }[];
+  /** Names a parameter's object pattern binds (`read({ default: def, prompt } = {})`): name → [argument index, property, the pattern's default is `{}`]. */
+  fields?: Record<string, [number, string, boolean]>;
   /** Those tests are all that stands before the raise: no other condition around it, no statement before it that can leave. */
   testsDecide?: boolean;
   /** The raise is in a clause of a switch on a parameter (parse/jsraise.ts `switchClause`). */
@@ -119,7 +121,8 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
   const params = f.parameters.map((p) =>
     ts.isIdentifier(p.name) && !p.initializer && !p.dotDotDotToken && !reassigned(fnNode, p.name.text) ? p.name.text : '',
   );
-  const paramNames = new Set(params.filter(Boolean));
+  const fields = destructured(fnNode);
+  const paramNames = new Set([...params.filter(Boolean), ...Object.keys(fields)]);
   const mentions = (e: TS.Node): boolean => (ts.isIdentifier(e) && paramNames.has(e.text)) || !!ts.forEachChild(e, (c) => mentions(c) || undefined);
   const enclosing = enclosingTests(raise, fnNode);
   const tests = enclosing.filter((t) => mentions(t.test)).map((t) => ({ expr: t.test.getText(sf), want: t.want }));
@@ -128,6 +131,7 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
     async: isAsync,
     always: unconditional(raise, f),
     params,
+    fields: Object.keys(fields).length ? fields : undefined,
     needs: truthyTests(raise, fnNode, params),
     switchOn: switchClause(raise, fnNode, params),
     tests,
@@ -191,6 +195,29 @@ function unconditional(raise: TS.Node, fn: FnLike): boolean {
     if (canExit(s)) return false;
   }
   return true;
+}
+
+/**
+ * The names the parameters' object patterns bind, each to its argument and property: only a plain
+ * `{ a, b: c }` (no nested pattern, no element default, no rest), with no default or `= {}`, and a
+ * name the body does not assign.
+ */
+function destructured(fn: TS.FunctionLikeDeclaration): Record<string, [number, string, boolean]> {
+  const ts = typescript();
+  const out: Record<string, [number, string, boolean]> = {};
+  fn.parameters.forEach((p, i) => {
+    if (!ts.isObjectBindingPattern(p.name) || p.dotDotDotToken) return;
+    const init = p.initializer;
+    const emptyDefault = !!init && ts.isObjectLiteralExpression(init) && init.properties.length === 0;
+    if (init && !emptyDefault) return;
+    if (p.name.elements.some((e) => e.dotDotDotToken)) return;
+    for (const e of p.name.elements) {
+      const key = e.propertyName ?? e.name;
+      if (!ts.isIdentifier(e.name) || e.initializer || !(ts.isIdentifier(key) || ts.isStringLiteral(key)) || reassigned(fn, e.name.text)) continue;
+      out[e.name.text] = [i, key.text, emptyDefault];
+    }
+  });
+  return out;
 }
 
 /** Between the function and the raise only `if`s (and blocks), and no statement before it on the way that can leave (return, throw). */

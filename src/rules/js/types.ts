@@ -43,6 +43,8 @@ export interface JsTarget {
   switchOn?: { arg: number; values: string[]; only: boolean };
   /** The names the throw's tests read the call's arguments by, in argument order ('' for one they cannot: a default, a reassigned parameter). */
   params?: string[];
+  /** Names an object pattern of the parameters binds: name → [argument index, property, the pattern defaults to `{}`]. */
+  fields?: Record<string, [number, string, boolean]>;
   /**
    * The tests of the `if`s around the throw (JavaScript source) with the result that leads to it:
    * a call whose literal arguments (or the ones it leaves out) make one of them go the other way
