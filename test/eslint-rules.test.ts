@@ -739,7 +739,14 @@ describe('arguments the throw needs', () => {
     sourceCodeStart: 1,
     lineNumber: 3,
   };
-  writeFileSync(file, [needs, unless, only, tests, early, fields].map((record) => `${JSON.stringify({ record })}\n`).join(''));
+  // `instanceof` of the package's class, decided by the argument's type.
+  const typed = {
+    ...unless,
+    id: 'jsneeds0007',
+    slug: 'parse-instanceof',
+    ...window('  if (!(reviver instanceof Document)) {\n    if (!src)\n      throw new YAMLParseError(src)\n  }'),
+  };
+  writeFileSync(file, [needs, unless, only, tests, early, fields, typed].map((record) => `${JSON.stringify({ record })}\n`).join(''));
   const p = createPlugin({ records: [file], bundled: false });
   vitest.afterAll(() => rmSync(tmpDir, { recursive: true, force: true }));
   it('the rules read the arguments from the window', () => {
@@ -790,6 +797,15 @@ describe('arguments the throw needs', () => {
       { code: inFn('parse(text, { strict: true, level: 2 } as any)'), errors: [{ ...possible, messageId: 'certain' }] },
       { code: inFn('parse(text, { strict: true, level: opts } as any)'), errors: [possible] },
       { code: inFn('parse(text, opts)'), errors: [possible] },
+    ],
+  });
+  const withDoc = (call: string) =>
+    inFn(call).replace("import { parse } from 'yaml';", "import { parse, Document } from 'yaml';\ndeclare const doc: Document;");
+  tester.run('yaml--parse-instanceof', p.rules['yaml/parse-instanceof']!, {
+    valid: [withDoc('parse(text, doc as never)')],
+    invalid: [
+      { code: withDoc("parse(text, 'x' as never)"), errors: [possible] },
+      { code: withDoc('parse(text, opts)'), errors: [possible] },
     ],
   });
   // `case 'strict': throw`: only that literal reaches it.

@@ -221,7 +221,7 @@ function listener(
       // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
       if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
       // Throws always, or the call's literal arguments lead through every test before the throw (./resolve.ts).
-      let certain = j.exact && (t.always || (!!t.testsDecide && testsVerdict(t, tsNode) === 'holds'));
+      let certain = j.exact && (t.always || (!!t.testsDecide && testsVerdict(t, tsNode, checker) === 'holds'));
       let why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
       // A pure export called with literal arguments only: running it decides (./literal.ts).
       const ran = !certain && j.exact ? runLiteralCall(tsNode, t, context.filename) : undefined;

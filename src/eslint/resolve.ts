@@ -87,12 +87,24 @@ function testOf(expr: string): ts.Expression | undefined {
  * around the throw: `out` when one goes the other way (`inc('patch')`: `release.startsWith('pre')`
  * is false), `holds` when each goes the way to the throw, else undefined.
  */
-export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpression): 'out' | 'holds' | undefined {
+export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker): 'out' | 'holds' | undefined {
   const { tests } = t;
   const params = t.params ?? [];
   const args = call.arguments ?? ts.factory.createNodeArray();
   if (!tests) return undefined;
-  const env = new Map<string, Known>();
+  // `range instanceof Range` where the call passes a value typed as the package's Range (or a subclass): true; a primitive: false.
+  const instanceOf = (name: string, cls: string): boolean | undefined => {
+    const i = params.indexOf(name);
+    const arg = i >= 0 && !args.slice(0, i + 1).some(ts.isSpreadElement) ? args[i] : undefined;
+    if (!arg) return undefined;
+    // The value's own type, not what a cast says (`doc as never`).
+    const type = checker.getTypeAtLocation(unwrapped(arg));
+    if (type.isUnion() || type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+    if (type.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined)) return false;
+    const decl = (b: ts.Type) => b.getSymbol()?.declarations?.[0];
+    return baseChain(type, checker).some((b) => b.getSymbol()?.name === cls && !!decl(b) && inPackage(decl(b)!, t.package)) ? true : undefined;
+  };
+  const env = Object.assign(new Map<string, Known>(), { instanceOf });
   for (let i = 0; i < params.length; i++) {
     if (args.slice(0, i + 1).some(ts.isSpreadElement)) break;
     const name = params[i];
@@ -109,7 +121,6 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
     if (typeof obj === 'object' && obj !== null && Object.getPrototypeOf(obj) === null)
       env.set(name, { v: Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined });
   }
-  if (!env.size) return undefined;
   const results = tests.map(({ expr, want }) => {
     const e = testOf(expr);
     const r = e && evalKnown(e, env);
@@ -134,7 +145,7 @@ export function judgeCall(call: ts.CallExpression | ts.NewExpression, t: JsTarge
   if (t.needs?.some((i) => exact(i) && leftOut(args[i]))) return undefined;
   // `v.inc('patch')` where the throw is the `default:` of `switch (release)`.
   if (t.switchOn && exact(t.switchOn.arg) && switchRulesOut(t.switchOn, args[t.switchOn.arg])) return undefined;
-  if (testsVerdict(t, call) === 'out') return undefined;
+  if (testsVerdict(t, call, checker) === 'out') return undefined;
   if (t.kind === 'constructor') return ts.isNewExpression(call) ? judgeNew(call, t, checker) : undefined;
   if (!ts.isCallExpression(call)) return undefined;
   if (t.kind === 'function') return judgeFunction(call, t, checker);

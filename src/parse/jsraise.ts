@@ -103,12 +103,15 @@ export function literalText(a: TS.Expression | undefined): string | undefined {
 /** A value an expression around a throw has at a call: known (`{ v }`), or not (`undefined`). */
 export type Known = { v: unknown } | undefined;
 
+/** The known names (a Map will do), and what the types say of `name instanceof Cls` (true, false or not known). */
+export type Env = Pick<ReadonlyMap<string, Known>, 'get' | 'has'> & { instanceOf?: (name: string, cls: string) => boolean | undefined };
+
 /**
  * What `e` is when the names of `env` hold those values (a call's literal arguments, or
  * `undefined` for one it leaves out); undefined when that does not decide it. Literals, `!`, `&&`,
  * `||`, `??`, comparisons, `typeof`, `.length` and a string's `startsWith`/`endsWith`/`includes`.
  */
-export function evalKnown(e: TS.Expression, env: ReadonlyMap<string, Known>): Known {
+export function evalKnown(e: TS.Expression, env: Env): Known {
   const ts = typescript();
   e = unwrapped(e);
   if (ts.isStringLiteralLike(e)) return { v: e.text };
@@ -155,7 +158,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** `{ max: 20, name: 'x' }` when every property is a plain `key: value` whose value is known. */
-function objectOf(e: TS.ObjectLiteralExpression, env: ReadonlyMap<string, Known>): Known {
+function objectOf(e: TS.ObjectLiteralExpression, env: Env): Known {
   const ts = typescript();
   const out = Object.create(null) as Record<string, unknown>;
   for (const p of e.properties) {
@@ -167,7 +170,7 @@ function objectOf(e: TS.ObjectLiteralExpression, env: ReadonlyMap<string, Known>
   return { v: out };
 }
 
-function evalBinary(e: TS.BinaryExpression, env: ReadonlyMap<string, Known>): Known {
+function evalBinary(e: TS.BinaryExpression, env: Env): Known {
   const ts = typescript();
   const op = e.operatorToken.kind;
   const l = evalKnown(e.left, env);
@@ -175,6 +178,10 @@ function evalBinary(e: TS.BinaryExpression, env: ReadonlyMap<string, Known>): Kn
     return l ? (l.v ? evalKnown(e.right, env) : l) : evalKnown(e.right, env)?.v === false ? { v: false } : undefined;
   if (op === ts.SyntaxKind.BarBarToken) return l ? (l.v ? l : evalKnown(e.right, env)) : evalKnown(e.right, env)?.v === true ? { v: true } : undefined;
   if (op === ts.SyntaxKind.QuestionQuestionToken) return l ? (l.v === null || l.v === undefined ? evalKnown(e.right, env) : l) : undefined;
+  if (op === ts.SyntaxKind.InstanceOfKeyword && ts.isIdentifier(unwrapped(e.left)) && ts.isIdentifier(e.right)) {
+    const is = env.instanceOf?.((unwrapped(e.left) as TS.Identifier).text, e.right.text);
+    return is === undefined ? undefined : { v: is };
+  }
   const r = evalKnown(e.right, env);
   if (!l || !r) return undefined;
   const [a, b] = [l.v, r.v];
