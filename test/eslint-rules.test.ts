@@ -672,6 +672,36 @@ describe('a guard under any import binding', () => {
     ],
     invalid: [
       {
+        // The guard suggestion names the guard as this file imports it (the record writes `yaml.isScalar`).
+        code: "import { isScalar as scalar, parse } from 'yaml';\ndeclare const text: string;\nexport const v = parse(text);",
+        errors: [
+          {
+            messageId: 'possible',
+            suggestions: [
+              {
+                messageId: 'addGuard',
+                output:
+                  "import { isScalar as scalar, parse } from 'yaml';\ndeclare const text: string;\nexport const v = (scalar(text) ? parse(text) : undefined);",
+              },
+            ],
+          },
+        ],
+      },
+      {
+        code: "import * as Y from 'yaml';\ndeclare const text: string;\nexport const v = Y.parse(text);",
+        errors: [
+          {
+            messageId: 'possible',
+            suggestions: [
+              {
+                messageId: 'addGuard',
+                output: "import * as Y from 'yaml';\ndeclare const text: string;\nexport const v = (Y.isScalar(text) ? Y.parse(text) : undefined);",
+              },
+            ],
+          },
+        ],
+      },
+      {
         // Another function of that name, not the package's.
         code: "import { parse } from 'yaml';\ndeclare const text: string;\nfunction isScalar(s: string) { return s.length > 0; }\nif (isScalar(text)) parse(text);",
         // (no suggestion type-checks here: the guard's `yaml.isScalar` names nothing in this file)

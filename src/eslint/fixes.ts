@@ -80,8 +80,31 @@ export function guardSuggestion(call: ts.CallExpression | ts.NewExpression, t: J
   const arg = g && call.arguments?.[g.callArg];
   if (!g || !arg) return undefined;
   const sf = call.getSourceFile();
+  const callee = localGuard(sf, t.package, g.callee) ?? g.callee;
   const args = Array.from({ length: g.guardArg + 1 }, (_, i) => (i === g.guardArg ? arg.getText(sf) : 'undefined'));
-  const test = `${g.safeWhenTrue ? '' : '!'}${g.callee}(${args.join(', ')})`;
+  const test = `${g.safeWhenTrue ? '' : '!'}${callee}(${args.join(', ')})`;
   const text = `(${test} ? ${call.getText(sf)} : undefined)`;
-  return { messageId: 'addGuard', data: { guard: g.callee }, range: [call.getStart(sf), call.getEnd()], text };
+  return { messageId: 'addGuard', data: { guard: callee }, range: [call.getStart(sf), call.getEnd()], text };
+}
+
+/**
+ * The guard as this file names it, when it imports the package (`import { validate as ok }`:
+ * `ok`; `import * as Y` or a default import `Y`: `Y.validate`); undefined: write it as the record
+ * does (`URL.canParse`). The suggestion is type-checked either way (./verify.ts).
+ */
+function localGuard(sf: ts.SourceFile, pkg: string, recorded: string): string | undefined {
+  const name = recorded.split('.').pop()!;
+  for (const st of sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || st.importClause?.isTypeOnly) continue;
+    const spec = st.moduleSpecifier.text;
+    if (spec !== pkg && !spec.startsWith(`${pkg}/`) && `node:${spec}` !== pkg) continue;
+    const nb = st.importClause?.namedBindings;
+    if (nb && ts.isNamedImports(nb)) {
+      const el = nb.elements.find((e) => !e.isTypeOnly && (e.propertyName ?? e.name).text === name);
+      if (el) return el.name.text;
+    }
+    if (nb && ts.isNamespaceImport(nb)) return `${nb.name.text}.${name}`;
+    if (st.importClause?.name && recorded.includes('.')) return `${st.importClause.name.text}.${name}`;
+  }
+  return undefined;
 }
