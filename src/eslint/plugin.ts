@@ -123,13 +123,20 @@ function byName(rules: Rule[]): Map<string, Rule[]> {
 }
 
 /** The names a plain identifier callee may stand for: itself, what it aliases (`import { URL as NodeURL }`, `{ parse: lazy }`), its signature's declaration. */
-function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker): string[] {
+function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker, program: ts.Program): string[] {
   const out = [id.text];
   const sym = checker.getSymbolAtLocation(id);
   const d = sym?.declarations?.[0];
   if (sym && sym.flags & ts.SymbolFlags.Alias) out.push(checker.getAliasedSymbol(sym).name);
   if (d && ts.isImportSpecifier(d) && d.propertyName) out.push(d.propertyName.text);
   if (d && ts.isBindingElement(d) && d.propertyName && ts.isIdentifier(d.propertyName)) out.push(d.propertyName.text);
+  // Declared only by the language's own library (`new Map()`), or a function or class of the project: its signature names nothing else.
+  const own = (x: ts.Declaration) => {
+    const f = x.getSourceFile();
+    if (program.isSourceFileDefaultLibrary(f)) return true;
+    return (ts.isFunctionDeclaration(x) || ts.isClassDeclaration(x)) && !f.isDeclarationFile && !/[\\/]node_modules[\\/]/.test(f.fileName);
+  };
+  if (sym && !(sym.flags & ts.SymbolFlags.Alias) && sym.declarations?.length && sym.declarations.every(own)) return out;
   try {
     const decl = checker.getResolvedSignature(call)?.declaration;
     const named = decl && ts.isConstructorDeclaration(decl) ? decl.parent : decl;
@@ -209,7 +216,7 @@ function listener(
     const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
     let names: string[];
     if (callee.type === 'MemberExpression') names = callee.property.type === 'Identifier' ? [callee.property.name] : [];
-    else if (callee.type === 'Identifier') names = calleeNames(tsNode.expression as ts.Identifier, tsNode, checker);
+    else if (callee.type === 'Identifier') names = calleeNames(tsNode.expression as ts.Identifier, tsNode, checker, program);
     else names = [];
     const candidates = new Set(names.flatMap((n) => index.get(n) ?? []));
     for (const rule of candidates) {
