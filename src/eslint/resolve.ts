@@ -7,7 +7,7 @@
  * imports: the callee's alias chain is walked one hop at a time to an import of the package.
  */
 import ts from 'typescript';
-import { evalKnown, switchRulesOut, unwrapped, type Known } from '../parse/jsraise.js';
+import { evalKnown, leftOut, switchRulesOut, unwrapped, type Known } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
 
 export interface Judgement {
@@ -95,7 +95,7 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
   // `range instanceof Range` where the call passes a value typed as the package's Range (or a subclass): true; a primitive: false.
   const instanceOf = (name: string, cls: string): boolean | undefined => {
     const i = params.indexOf(name);
-    const arg = i >= 0 && !args.slice(0, i + 1).some(ts.isSpreadElement) ? args[i] : undefined;
+    const arg = i >= 0 && placed(args, i) ? args[i] : undefined;
     if (!arg) return undefined;
     // The value's own type, not what a cast says (`doc as never`).
     const type = checker.getTypeAtLocation(unwrapped(arg));
@@ -106,7 +106,7 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
   };
   const env = Object.assign(new Map<string, Known>(), { instanceOf });
   for (let i = 0; i < params.length; i++) {
-    if (args.slice(0, i + 1).some(ts.isSpreadElement)) break;
+    if (!placed(args, i)) break;
     const name = params[i];
     if (!name) continue;
     const known = i < args.length ? evalKnown(args[i]!, new Map()) : { v: undefined };
@@ -114,7 +114,7 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
   }
   // `read({ prompt: 'OK?', default: 'yes' })` for `function read({ default: def, prompt } = {})`: def is 'yes'.
   for (const [name, [i, key, emptyDefault]] of Object.entries(t.fields ?? {})) {
-    if (args.slice(0, i + 1).some(ts.isSpreadElement)) continue;
+    if (!placed(args, i)) continue;
     const given = i < args.length ? evalKnown(args[i]!, new Map()) : { v: undefined };
     if (!given) continue;
     const obj = given.v === undefined && emptyDefault ? Object.create(null) : given.v;
@@ -129,22 +129,17 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
   return results.includes(false) ? 'out' : results.every((r) => r === true) ? 'holds' : undefined;
 }
 
-/** A falsy literal (`undefined`, `null`, `false`, `0`, `''`, `void 0`) or no argument at all. */
-function leftOut(a: ts.Expression | undefined): boolean {
-  if (!a) return true;
-  a = unwrapped(a);
-  if (a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || ts.isVoidExpression(a)) return true;
-  if (ts.isIdentifier(a) && a.text === 'undefined') return true;
-  return (ts.isNumericLiteral(a) && Number(a.text) === 0) || (ts.isStringLiteralLike(a) && a.text === '');
+/** Whether argument `i` is where it is written: no spread at or before it (a spread may give anything). */
+function placed(args: readonly ts.Expression[], i: number): boolean {
+  return !args.slice(0, i + 1).some(ts.isSpreadElement);
 }
 
 export function judgeCall(call: ts.CallExpression | ts.NewExpression, t: JsTarget, checker: ts.TypeChecker): Judgement | undefined {
   // The throw needs an argument the call leaves out (`v4()` and `if (buf) { ... throw }`); a spread may give it.
   const args = call.arguments ?? ts.factory.createNodeArray();
-  const exact = (i: number) => !args.slice(0, i + 1).some(ts.isSpreadElement);
-  if (t.needs?.some((i) => exact(i) && leftOut(args[i]))) return undefined;
+  if (t.needs?.some((i) => placed(args, i) && leftOut(args[i]))) return undefined;
   // `v.inc('patch')` where the throw is the `default:` of `switch (release)`.
-  if (t.switchOn && exact(t.switchOn.arg) && switchRulesOut(t.switchOn, args[t.switchOn.arg])) return undefined;
+  if (t.switchOn && placed(args, t.switchOn.arg) && switchRulesOut(t.switchOn, args[t.switchOn.arg])) return undefined;
   if (testsVerdict(t, call, checker) === 'out') return undefined;
   if (t.kind === 'constructor') return ts.isNewExpression(call) ? judgeNew(call, t, checker) : undefined;
   if (!ts.isCallExpression(call)) return undefined;

@@ -93,10 +93,8 @@ function replaced(program: ts.Program, sf: ts.SourceFile, fixed: string): { prog
 export function typeChecks(program: ts.Program, fileName: string, range: [number, number], text: string): boolean {
   const sf = program.getSourceFile(fileName);
   if (!sf) return true;
-  const fixed = sf.text.slice(0, range[0]) + text + sf.text.slice(range[1]);
-  const after = replaced(program, sf, fixed);
-  if (!after) return false;
-  const count = errorCount(after.program, after.sf);
+  const count = errorsWith(program, fileName, [{ range, text }]);
+  if (count < 0) return false;
   // The file as it is is checked only when the fixed one has errors (most files have none).
   return count === 0 || count <= beforeCount(program, sf);
 }

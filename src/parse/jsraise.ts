@@ -91,6 +91,16 @@ export function unwrapped(a: TS.Expression): TS.Expression {
   return a;
 }
 
+/** A falsy literal (`undefined`, `null`, `false`, `0`, `''`, `void 0`) or no argument at all: what `if (buf)` reads as false. */
+export function leftOut(a: TS.Expression | undefined): boolean {
+  const ts = typescript();
+  if (!a) return true;
+  a = unwrapped(a);
+  if (a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || ts.isVoidExpression(a)) return true;
+  if (ts.isIdentifier(a) && a.text === 'undefined') return true;
+  return (ts.isNumericLiteral(a) && Number(a.text) === 0) || (ts.isStringLiteralLike(a) && a.text === '');
+}
+
 /** The text of a string or number literal argument (`'patch'`, `` `>` ``, `2`), else undefined. */
 export function literalText(a: TS.Expression | undefined): string | undefined {
   const ts = typescript();

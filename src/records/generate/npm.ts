@@ -21,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
 import { readModule, type ModuleInfo, type Ref } from './npmmodule.js';
-import { switchClause, switchRulesOut, truthyTests } from '../../parse/jsraise.js';
+import { leftOut, switchClause, switchRulesOut, truthyTests } from '../../parse/jsraise.js';
 
 // `require` before `import`: a dual package's ES entry is often a wrapper of its CommonJS build (commander's esm.mjs).
 const CONDITIONS = ['node', 'require', 'import', 'default'];
@@ -304,10 +304,7 @@ function ruledOut(h: Helper, t: TS.ThrowStatement): boolean {
   return h.calls.every((c) => {
     if (c.arguments.some(ts.isSpreadElement)) return false;
     if (sw && switchRulesOut(sw, c.arguments[params.indexOf(sw.param)])) return true;
-    return needs.some((i) => {
-      const a = c.arguments[i];
-      return !a || a.kind === ts.SyntaxKind.NullKeyword || a.kind === ts.SyntaxKind.FalseKeyword || (ts.isIdentifier(a) && a.text === 'undefined');
-    });
+    return needs.some((i) => leftOut(c.arguments[i]));
   });
 }
 
