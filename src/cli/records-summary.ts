@@ -28,6 +28,8 @@ export interface RecordReport {
   condition?: string;
   /** When the call raises, in words (`always raises`, `raises when mode not in ('r', 'w')`). */
   when?: string;
+  /** Why the rule's raise is control flow, not a bug: its findings are off by default (src/rules/controlflow.ts). */
+  controlFlow?: string;
   receiverClasses: string[];
   guards: string[];
   versions: string[];

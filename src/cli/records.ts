@@ -137,6 +137,7 @@ export async function checkRecords(paths: string[], python?: string | false): Pr
     const r = reports.find((x) => x.file === rule.source.file && x.line === rule.source.line);
     if (!r) continue;
     r.id = rule.id;
+    if (rule.controlFlow) r.controlFlow = rule.controlFlow;
     // Record code is third-party data: a fix that would write one of these is shown only.
     const p = fixPatterns(rule);
     const risky = new Set([p.tryExcept, p.guard, p.replace].flatMap((x) => x?.alt.risky ?? []));
@@ -192,6 +193,7 @@ export function formatReports(reports: RecordReport[]): string {
       if (r.guards.length) out.push(`    guards        ${none(r.guards)}`);
       out.push(`    versions      ${none(r.versions)}`);
       if (r.when) out.push(`    condition     ${r.when}`);
+      if (r.controlFlow) out.push(`    off by default  ${r.controlFlow} (\`--select control-flow\` turns it on)`);
       if (r.derivedFrom)
         out.push(
           `    derived from  ${Object.entries(r.derivedFrom)

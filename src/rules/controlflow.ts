@@ -2,7 +2,7 @@
  * Raises that are control flow, not bugs: `TestCase.skipTest` raising `SkipTest`, `sys.exit`-like
  * functions raising `SystemExit`, functions annotated `NoReturn`, functions whose purpose is to
  * raise (`fail`, `skip`, `raise_for_status`), raises in a branch the library marks unreachable
- * ("cannot happen"), and raises after a retry loop's last failed attempt (`tempfile.mkdtemp` after
+ * ("cannot happen", or `raise AssertionError` ending an `elif` chain over a local), and raises after a retry loop's last failed attempt (`tempfile.mkdtemp` after
  * TMP_MAX names taken: the environment's failure, not the call's). Such rules are their own category, off by default: a `select` that names the
  * rule, or `control-flow`, turns them on (src/config/resolve.ts ruleEnabled).
  *
@@ -29,10 +29,21 @@ const OUTCOME_NAMES = /^(fail|skip|abort|exit)([_A-Z]\w*)?$/;
 const UNREACHABLE = /\b(can ?not|can't|cannot|should ?n[o']?t|should never|must never|never) (happen|be reached|get here|occur)\b|\bunreachable\b|\bnot reached\b|\binternal error\b|\bthis is a bug\b|\bbug in\b/i;
 
 /** What the record's window shows that makes the raise control flow (compile time). */
-export function controlFlowOfDef(raiser: string, returns: string | undefined, message: string, always: boolean, exhausted?: string): string | undefined {
+export function controlFlowOfDef(
+  raiser: string,
+  returns: string | undefined,
+  message: string,
+  always: boolean,
+  exhausted?: string,
+  internalCheck?: string,
+): string | undefined {
   if (returns && /\b(NoReturn|Never)\b/.test(returns)) return `${raiser}() is annotated \`-> ${returns}\`: it exists to raise`;
   if (RAISE_NAMES.test(raiser) || (always && OUTCOME_NAMES.test(raiser))) return `${raiser}() exists to raise`;
   if (UNREACHABLE.test(message)) return `the library marks this raise unreachable ("${message.length > 60 ? `${message.slice(0, 57)}...` : message}")`;
+  if (internalCheck) {
+    const tests = internalCheck.length > 60 ? `${internalCheck.slice(0, 57)}...` : internalCheck;
+    return `the library asserts this raise cannot happen (\`raise AssertionError\` ending the \`elif\` chain \`${tests}\`, which tests no argument)`;
+  }
   if (exhausted) return `${raiser}() raises this only after every attempt of its retry loop failed (\`${exhausted}\`)`;
   return undefined;
 }

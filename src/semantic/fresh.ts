@@ -8,7 +8,8 @@
  * to a call, the call it is read from being below that statement in its block (or inside the
  * `with` body). Every other use of the name before the call (and anywhere in a loop around the
  * call that does not hold the binding) must be a method call, an attribute read or an attribute set
- * on it (counted as a call of that name: a property's setter); an object handed to other code,
+ * on it (counted as a call of that name: a property's setter), or a `with x:` statement (a call of
+ * `__enter__`, and of `__exit__` for a call below it); an object handed to other code,
  * stored or compared is not fresh. Of several bindings, the last one above the call whose block
  * holds it reaches it, when no other may run between them.
  */
@@ -122,6 +123,16 @@ export function freshReceiver(call: Node, scopes: Scopes): FreshReceiver | undef
   for (const u of uses) {
     if (!between(u)) continue;
     const up = u.parent;
+    // `with proc:` runs `proc.__enter__()`, and `__exit__()` when the call is below the statement.
+    const entered = up?.type === 'with_item' && field(up, 'value')?.id === u.id ? up.parent?.parent : undefined;
+    if (entered?.type === 'with_statement') {
+      const names = entered.text.startsWith('async') ? ['__aenter__', '__aexit__'] : ['__enter__', '__exit__'];
+      for (const name of contains(entered, call) ? names.slice(0, 1) : names) {
+        called.add(name);
+        seq.push({ at: u.startIndex, name, dominates: false });
+      }
+      continue;
+    }
     if (up?.type !== 'attribute' || field(up, 'object')?.id !== u.id) return undefined;
     const attr = field(up, 'attribute')?.text;
     const host = up.parent;

@@ -3,6 +3,7 @@
  * entry point's parameters, when the statement at `lineNumber` runs (see ./types.ts).
  */
 import type { Node } from '../../parse/parser.js';
+import { field, namedChildren } from '../../parse/syntax.js';
 import { ExprReader } from './expr.js';
 import { ModuleDefs } from './helpers.js';
 import { moduleClasses, moduleConstants, moduleDictKeys, globalNames, plainValue } from '../../rules/condition/literal.js';
@@ -99,7 +100,29 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
     ...(pure ? { argumentsOnly: true as const } : {}),
     ...(yields(def) ? { onIteration: true as const } : {}),
     ...(path.exhausted ? { exhausted: path.exhausted } : {}),
+    ...internalCheck(stmt, new Set(params.map((p) => p.name))),
   };
+}
+
+/**
+ * `raise AssertionError(...)` as the `else:` of an `if` / `elif` dispatch over a local value (`if
+ * encoding == 'q': ... elif encoding == 'b': ... else: raise AssertionError(...)`): the library's
+ * own check that no other value gets there. A chain that tests a parameter or the object (`self`)
+ * checks what a caller gives or did before (`write() before start_response()`): not this.
+ */
+function internalCheck(stmt: Node, params: Set<string>): { internalCheck: string } | undefined {
+  const raised = stmt.type === 'raise_statement' ? namedChildren(stmt)[0] : undefined;
+  if ((raised?.type === 'call' ? field(raised, 'function') : raised)?.text !== 'AssertionError') return undefined;
+  const clause = stmt.parent?.type === 'block' ? stmt.parent.parent : undefined;
+  const chain = clause?.type === 'else_clause' ? clause.parent : undefined;
+  if (chain?.type !== 'if_statement') return undefined;
+  const tests = [chain, ...namedChildren(chain).filter((c) => c.type === 'elif_clause')].map((c) => field(c, 'condition')).filter((t): t is Node => !!t);
+  const readsCaller = (t: Node) =>
+    t
+      .descendantsOfType('identifier')
+      .some((i) => !!i && (params.has(i.text) || i.text === 'self') && !(i.parent?.type === 'attribute' && field(i.parent, 'attribute')?.id === i.id));
+  if (tests.length < 2 || tests.some(readsCaller)) return undefined;
+  return { internalCheck: tests.map((t) => t.text.replace(/\s+/g, ' ')).join(' / ') };
 }
 
 /** A def (or its class) defined inside a module-level `if` / `except` / `else` block exists only then (`try: from _locale import * except ImportError: def setlocale(...)`). */

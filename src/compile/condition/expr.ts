@@ -11,6 +11,7 @@ import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { keywordsLeft } from './kwpops.js';
+import { literalContainer } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
@@ -146,7 +147,7 @@ export class ExprReader {
     if (converted) return { param: converted, numeric: true };
     const bound = boundValue(n, this.def, this.assigns, this.params);
     if (bound) return this.side(bound);
-    const v = literalOf(n, this.constant);
+    const v = literalContainer(n, this.def, this.assigns, this.params, this.constant) ?? literalOf(n, this.constant);
     if (v) return { value: v };
     if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
     const cls = n.type === 'identifier' && !this.assigns.some((a) => a.name === n.text) ? this.classOf(n.text) : undefined;

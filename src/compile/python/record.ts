@@ -165,7 +165,6 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   derived.language = 'python';
   if (lr.grounded?.skip) return { skipped: lr.grounded.skip, derived };
   const w = windowOf(lr);
-
   const facts = snippetFacts(r);
   const module = moduleFromFilePath(r.filePath, [...facts.imports.values()]);
   derived.module = module;
@@ -191,7 +190,6 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
   b.fromSubclasses(lr.grounded?.classes);
   const qualname = raiserName(def, b);
   if (qualname.includes('.')) derived.raiser = qualname;
-
   const guards = guardSpecs(facts, b);
   for (const g of guards) b.triggers.add(g.name);
   const triggers = [...b.triggers];
@@ -225,7 +223,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
-  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition), rule.condition?.exhausted);
+  const { exhausted, internalCheck } = rule.condition ?? {};
+  const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition), exhausted, internalCheck);
   if (controlFlow) rule.controlFlow = controlFlow;
   describe(derived, rule, b, exceptions);
   // A method whose class line sourceCode does not show: its class comes from the code fields.

@@ -135,6 +135,12 @@ export interface RaiseCondition {
    * it happens only when every attempt failed (../controlflow.ts: not a finding by default).
    */
   exhausted?: string;
+  /**
+   * The raise is an explicit `raise AssertionError` in the `else:` of an `if` / `elif` dispatch that
+   * tests neither the call's parameters nor the object (`if encoding == 'q': ... elif encoding == 'b':`):
+   * the library asserts it cannot happen (the tests, as written). ../controlflow.ts: not a finding by default.
+   */
+  internalCheck?: string;
   /** Why the call's arguments cannot decide it at all (a generator, the window shows no def...), if so. */
   unknown?: string;
   /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */

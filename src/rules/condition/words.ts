@@ -3,7 +3,7 @@ import { boundOf, ctorValue, evaluate, lastChange, lengthOf, type Binding } from
 import { pyRepr } from './literal.js';
 import { splitPath } from './derived.js';
 import { conversionError } from './convert.js';
-import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot } from './simplify.js';
+import { isNonEmpty, mentionsData, onlyData, paramsOf, pushNot, someAtom } from './simplify.js';
 import type { Cond, PyVal, RaiseCondition, StateFact } from './types.js';
 
 function list(v: PyVal): string {
@@ -154,7 +154,9 @@ export function whyUnknown(rc: RaiseCondition, b: Binding | undefined): string {
     // `kwargs["style"]`: the keyword is what the call would pass.
     return first && 'key' in first ? first.key : (path?.base ?? p);
   };
-  const unknown = [...new Set([...paramsOf(rc.when)].filter((p) => !(b && boundOf(b, p)?.value)).map(named))];
+  // A parameter is known when the call decides every atom over it (`fallback not passed` with no `fallback=`).
+  const decided = (p: string) => !!b && !someAtom(rc.when, (a) => 'param' in a && a.param === p && evaluate(a, b) === undefined);
+  const unknown = [...new Set([...paramsOf(rc.when)].filter((p) => !(b && boundOf(b, p)?.value) && !decided(p)).map(named))];
   const what = condText(rc.when);
   if (onlyData(rc.when)) return `raises when ${what}; that depends on data or state, not on the call`;
   const rest = mentionsData(rc.when) ? 'the rest depends on data or state' : 'not decided for these arguments';
