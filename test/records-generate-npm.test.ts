@@ -7,13 +7,14 @@
  * a rule aimed at the exported call, and the CLI finds the calls of an application with them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../src/records/generate/index.js';
 import { loadRules } from '../src/compile/load.js';
 import type { Rule } from '../src/rules/types.js';
+import { createPlugin } from '../src/eslint/plugin.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'raiselint.js');
@@ -39,7 +40,7 @@ async function rulesOf(lines: string[]): Promise<{ rules: Rule[]; skipped: strin
 describe('records generate: an npm package made for the test', () => {
   it('the public API: exported functions, constructors, methods and statics, and the throws of the internal helpers they call; no nested function, try, private method or throw helper', async () => {
     const { lines, files } = await generateRecords([{ path: MINI }]);
-    expect(files).toBe(5);
+    expect(files).toBe(7);
     const got = recordsOf(lines).map((r) => `${r.tags.at(-1)} ${r.filePath}:${r.lineNumber} ${r.errorClass}: ${r.errorMessage}`);
     expect(got).toEqual([
       'constructor lib/parser.js:6 TypeError: source is required, got …',
@@ -50,6 +51,12 @@ describe('records generate: an npm package made for the test', () => {
       // In internal(), which check() calls: a record of the public call.
       'function index.js:13 Error: empty value',
       'function lib/util.js:8 RangeError: list … is not an array',
+      // tsc's CommonJS: `exports.Doc = Doc.Doc` beside `var Doc = require(...)`, and `__exportStar(require(...), exports)`.
+      'method lib/cjs/doc.cjs:10 Error: Document with errors cannot be stringified',
+      'method lib/cjs/doc.cjs:18 Error: this cannot happen: unknown node kind',
+      'method lib/cjs/doc.cjs:31 Error: write after close',
+      'method lib/cjs/doc.cjs:36 Error: nothing was written',
+      'function lib/cjs/shapes.cjs:6 RangeError: width must not be negative',
       'function lib/parse.mjs:5 TypeError: Invalid id',
       'function lib/write.mjs:9 RangeError: offset … is out of bounds',
       'function lib/parse.mjs:5 TypeError: Invalid id',
@@ -81,16 +88,112 @@ describe('records generate: an npm package made for the test', () => {
     expect(skipped).toEqual([]);
     expect(rules.map((r) => `${r.js!.kind} ${r.js!.className ?? ''}.${r.js!.name} ${r.js!.package} ${r.js!.always}`).sort()).toEqual([
       'constructor Parser.Parser @acme/mini false',
+      'function .area @acme/mini false',
       'function .check @acme/mini false',
       'function .check @acme/mini false',
       'function .parse @acme/mini false',
       'function .parseAll @acme/mini false',
       'function .write @acme/mini false',
       'function .write @acme/mini false',
+      'method Doc.compact @acme/mini false',
+      'method Doc.toString @acme/mini false',
       'method Parser.parse @acme/mini false',
       'method Parser.save @acme/mini true',
+      'method Sink.end @acme/mini false',
+      'method Sink.write @acme/mini false',
       'static Parser.of @acme/mini false',
     ]);
+    // Control flow, off by default as for Python: a function named for checking (its caller asks for the
+    // error), a throw the package marks unreachable.
+    expect(rules.filter((r) => r.controlFlow).map((r) => [r.js!.name, r.controlFlow])).toEqual([
+      ['check', 'check() exists to raise'],
+      ['check', 'check() exists to raise'],
+      ['compact', 'the library marks this raise unreachable ("this cannot happen: unknown node kind")'],
+    ]);
+  });
+});
+
+describe('records generate: control flow and fresh objects in JS/TS', () => {
+  it("a receiver the caller has just constructed has the fields its class's constructor sets: a test over them is decided", async () => {
+    const { lines } = await generateRecords([{ path: MINI }]);
+    const { rules } = await rulesOf(lines);
+    const sink = (name: string) => rules.find((r) => r.js!.className === 'Sink' && r.js!.name === name)!.js!;
+    // `this.closed = false; this.chunks = [];` (Object.defineProperty(this, Symbol.toStringTag, ...) sets neither).
+    expect(sink('write')).toMatchObject({ tests: [{ expr: 'this.closed', want: true }], thisInit: { closed: 'false' } });
+    expect(sink('end')).toMatchObject({ tests: [{ expr: 'this.chunks.length === 0', want: true }], thisInit: { chunks: '[]' }, testsDecide: true });
+    // `this.name = name` is the argument, not a literal; Doc's `this.errors = errors` too.
+    expect(rules.find((r) => r.js!.className === 'Doc' && r.js!.name === 'toString')!.js!.thisInit).toBeUndefined();
+    const app = join(tmp, 'fresh');
+    mkdirSync(join(app, 'node_modules', '@acme'), { recursive: true });
+    cpSync(MINI, join(app, 'node_modules', '@acme', 'mini'), { recursive: true });
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', target: 'ES2022', noEmit: true }, include: ['app.ts'] }),
+    );
+    const file = join(tmp, 'mini-fresh.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    writeFileSync(
+      join(app, 'app.ts'),
+      [
+        "import { Sink } from '@acme/mini/cjs';",
+        'export function f(name: string, give: (s: Sink) => void) {',
+        "  new Sink(name).write('a');",
+        '  new Sink(name).end();',
+        '  const s = new Sink(name);',
+        "  s.write('b');",
+        '  const t = new Sink(name);',
+        '  t.close();',
+        "  t.write('c');",
+        '  const u = new Sink(name);',
+        '  give(u);',
+        '  u.end();',
+        "  for (const x of ['a', 'b']) {",
+        '    const v = new Sink(x);',
+        '    v.write(x);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, [BIN, 'check', '.', '--records', file, '--no-bundled', '--no-cache', '--no-config', '--format', 'json'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    const found = (JSON.parse(r.stdout).diagnostics as J[]).map((d) => `${d.line} ${d.ruleId} ${d.confidence}`);
+    expect(found).toEqual(['4 mini/end-nothing-was-written certain', '9 mini/write-write-after-close possible', '12 mini/end-nothing-was-written possible']);
+  });
+
+  it('a throw the package marks unreachable is off by default in raiselint check and in the plugin, on with --select control-flow', async () => {
+    const { lines } = await generateRecords([{ path: MINI }]);
+    const file = join(tmp, 'mini.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const app = join(tmp, 'cf');
+    mkdirSync(join(app, 'node_modules', '@acme'), { recursive: true });
+    cpSync(MINI, join(app, 'node_modules', '@acme', 'mini'), { recursive: true });
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', target: 'ES2022', noEmit: true }, include: ['app.ts'] }),
+    );
+    writeFileSync(
+      join(app, 'app.ts'),
+      "import { Doc } from '@acme/mini/cjs';\n\nexport function f(errors: string[], n: { kind: string }) {\n  const d = new Doc(errors);\n  d.compact(n);\n  return d.toString();\n}\n",
+    );
+    const run = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [BIN, 'check', '.', '--records', file, '--no-bundled', '--no-cache', '--no-config', '--format', 'json', ...args], {
+        cwd: app,
+        encoding: 'utf8',
+      });
+      return (JSON.parse(r.stdout).diagnostics as J[]).map((d) => `${d.line} ${d.ruleId}`);
+    };
+    expect(run()).toEqual(['6 mini/to-string-document-with-errors-cannot-be-stringified']);
+    expect(run('--select', 'control-flow')).toEqual([
+      '5 mini/compact-this-cannot-happen-unknown-node-kind',
+      '6 mini/to-string-document-with-errors-cannot-be-stringified',
+    ]);
+    const { rules } = await rulesOf(lines);
+    const levels = (createPlugin({ rules }).configs.recommended as { rules: Record<string, string> }).rules;
+    expect(levels['raiselint/mini/compact-this-cannot-happen-unknown-node-kind']).toBe('off');
+    expect(levels['raiselint/mini/to-string-document-with-errors-cannot-be-stringified']).toBe('error');
   });
 });
 

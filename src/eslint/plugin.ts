@@ -282,7 +282,8 @@ function settingsRules(settings: Record<string, unknown>, cwd: string): Rule[] {
   const abs = paths.map((p) => resolve(cwd, String(p)));
   const key = JSON.stringify(abs);
   let rules = settingsCache.get(key);
-  if (!rules) settingsCache.set(key, (rules = jsRulesOf(abs)));
+  // Control-flow rules are off by default, as in `raiselint check` (a config turns each on by its id).
+  if (!rules) settingsCache.set(key, (rules = jsRulesOf(abs).filter((r) => !r.controlFlow)));
   return rules;
 }
 
@@ -318,7 +319,7 @@ export function createPlugin(opts: PluginOptions = {}) {
     configs: {} as Record<string, unknown>,
   };
   const levels = Object.fromEntries([
-    ...rules.map((r) => [`raiselint/${r.id}`, r.defaultSeverity === 'error' ? 'error' : 'warn']),
+    ...rules.map((r) => [`raiselint/${r.id}`, r.controlFlow ? 'off' : r.defaultSeverity === 'error' ? 'error' : 'warn']),
     ['raiselint/records', 'error'],
   ]);
   // As `raiselint check` reports them: certain findings at the rule's level, possible ones as warnings.

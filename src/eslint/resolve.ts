@@ -9,6 +9,7 @@
 import ts from 'typescript';
 import { evalKnown, leftOut, switchRulesOut, unwrapped, type Known } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
+import { freshThis } from './fresh.js';
 
 export interface Judgement {
   /** The receiver or callee is exactly the recorded one (or a subclass that inherits it). */
@@ -105,6 +106,8 @@ export function testsVerdict(t: JsTarget, call: ts.CallExpression | ts.NewExpres
     return baseChain(type, checker).some((b) => b.getSymbol()?.name === cls && !!decl(b) && inPackage(decl(b)!, t.package)) ? true : undefined;
   };
   const env = Object.assign(new Map<string, Known>(), { instanceOf });
+  const self = freshThis(call, t, checker);
+  if (self) env.set('this', self);
   for (let i = 0; i < params.length; i++) {
     if (!placed(args, i)) break;
     const name = params[i];

@@ -119,7 +119,8 @@ export type Env = Pick<ReadonlyMap<string, Known>, 'get' | 'has'> & { instanceOf
 /**
  * What `e` is when the names of `env` hold those values (a call's literal arguments, or
  * `undefined` for one it leaves out); undefined when that does not decide it. Literals, `!`, `&&`,
- * `||`, `??`, comparisons, `typeof`, `.length` and a string's `startsWith`/`endsWith`/`includes`.
+ * `||`, `??`, comparisons, `typeof`, `.length`, array literals, `this.<field>` (`env`'s `this`:
+ * the fields known) and a string's `startsWith`/`endsWith`/`includes`.
  */
 export function evalKnown(e: TS.Expression, env: Env): Known {
   const ts = typescript();
@@ -131,6 +132,15 @@ export function evalKnown(e: TS.Expression, env: Env): Known {
   if (e.kind === ts.SyntaxKind.NullKeyword) return { v: null };
   if (ts.isIdentifier(e)) return env.has(e.text) ? env.get(e.text) : e.text === 'undefined' ? { v: undefined } : undefined;
   if (ts.isVoidExpression(e)) return { v: undefined };
+  // `this.errors` of a receiver the caller has just constructed: a field `constructedState` knows, else not known.
+  if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword) {
+    const self = env.get('this')?.v as Record<string, unknown> | undefined;
+    return self && Object.hasOwn(self, e.name.text) ? { v: self[e.name.text] } : undefined;
+  }
+  if (ts.isArrayLiteralExpression(e)) {
+    const items = e.elements.map((x) => (ts.isSpreadElement(x) || ts.isOmittedExpression(x) ? undefined : evalKnown(x, env)));
+    return items.every((x) => x) ? { v: items.map((x) => x!.v) } : undefined;
+  }
   if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
     const x = evalKnown(e.operand, env);
     return x && { v: !x.v };
@@ -222,4 +232,98 @@ export function enclosingTests(raise: TS.Node, fn: TS.FunctionLikeDeclaration): 
     if (ts.isIfStatement(p) && (p.thenStatement === n || p.elseStatement === n)) out.push({ test: p.expression, want: p.thenStatement === n });
   }
   return out;
+}
+
+/** `this.<name>` reads in these expressions. */
+function thisReads(es: TS.Node[]): Set<string> {
+  const ts = typescript();
+  const out = new Set<string>();
+  const visit = (n: TS.Node) => {
+    if (ts.isPropertyAccessExpression(n) && n.expression.kind === ts.SyntaxKind.ThisKeyword) out.add(n.name.text);
+    ts.forEachChild(n, visit);
+  };
+  for (const e of es) visit(e);
+  return out;
+}
+
+/** Whether `n` mentions `this.<name>`, hands `this` on (`f(this)`) or calls a method of `this` whose body mentions it (one level). */
+function touches(n: TS.Node, name: string, methods: Map<string, TS.Node>, depth = 0): boolean {
+  const ts = typescript();
+  let hit = false;
+  const visit = (x: TS.Node) => {
+    if (hit) return;
+    if (ts.isPropertyAccessExpression(x) && x.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      if (x.name.text === name) hit = true;
+      const m = ts.isCallExpression(x.parent) && x.parent.expression === x ? methods.get(x.name.text) : undefined;
+      if (m && (depth > 0 || touches(m, name, methods, depth + 1))) hit = true;
+    } else if (x.kind === ts.SyntaxKind.ThisKeyword && !ts.isPropertyAccessExpression(x.parent) && !definesOther(x, name)) hit = true;
+    ts.forEachChild(x, visit);
+  };
+  visit(n);
+  return hit;
+}
+
+/** `Object.defineProperty(this, key, ...)` with a key that is not `name` written out (a symbol, another name). */
+function definesOther(self: TS.Node, name: string): boolean {
+  const ts = typescript();
+  const call = self.parent;
+  if (!ts.isCallExpression(call) || call.arguments[0] !== self || call.expression.getText() !== 'Object.defineProperty') return false;
+  const key = call.arguments[1];
+  return !!key && !(ts.isStringLiteralLike(key) && key.text === name) && !ts.isIdentifier(key);
+}
+
+/**
+ * What an object of `fn`'s class holds in the fields `tests` read when its constructor has just
+ * returned (`this.errors = []`): JavaScript source of a literal, by field. Only what the class says
+ * plainly: a field initializer or a top-level assignment of the constructor (before any `return`),
+ * with nothing after it in the constructor that mentions the field, hands `this` on, or calls a
+ * method of `this` that mentions it; no accessor of that name. The ESLint plugin reads it for a
+ * receiver the caller has just constructed (`new Document(v).toString()`).
+ */
+export function constructedState(fn: TS.FunctionLikeDeclaration, tests: TS.Expression[]): Record<string, string> | undefined {
+  const ts = typescript();
+  const cls = fn.parent;
+  if (!ts.isMethodDeclaration(fn) || !(ts.isClassDeclaration(cls) || ts.isClassExpression(cls))) return undefined;
+  if (ts.getModifiers(fn)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return undefined;
+  const wanted = thisReads(tests);
+  if (!wanted.size) return undefined;
+  const methods = new Map<string, TS.Node>();
+  const out: Record<string, string> = {};
+  let ctor: TS.ConstructorDeclaration | undefined;
+  for (const m of cls.members) {
+    const name = m.name && (ts.isIdentifier(m.name) || ts.isPrivateIdentifier(m.name)) ? m.name.text : undefined;
+    if (ts.isConstructorDeclaration(m)) ctor = m;
+    else if (name && (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m))) wanted.delete(name);
+    else if (name && ts.isMethodDeclaration(m)) methods.set(name, m);
+    else if (name && ts.isPropertyDeclaration(m) && wanted.has(name) && m.initializer && evalKnown(m.initializer, new Map()))
+      out[name] = m.initializer.getText();
+  }
+  // The constructor's top-level statements in order, up to one that can return early.
+  const stmts = ctor?.body?.statements ?? [];
+  const known = new Map(Object.entries(out).map(([name, text]) => [name, { text, at: -1 }]));
+  const stop = stmts.findIndex((st) => returns(st));
+  for (let i = 0; i < (stop < 0 ? stmts.length : stop); i++)
+    for (const name of wanted) {
+      const right = assigned(stmts[i]!, name);
+      if (!right) continue;
+      if (evalKnown(right, new Map())) known.set(name, { text: right.getText(), at: i });
+      else known.delete(name);
+    }
+  for (const [name, k] of known) if (!wanted.has(name) || stmts.some((st, i) => i > k.at && touches(st, name, methods))) known.delete(name);
+  return known.size ? Object.fromEntries([...known].map(([name, k]) => [name, k.text])) : undefined;
+}
+
+/** A `return` in the statement (not in a function inside it). */
+function returns(st: TS.Node): boolean {
+  const ts = typescript();
+  return ts.isReturnStatement(st) || (!ts.isFunctionLike(st) && !!ts.forEachChild(st, (c) => returns(c) || undefined));
+}
+
+/** The value of `this.<name> = <value>;` when the statement is that assignment. */
+function assigned(s: TS.Statement, name: string): TS.Expression | undefined {
+  const ts = typescript();
+  const e = ts.isExpressionStatement(s) ? s.expression : undefined;
+  if (!e || !ts.isBinaryExpression(e) || e.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined;
+  const l = e.left;
+  return ts.isPropertyAccessExpression(l) && l.expression.kind === ts.SyntaxKind.ThisKeyword && l.name.text === name ? e.right : undefined;
 }

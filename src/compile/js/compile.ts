@@ -15,6 +15,7 @@ import { calledIn, classFromSnippets, entryFromSnippets } from './entry.js';
 import { jsBeforePart, readJsSnippets } from './snippets.js';
 import type { JsTarget } from '../../rules/js/types.js';
 import { unknownCondition } from '../condition/compile.js';
+import { controlFlowOfDef } from '../../rules/controlflow.js';
 
 const JS_EXTENSIONS = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const JS_TAGS = new Set(['javascript', 'typescript', 'js', 'ts', 'node', 'nodejs', 'deno', 'bun']);
@@ -98,6 +99,7 @@ export function compileJsRecord(lr: LoadedRecord): JsCompileOutcome {
     fields: fn.tests?.length ? fn.fields : undefined,
     tests: fn.tests?.length ? fn.tests : undefined,
     testsDecide: fn.tests?.length && fn.testsDecide ? true : undefined,
+    thisInit: fn.tests?.length ? fn.thisInit : undefined,
     switchOn:
       fn.switchOn && fn.params?.includes(fn.switchOn.param)
         ? { arg: fn.params.indexOf(fn.switchOn.param), values: fn.switchOn.values, only: fn.switchOn.only }
@@ -142,8 +144,12 @@ function jsRule(lr: LoadedRecord, js: JsTarget, pkg: string, raiser: string, ent
       ? { params: [], when: { k: 'true' }, entries: [entry] }
       : unknownCondition('JS/TS: the throw depends on data (the ESLint rule reports such calls as possible)'),
     js,
+    // Control flow, as for Python (../../rules/controlflow.ts): a function named for throwing, a throw the library marks unreachable.
+    ...withControlFlow(controlFlowOfDef(entry, undefined, r.errorMessage ?? '', !!js.always)),
   };
 }
+
+const withControlFlow = (why: string | undefined): { controlFlow?: string } => (why ? { controlFlow: why } : {});
 
 function severityOf(s: string | null | undefined): Severity {
   return s && /warn|info|low/i.test(s) ? 'warning' : 'error';
@@ -167,6 +173,8 @@ function entryOf(shown: RaisingFunction | undefined, r: LoadedRecord['record'], 
     needs: shown.needs,
     switchOn: shown.switchOn,
     tests: shown.tests,
+    // The helper's `this` is not the fresh object: the public call ran code on it first.
+    thisInit: undefined,
     // What the public call does before it runs the helper is not read.
     testsDecide: false,
   };

@@ -9,7 +9,7 @@
 import type * as TS from 'typescript';
 import type { JsKind } from '../../rules/js/types.js';
 import { typescript } from '../../parse/typescript.js';
-import { enclosingTests, reassigned, switchClause, truthyTests } from '../../parse/jsraise.js';
+import { constructedState, enclosingTests, reassigned, switchClause, truthyTests } from '../../parse/jsraise.js';
 
 export interface RaisingFunction {
   kind: JsKind;
@@ -29,6 +29,8 @@ export interface RaisingFunction {
   testsDecide?: boolean;
   /** The raise is in a clause of a switch on a parameter (parse/jsraise.ts `switchClause`). */
   switchOn?: { param: string; values: string[]; only: boolean };
+  /** Fields of `this` the tests read, as the constructor leaves them (parse/jsraise.ts `constructedState`). */
+  thisInit?: Record<string, string>;
 }
 
 export interface SourceFacts {
@@ -125,7 +127,15 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
   const paramNames = new Set([...params.filter(Boolean), ...Object.keys(fields)]);
   const mentions = (e: TS.Node): boolean => (ts.isIdentifier(e) && paramNames.has(e.text)) || !!ts.forEachChild(e, (c) => mentions(c) || undefined);
   const enclosing = enclosingTests(raise, fnNode);
-  const tests = enclosing.filter((t) => mentions(t.test)).map((t) => ({ expr: t.test.getText(sf), want: t.want }));
+  // A field the constructor sets (`this.errors = []`): decided for a receiver the caller has just constructed.
+  const thisInit = constructedState(
+    fnNode,
+    enclosing.map((t) => t.test),
+  );
+  const ownField = (e: TS.Node): boolean =>
+    (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword && !!thisInit && Object.hasOwn(thisInit, e.name.text)) ||
+    !!ts.forEachChild(e, (c) => ownField(c) || undefined);
+  const tests = enclosing.filter((t) => mentions(t.test) || ownField(t.test)).map((t) => ({ expr: t.test.getText(sf), want: t.want }));
   return {
     ...named,
     async: isAsync,
@@ -136,6 +146,7 @@ function raisingFunction(sf: TS.SourceFile, row: number): RaisingFunction | unde
     switchOn: switchClause(raise, fnNode, params),
     tests,
     testsDecide: tests.length > 0 && tests.length === enclosing.length && onlyIfsBefore(raise, f),
+    ...(thisInit ? { thisInit } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * parser: top-level declarations, imports and requires, ES exports and re-exports
  * (`export { a } from`, `export *`, `export default v4`), and CommonJS exports (`module.exports =
  * {...}`, `exports.a =`, `module.exports = require(...)`, tsc's `Object.defineProperty(exports,
- * 'a', { get })`). Read by ./npm.ts, which follows the bindings across modules.
+ * 'a', { get })`, `__exportStar(require(...), exports)`). Read by ./npm.ts, which follows the bindings across modules.
  */
 import type * as TS from 'typescript';
 import { typescript } from '../../parse/typescript.js';
@@ -37,6 +37,9 @@ function refOf(e: TS.Expression | undefined): Ref | undefined {
   const ts = typescript();
   if (!e) return undefined;
   while (ts.isParenthesizedExpression(e)) e = e.expression;
+  // `__importStar(require('./x'))`, `tslib_1.__importDefault(...)`: tsc's interop helpers return the module.
+  const helper = ts.isCallExpression(e) && e.arguments.length === 1 ? e.expression.getText() : '';
+  if (/(^|\.)__import(Star|Default)$/.test(helper)) return refOf((e as TS.CallExpression).arguments[0]);
   const spec = requireOf(e);
   if (spec) return { kind: 'module', spec };
   if (ts.isFunctionExpression(e) || ts.isArrowFunction(e) || ts.isClassExpression(e)) return { kind: 'decl', node: e };
@@ -104,12 +107,15 @@ export function readModule(file: string, text: string): ModuleInfo {
     } else if (ts.isExpressionStatement(st)) readCommonJs(st.expression, m);
   }
   // Names bound to `x.y` (tsc's `x_1.parse`): resolved through `x`'s require.
-  for (const [k, v] of [...m.locals, ...m.exports]) {
-    if (v.kind !== 'local' || !v.name.includes('.')) continue;
-    const [base, prop] = v.name.split('.') as [string, string];
-    const b = m.locals.get(base);
-    if (b?.kind === 'module') (m.locals.has(k) ? m.locals : m.exports).set(k, { kind: 'reexport', spec: b.spec, name: prop });
-  }
+  // Each map on its own: `exports.Document = Document.Document` beside `var Document = require('./doc/Document.js')`.
+  const requires = new Map(m.locals);
+  for (const map of [m.locals, m.exports])
+    for (const [k, v] of map) {
+      if (v.kind !== 'local' || !v.name.includes('.')) continue;
+      const [base, prop] = v.name.split('.') as [string, string];
+      const b = requires.get(base);
+      if (b?.kind === 'module') map.set(k, { kind: 'reexport', spec: b.spec, name: prop });
+    }
   return m;
 }
 
@@ -140,6 +146,9 @@ function readCommonJs(e: TS.Expression, m: ModuleInfo): void {
     }
     return;
   }
+  // `__exportStar(require('./schemas.cjs'), exports)` (tsc), `tslib_1.__exportStar(...)`: `export * from`.
+  const star = ts.isCallExpression(e) && /(^|\.)__exportStar$/.test(e.expression.getText(m.sf)) ? requireOf(e.arguments[0]) : undefined;
+  if (star) m.stars.push(star);
   if (ts.isCallExpression(e) && e.expression.getText(m.sf) === 'Object.defineProperty' && e.arguments[0]?.getText(m.sf) === 'exports') {
     const name = e.arguments[1];
     const desc = e.arguments[2];

@@ -53,6 +53,12 @@ export interface JsTarget {
   tests?: { expr: string; want: boolean }[];
   /** The tests are all that stands before the throw: a call whose arguments make each go the way that leads to it throws (certain). */
   testsDecide?: boolean;
+  /**
+   * Fields of `this` the tests read, as the class's constructor leaves them (JavaScript source of a
+   * literal: `{ errors: '[]' }`): the tests are read with them for a receiver the caller has just
+   * constructed (`new Document(v).toString()`), not for any other.
+   */
+  thisInit?: Record<string, string>;
   /** Names a file must mention to be able to match (prefilter). */
   names: string[];
 }
