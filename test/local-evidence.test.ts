@@ -40,16 +40,39 @@ type D = { ruleId: string; line: number; confidence: string; condition: string }
 let dir: string;
 let records: string;
 
+const REG = `from acme import Registry
+
+
+def read(server, key):
+    reg = Registry()
+    a = reg.get(server, "username")
+    if reg.has_option(server, "repository"):
+        b = reg.get(server, "repository")
+    c = reg.get(server, "x") if reg.has_option(server, "x") else None
+    for s in reg.sections():
+        for o in reg.options(s):
+            print(reg.get(s, o))
+        print(reg.get(s, "only-section-known"))
+    if not reg.has_section(key):
+        reg.add_section(key)
+    reg.set(key, "k", "v")
+    reg.set(server, "k", "v")
+    if reg.has_option(server, "y"):
+        d = reg.get(key, "y")
+    return a, b, c, d
+`;
+
 beforeAll(() => {
-  dir = tempTree({ 'app.py': APP });
+  dir = tempTree({ 'app.py': APP, 'reg.py': REG });
   records = join(dir, 'acme.jsonl');
   const g = cli(['records', 'generate', PKG, '--out', records], dir);
   expect(g.code, g.stderr).toBe(0);
-  expect(readFileSync(records, 'utf8').trim().split('\n')).toHaveLength(7);
+  expect(readFileSync(records, 'utf8').trim().split('\n')).toHaveLength(10);
 });
 
-const check = (...args: string[]): D[] => {
-  const r = cli(['check', 'app.py', '--records', records, '--no-bundled', '--no-cache', '--no-config', '--python', 'none', '--format', 'json', ...args], dir);
+const check = (...args: string[]): D[] => checkFile('app.py', ...args);
+const checkFile = (file: string, ...args: string[]): D[] => {
+  const r = cli(['check', file, '--records', records, '--no-bundled', '--no-cache', '--no-config', '--python', 'none', '--format', 'json', ...args], dir);
   expect(r.code, r.stderr).toBeLessThan(2);
   return (JSON.parse(r.stdout) as { diagnostics: D[] }).diagnostics;
 };
@@ -92,5 +115,20 @@ describe('evidence from the library def, read at the call', () => {
     // `fallback` is not passed: the sentinel default decides `fallback is _UNSET`; the KeyError is the table's.
     const [d] = check().filter((x) => x.line === 23);
     expect(d?.condition).toBe('raises when fallback not passed and KeyError was raised and caught; the rest depends on data or state');
+  });
+
+  it('a lookup whose key the call site shows is there is not reported: has_*(), a loop over what the receiver lists, an add after a failed has_*()', () => {
+    const got = checkFile('reg.py').map((d) => `${d.line} ${d.ruleId}`);
+    expect(got).toEqual([
+      // Nothing shows either key.
+      '6 acme/get-option',
+      '6 acme/get-section',
+      // A loop over sections() shows the section, not the option.
+      '13 acme/get-option',
+      // `server` was never checked; `key` was added when missing.
+      '17 acme/set-section',
+      // has_option(server, "y") says nothing of `key`'s option (its section was added above).
+      '19 acme/get-option',
+    ]);
   });
 });

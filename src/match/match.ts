@@ -13,6 +13,7 @@ import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { constantsOf, judge, readArgs } from './bind.js';
 import { runningLoop } from './callcontext.js';
+import { lookupArgument, membershipShown } from './membership.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
 import { someAtom } from '../rules/condition/simplify.js';
@@ -112,6 +113,9 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
       // Its own arguments make the raise impossible, or no pinned version has it: not reported.
       const ver = versionVerdict(h.rule.versions, pins);
       if (v.raises === false || ver?.state === 'off') continue;
+      // A lookup whose key the call site shows is there (`if cfg.has_option(s, o): cfg.get(s, o)`): ./membership.ts.
+      const key = v.raises === undefined ? lookupArgument(h.rule) : undefined;
+      if (key !== undefined && membershipShown(site.node, key)) continue;
       const receiver = h.status === 'raises' ? '' : '; the receiver is only possibly the raising class';
       const certain = h.status === 'raises' && v.raises === true && (!ver || ver.state === 'inside');
       out.push({

@@ -41,3 +41,23 @@ export function missingKey(clause: Node, expr: ExprReader, dictKeys: DictKeys): 
   const missing: Cond = { k: 'cmp', param: side.param, op: 'not in', value: known.keys };
   return known.grows ? and([missing, { k: 'data', text: `no registration added ${key!.text} to ${dict!.text} since the import` }]) : missing;
 }
+
+/**
+ * The parameter a `KeyError` handler's lookup is keyed by: the try body reads one subscript, whose
+ * key is a name of the def's parameters (`self._sections[section]`; also once rebound from itself,
+ * `option = self.optionxform(option)`), and calls nothing else that could raise it.
+ */
+export function lookupKey(clause: Node, def: Node | undefined): { lookup: string } | undefined {
+  const caught = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
+  const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
+  if (!def || !caught || !CAUGHT.test(caught.text) || !body) return undefined;
+  const reads = body.descendantsOfType('subscript').filter((x) => {
+    const up = x?.parent;
+    return !!x && !((up?.type === 'assignment' || up?.type === 'augmented_assignment') && field(up, 'left')?.id === x.id);
+  });
+  const calls = body.descendantsOfType('call').filter((c) => !!c && !reads.some((r) => r!.startIndex <= c.startIndex && c.endIndex <= r!.endIndex));
+  const key = reads.length === 1 ? field(reads[0]!, 'subscript') : null;
+  if (key?.type !== 'identifier' || calls.some((c) => !['update', 'get'].includes(field(field(c!, 'function')!, 'attribute')?.text ?? ''))) return undefined;
+  const params = field(def, 'parameters')?.descendantsOfType('identifier') ?? [];
+  return params.some((p) => p?.text === key.text) ? { lookup: key.text } : undefined;
+}

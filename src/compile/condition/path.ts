@@ -9,7 +9,7 @@ import { escapes, raisedClass } from './caught.js';
 import { type ExprReader } from './expr.js';
 import { conversionFails } from './converts.js';
 import { branches } from './helpers.js';
-import { missingKey, type DictKeys } from './lookup.js';
+import { lookupKey, missingKey, type DictKeys } from './lookup.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 
@@ -153,6 +153,7 @@ export class PathReader {
                 .find((c) => c.type !== 'block')
                 ?.text.replace(/\s+as\s+\w+$/, '') ?? 'an exception'
             } was raised and caught`,
+            ...lookupKey(owner, this.def),
           },
         stmt,
       };

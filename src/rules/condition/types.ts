@@ -25,8 +25,12 @@ export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'h
 export type Cond =
   | { k: 'true' }
   | { k: 'false' }
-  /** `loop`: the text tests whether an asyncio event loop is running in the caller's thread (true when one is). */
-  | { k: 'data'; text: string; state?: StateFact; loop?: true }
+  /**
+   * `loop`: the text tests whether an asyncio event loop is running in the caller's thread (true when one is).
+   * `lookup`: a handler of the `KeyError` of a lookup keyed by this parameter runs (`except KeyError:` around
+   * `self._sections[section]`): a call site that shows the key is there rules it out (src/match/membership.ts).
+   */
+  | { k: 'data'; text: string; state?: StateFact; loop?: true; lookup?: string }
   | { k: 'not'; e: Cond }
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }
