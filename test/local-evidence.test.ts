@@ -62,12 +62,22 @@ def read(server, key):
     return a, b, c, d
 `;
 
+const READER = `from acme import Reader
+
+
+def f(n, kw):
+    Reader(n, strip=0)
+    Reader(n, strp=0)
+    Reader(n, **kw)
+    Reader(n)
+`;
+
 beforeAll(() => {
-  dir = tempTree({ 'app.py': APP, 'reg.py': REG });
+  dir = tempTree({ 'app.py': APP, 'reg.py': REG, 'rd.py': READER });
   records = join(dir, 'acme.jsonl');
   const g = cli(['records', 'generate', PKG, '--out', records], dir);
   expect(g.code, g.stderr).toBe(0);
-  expect(readFileSync(records, 'utf8').trim().split('\n')).toHaveLength(10);
+  expect(readFileSync(records, 'utf8').trim().split('\n')).toHaveLength(11);
 });
 
 const check = (...args: string[]): D[] => checkFile('app.py', ...args);
@@ -130,5 +140,11 @@ describe('evidence from the library def, read at the call', () => {
       // has_option(server, "y") says nothing of `key`'s option (its section was added above).
       '19 acme/get-option',
     ]);
+  });
+
+  it('a loop over **options that raises for a key not in a class-level dict: decided by the keywords the call passes', () => {
+    expect(checkFile('rd.py').map((d) => `${d.line} ${d.confidence}`)).toEqual(['6 certain', '7 possible']);
+    const rc = cli(['records', 'check', records, '--python', 'none'], dir);
+    expect(rc.stdout).toContain("condition     raises when a keyword other than skip, strip passed and options passed (decided by the call's options)");
   });
 });

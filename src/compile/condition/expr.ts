@@ -11,7 +11,7 @@ import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
 import { keywordsLeft } from './kwpops.js';
-import { literalContainer } from './locals.js';
+import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
@@ -36,9 +36,9 @@ export class ExprReader {
   private readonly assigns: Assign[];
 
   constructor(
-    private readonly def: Node,
-    private readonly params: Map<string, ParamSpec>,
-    private readonly constant: (name: string) => PyVal | undefined,
+    readonly def: Node,
+    readonly params: Map<string, ParamSpec>,
+    readonly constant: (name: string) => PyVal | undefined,
     /** The keys of a module constant that is a dict with literal keys and computed values (`_STYLES = {'%': PercentStyle, ...}`): all a membership test reads. */
     private readonly keys: (name: string) => PyVal | undefined = () => undefined,
     /** A class the module binds once (`class _empty:`): `x is _empty` compares with a class object. */
@@ -101,7 +101,6 @@ export class ExprReader {
   }
 
   private substitute = new Map<string, Node>();
-
   /** Parameters read as data (not known) while a test is read under the guards that rebind them. */
   private hidden = new Set<string>();
 
@@ -263,6 +262,8 @@ export class ExprReader {
     const sameClass = (p: Node, c: Node) => (this.assigns.some((a) => a.name === c.text) ? undefined : classIdentity(this.param(p), c, this.defs));
     const cls = op === '==' || op === '!=' || op === 'is' || op === 'is not' ? (sameClass(ln, rn) ?? sameClass(rn, ln)) : undefined;
     if (cls) return op === '==' || op === 'is' ? cls : not(cls);
+    const unknownKw = op === 'not in' && unknownKeyword(ln, rn, this.def, this.assigns, this.params, this.constant);
+    if (unknownKw) return unknownKw;
     const l = this.side(ln);
     const keys = (op === 'in' || op === 'not in') && rn.type === 'identifier' && !this.assigns.some((a) => a.name === rn.text) ? this.keys(rn.text) : undefined;
     const r = this.side(rn) ?? (keys && { value: keys });

@@ -10,6 +10,7 @@ import { type ExprReader } from './expr.js';
 import { conversionFails } from './converts.js';
 import { branches } from './helpers.js';
 import { lookupKey, missingKey, type DictKeys } from './lookup.js';
+import { keywordsIterated } from './locals.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
 
@@ -157,6 +158,9 @@ export class PathReader {
           },
         stmt,
       };
+    // `for opt in options:` over a `**options` the def has not changed: the body runs when the call passes a keyword to it.
+    const kw = owner.type === 'for_statement' ? keywordsIterated(owner, undefined, this.expr.params, this.expr.def, this.expr.constant) : undefined;
+    if (kw) return { cond: { k: 'given', param: kw, others: [] }, stmt };
     if (owner.type === 'for_statement' || owner.type === 'while_statement')
       return { cond: { k: 'data', text: `a loop body runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
     return { cond: { k: 'data', text: `the block runs (${owner.text.split('\n')[0]!.trim()})` }, stmt };
