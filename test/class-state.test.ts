@@ -387,3 +387,29 @@ print(run())`;
     expect(execFileSync('python3', ['-B', '-c', script], { encoding: 'utf8' }).trim()).toBe('[False, False, False]');
   });
 });
+
+describe('the words of a state test', () => {
+  it('`x is not None` before the raise reads `x is None` on the way to it, and its fact says the same', async () => {
+    const { compileCondition } = await import('../src/compile/condition/compile.js');
+    const { condText } = await import('../src/rules/condition/words.js');
+    const src = `class R:
+    def __init__(self):
+        self._exception = None
+    def set_exception(self, e):
+        self._exception = e
+    def read(self, n):
+        if self._exception is not None:
+            raise self._exception
+        if n < 0:
+            raise ValueError("negative")
+`;
+    const tree = parsePython(src);
+    const def = tree.rootNode.descendantsOfType('function_definition').find((d) => field(d!, 'name')?.text === 'read')!;
+    const c = compileCondition(def, 9, tree.rootNode, { dropFirst: true, entries: ['read'] });
+    expect(condText(c.when)).toBe('n < 0 and self._exception is None');
+    const atom = (c.when as { es: { k: string; state?: { fresh: boolean } }[] }).es.find((e) => e.state)!;
+    // A fresh R has no exception: the test on the way to the raise holds.
+    expect(atom.state!.fresh).toBe(true);
+    tree.delete();
+  });
+});

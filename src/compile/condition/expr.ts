@@ -34,7 +34,6 @@ type Side =
 
 export class ExprReader {
   private readonly assigns: Assign[];
-
   constructor(
     readonly def: Node,
     readonly params: Map<string, ParamSpec>,
@@ -82,6 +81,7 @@ export class ExprReader {
   /**
    * `self.<attr>` tested at `whole` (`truthy`: `if not self.fp:`; `none`: `self.fp is None`) as data
    * that says its value on an object fresh from its constructor (./state.ts), when the class says it.
+   * Its text says what the fact tests (`x is None` for `x is not None` too: the caller negates both).
    */
   private stateTest(attr: Node, whole: Node, test: 'truthy' | 'none'): Cond | undefined {
     const name = selfAttr(attr);
@@ -89,7 +89,7 @@ export class ExprReader {
     if (this.classState === undefined) this.classState = ClassState.of(this.def, this.constant) ?? null;
     const fact = this.classState?.fact(name, test);
     if (!fact || !unchangedBefore(this.def, whole, fact)) return undefined;
-    return { k: 'data', text: whole.text.replace(/\s+/g, ' ').slice(0, 80), state: fact };
+    return { k: 'data', text: (test === 'none' ? `${attr.text} is None` : whole.text).replace(/\s+/g, ' ').slice(0, 80), state: fact };
   }
 
   /** While a test is read under its guards (see `cond`): guarded rebindings do not hide the parameter. */
