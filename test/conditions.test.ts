@@ -71,6 +71,36 @@ describe('the JSON condition field and the text output', () => {
   });
 });
 
+describe('constant expressions of the libraries a file imports', () => {
+  it("string's documented constants, alone, added, through a module constant or a from-import, are known non-empty", () => {
+    const dir = project('strconst', {
+      'app.py': [
+        'import string',
+        'from random import Random',
+        'from string import ascii_letters, digits',
+        '',
+        'ALPHABET = string.ascii_letters + string.digits',
+        '',
+        'def f(rng: Random, seq):',
+        '    rng.choice(string.ascii_letters + string.digits)',
+        '    rng.choice(ALPHABET)',
+        '    rng.choice(ascii_letters + digits)',
+        '    rng.choice(string.whitespace)',
+        '    rng.choice(string.digits[:0])',
+        '    rng.choice(seq)',
+        '',
+      ].join('\n'),
+    });
+    const r = check(dir, ['--format', 'json', 'app.py']);
+    const diags = (JSON.parse(r.stdout) as { diagnostics: { line: number; confidence: string }[] }).diagnostics;
+    // `string.digits[:0]` is not read (a slice of a constant): possible, as `seq` is.
+    expect(diags.map((d) => [d.line, d.confidence])).toEqual([
+      [12, 'possible'],
+      [13, 'possible'],
+    ]);
+  });
+});
+
 describe('versions', () => {
   const app = 'from random import Random\n\ndef f(rng: Random):\n    return rng.sample({1, 2}, 1)\n';
   it('--target-version decides a Python-version-dependent raise, and a bad value is a usage error', () => {

@@ -11,6 +11,9 @@ import { loopItems } from './loops.js';
 import { splatSources } from './splats.js';
 import { annotatedType } from './annotated.js';
 import { namedValue, type Constants } from './refs.js';
+import { constantsOf, valueReader } from './constvalues.js';
+
+export { constantsOf };
 import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
@@ -18,7 +21,7 @@ import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, 
 import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, moduleConstants, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
+import { literalOf, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -119,7 +122,6 @@ function ownClass(name: Node, scopes: Scopes, depth: number): boolean {
   return depth < 8 && plainClass(scopes.definitionAt(name.text, name), (b) => ownClass(b, scopes, depth + 1));
 }
 
-const constantsByTree = new WeakMap<object, Map<string, PyVal>>();
 const argsByTree = new WeakMap<object, Map<number, Bound>>();
 
 /** The arguments of the tree's calls read so far, by node (never changed once made: bindings copy before they change one). */
@@ -129,21 +131,13 @@ function argsOf(node: Node): Map<number, Bound> {
   return m;
 }
 
-export function constantsOf(node: Node): Map<string, PyVal> {
-  const key = node.tree;
-  let m = constantsByTree.get(key);
-  if (!m) constantsByTree.set(key, (m = moduleConstants(node.tree.rootNode)));
-  return m;
-}
-
 /** The binding of `call` (a `call` node, or an attribute read: no arguments) to `params`, or undefined when they do not fit. */
 /** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
 /** `constants`: the libraries' public constants by `module:NAME` (records/values.ts): an argument naming one has its value. */
 /** A keyword `**kwargs` takes is also bound alone, as a condition reads it (`kwargs.get('stdout')` is `kwargs["stdout"]`), known even when others are not. */
 export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants, loop?: Map<string, PyVal>): Binding | undefined {
   const args = readArgs(call);
-  const consts = constantsOf(call);
-  const value = (n: Node): PyVal | undefined => literalOf(n, (name) => consts.get(name));
+  const { consts, value } = valueReader(call, scopes, constants);
   /** An argument: its value, else its builtin type when the syntax says it (once per argument node: every rule of the call's name binds it). */
   const known = argsOf(call);
   const arg = (n: Node): Bound => {

@@ -143,5 +143,27 @@ export function namedValue(n: Node, call: Node, scopes: Scopes, constants: Const
   if (builtin) return { t: 'class', name: builtin.slice('builtins:'.length) };
   if (!constants || (n.type !== 'attribute' && n.type !== 'identifier')) return undefined;
   const ref = moduleReference(n, call, scopes);
-  return ref && /:[A-Z][A-Z0-9_]*$/.test(ref) && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
+  return ref && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
+}
+
+/**
+ * The library constant a dotted name or a from-imported name of the module's imports names
+ * (`string.digits`, `ascii_letters` of `from string import ascii_letters`), by its text: for a
+ * constant expression (`string.ascii_letters + string.digits`). A name the module binds itself is not one.
+ */
+export function importedConstant(text: string, scopes: Scopes, constants: Constants): PyVal | undefined {
+  const [first, ...rest] = text.split('.');
+  const bound = scopes.imports.get(first!);
+  let ref =
+    bound?.kind === 'from'
+      ? `${bound.module}:${[bound.name, ...rest].join('.')}`
+      : bound?.kind === 'module' && rest.length
+        ? `${bound.module}:${rest.join('.')}`
+        : undefined;
+  // `import string` (and `import a.b` binding `a`): the longest imported module the text starts with.
+  if (!bound)
+    for (const [key, b] of scopes.imports)
+      if (b.kind === 'module' && key.startsWith(`${first}\0`) && text.startsWith(`${b.module}.`) && (!ref || b.module.length > ref.indexOf(':')))
+        ref = `${b.module}:${text.slice(b.module.length + 1)}`;
+  return ref && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
 }

@@ -83,6 +83,8 @@ export function moduleFacts(
     const parts = a.module?.split('.') ?? [];
     for (let i = 1; i <= parts.length; i++) packages.add(parts.slice(0, i).join('.'));
   }
+  // `string`'s documented constants (lower-case, constant all the same: `string.ascii_letters + string.digits`) are asked for with any question.
+  if (packages.size) packages.add('string');
   const byModule = new Map<string, string[]>([...packages].sort().map((m) => [m, []]));
   for (const a of asked) if (a.module) byModule.get(a.module)!.push(...a.names);
   const todo = [...byModule];
@@ -125,11 +127,13 @@ export function moduleValues(python: string, stdlib: string | undefined, queries
 }
 
 const CONSTANTS = String.raw`
+DOCUMENTED = {'string': ('ascii_letters', 'ascii_lowercase', 'ascii_uppercase', 'digits', 'hexdigits', 'octdigits', 'punctuation', 'printable', 'whitespace')}
 def constants(m):
     out = {}
+    documented = DOCUMENTED.get(getattr(m, '__name__', ''), ())
     for name, v in vars(m).items():
         # An IntEnum or IntFlag member (re.IGNORECASE, signal.SIGINT) is no plain int: simple() skips it.
-        if name.isupper() and name[0].isalpha() and len(out) < 2000 and simple(v) is not None:
+        if (name.isupper() or name in documented) and name[0].isalpha() and len(out) < 2000 and simple(v) is not None:
             out[name] = v
     return out
 def answer(q):
@@ -145,7 +149,8 @@ def answer(q):
  * asyncio/tasks.py) bound to a bool, int, str or None, by `module:NAME`. A call passing one
  * (`asyncio.wait(fs, return_when=asyncio.FIRST_EXCEPTION)`, `locale.getlocale(locale.LC_TIME)`) is
  * judged with its value (src/match/bind.ts). UPPER_CASE says a constant; a lower-case module
- * setting (`logging.raiseExceptions`) is data.
+ * setting (`logging.raiseExceptions`) is data, but for the `string` module's documented constants
+ * (`string.ascii_letters`, `string.digits`, ...), asked for with any question.
  */
 export function publicConstants(python: string, stdlib: string | undefined, files: readonly string[]): Record<string, PlainValue> {
   return moduleFacts(

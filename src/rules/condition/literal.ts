@@ -228,8 +228,9 @@ export function pyRepr(v: PyVal): string {
 }
 
 /** Module-level names assigned exactly once, from a literal (`MODES = ('r', 'w')`), anywhere outside functions and classes. */
-export function moduleConstants(root: Node): Map<string, PyVal> {
-  return moduleValues(root, (rhs) => literalOf(rhs));
+export function moduleConstants(root: Node, lib?: (name: string) => PyVal | undefined): Map<string, PyVal> {
+  // An expression's names: another library's constants only (`string.ascii_letters + string.digits`), when `lib` reads them.
+  return moduleValues(root, (rhs) => literalOf(rhs, rhs?.type === 'binary_operator' ? lib : undefined));
 }
 
 /** The names a function of the module rebinds (`global X; X = ...`): their import-time value may change. */
