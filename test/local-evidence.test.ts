@@ -59,6 +59,12 @@ def read(server, key):
     reg.set(server, "k", "v")
     if reg.has_option(server, "y"):
         d = reg.get(key, "y")
+    wanted = [s for s in reg.sections() if s.startswith("x")]
+    for s in wanted:
+        reg.set(s, "k", "v")
+    picked = [s for s in key.split(",") if s]
+    for s in picked:
+        reg.set(s, "k", "v")
     return a, b, c, d
 `;
 
@@ -127,7 +133,7 @@ describe('evidence from the library def, read at the call', () => {
     expect(d?.condition).toBe('raises when fallback not passed and KeyError was raised and caught; the rest depends on data or state');
   });
 
-  it('a lookup whose key the call site shows is there is not reported: has_*(), a loop over what the receiver lists, an add after a failed has_*()', () => {
+  it('a lookup whose key the call site shows is there is not reported: has_*(), a loop over what the receiver lists, an add after a failed has_*(), a list of the receiver keys', () => {
     const got = checkFile('reg.py').map((d) => `${d.line} ${d.ruleId}`);
     expect(got).toEqual([
       // Nothing shows either key.
@@ -139,6 +145,8 @@ describe('evidence from the library def, read at the call', () => {
       '17 acme/set-section',
       // has_option(server, "y") says nothing of `key`'s option (its section was added above).
       '19 acme/get-option',
+      // A list of some of the receiver's sections says them; one made from other data does not.
+      '25 acme/set-section',
     ]);
   });
 

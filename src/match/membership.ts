@@ -6,7 +6,8 @@
  * - under `if cfg.has_option(section, option):` or `if key in d:` (the call's leading arguments,
  *   as written, on the receiver as written);
  * - in a loop over what the receiver lists: `for s in cfg.sections(): cfg.items(s)`,
- *   `for o in cfg.options(s): cfg.get(s, o)`, `for k in d: d.pop(k)`, `for k in list(d): ...`;
+ *   `for o in cfg.options(s): cfg.get(s, o)`, `for k in d: d.pop(k)`, `for k in list(d): ...`,
+ *   or over a name bound once to a comprehension of those (`keys = [k for k in d if ...]`);
  * - after `if not cfg.has_section(s): cfg.add_section(s)` in a block that holds the call.
  *
  * Nothing between the check and the call is read: what the maintainer wrote says the key is there.
@@ -92,11 +93,31 @@ function listsKey(left: Node | undefined, right: Node | undefined, p: Parts): bo
   // The loop lists the keys of argument i: it says the key is there up to that argument.
   if (i < p.key) return false;
   let it = unparen(right);
+  // `keys = [k for k in d if ...]` bound once in the function, then `for k in keys:`: some of the receiver's keys.
+  if (it?.type === 'identifier') it = unparen(keysComprehension(it)) ?? it;
   // `list(d)`, `sorted(d.keys())`: the same keys.
   if (it?.type === 'call' && ['list', 'sorted', 'tuple'].includes(field(it, 'function')?.text ?? '')) it = namedChildren(field(it, 'arguments') ?? it)[0];
   if (i === 0 && same(it, p.recv)) return true;
   const m = methodOnPrefix(it, { ...p, args: p.args.slice(0, i) }, i);
   return !!m && LISTS.has(m) && namedChildren(field(it!, 'arguments') ?? it!).length === i;
+}
+
+/**
+ * The iterable of a comprehension that a name of the function is bound to once, above `use`, when
+ * the comprehension yields its own loop target (`[k for k in d if len(k) < n]`).
+ */
+function keysComprehension(use: Node): Node | undefined {
+  let scope = use.parent;
+  while (scope && !SCOPES.has(scope.type)) scope = scope.parent;
+  if (!scope) return undefined;
+  const binds = scope.descendantsOfType('assignment').filter((a) => !!a && field(a, 'left')?.text === use.text);
+  const a = binds.length === 1 ? binds[0]! : undefined;
+  const comp = a && a.endIndex <= use.startIndex ? unparen(field(a, 'right')) : undefined;
+  const clauses = comp && /comprehension|generator_expression/.test(comp.type) ? namedChildren(comp).filter((c) => c.type === 'for_in_clause') : [];
+  const target = clauses.length === 1 ? field(clauses[0]!, 'left') : null;
+  const right = clauses.length === 1 ? field(clauses[0]!, 'right') : null;
+  if (target?.type !== 'identifier' || !right || field(comp!, 'body')?.text !== target.text) return undefined;
+  return right;
 }
 
 /** `if not recv.has_*(args): ... recv.add_*(args) ...` as a statement before `n` in its block. */
