@@ -28,7 +28,7 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
     if (alias) text = alias.text + text.slice(root!.text.length);
   } else return undefined;
   if (!DOTTED.test(text)) return undefined;
-  const [first, ...rest] = text.split('.');
+  const first = text.split('.')[0];
   // The first name must be the module's, or a function's own import above the call (`import locale` in the def).
   let own: ImportBinding | undefined;
   for (const s of scopes.scopesOf(call)) {
@@ -38,8 +38,12 @@ export function moduleReference(n: Node, call: Node, scopes: Scopes): string | u
     if (!own) return undefined;
     break;
   }
-  const imports = scopes.imports;
-  const bound = own ?? imports.get(first!);
+  return importRef(text, own ?? scopes.imports.get(first!), scopes.imports);
+}
+
+/** `module:path` of a dotted name whose first name `bound` binds (else an `import a.b.c` of the module's imports). */
+function importRef(text: string, bound: ImportBinding | undefined, imports: Scopes['imports']): string | undefined {
+  const [first, ...rest] = text.split('.');
   if (bound?.kind === 'from') return `${bound.module}:${[bound.name, ...rest].join('.')}`;
   if (bound?.kind === 'module') return rest.length ? `${bound.module}:${rest.join('.')}` : undefined;
   // `import a.b.c` binds `a`: the longest imported module the text starts with.
@@ -152,18 +156,6 @@ export function namedValue(n: Node, call: Node, scopes: Scopes, constants: Const
  * constant expression (`string.ascii_letters + string.digits`). A name the module binds itself is not one.
  */
 export function importedConstant(text: string, scopes: Scopes, constants: Constants): PyVal | undefined {
-  const [first, ...rest] = text.split('.');
-  const bound = scopes.imports.get(first!);
-  let ref =
-    bound?.kind === 'from'
-      ? `${bound.module}:${[bound.name, ...rest].join('.')}`
-      : bound?.kind === 'module' && rest.length
-        ? `${bound.module}:${rest.join('.')}`
-        : undefined;
-  // `import string` (and `import a.b` binding `a`): the longest imported module the text starts with.
-  if (!bound)
-    for (const [key, b] of scopes.imports)
-      if (b.kind === 'module' && key.startsWith(`${first}\0`) && text.startsWith(`${b.module}.`) && (!ref || b.module.length > ref.indexOf(':')))
-        ref = `${b.module}:${text.slice(b.module.length + 1)}`;
+  const ref = DOTTED.test(text) ? importRef(text, scopes.imports.get(text.split('.')[0]!), scopes.imports) : undefined;
   return ref && Object.hasOwn(constants, ref) ? plainValue(constants[ref]!) : undefined;
 }
