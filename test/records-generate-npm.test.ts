@@ -114,6 +114,25 @@ describe('records generate: an npm package made for the test', () => {
 });
 
 describe('records generate: control flow and fresh objects in JS/TS', () => {
+  it('a workspace package that node_modules links to (a symlink) is the package, read at its real path by its package.json', async () => {
+    const { lines } = await generateRecords([{ path: MINI }]);
+    const file = join(tmp, 'mini-ws.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const app = join(tmp, 'ws');
+    mkdirSync(join(app, 'node_modules', '@acme'), { recursive: true });
+    symlinkSync(MINI, join(app, 'node_modules', '@acme', 'mini'), 'dir');
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', target: 'ES2022', noEmit: true }, include: ['app.ts'] }),
+    );
+    writeFileSync(join(app, 'app.ts'), "import { Sink } from '@acme/mini/cjs';\n\nexport function f(name: string) {\n  new Sink(name).end();\n}\n");
+    const r = spawnSync(process.execPath, [BIN, 'check', '.', '--records', file, '--no-bundled', '--no-cache', '--no-config', '--format', 'json'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    expect((JSON.parse(r.stdout).diagnostics as J[]).map((d) => `${d.line} ${d.ruleId} ${d.confidence}`)).toEqual(['4 mini/end-nothing-was-written certain']);
+  });
+
   it("a receiver the caller has just constructed has the fields its class's constructor sets: a test over them is decided", async () => {
     const { lines } = await generateRecords([{ path: MINI }]);
     const { rules } = await rulesOf(lines);

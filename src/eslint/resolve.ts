@@ -3,13 +3,15 @@
  * signature (only throwing overloads count), the declaring package (`node_modules/<pkg>/`,
  * `@types/<pkg>`, `declare module 'pkg'`, Node's `@types/node/<module>.d.ts`), inheritance without
  * override (the property's declaration is the recorded class's), unions and interfaces a throwing
- * class implements (possible), `typeof Base` values (possible). Untyped code falls back to the
+ * class implements (possible), `typeof Base` values (possible); a workspace package at its real path by
+ * its package.json (./owner.ts). Untyped code falls back to the
  * imports: the callee's alias chain is walked one hop at a time to an import of the package.
  */
 import ts from 'typescript';
 import { evalKnown, leftOut, switchRulesOut, unwrapped, type Known } from '../parse/jsraise.js';
 import type { JsTarget } from '../rules/js/types.js';
 import { freshThis } from './fresh.js';
+import { ownerPackage } from './owner.js';
 
 export interface Judgement {
   /** The receiver or callee is exactly the recorded one (or a subclass that inherits it). */
@@ -30,7 +32,9 @@ export function inPackage(node: ts.Node, pkg: string): boolean {
     if (ts.isModuleDeclaration(n) && ts.isStringLiteral(n.name)) return core ? n.name.text === core || n.name.text === pkg : n.name.text === pkg;
   }
   if (core) return file.includes('/node_modules/@types/node/') && (file.endsWith(`/${core}.d.ts`) || file.includes(`/@types/node/${core}/`));
-  return file.includes(`/node_modules/${pkg}/`) || file.includes(`/node_modules/@types/${mangle(pkg)}/`);
+  if (file.includes(`/node_modules/${pkg}/`) || file.includes(`/node_modules/@types/${mangle(pkg)}/`)) return true;
+  // A workspace or linked package, read at its real path: its shipped declarations or JavaScript, by its package.json.
+  return !file.includes('/node_modules/') && /\.(d\.[cm]?ts|[cm]?js)$/.test(file) && ownerPackage(file) === pkg;
 }
 
 function className(decl: ts.Node): string | undefined {
