@@ -12,12 +12,11 @@
  * (`inspect.Parameter.KEYWORD_ONLY`: src/match/refs.ts), looked up through modules and classes
  * only, to a constant (a number, a string, a class, an enum member: not `sys.argv`; no property
  * runs; no module known to act on import is imported, by an argument or by the call: such a run decides nothing), each
- * call has a second and the batch ten, memory is capped. A class of the checked file, or an instance of it, is passed as a stand-in
+ * call has a second and the batch ten, memory is capped; one interpreter serves the thread's run (./pyserver.ts). A class of the checked file, or an instance of it, is passed as a stand-in
  * (src/match/standin.ts): no code of the file runs, and a run that reaches what a stand-in stands
  * for (a method called, a property read) decides nothing. Whatever fails (no interpreter, a
  * timeout, an argument that is no literal) leaves the finding as it was.
  */
-import { execFileSync } from 'node:child_process';
 import type { Node } from '../parse/parser.js';
 import { Scopes } from '../semantic/scopes.js';
 import type { Finding } from '../match/match.js';
@@ -27,6 +26,7 @@ import type { Rule } from '../rules/types.js';
 import { classMatches } from '../rules/lookup.js';
 import { compileMessagePattern } from '../records/pattern.js';
 import { SCRIPT } from './probescript.js';
+import { askPython } from './pyserver.js';
 
 /**
  * A call of `module`'s `path` (a function or a class) with literal arguments (Python source); or,
@@ -222,14 +222,8 @@ export function runAll(python: RulePython, probes: Probe[]): Map<string, Outcome
   let outcomes: Outcome[] = [];
   try {
     const input = JSON.stringify(todo.map((p) => ({ m: p.module, p: p.path, a: p.args, k: p.kwargs, ...(p.receiver ? { r: p.receiver } : {}) })));
-    const out = execFileSync(python.executable, ['-I', '-S', '-c', SCRIPT, JSON.stringify(PURE)], {
-      input,
-      encoding: 'utf8',
-      timeout: 10_000,
-      maxBuffer: 16 << 20,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const parsed: unknown = JSON.parse(out);
+    const out = askPython(python.executable, ['-I', '-S', '-c', SCRIPT, JSON.stringify(PURE)], input, 10_000);
+    const parsed: unknown = out === undefined ? undefined : JSON.parse(out);
     if (Array.isArray(parsed) && parsed.length === todo.length) outcomes = parsed as Outcome[];
   } catch {
     // No interpreter, a timeout, a crash: nothing is decided.

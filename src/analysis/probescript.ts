@@ -3,7 +3,8 @@
  * argument (a literal, a named constant of the standard library, a pure call of such, or a stand-in
  * of a class of the checked file: src/match/standin.ts), runs the call under a timer and a memory
  * cap, and writes one outcome per probe: no error, the error's classes, message and raising frame,
- * or why it was skipped. `PURE` (argv[1]) names the callables it may run.
+ * or why it was skipped. `PURE` (argv[1]) names the callables it may run. It serves batches, one
+ * JSON line each, until its input closes: one interpreter per thread and run (./pyserver.ts).
  */
 export const SCRIPT = String.raw`
 import abc, ast, builtins, enum, functools, importlib, inspect, io, itertools, json, signal, sys, traceback, types
@@ -192,11 +193,23 @@ def run(p):
             return {'exc': [c.__module__ + '.' + c.__qualname__ for c in type(e).__mro__], 'msg': str(e)[:500], 'frame': [tb[-1].filename, tb[-1].lineno] if tb else None}
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-res = []
-for p in json.load(sys.stdin):
+# One batch per line, one line of outcomes per batch, until stdin closes (./pyserver.ts keeps the process for the run).
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    sys.stdout = io.StringIO()
+    sys.stderr = io.StringIO()
+    res = []
     try:
-        res.append(run(p))
-    except BaseException as e:
-        res.append({'skip': type(e).__name__})
-out_.write(json.dumps(res))
+        batch = json.loads(line)
+    except ValueError:
+        batch = []
+    for p in batch:
+        try:
+            res.append(run(p))
+        except BaseException as e:
+            res.append({'skip': type(e).__name__})
+    out_.write(json.dumps(res) + '\n')
+    out_.flush()
 `;
