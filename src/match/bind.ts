@@ -18,7 +18,7 @@ import { isIdentifier } from '../python/identifier.js';
 import { plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
-import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsLoop } from '../rules/condition/simplify.js';
+import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsHeld, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
 import { literalOf, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
@@ -263,6 +263,8 @@ export interface JudgeOptions {
   typeError?: boolean;
   /** Whether an asyncio event loop runs where the call is (./callcontext.ts), asked only of a rule that tests it. */
   loop?: () => boolean | undefined;
+  /** Whether the receiver's lock is held where the call is (./callcontext.ts), asked only of a rule that tests it. */
+  held?: () => boolean | undefined;
   /** The libraries' public constants (`asyncio:FIRST_EXCEPTION`), as the grounding interpreter has them. */
   constants?: Constants;
 }
@@ -327,6 +329,7 @@ function loopVerdict(rc: RaiseCondition, call: Node, o: JudgeOptions): Verdict |
 function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOptions): Verdict {
   if (b && o.fresh) b.fresh = o.fresh;
   if (b && o.loop && testsLoop(rc.when)) b.loop = o.loop();
+  if (b && o.held && testsHeld(rc.when)) b.held = o.held();
   // `PrettyPrinter(4, 40, 5, stream, True)` (compact is keyword-only), `rmtree(p, onexc=f)` (a keyword of
   // another Python version): the call raises TypeError before the def's body runs, so never this raise.
   if (!b) return { raises: false, why: "the call's arguments do not fit the def's signature: a TypeError at the call, before the raise" };

@@ -1,12 +1,12 @@
 /**
  * What runs a call, as its place in the file shows it: whether an asyncio event loop is running in
- * its thread there. In the body of an `async def` (not in a nested `def` or `lambda`), the
+ * its thread there, and whether the call's receiver holds its lock (lockHeld). In the body of an `async def` (not in a nested `def` or `lambda`), the
  * coroutine runs in a loop: one is running (unless the file names another event-loop library,
  * trio, curio or anyio, which may run it instead). In the `if __name__ == "__main__":` block of a
  * module, nothing has started one yet. Anywhere else, who calls it decides.
  */
 import type { Node } from '../parse/parser.js';
-import { field } from '../parse/syntax.js';
+import { field, namedChildren } from '../parse/syntax.js';
 import type { Scopes } from '../semantic/scopes.js';
 
 const OTHER_LOOPS = ['trio', 'curio', 'anyio'];
@@ -29,4 +29,41 @@ function mainGuarded(call: Node): boolean {
     return MAIN_GUARD.test(field(p, 'condition')?.text ?? '') && !!body && body.startIndex <= call.startIndex && call.endIndex <= body.endIndex;
   }
   return false;
+}
+
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition', 'module']);
+const flat = (n: Node | null | undefined) => n?.text.replace(/\s+/g, '') ?? '';
+
+/** `recv.<method>()` with no argument (a bare `acquire()` blocks until it holds the lock), awaited or not, as a statement. */
+function callsOn(stmt: Node, recv: string, method: string): boolean {
+  let e = stmt.type === 'expression_statement' ? stmt.firstNamedChild : null;
+  if (e?.type === 'await') e = e.firstNamedChild;
+  const fn = e?.type === 'call' ? field(e, 'function') : null;
+  const args = e && field(e, 'arguments');
+  return fn?.type === 'attribute' && field(fn, 'attribute')?.text === method && flat(field(fn, 'object')) === recv && !!args && !namedChildren(args).length;
+}
+
+/**
+ * The call's receiver holds its lock where the call is: the call is in the body of `with recv:` /
+ * `async with recv:` (a lock's `__enter__` acquires it), or a statement above it in a block that
+ * holds it is `recv.acquire()` / `await recv.acquire()`, with no `recv.release(` in a statement between. Only in
+ * the call's own function. Undefined: not shown there (who calls the function may hold it).
+ */
+export function lockHeld(call: Node): boolean | undefined {
+  const fn = field(call, 'function');
+  const recv = fn?.type === 'attribute' ? flat(field(fn, 'object')) : '';
+  if (!recv) return undefined;
+  for (let child: Node = call, p = call.parent; p && !SCOPES.has(p.type); child = p, p = p.parent) {
+    if (p.type === 'with_statement' && field(p, 'body')?.id === child.id) {
+      const items = p.descendantsOfType('with_item').filter((i): i is Node => !!i && i.startIndex < child.startIndex);
+      if (items.some((i) => flat(field(i, 'value')?.type === 'as_pattern' ? field(i, 'value')!.firstNamedChild : field(i, 'value')) === recv)) return true;
+    }
+    if (p.type !== 'block' && p.type !== 'module') continue;
+    // The statements above the one that holds the call, nearest first: an acquire() before anything that may release it.
+    for (let s = child.previousNamedSibling; s; s = s.previousNamedSibling) {
+      if (flat(s).includes(`${recv}.release(`)) break;
+      if (callsOn(s, recv, 'acquire')) return true;
+    }
+  }
+  return undefined;
 }

@@ -12,7 +12,7 @@ import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { constantsOf, judge, readArgs } from './bind.js';
-import { runningLoop } from './callcontext.js';
+import { lockHeld, runningLoop } from './callcontext.js';
 import { lookupArgument, membershipShown } from './membership.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
 import type { Cond } from '../rules/condition/types.js';
@@ -107,6 +107,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         typeError: h.rule.errorClass === 'TypeError',
         constants: rules.python?.constants,
         loop: () => runningLoop(site.node, scopes()),
+        held: () => lockHeld(site.node),
       });
       // Passed to a function that makes the call (semantic/effects.ts): reported when it surely raises there.
       if (site.via && !(h.status === 'raises' && v.raises === true)) continue;

@@ -50,3 +50,20 @@ export function contextTest(ln: Node, op: string, rn: Node, assigns: readonly As
   const c: Cond = { k: 'data', text: `${ln.text} is ${rn.text}`, state: ctx };
   return op === 'is' ? c : not(c);
 }
+
+/** Tests of a lock's own state: held or not. */
+const LOCK_TESTS = /^self\.(locked\(\)|_is_owned\(\)|_locked)$/;
+
+/**
+ * `self.locked()`, `self._is_owned()` or `self._locked`, in a class with an `acquire` (a lock, a
+ * condition: `with` acquires it): the atom "the receiver's lock is held" (Cond `held`), which the
+ * call's place may show (src/match/callcontext.ts). Keeps what `c` says of a fresh object (`_locked` is
+ * False after `__init__`). Else `c` itself.
+ */
+export function withHeld(c: Cond, n: Node, def: Node): Cond {
+  if (!LOCK_TESTS.test(n.text.replace(/\s+/g, ''))) return c;
+  let cls = def.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  if (!cls || !/\bdef\s+acquire\b|\bacquire\s*=/.test(cls.text)) return c;
+  return c.k === 'data' ? { ...c, held: true } : { k: 'data', text: n.text, held: true };
+}

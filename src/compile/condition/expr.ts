@@ -15,7 +15,7 @@ import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
 import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
-import { contextTest } from './context.js';
+import { contextTest, withHeld } from './context.js';
 import { unchangedBefore } from './unchanged.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
@@ -221,7 +221,7 @@ export class ExprReader {
       case 'comparison_operator':
         return this.comparison(n);
       case 'call':
-        return this.call(n);
+        return withHeld(this.call(n), n, this.def);
       default: {
         if (this.through(n) !== n) return this.read(this.through(n));
         const bound = boundValue(n, this.def, this.assigns, this.params);
@@ -231,7 +231,7 @@ export class ExprReader {
         if (s && 'param' in s) return s.len ? nonEmpty(s.param) : { k: 'truthy', param: s.param };
         if (s && 'value' in s) return truthy(s.value) ? { k: 'true' } : { k: 'false' };
         if (s && 'present' in s) return { k: 'true' };
-        return this.stateTest(n, n, 'truthy') ?? this.shrunk(n) ?? data(n);
+        return withHeld(this.stateTest(n, n, 'truthy') ?? this.shrunk(n) ?? data(n), n, this.def);
       }
     }
   }

@@ -47,6 +47,8 @@ export interface Binding {
   fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs; seq?: readonly { name: string; dominates: boolean }[] };
   /** An asyncio event loop is running where the call is (in an `async def`), or none is (a `__main__` block). */
   loop?: boolean;
+  /** The receiver's lock is held where the call is (in its `with`, after its `acquire()`). */
+  held?: boolean;
   /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
   caller?: Map<string, Bound>;
 }
@@ -328,6 +330,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
     case 'data':
       // `events._get_running_loop() is not None`: what the call's place shows (src/match/callcontext.ts).
       if (c.loop) return b.loop;
+      // `not self.locked()` in `with cond:` (src/match/callcontext.ts); elsewhere, whoever holds the lock decides.
+      if (c.held && b.held) return true;
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
       // From a subclass's constructor only a context fact holds (the object is new, whatever its `__init__` leaves).
       if (c.state && b.fresh && (!b.fresh.subclass || c.state.context)) {

@@ -73,7 +73,7 @@ export function not(c: Cond): Cond {
   if (c.k === 'false') return { k: 'true' };
   if (c.k === 'not') return c.e;
   // Read where the call is (src/match/callcontext.ts): kept whole, not as negated text.
-  if (c.k === 'data' && c.loop) return { k: 'not', e: c };
+  if (c.k === 'data' && (c.loop || c.held)) return { k: 'not', e: c };
   if (c.k === 'data') {
     // Python's own text reads negated as Python would write it; the compiler's words (`an earlier branch did not return`) get a `not`.
     const text = (!SYNTHETIC.test(c.text) && negatedText(c.text)) || (c.text.startsWith('not ') ? c.text.slice(4) : `not ${c.text}`);
@@ -238,6 +238,11 @@ export function truthy(v: PyVal): boolean {
 function negateState(s: StateFact): StateFact {
   const after = s.after && Object.fromEntries(Object.entries(s.after).map(([m, b]) => [m, !b]));
   return { ...s, fresh: !s.fresh, ...(after ? { after } : {}) };
+}
+
+/** Some atom of `c` tests whether the receiver's lock is held. */
+export function testsHeld(c: Cond): boolean {
+  return someAtom(c, (x) => x.k === 'data' && !!x.held);
 }
 
 /** Some atom of `c` tests whether an asyncio event loop runs in the caller's thread. */

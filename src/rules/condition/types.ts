@@ -29,8 +29,10 @@ export type Cond =
    * `loop`: the text tests whether an asyncio event loop is running in the caller's thread (true when one is).
    * `lookup`: a handler of the `KeyError` of a lookup keyed by this parameter runs (`except KeyError:` around
    * `self._sections[section]`): a call site that shows the key is there rules it out (src/match/membership.ts).
+   * `held`: the text tests whether the receiver's lock is held (`self.locked()`, `self._is_owned()`, `self._locked`, in a
+   * class with `acquire`): true in a `with` of the receiver, or after its `acquire()` (src/match/callcontext.ts).
    */
-  | { k: 'data'; text: string; state?: StateFact; loop?: true; lookup?: string }
+  | { k: 'data'; text: string; state?: StateFact; loop?: true; lookup?: string; held?: true }
   | { k: 'not'; e: Cond }
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }
