@@ -413,3 +413,25 @@ describe('the words of a state test', () => {
     tree.delete();
   });
 });
+
+describe('the words of a parameter rebound under a guard', () => {
+  it('read the value the guard puts there: `check_hostname = context.check_hostname` (http.client)', async () => {
+    const { compileCondition } = await import('../src/compile/condition/compile.js');
+    const { condText } = await import('../src/rules/condition/words.js');
+    const src = `class C:
+    def __init__(self, host, context=None, check_hostname=None):
+        will_verify = context.verify_mode != CERT_NONE
+        if check_hostname is None:
+            check_hostname = context.check_hostname
+        if check_hostname and not will_verify:
+            raise ValueError("check_hostname needs a SSL context")
+`;
+    const tree = parsePython(src);
+    const def = tree.rootNode.descendantsOfType('function_definition')[0]!;
+    const c = compileCondition(def, 6, tree.rootNode, { dropFirst: true, entries: ['__init__'] });
+    const text = condText(c.when);
+    expect(text).toContain('check_hostname is None and context.check_hostname');
+    expect(text).not.toContain('check_hostname is None and check_hostname');
+    tree.delete();
+  });
+});

@@ -372,7 +372,9 @@ export function reboundValues(gs: Assign[], constant: (name: string) => PyVal | 
   for (const a of gs) {
     const right = a.node.type === 'assignment' && field(a.node, 'left')?.type === 'identifier' ? field(a.node, 'right') : null;
     // A literal, `self.x`, or the class of a parameter (`category = message.__class__`): what the test reads of it is known (./expr.ts).
-    const plain = right && (selfAttr(right) || literalOf(right, constant) || typeArg(right)?.type === 'identifier');
+    // An attribute of a name (`check_hostname = context.check_hostname`) is data, said as what it is.
+    const attr = right?.type === 'attribute' && field(right, 'object')?.type === 'identifier';
+    const plain = right && (selfAttr(right) || literalOf(right, constant) || typeArg(right)?.type === 'identifier' || attr);
     if (plain && gs.filter((x) => x.name === a.name).length === 1) out.set(a.name, right);
   }
   return out;
