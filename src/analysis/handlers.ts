@@ -22,7 +22,7 @@ export interface HandledBy {
  * argument of the checked callable (`self.assertRaises(ValueError, list, summarize(a, b))`) raises
  * inside the check.
  */
-export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, lazy = false): HandledBy | undefined {
+export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, lazy = false, depth = 0): HandledBy | undefined {
   const passed = lazy && node.parent?.type === 'argument_list' ? raisesCallable(node, errorClass, model, exc, 2) : undefined;
   if (passed) return passed;
   let child: Node = node;
@@ -32,7 +32,8 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
     // The type read once: each read is a call into the parser.
     const type = cur.type;
     if (type === 'lambda') return raisesCallable(cur, errorClass, model, exc);
-    if (type === 'function_definition' || type === 'class_definition') return undefined;
+    if (type === 'function_definition') return depth < 3 ? localCallsHandled(cur, errorClass, model, exc, depth + 1) : undefined;
+    if (type === 'class_definition') return undefined;
     if (type === 'try_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child)) {
@@ -179,4 +180,20 @@ function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: Exce
     if (classes.flatMap(flattenClasses).some((n) => classMatches(n, errorClass, model, exc))) return true;
   }
   return false;
+}
+
+/**
+ * A local function (a `def` in a function's body, not decorated) whose every use in that function
+ * is handled: `async def main(): asyncio.run(coro)` used only as `asyncio.run(main())` inside `with
+ * self.assertRaises(RuntimeError):`. Its body runs only there. No use, or any use that is not
+ * handled (returned, passed on outside the block), leaves it unhandled.
+ */
+function localCallsHandled(def: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, depth: number): HandledBy | undefined {
+  const name = field(def, 'name')?.text;
+  const outer = def.parent?.type === 'block' ? def.parent.parent : null;
+  if (!name || outer?.type !== 'function_definition') return undefined;
+  const uses = (field(outer, 'body')?.descendantsOfType('identifier') ?? []).filter((n): n is Node => !!n && n.text === name && !contains(def, n));
+  let by: HandledBy | undefined;
+  for (const u of uses) if (!(by = handledBy(u, errorClass, model, exc, false, depth))) return undefined;
+  return by;
 }
