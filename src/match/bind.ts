@@ -8,6 +8,7 @@ import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
 import { localLiteral } from './locals.js';
 import { loopItems } from './loops.js';
+import { isFunctionValue } from './callables.js';
 import { splatSources } from './splats.js';
 import { annotatedType } from './annotated.js';
 import { namedValue, type Constants } from './refs.js';
@@ -104,13 +105,14 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
 /**
  * The type an identifier argument is known to have: `class` when it names a class the code defines
  * (`get_type_hints(Foo)`: a class object, whatever its metaclass), or the builtin type its function's
- * parameter is annotated with (`secret: str`) when nothing in the function rebinds it.
+ * parameter is annotated with (`secret: str`) when nothing in the function rebinds it; `function`
+ * for a lambda or a method of an instance of a class of the file (./callables.ts).
  */
 function argType(n: Node, scopes: (() => Scopes) | undefined): Kind | undefined {
   // `Foo()` of a class the file defines over `object` and its own such classes: an instance of no library class.
   const fn = n.type === 'call' ? field(n, 'function') : undefined;
   if (fn?.type === 'identifier') return scopes && ownClass(fn, scopes(), 0) ? 'instance' : undefined;
-  if (n.type !== 'identifier') return undefined;
+  if (n.type !== 'identifier') return scopes && isFunctionValue(n, scopes()) ? 'function' : undefined;
   const annotated = annotatedType(n);
   if (annotated) return annotated;
   const def = scopes?.().definitionAt(n.text, n)?.type;
