@@ -156,10 +156,11 @@ export class ImportFacts {
     if (read === undefined) return null;
     // Names in comments and plain strings are no uses.
     const text = blankInert(read);
-    // The rule names another module can get from it: what reaches its names, returns and attributes.
-    const exported = exportedNames(text);
+    // The rule names another module can get from it: what reaches its names, returns and attributes
+    // (most modules name no rule: nothing to read of what they export).
     const roles = this.prefilter.scanRoles(text);
-    const reach = new Map([...roles].filter(([n]) => exported.has(n)));
+    const exported = roles.size ? exportedNames(text) : undefined;
+    const reach = new Map([...roles].filter(([n]) => exported!.has(n)));
     const buf = Buffer.from(text, 'utf8');
     const imports = importedModules(text, file, this.modules);
     // What it passes on to the modules it imports (a cycle or a deeper import: not followed).
@@ -175,7 +176,8 @@ export class ImportFacts {
     const calls = [...reach.values()].some((r) => (r & ROLE_CALL) !== 0);
     f = {
       names: new Set(reach.keys()),
-      passers: passersOf(text, roles, known),
+      // No rule method named here and no passer imported: none here.
+      passers: roles.size || known.size ? passersOf(text, roles, known) : new Map(),
       roots: new Set(importContext(buf, buf.length).roots),
       imports,
       files: [...files],
