@@ -6,7 +6,7 @@
  * module, nothing has started one yet. Anywhere else, who calls it decides.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, flatText, namedChildren, SCOPE_TYPES } from '../parse/syntax.js';
 import type { Scopes } from '../semantic/scopes.js';
 
 const OTHER_LOOPS = ['trio', 'curio', 'anyio'];
@@ -31,16 +31,13 @@ function mainGuarded(call: Node): boolean {
   return false;
 }
 
-const SCOPES = new Set(['function_definition', 'lambda', 'class_definition', 'module']);
-const flat = (n: Node | null | undefined) => n?.text.replace(/\s+/g, '') ?? '';
-
 /** `recv.<method>()` with no argument (a bare `acquire()` blocks until it holds the lock), awaited or not, as a statement. */
 function callsOn(stmt: Node, recv: string, method: string): boolean {
   let e = stmt.type === 'expression_statement' ? stmt.firstNamedChild : null;
   if (e?.type === 'await') e = e.firstNamedChild;
   const fn = e?.type === 'call' ? field(e, 'function') : null;
   const args = e && field(e, 'arguments');
-  return fn?.type === 'attribute' && field(fn, 'attribute')?.text === method && flat(field(fn, 'object')) === recv && !!args && !namedChildren(args).length;
+  return fn?.type === 'attribute' && field(fn, 'attribute')?.text === method && flatText(field(fn, 'object')) === recv && !!args && !namedChildren(args).length;
 }
 
 /**
@@ -51,17 +48,18 @@ function callsOn(stmt: Node, recv: string, method: string): boolean {
  */
 export function lockHeld(call: Node): boolean | undefined {
   const fn = field(call, 'function');
-  const recv = fn?.type === 'attribute' ? flat(field(fn, 'object')) : '';
+  const recv = fn?.type === 'attribute' ? flatText(field(fn, 'object')) : '';
   if (!recv) return undefined;
-  for (let child: Node = call, p = call.parent; p && !SCOPES.has(p.type); child = p, p = p.parent) {
+  // Up to the call's function (module-level statements are not followed).
+  for (let child: Node = call, p = call.parent; p && p.type !== 'module' && !SCOPE_TYPES.has(p.type); child = p, p = p.parent) {
     if (p.type === 'with_statement' && field(p, 'body')?.id === child.id) {
       const items = p.descendantsOfType('with_item').filter((i): i is Node => !!i && i.startIndex < child.startIndex);
-      if (items.some((i) => flat(field(i, 'value')?.type === 'as_pattern' ? field(i, 'value')!.firstNamedChild : field(i, 'value')) === recv)) return true;
+      if (items.some((i) => flatText(field(i, 'value')?.type === 'as_pattern' ? field(i, 'value')!.firstNamedChild : field(i, 'value')) === recv)) return true;
     }
-    if (p.type !== 'block' && p.type !== 'module') continue;
+    if (p.type !== 'block') continue;
     // The statements above the one that holds the call, nearest first: an acquire() before anything that may release it.
     for (let s = child.previousNamedSibling; s; s = s.previousNamedSibling) {
-      if (flat(s).includes(`${recv}.release(`)) break;
+      if (flatText(s).includes(`${recv}.release(`)) break;
       if (callsOn(s, recv, 'acquire')) return true;
     }
   }

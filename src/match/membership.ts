@@ -13,7 +13,7 @@
  * Nothing between the check and the call is read: what the maintainer wrote says the key is there.
  */
 import type { Node } from '../parse/parser.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field, flatText, namedChildren } from '../parse/syntax.js';
 import type { Rule } from '../rules/types.js';
 import { someAtom } from '../rules/condition/simplify.js';
 
@@ -40,7 +40,7 @@ export function lookupArgument(rule: Rule): number | undefined {
 }
 
 const unparen = (n: Node | null | undefined): Node | undefined => (n?.type === 'parenthesized_expression' ? unparen(namedChildren(n)[0]) : (n ?? undefined));
-const same = (a: Node | undefined, b: string) => !!a && a.text.replace(/\s+/g, '') === b;
+const same = (a: Node | undefined, b: string) => !!a && flatText(a) === b;
 
 /** The call's receiver and positional arguments as written (up to a keyword or splat), and the key's argument. */
 interface Parts {
@@ -57,9 +57,9 @@ function partsOf(call: Node, key: number): Parts | undefined {
   for (const a of namedChildren(field(call, 'arguments') ?? call)) {
     if (a.type === 'comment') continue;
     if (a.type === 'keyword_argument' || a.type.endsWith('splat')) break;
-    args.push(a.text.replace(/\s+/g, ''));
+    args.push(flatText(a));
   }
-  return args.length > key ? { recv: recv.text.replace(/\s+/g, ''), args, key } : undefined;
+  return args.length > key ? { recv: flatText(recv), args, key } : undefined;
 }
 
 /** `recv.m(a1, ..., ak)` with a1..ak the call's first arguments (k ≥ `min`): its method name. */

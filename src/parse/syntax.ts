@@ -220,6 +220,11 @@ export function dottedName(node: Node | null): string | undefined {
   return undefined;
 }
 
+/** A node's text without whitespace (`cfg .get( s )` is `cfg.get(s)`): expressions compared as written. */
+export function flatText(node: Node | null | undefined): string {
+  return node?.text.replace(/\s+/g, '') ?? '';
+}
+
 /** Statement-like node types whose body is a new scope. */
 export const SCOPE_TYPES = new Set(['function_definition', 'lambda', 'class_definition']);
 

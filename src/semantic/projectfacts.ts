@@ -160,7 +160,7 @@ export class ImportFacts {
     // (most modules name no rule: nothing to read of what they export).
     const roles = this.prefilter.scanRoles(text);
     const exported = roles.size ? exportedNames(text) : undefined;
-    const reach = new Map([...roles].filter(([n]) => exported!.has(n)));
+    const reach = new Map(exported ? [...roles].filter(([n]) => exported.has(n)) : []);
     const buf = Buffer.from(text, 'utf8');
     const imports = importedModules(text, file, this.modules);
     // What it passes on to the modules it imports (a cycle or a deeper import: not followed).
