@@ -218,3 +218,29 @@ describe('summaries dropped and made again (src/semantic/summarycache.ts)', () =
     expect(made).toEqual([expect.objectContaining({ kind: 'inst', key: expect.stringContaining('GrpcWorkerAgentRuntime') })]);
   });
 });
+
+describe('the facts of what a file imports (src/semantic/projectfacts.ts)', () => {
+  it('asked again for the same text: the same answer, not computed again; for an edited text: its own imports', async () => {
+    const { loadRules } = await import('../src/compile/load.js');
+    const { projectModules } = await import('../src/engine/modules.js');
+    const { summarizer } = await import('../src/semantic/model.js');
+    const { projectImports } = await import('../src/semantic/projectfacts.js');
+    const { prefilterFor } = await import('../src/prefilter/index.js');
+    const { initParser } = await import('../src/parse/parser.js');
+    await initParser();
+    const rules = await loadRules();
+    const dir = project();
+    const modules = projectModules(rules, summarizer(rules), undefined, 1);
+    const file = join(dir, 'app/service.py');
+    const facts = (text: string) => projectImports(modules, file, text, prefilterFor(rules))();
+    const first = facts(SERVICE);
+    expect([...(first?.files ?? [])]).toEqual([join(dir, 'app/runtime.py')]);
+    // The prefilter, the check and the model each ask: one computation.
+    expect(facts(SERVICE)).toBe(first);
+    // The buffer edited (an editor): the import it now has, not the kept answer.
+    expect(facts('import os\n')).toBeUndefined();
+    const edited = facts(`from app import helpers\n${SERVICE}`);
+    expect(edited).not.toBe(first);
+    expect([...(edited?.files ?? [])].sort()).toEqual([join(dir, 'app/__init__.py'), join(dir, 'app/runtime.py')]);
+  });
+});

@@ -207,11 +207,21 @@ export class ImportFacts {
     return f?.passers;
   }
 
-  /** The facts of the project modules a file's text imports, three imports deep (undefined: it imports none). */
+  /**
+   * The facts of the project modules a file's text imports, three imports deep (undefined: it
+   * imports none). Asked of one file by its prefilter, its check and its model in turn: the last
+   * answer is kept (the same file and text give the same facts).
+   */
   of(file: string, text: string): ProjectFacts | undefined {
+    const last = this.lastOf;
+    if (last?.file === file && last.text === text) return last.out;
     const frontier = importedModules(blankInert(text), file, this.modules);
-    return frontier.length ? this.closure(frontier, new Set([file]), 1) : undefined;
+    const out = frontier.length ? this.closure(frontier, new Set([file]), 1) : undefined;
+    this.lastOf = { file, text, out };
+    return out;
   }
+
+  private lastOf?: { file: string; text: string; out: ProjectFacts | undefined };
 
   /**
    * The facts of modules and what they import. Class names count at every depth (a class made two
