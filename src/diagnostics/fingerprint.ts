@@ -20,11 +20,19 @@ export function enclosingName(node: Node): string {
   return parts.length ? parts.join('.') : '<module>';
 }
 
+/**
+ * A function of another project module is named by the index its module's summary has in the
+ * thread that read it (`<m3@120>`, semantic/crossfile.ts): that index depends on the order the
+ * thread read modules in (the files it was given, `--jobs`), which is not what a finding is.
+ */
+const PROJECT_FUNCTION = /<m\d+@\d+>/g;
+const stable = (name: string) => name.replace(PROJECT_FUNCTION, '<project function>');
+
 /** The qualified target of the call: resolved callee, else receiver class + member, else the call as written. */
 export function callTarget(f: Finding): string {
   const s = f.site;
-  if (s.callee?.length) return [...s.callee].sort()[0]!;
-  const classes = [...new Set((s.receiver ?? []).flatMap((a) => (a.kind === 'inst' || a.kind === 'class' ? [a.key] : [])))].sort();
+  if (s.callee?.length) return s.callee.map(stable).sort()[0]!;
+  const classes = [...new Set((s.receiver ?? []).flatMap((a) => (a.kind === 'inst' || a.kind === 'class' ? [stable(a.key)] : [])))].sort();
   if (classes.length) return `${classes.join('|')}.${s.name}`;
   return `${s.receiverText ?? ''}.${s.name}`;
 }
