@@ -4,8 +4,8 @@
  *  1. Discover the files; prepare the rules (a compiled-rules snapshot, see rulesource.ts).
  *  2. Content cache: a file whose trusted stat signature is unchanged reuses its cached result
  *     without being read; others are read and hashed, and reuse it when the hash is unchanged.
- *  3. The remaining files are claimed one by one from a shared atomic counter by the main thread
- *     and by up to `jobs - 1` worker threads, started only when the work pays for their start-up
+ *  3. The remaining files are claimed one by one (./claims.ts: the main thread from the front of
+ *     the list, worker threads from its back) by the main thread and up to `jobs - 1` worker threads, started only when the work pays for their start-up
  *     (~0.05-0.3 s each on a small machine): many files to read, or enough parsing work seen. Each file is read into a reused buffer
  *     and prefiltered on its bytes; only files that can match are decoded and parsed.
  *  4. Results are merged in discovery order (diagnostics sorted as runCheck sorts them), whatever
@@ -35,6 +35,7 @@ import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from '.
 import { depsUnchanged } from './depsigs.js';
 import { BOUND_AFTER_BYTES, boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 import { THREAD_MARK, threadUrl } from './threadurl.js';
+import { claim, claimsBuffer } from './claims.js';
 
 /** Re-reading a checked file for code frames and fixes: bounded, far above any --max-file-size in use. */
 const MAX_REREAD_BYTES = 1024 * 1024 * 1024;
@@ -235,7 +236,7 @@ function pendingFiles(
 /** Runs the tasks on the main thread and, when the work pays for them, worker threads (see shouldSpawn). */
 async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOptions, opts: BatchOptions, stats: BatchStats): Promise<WorkResult[]> {
   const outs: (WorkResult | undefined)[] = new Array(tasks.length);
-  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const claims = claimsBuffer();
   const checker = new FileChecker(prepared.snapshot.prefilter, (names) => prepared.snapshot.ruleSetFor(names), work, KEEP_TEXT_BYTES);
   const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
   const spawnAfter = opts.spawnAfterBytes ?? spawnAfterFromEnv() ?? DEFAULT_SPAWN_AFTER_BYTES;
@@ -244,7 +245,7 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
     boundHeapGrowth();
     const data: ThreadData = {
       files: tasks,
-      counter: counter.buffer as SharedArrayBuffer,
+      counter: claims,
       snapshotPath: prepared.path,
       snapshotBytes: prepared.bytes,
       key: prepared.key,
@@ -273,8 +274,8 @@ async function runTasks(tasks: FileTask[], prepared: PreparedRules, work: WorkOp
   if (jobs > 1 && (spawnAfter <= 0 || tasks.length >= (opts.spawnForFiles ?? DEFAULT_SPAWN_FOR_FILES))) spawn();
   let parsedBytes = 0;
   for (;;) {
-    const k = Atomics.add(counter, 0, 1);
-    if (k >= tasks.length) break;
+    const k = claim(claims, tasks.length, 'front');
+    if (k === undefined) break;
     const o = await checker.process(k, tasks[k]!);
     outs[k] = o;
     if (o.parsed) parsedBytes += o.bytes;

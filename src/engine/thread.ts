@@ -9,12 +9,13 @@ import { initParser } from '../parse/parser.js';
 import type { Confidence } from '../rules/types.js';
 import { FileChecker, type WorkResult, type FileTask, type WorkOptions } from './work.js';
 import { fixFile, type FixJob } from './fix.js';
+import { claim } from './claims.js';
 import type { FileFix } from './notebook-fix.js';
 
 export interface ThreadData {
   kind?: 'check';
   files: FileTask[];
-  /** Int32Array[1]: index of the next unclaimed file. */
+  /** The files' claims (./claims.ts): this thread claims from the back. */
   counter: SharedArrayBuffer;
   snapshotPath?: string;
   snapshotBytes?: SharedArrayBuffer;
@@ -77,12 +78,11 @@ async function runFixes(data: FixThreadData): Promise<void> {
 async function run(data: ThreadData): Promise<void> {
   const snap = openSnapshot(data);
   const checker = new FileChecker(snap.prefilter, (names) => snap.ruleSetFor(names), data.opts);
-  const counter = new Int32Array(data.counter);
   let batch: WorkResult[] = [];
   let last = Date.now();
   for (;;) {
-    const i = Atomics.add(counter, 0, 1);
-    if (i >= data.files.length) break;
+    const i = claim(data.counter, data.files.length, 'back');
+    if (i === undefined) break;
     batch.push(await checker.process(i, data.files[i]!));
     if (batch.length >= 64 || Date.now() - last > 50) {
       parentPort!.postMessage({ kind: 'results', results: batch } satisfies ThreadMessage);
