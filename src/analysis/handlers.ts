@@ -1,13 +1,15 @@
 /**
  * The analysis stage: handlers. A finding is already handled when the call sits in the body of a
  * `try` whose handler catches the error class or a base (not one that only re-raises), or in a
- * `with contextlib.suppress(...)` / `pytest.raises(...)` / `self.assertRaises(...)` block.
+ * `with contextlib.suppress(...)` / `pytest.raises(...)` / `self.assertRaises(...)` block, or one of the
+ * file's own helpers around assertRaises (./expecting.ts).
  * (Guards and early exits are handled by the flow-sensitive types in ../semantic.)
  */
 import type { Node } from '../parse/parser.js';
 import { contains, dottedName, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { caughtExpressions, exceptAlias, exceptClauses, flattenClasses, handlerBody, isBareExcept } from '../python/excepts.js';
 import { withItems } from '../python/withitems.js';
+import { expectedBy } from './expecting.js';
 import type { ExceptionHierarchy } from '../rules/exceptions.js';
 import type { FileModel } from '../semantic/model.js';
 import type { Finding } from '../match/match.js';
@@ -173,7 +175,12 @@ function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: Exce
     const last = q.split('.').pop();
     const isSuppress =
       q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
-    if (!isSuppress) continue;
+    if (!isSuppress) {
+      // The file's own helper around assertRaises (`with self.assertAddressError(msg):`): each def it may reach expects the class.
+      const expected = expectedBy(v);
+      if (expected?.every((classes) => classes.some((n) => classMatches(n, errorClass, model, exc)))) return true;
+      continue;
+    }
     const args = field(v, 'arguments');
     const first = args ? namedChildren(args).filter((a) => a.type !== 'keyword_argument') : [];
     const classes = q === 'contextlib.suppress' || q === 'suppress' ? first : first.slice(0, 1);
