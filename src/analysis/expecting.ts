@@ -66,14 +66,25 @@ function raisesContext(call: Node): Node | undefined {
 
 /** The defs of the file a call of `name` may reach: methods of its classes (`self.name`), else module-level functions. */
 function helperDefs(root: Node, name: string, method: boolean): Node[] {
-  const out: Node[] = [];
+  let index = defsOf.get(root.tree);
+  if (!index) defsOf.set(root.tree, (index = indexDefs(root)));
+  return index.get(`${method ? '.' : ''}${name}`) ?? [];
+}
+
+/** The file's methods (keyed `.name`) and module-level functions (keyed `name`), read once per tree: asked for each finding in a `with`. */
+function indexDefs(root: Node): Map<string, Node[]> {
+  const out = new Map<string, Node[]>();
   for (const d of root.descendantsOfType('function_definition')) {
-    if (!d || field(d, 'name')?.text !== name) continue;
-    const holder = outerOf(d);
-    if (method ? holder?.type === 'class_definition' : holder?.type === 'module') out.push(d);
+    const name = d && field(d, 'name')?.text;
+    const holder = d && name ? outerOf(d) : undefined;
+    if (!holder) continue;
+    const key = `${holder.type === 'class_definition' ? '.' : ''}${name}`;
+    out.set(key, [...(out.get(key) ?? []), d!]);
   }
   return out;
 }
+
+const defsOf = new WeakMap<object, Map<string, Node[]>>();
 
 /** The class or module a def is written in (through a decorator); undefined inside another def. */
 function outerOf(def: Node): Node | undefined {
