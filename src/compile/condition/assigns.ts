@@ -379,3 +379,19 @@ export function reboundValues(gs: Assign[], constant: (name: string) => PyVal | 
   }
   return out;
 }
+
+/**
+ * The sentinel a test compares a parameter with (`x is _MISSING`, `_MISSING` a parameter's
+ * default), as that default's text; also through a local bound once above `use` to the instance's
+ * copy of it (`marker = self.__marker` in `def pop(self, key, default=__marker)`, OrderedDict.pop).
+ */
+export function sentinelOf(use: Node, def: Node, assigns: Assign[], params: Map<string, ParamSpec>): string | undefined {
+  const isDefault = (text: string | undefined) => !!text && [...params.values()].some((q) => q.defaultText === text);
+  if ((use.type === 'identifier' || use.type === 'attribute') && isDefault(use.text)) return use.text;
+  const binds = use.type === 'identifier' ? assigns.filter((a) => a.name === use.text) : [];
+  const only = binds.length === 1 && binds[0]!.node.type === 'assignment' && reaches(binds[0]!, use, def) ? binds[0]!.node : undefined;
+  const right = only ? field(only, 'right') : null;
+  const owner = right?.type === 'attribute' ? field(right, 'object')?.text : undefined;
+  const attr = owner === 'self' || owner === 'cls' ? field(right!, 'attribute')?.text : undefined;
+  return isDefault(attr) ? attr : undefined;
+}

@@ -9,7 +9,7 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, unchangedMapping, type Assign } from './assigns.js';
+import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, sentinelOf, unchangedMapping, type Assign } from './assigns.js';
 import { keywordsLeft } from './kwpops.js';
 import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
@@ -75,7 +75,6 @@ export class ExprReader {
     }
     return undefined;
   }
-
   private classState: ClassState | null | undefined;
 
   /**
@@ -148,7 +147,8 @@ export class ExprReader {
     if (bound) return this.side(bound);
     const v = literalContainer(n, this.def, this.assigns, this.params, this.constant) ?? literalOf(n, this.constant);
     if (v) return { value: v };
-    if ((n.type === 'identifier' || n.type === 'attribute') && [...this.params.values()].some((q) => q.defaultText === n.text)) return { sentinel: n.text };
+    const sentinel = sentinelOf(n, this.def, this.assigns, this.params);
+    if (sentinel) return { sentinel };
     const cls = n.type === 'identifier' && !this.assigns.some((a) => a.name === n.text) ? this.classOf(n.text) : undefined;
     return cls ? { value: cls } : undefined;
   }
