@@ -65,7 +65,9 @@ def read(server, key):
     picked = [s for s in key.split(",") if s]
     for s in picked:
         reg.set(s, "k", "v")
-    return a, b, c, d
+    e = reg.has_option(server, "z") and reg.get(server, "z")
+    f = reg.has_section(server) or reg.get(server, "w")
+    return a, b, c, d, e, f
 `;
 
 const READER = `from acme import Reader
@@ -133,7 +135,7 @@ describe('evidence from the library def, read at the call', () => {
     expect(d?.condition).toBe('raises when fallback not passed and KeyError was raised and caught; the rest depends on data or state');
   });
 
-  it('a lookup whose key the call site shows is there is not reported: has_*(), a loop over what the receiver lists, an add after a failed has_*(), a list of the receiver keys', () => {
+  it('a lookup whose key the call site shows is there is not reported: has_*() (also before `and`), a loop over what the receiver lists, an add after a failed has_*(), a list of the receiver keys', () => {
     const got = checkFile('reg.py').map((d) => `${d.line} ${d.ruleId}`);
     expect(got).toEqual([
       // Nothing shows either key.
@@ -147,6 +149,9 @@ describe('evidence from the library def, read at the call', () => {
       '19 acme/get-option',
       // A list of some of the receiver's sections says them; one made from other data does not.
       '25 acme/set-section',
+      // `has_option(...) and get(...)` says both keys; after `has_section(server) or`, the section is missing.
+      '27 acme/get-option',
+      '27 acme/get-section',
     ]);
   });
 

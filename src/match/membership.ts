@@ -4,7 +4,7 @@
  * and the call's arguments up to that key were taken from, or checked against, the same receiver:
  *
  * - under `if cfg.has_option(section, option):` or `if key in d:` (the call's leading arguments,
- *   as written, on the receiver as written);
+ *   as written, on the receiver as written), or right of it in `and`;
  * - in a loop over what the receiver lists: `for s in cfg.sections(): cfg.items(s)`,
  *   `for o in cfg.options(s): cfg.get(s, o)`, `for k in d: d.pop(k)`, `for k in list(d): ...`,
  *   or over a name bound once to a comprehension of those (`keys = [k for k in d if ...]`);
@@ -143,6 +143,9 @@ export function membershipShown(call: Node, key: number): boolean {
     if ((up.type === 'if_statement' || up.type === 'elif_clause') && field(up, 'consequence')?.id === n.id && checks(field(up, 'condition') ?? undefined, p))
       return true;
     if (up.type === 'conditional_expression' && namedChildren(up)[0]?.id === n.id && checks(namedChildren(up)[1], p)) return true;
+    // `cfg.has_option(s, o) and cfg.get(s, o)`: the right side runs only when the left holds.
+    if (up.type === 'boolean_operator' && field(up, 'operator')?.text === 'and' && field(up, 'right')?.id === n.id && checks(field(up, 'left') ?? undefined, p))
+      return true;
     if (up.type === 'for_statement' && field(up, 'body')?.id === n.id && listsKey(field(up, 'left') ?? undefined, field(up, 'right') ?? undefined, p))
       return true;
     if (/comprehension|generator_expression/.test(up.type) && field(up, 'body')?.id === n.id) {
