@@ -123,23 +123,39 @@ function resolved(n: Node, env: Env): Node {
   return (n.type === 'identifier' && env.get(n.text)) || n;
 }
 
-/** The classes a helper's body expects: from what it returns, or the `with` it yields in. */
+/**
+ * The classes a helper's body expects: from what it returns, or the `with` it yields in. Its only
+ * `return` or `yield` (nested defs aside) must be that one: another path may hand out something else.
+ */
 function expectsOf(def: Node, env: Env, depth: number): Node[] | undefined {
   const body = field(def, 'body');
   if (!body) return undefined;
+  const exits = ownNodes(body, ['return_statement', 'yield']);
   for (const stmt of namedChildren(body)) {
     const v = stmt.type === 'return_statement' ? namedChildren(stmt)[0] : undefined;
-    if (v?.type === 'call') return contextClasses(v, env, depth);
-    if (stmt.type === 'with_statement' && field(stmt, 'body')?.descendantsOfType('yield').length) {
-      for (const { value } of withItems(stmt)) {
-        const made = value.type === 'identifier' ? boundAbove(body, value.text, stmt) : value;
-        const classes = made?.type === 'call' ? contextClasses(made, env, depth) : undefined;
-        if (classes) return classes;
-      }
+    if (v?.type === 'call') return exits.length === 1 ? contextClasses(v, env, depth) : undefined;
+    const inner = stmt.type === 'with_statement' ? field(stmt, 'body') : null;
+    const yields = inner ? ownNodes(inner, ['yield']) : [];
+    if (!yields.length) continue;
+    if (yields.length !== exits.length) return undefined;
+    for (const { value } of withItems(stmt)) {
+      const made = value.type === 'identifier' ? boundAbove(body, value.text, stmt) : value;
+      const classes = made?.type === 'call' ? contextClasses(made, env, depth) : undefined;
+      if (classes) return classes;
     }
   }
   return undefined;
 }
+
+/** The nodes of these types under `n`, not inside a nested def, lambda or class. */
+function ownNodes(n: Node, types: string[]): Node[] {
+  return n.descendantsOfType(types).filter((x): x is Node => {
+    for (let p = x ? parentOf(x) : null; p && p.id !== n.id; p = parentOf(p)) if (NESTED.has(p.type)) return false;
+    return !!x;
+  });
+}
+
+const NESTED = new Set(['function_definition', 'lambda', 'class_definition']);
 
 /** The classes a context-manager call expects: assertRaises and the like directly, or another helper (every def of it). */
 function contextClasses(call: Node, env: Env, depth: number): Node[] | undefined {
