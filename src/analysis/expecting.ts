@@ -39,7 +39,7 @@ export function expectedBy(call: Node, env: Env = new Map(), depth = 0): Node[][
   const self = fn?.type === 'attribute' && field(fn, 'object')?.text === 'self';
   const name = self ? field(fn, 'attribute')?.text : fn?.type === 'identifier' ? fn.text : undefined;
   if (!name) return undefined;
-  const defs = helperDefs(call.tree.rootNode, name, self);
+  const defs = fileDefs(call.tree.rootNode).helpers.get(`${self ? '.' : ''}${name}`) ?? [];
   if (!defs.length) return undefined;
   const out: Node[][] = [];
   for (const def of defs) {
@@ -51,40 +51,51 @@ export function expectedBy(call: Node, env: Env = new Map(), depth = 0): Node[][
   return out;
 }
 
-/** Whether a call is assertRaises / assertRaisesRegex / pytest.raises with no callable to run (a context manager). */
+/** `assertRaises` / `assertRaisesRegex` (on any receiver) or `pytest.raises`: `q` the callee as qualified, `last` its last name. */
+export function isRaisesCheck(q: string, last: string | undefined): boolean {
+  return q === 'pytest.raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
+}
+
+/** The class a call of a raises check with no callable to run (a context manager) expects. */
 function raisesContext(call: Node): Node | undefined {
   const fn = field(call, 'function');
   const q = fn ? (dottedName(fn) ?? '') : '';
   // `unittest.TestCase().assertRaises(E)` too: the method's name decides.
   const last = fn?.type === 'attribute' ? field(fn, 'attribute')?.text : q;
+  if (!isRaisesCheck(q, last)) return undefined;
+  // assertRaisesRegex also takes the pattern; a callable after them would be run, not entered.
   const positional = namedChildren(field(call, 'arguments') ?? call).filter((a) => a.type !== 'keyword_argument');
-  if (last === 'assertRaises' && positional.length === 1) return positional[0];
-  if (last === 'assertRaisesRegex' && positional.length === 2) return positional[0];
-  if (q === 'pytest.raises' && positional.length === 1) return positional[0];
-  return undefined;
+  return positional.length === (last === 'assertRaisesRegex' ? 2 : 1) ? positional[0] : undefined;
 }
 
-/** The defs of the file a call of `name` may reach: methods of its classes (`self.name`), else module-level functions. */
-function helperDefs(root: Node, name: string, method: boolean): Node[] {
-  let index = defsOf.get(root.tree);
-  if (!index) defsOf.set(root.tree, (index = indexDefs(root)));
-  return index.get(`${method ? '.' : ''}${name}`) ?? [];
+/** The defs and classes of a file, read once per tree (asked for each finding in a `with`). */
+interface FileDefs {
+  /** The names of every def and class, at any depth. */
+  names: Set<string>;
+  /** Methods of its classes (keyed `.name`) and module-level functions (keyed `name`). */
+  helpers: Map<string, Node[]>;
 }
 
-/** The file's methods (keyed `.name`) and module-level functions (keyed `name`), read once per tree: asked for each finding in a `with`. */
-function indexDefs(root: Node): Map<string, Node[]> {
-  const out = new Map<string, Node[]>();
-  for (const d of root.descendantsOfType('function_definition')) {
+const defsOf = new WeakMap<object, FileDefs>();
+
+export function fileDefs(root: Node): FileDefs {
+  let out = defsOf.get(root.tree);
+  if (out) return out;
+  out = { names: new Set(), helpers: new Map() };
+  for (const d of root.descendantsOfType(['function_definition', 'class_definition'])) {
     const name = d && field(d, 'name')?.text;
-    const holder = d && name ? outerOf(d) : undefined;
+    if (!name) continue;
+    out.names.add(name);
+    const holder = d.type === 'function_definition' ? outerOf(d) : undefined;
     if (!holder) continue;
     const key = `${holder.type === 'class_definition' ? '.' : ''}${name}`;
-    out.set(key, [...(out.get(key) ?? []), d!]);
+    const list = out.helpers.get(key);
+    if (list) list.push(d);
+    else out.helpers.set(key, [d]);
   }
+  defsOf.set(root.tree, out);
   return out;
 }
-
-const defsOf = new WeakMap<object, Map<string, Node[]>>();
 
 /** The class or module a def is written in (through a decorator); undefined inside another def. */
 function outerOf(def: Node): Node | undefined {

@@ -9,7 +9,7 @@ import type { Node } from '../parse/parser.js';
 import { contains, dottedName, field, namedChildren, parentOf } from '../parse/syntax.js';
 import { caughtExpressions, exceptAlias, exceptClauses, flattenClasses, handlerBody, isBareExcept } from '../python/excepts.js';
 import { withItems } from '../python/withitems.js';
-import { expectedBy } from './expecting.js';
+import { expectedBy, fileDefs, isRaisesCheck } from './expecting.js';
 import type { ExceptionHierarchy } from '../rules/exceptions.js';
 import type { FileModel } from '../semantic/model.js';
 import type { Finding } from '../match/match.js';
@@ -67,16 +67,8 @@ export function inOwnContext(findings: Finding[]): Finding[] {
 
 /** A `def` or class of the file has this name (decorated too: `@contextmanager def expecting(...)`). */
 function definedInFile(name: Node): boolean {
-  let names = definedNames.get(name.tree);
-  if (!names) {
-    names = new Set(name.tree.rootNode.descendantsOfType(['function_definition', 'class_definition']).map((d) => (d && field(d, 'name')?.text) ?? ''));
-    definedNames.set(name.tree, names);
-  }
-  return names.has(name.text);
+  return fileDefs(name.tree.rootNode).names.has(name.text);
 }
-
-/** The names of a tree's defs and classes (read once per tree: asked for each certain finding in a `with`). */
-const definedNames = new WeakMap<object, Set<string>>();
 
 /**
  * The `with` item around `node` (in its own function) whose context manager this file defines: a
@@ -159,7 +151,7 @@ function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc:
   if (!call || !fn || !args) return undefined;
   const q = model.qualify(fn) ?? dottedName(fn) ?? '';
   const last = q.split('.').pop();
-  if (!(q === 'pytest.raises' || last === 'assertRaises' || last === 'assertRaisesRegex')) return undefined;
+  if (!isRaisesCheck(q, last)) return undefined;
   const positional = namedChildren(args).filter((a) => a.type !== 'keyword_argument');
   if (positional.findIndex((a) => a.id === lambda.id) < from) return undefined;
   const classes = positional[0] ? flattenClasses(positional[0]) : [];
@@ -173,8 +165,7 @@ function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: Exce
     if (!fn) continue;
     const q = model.qualify(fn) ?? dottedName(fn) ?? '';
     const last = q.split('.').pop();
-    const isSuppress =
-      q === 'contextlib.suppress' || q === 'pytest.raises' || q === 'suppress' || q === 'raises' || last === 'assertRaises' || last === 'assertRaisesRegex';
+    const isSuppress = q === 'contextlib.suppress' || q === 'suppress' || q === 'raises' || isRaisesCheck(q, last);
     if (!isSuppress) {
       // The file's own helper around assertRaises (`with self.assertAddressError(msg):`): each def it may reach expects the class.
       const expected = expectedBy(v);

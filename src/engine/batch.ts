@@ -5,9 +5,10 @@
  *  2. Content cache: a file whose trusted stat signature is unchanged reuses its cached result
  *     without being read; others are read and hashed, and reuse it when the hash is unchanged.
  *  3. The remaining files are claimed one by one (./claims.ts: the main thread from the front of
- *     the list, worker threads from its back) by the main thread and up to `jobs - 1` worker threads, started only when the work pays for their start-up
- *     (~0.05-0.3 s each on a small machine): many files to read, or enough parsing work seen. Each file is read into a reused buffer
- *     and prefiltered on its bytes; only files that can match are decoded and parsed.
+ *     the list, worker threads from its back) by the main thread and up to `jobs - 1` worker
+ *     threads, started only when the work pays for their start-up (~0.05-0.3 s each on a small
+ *     machine): many files to read, or enough parsing work seen. Each file is read into a reused
+ *     buffer and prefiltered on its bytes; only files that can match are decoded and parsed.
  *  4. Results are merged in discovery order (diagnostics sorted as runCheck sorts them), whatever
  *     thread produced them: the output is identical for any `jobs`, with or without the cache.
  */

@@ -1,7 +1,7 @@
 /**
  * The fix phase's threads. Each file's lint-and-fix loop (./fix.ts fixFile) runs on the main
  * thread and, once the work seen so far projects enough of it left, on worker threads too: jobs
- * are claimed one by one from a shared counter, as the check's files are (./batch.ts), and the
+ * are claimed one by one from both ends of the list (./claims.ts), as the check's files are, and the
  * results come back by job index, so the output does not depend on which thread fixed a file.
  * A job is data (bytes, the file's FileContext, the run's findings of it); a worker reads the
  * rules from the same compiled-rules snapshot as the run.
@@ -14,6 +14,7 @@ import type { RuleSet } from '../rules/ruleset.js';
 import { lazyWorker } from './lazy.js';
 import { boundHeapGrowth, restoreHeapGrowth } from './heap.js';
 import { THREAD_MARK, threadUrl } from './threadurl.js';
+import { claim, claimsBuffer } from './claims.js';
 import type { FixThreadData, ThreadMessage } from './thread.js';
 
 /** Where worker threads read the rules: the run's snapshot file, or its bytes when it could not be written. */
@@ -57,7 +58,7 @@ export async function runFixJobs(
   threads?: FixThreads,
 ): Promise<{ fixes: FileFix[]; workers: number; workerJobs: number }> {
   const outs: (FileFix | undefined)[] = new Array(jobs.length);
-  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const claims = claimsBuffer();
   const threadCount = Math.max(1, Math.floor(threads?.jobs ?? 1));
   const spawnAfter = threads?.spawnAfterMs ?? spawnAfterFromEnv() ?? DEFAULT_FIX_SPAWN_AFTER_MS;
   const finished: Promise<void>[] = [];
@@ -70,7 +71,7 @@ export async function runFixJobs(
     const data: FixThreadData = {
       kind: 'fix',
       jobs,
-      counter: counter.buffer as SharedArrayBuffer,
+      counter: claims,
       snapshotPath: source.path,
       snapshotBytes: source.bytes,
       key: source.key,
@@ -115,8 +116,8 @@ export async function runFixJobs(
     const t0 = Date.now();
     let done = 0;
     for (;;) {
-      const k = Atomics.add(counter, 0, 1);
-      if (k >= jobs.length) break;
+      const k = claim(claims, jobs.length, 'front');
+      if (k === undefined) break;
       outs[k] = fixFile(jobs[k]!, rules, run, opts);
       done++;
       // Yield, so that a worker's messages are taken as they come.

@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of a batch run: the check of files, or the fix phase's lint-and-fix loops
- * (./fixpool.ts). Files or jobs are claimed from a shared atomic counter (no round trips through
- * the main thread); results go back in batches.
+ * (./fixpool.ts). Files or jobs are claimed one by one from shared claims (./claims.ts: no round
+ * trips through the main thread); results go back in batches.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Snapshot } from '../compile/index.js';
@@ -27,7 +27,7 @@ export interface ThreadData {
 export interface FixThreadData {
   kind: 'fix';
   jobs: FixJob[];
-  /** Int32Array[1]: index of the next unclaimed job. */
+  /** The jobs' claims (./claims.ts): this thread claims from the back. */
   counter: SharedArrayBuffer;
   snapshotPath?: string;
   snapshotBytes?: SharedArrayBuffer;
@@ -61,10 +61,9 @@ async function runFixes(data: FixThreadData): Promise<void> {
   await initParser();
   const rules = snap.catalog();
   const run = data.configOnly ? { rules, configOnly: new Set(data.configOnly), minConfidence: data.minConfidence, crossFile: data.crossFile } : undefined;
-  const counter = new Int32Array(data.counter);
   for (;;) {
-    const i = Atomics.add(counter, 0, 1);
-    if (i >= data.jobs.length) break;
+    const i = claim(data.counter, data.jobs.length, 'back');
+    if (i === undefined) break;
     // One at a time: a fix job is long next to the message.
     parentPort!.postMessage({
       kind: 'fixed',
