@@ -15,91 +15,46 @@ import { namedValue, type Constants } from './refs.js';
 import { constantsOf, valueReader } from './constvalues.js';
 
 export { constantsOf };
-import { isIdentifier } from '../python/identifier.js';
-import { plainClass } from '../python/defs.js';
+import { readArgs, type Args } from './args.js';
+export { readArgs, type Args } from './args.js';
+import { isCoroutineFunction, plainClass } from '../python/defs.js';
 import { field, namedChildren } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsHeld, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { literalOf, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
+import { pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
-/** A call's arguments as written: `*[a, b]` and `**{'k': v}` read as what they hold. */
-export interface Args {
-  positional: Node[];
-  keywords: Map<string, Node>;
-  /** Index of the first `*iterable` among the positional arguments, if any. */
-  splatAt?: number;
-  kwSplat: boolean;
-  /** The `*iterable` and `**mapping` arguments not read as what they hold (./splats.ts tells what they can fill). */
-  splats: Node[];
-}
-
-export function readArgs(call: Node): Args {
-  // Every field at once (one hidden class for every Args).
-  const out: Args = { positional: [], keywords: new Map(), splatAt: undefined, kwSplat: false, splats: [] };
-  const list = call.type === 'call' ? field(call, 'arguments') : null;
-  if (!list) return out;
-  if (list.type === 'generator_expression') {
-    out.positional.push(list);
-    return out;
-  }
-  for (const a of namedChildren(list)) {
-    if (a.type === 'keyword_argument') {
-      const name = field(a, 'name')?.text;
-      const value = field(a, 'value');
-      if (name && value) out.keywords.set(name, value);
-    } else if (a.type === 'list_splat') {
-      const items = literalItems(a);
-      if (items) out.positional.push(...items);
-      else {
-        out.splatAt ??= out.positional.length;
-        out.positional.push(a);
-        out.splats.push(a);
-      }
-    } else if (a.type === 'dictionary_splat') {
-      const pairs = literalPairs(a);
-      if (pairs) for (const [k, v] of pairs) out.keywords.set(k, v);
-      else {
-        out.kwSplat = true;
-        out.splats.push(a);
-      }
-    } else out.positional.push(a);
-  }
-  return out;
-}
-
 /** `[x, f(y)]`, `(a, b)`, `{k: v}`: a list, tuple, set or dict written out, with no splat, has as many items as it shows (whatever they are). */
-function displayLength(n: Node): number | undefined {
+/** `[a] * 5 + [b, c]`: lists (or tuples) written out, joined with `+` and repeated by an integer literal, have the length that makes. */
+function displayLength(n: Node, depth = 0): number | undefined {
+  if (n.type === 'parenthesized_expression' && depth < 8) return sequenceLength(namedChildren(n)[0], depth + 1);
+  if (n.type === 'binary_operator' && depth < 8) {
+    const op = n.children.find((c) => c && !c.isNamed)?.type;
+    const [l, r] = [field(n, 'left'), field(n, 'right')];
+    const int = (x: Node | null) => (x?.type === 'integer' && /^\d+$/.test(x.text) ? Number(x.text) : undefined);
+    if (op === '+') {
+      const a = sequenceLength(l, depth + 1);
+      const b = a === undefined ? undefined : sequenceLength(r, depth + 1);
+      return b === undefined ? undefined : a! + b;
+    }
+    if (op !== '*') return undefined;
+    const [seq, times] = int(r) !== undefined ? [l, int(r)!] : [r, int(l)];
+    const len = times === undefined ? undefined : sequenceLength(seq, depth + 1);
+    return len === undefined ? undefined : len * times!;
+  }
   if (n.type !== 'list' && n.type !== 'tuple' && n.type !== 'set' && n.type !== 'dictionary') return undefined;
   const items = namedChildren(n).filter((x) => x.type !== 'comment');
   return items.some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat' || x.type === 'parenthesized_list_splat') ? undefined : items.length;
 }
 
-/** The items of `*[a, b]` / `*(a, b)`: a list or tuple written out, with no splat inside. */
-function literalItems(splat: Node): Node[] | undefined {
-  const v = namedChildren(splat)[0];
-  if (v?.type !== 'list' && v?.type !== 'tuple') return undefined;
-  const items = namedChildren(v).filter((x) => x.type !== 'comment');
-  return items.some((x) => x.type === 'list_splat' || x.type === 'parenthesized_list_splat') ? undefined : items;
-}
-
-/** The keywords of `**{'a': x, 'b': y}`: a dict written out with plain string keys and no `**` inside. */
-function literalPairs(splat: Node): [string, Node][] | undefined {
-  const v = namedChildren(splat)[0];
-  if (v?.type !== 'dictionary') return undefined;
-  const out: [string, Node][] = [];
-  for (const p of namedChildren(v)) {
-    if (p.type === 'comment') continue;
-    const key = p.type === 'pair' ? field(p, 'key') : null;
-    const value = p.type === 'pair' ? field(p, 'value') : null;
-    const name = key?.type === 'string' ? literalOf(key) : undefined;
-    if (!value || name?.t !== 'str' || !isIdentifier(name.v)) return undefined;
-    out.push([name.v, value]);
-  }
-  return out;
+/** The length of a list or tuple written out, or made of such with `+` and `*` (./displayLength). */
+function sequenceLength(n: Node | null | undefined, depth: number): number | undefined {
+  return n && (n.type === 'list' || n.type === 'tuple' || n.type === 'binary_operator' || n.type === 'parenthesized_expression')
+    ? displayLength(n, depth)
+    : undefined;
 }
 
 /**
@@ -111,6 +66,8 @@ function literalPairs(splat: Node): [string, Node][] | undefined {
 function argType(n: Node, scopes: (() => Scopes) | undefined): Kind | undefined {
   // `Foo()` of a class the file defines over `object` and its own such classes: an instance of no library class.
   const fn = n.type === 'call' ? field(n, 'function') : undefined;
+  // `f()` of the file's own `async def f()`: a coroutine.
+  if (fn?.type === 'identifier' && scopes && isCoroutineFunction(scopes().definitionAt(fn.text, fn))) return 'coroutine';
   if (fn?.type === 'identifier') return scopes && ownClass(fn, scopes(), 0) ? 'instance' : undefined;
   if (n.type !== 'identifier') return scopes && isFunctionValue(n, scopes()) ? 'function' : undefined;
   const annotated = annotatedType(n);
@@ -137,17 +94,16 @@ function argsOf(node: Node): Map<number, Bound> {
 /** `scopes`: the file's scopes (the model's), to know an argument that names a class. */
 /** `constants`: the libraries' public constants by `module:NAME` (records/values.ts): an argument naming one has its value. */
 /** A keyword `**kwargs` takes is also bound alone, as a condition reads it (`kwargs.get('stdout')` is `kwargs["stdout"]`), known even when others are not. */
-export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Scopes, constants?: Constants, loop?: Map<string, PyVal>): Binding | undefined {
-  const args = readArgs(call);
+/**
+ * An argument of `call` as its syntax and the file say it: its value, else its builtin type when the
+ * syntax says it (once per argument node: every rule of the call's name binds it).
+ */
+function syntaxBound(call: Node, scopes: (() => Scopes) | undefined, constants: Constants | undefined): (n: Node) => Bound {
   const { consts, value } = valueReader(call, scopes, constants);
-  /** An argument: its value, else its builtin type when the syntax says it (once per argument node: every rule of the call's name binds it). */
   const known = argsOf(call);
-  const arg = (n: Node): Bound => {
-    // One item of a loop around the call (./loops.ts): not kept for other rules.
-    const item = loop && n.type === 'identifier' ? loop.get(n.text) : undefined;
-    if (item) return { value: item, given: true, text: n.text };
-    let b = known.get(n.id);
-    if (b) return b;
+  return (n) => {
+    const had = known.get(n.id);
+    if (had) return had;
     // A local bound once to a literal above the call (./locals.ts).
     const v =
       value(n) ??
@@ -155,7 +111,7 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
       (scopes ? namedValue(n, call, scopes(), constants) : undefined);
     const prefix = v ? undefined : strPrefix(n);
     const length = v ? undefined : displayLength(n);
-    b = v
+    const b: Bound = v
       ? { value: v, given: true, text: n.text }
       : {
           type: typeOfExpr(n) ?? (prefix ? 'str' : argType(n, scopes)),
@@ -166,6 +122,27 @@ export function bindArguments(call: Node, params: ParamSpec[], scopes?: () => Sc
         };
     known.set(n.id, b);
     return b;
+  };
+}
+
+/** `kinds`: what the semantic model knows of an argument (./argkinds.ts), read when neither its value nor its syntax says it. */
+export function bindArguments(
+  call: Node,
+  params: ParamSpec[],
+  scopes?: () => Scopes,
+  constants?: Constants,
+  loop?: Map<string, PyVal>,
+  kinds?: (n: Node) => Kind | undefined,
+): Binding | undefined {
+  const args = readArgs(call);
+  const syntax = syntaxBound(call, scopes, constants);
+  const arg = (n: Node): Bound => {
+    // One item of a loop around the call (./loops.ts): not kept for other rules.
+    const item = loop && n.type === 'identifier' ? loop.get(n.text) : undefined;
+    if (item) return { value: item, given: true, text: n.text };
+    const b = syntax(n);
+    const kind = b.value || b.type ? undefined : kinds?.(n);
+    return kind ? { ...b, type: kind } : b;
   };
   const bound = new Map<string, Bound>();
   const positional = params.filter((p) => p.kind === 'positional-only' || p.kind === 'normal');
@@ -269,6 +246,8 @@ export interface JudgeOptions {
   held?: () => boolean | undefined;
   /** The libraries' public constants (`asyncio:FIRST_EXCEPTION`), as the grounding interpreter has them. */
   constants?: Constants;
+  /** What the semantic model knows of an argument where the call is (./argkinds.ts). */
+  kinds?: (n: Node) => Kind | undefined;
 }
 
 export function judge(rc: RaiseCondition, call: Node, entry: string, direct: boolean, o: JudgeOptions = {}): Verdict {
@@ -308,7 +287,7 @@ function judgeCall(rc: RaiseCondition, call: Node, entry: string, direct: boolea
       } once reached; ${through}`,
     };
   }
-  return loopVerdict(rc, call, o) ?? judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants), o);
+  return loopVerdict(rc, call, o) ?? judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants, undefined, o.kinds), o);
 }
 
 /** Judged once per item of a literal sequence a `for` around the call binds its arguments from (./loops.ts): when every item agrees. */
@@ -319,7 +298,7 @@ function loopVerdict(rc: RaiseCondition, call: Node, o: JudgeOptions): Verdict |
   const consts = constantsOf(call);
   const items = names.size ? loopItems(call, names, o.scopes(), (n) => consts.get(n)) : undefined;
   if (!items) return undefined;
-  const vs = items.map((it) => judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants, it), o));
+  const vs = items.map((it) => judgeBinding(rc, bindArguments(call, rc.params, o.scopes, o.constants, it, o.kinds), o));
   if (vs.every((v) => v.raises === false)) return { raises: false, why: `does not raise for any of the ${vs.length} items of the loop around it` };
   if (vs.every((v) => v.raises === true)) return { raises: true, why: `${vs[0]!.why} (each of the ${vs.length} items of the loop around it)` };
   const hits = vs.filter((v) => v.raises === true);

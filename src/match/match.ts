@@ -12,6 +12,7 @@ import { abbreviate } from '../parse/syntax.js';
 import type { CallSite, FileModel } from '../semantic/model.js';
 import { instAtom, type Atom, type Type } from '../semantic/types.js';
 import { constantsOf, judge, readArgs } from './bind.js';
+import { argumentKinds } from './argkinds.js';
 import { lockHeld, runningLoop } from './callcontext.js';
 import { lookupArgument, membershipShown } from './membership.js';
 import { versionVerdict, type Pins } from '../rules/condition/versions.js';
@@ -106,6 +107,7 @@ export function matchCalls(model: FileModel, rules: RuleSet, pins?: Pins): Findi
         fresh: freshFor(h),
         typeError: h.rule.errorClass === 'TypeError',
         constants: rules.python?.constants,
+        kinds: argumentKinds(site),
         loop: () => runningLoop(site.node, scopes()),
         held: () => lockHeld(site.node),
       });

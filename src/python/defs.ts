@@ -23,6 +23,21 @@ export function isAsyncDef(fn: Node): boolean {
   return fn.child(0)?.type === 'async';
 }
 
+const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
+
+/** A `yield` of `def` itself (not of a function, lambda or class nested in it): one search of the tree, not a walk node by node. */
+export function ownYield(def: Node): boolean {
+  return def.descendantsOfType('yield').some((y) => {
+    for (let p = y?.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return false;
+    return !!y;
+  });
+}
+
+/** An `async def` that does not yield, with no decorator: calling it gives a coroutine (one that yields gives an async generator). */
+export function isCoroutineFunction(def: Node | undefined): boolean {
+  return def?.type === 'function_definition' && isAsyncDef(def) && !decoratorNodes(def).length && !ownYield(def);
+}
+
 /** The innermost `function_definition` around the first non-blank character of line `row` (0-based) of `text`. */
 export function enclosingDef(root: Node, text: string, row: number): Node | undefined {
   const line = text.split('\n')[row] ?? '';

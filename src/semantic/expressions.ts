@@ -13,13 +13,14 @@ import { Annotations } from './annotations.js';
 import { Env, inert, type FnCtx, type LocalClass } from './env.js';
 import { Members } from './members.js';
 import { Narrowing } from './narrowing.js';
-import { callSite, type SiteObserver } from './sites.js';
+import { argTypes, callSite, type SiteObserver } from './sites.js';
 import type { CrossFile } from './crossfile.js';
 import { argumentNode, type ParamEffect } from './effects.js';
 import { CALLABLE, mayGive } from './projectfacts.js';
 import { prefilterFor } from '../prefilter/index.js';
 import { abbreviate } from '../parse/syntax.js';
 import { NONE, UNKNOWN, elementOf, isUnknown, refAtom, seqAtom, tupleAtom, union, type Atom, type Type } from './types.js';
+import { NOT_NONE_CALLS, NOT_NONE_SYNTAX, SOME, notNone } from './types.js';
 import { BUILTIN_EXCEPTION_NAME as BUILTIN_EXCEPTIONS } from '../python/builtins.js';
 import { resolveType } from './resolve.js';
 
@@ -134,10 +135,8 @@ export abstract class Expressions {
         const nn = l ? this.narrow(l, env, { ...ctx, record: false }) : { t: env, f: env };
         const op = n.child(1)?.type;
         const rt = r ? this.expr(r, op === 'and' ? nn.t : nn.f, ctx) : UNKNOWN;
-        return union(
-          lt.filter((a) => a.kind !== 'none'),
-          rt,
-        );
+        // `a or b` gives `a` only when true (not None); `a and b` gives `a` when false (None too).
+        return op === 'or' ? union(notNone(lt), rt) : union(lt, rt);
       }
       default:
         return this.collection(n, type, env, ctx);
@@ -177,16 +176,15 @@ export abstract class Expressions {
       case 'string':
         // Only an f-string (or t-string) has interpolations: other strings are not read child by child.
         if (mayInterpolate(n)) for (const c of kids(n)) if (c.type === 'interpolation') for (const x of kids(c)) this.expr(x, env, ctx);
-        return UNKNOWN;
+        return SOME;
       case 'concatenated_string':
         // Adjacent strings (`"a" f"{x()}"`): each part is a string, and an f- or t-string part is read as above.
         for (const c of kids(n)) if (c.type === 'string') this.expr(c, env, ctx);
-        return UNKNOWN;
-      case 'comment':
-        return UNKNOWN;
+        return SOME;
       default:
+        // A comment, among others: no kids, unknown.
         for (const c of kids(n)) this.expr(c, env, ctx);
-        return UNKNOWN;
+        return NOT_NONE_SYNTAX.has(type) ? SOME : UNKNOWN;
     }
   }
 
@@ -281,9 +279,10 @@ export abstract class Expressions {
       const callee = this.members.calleeNames(this.cross ? union(calleeT, this.resolveFor(calleeT, wanted ? name : CALLABLE)) : calleeT, inherited);
       // Recorded under its written name, or under the name it was imported as (`from json import loads as parse`).
       if (this.observer.wants(name) || callee.some((q) => this.observer.wants(q.slice(q.lastIndexOf('.') + 1)))) {
-        if (fn.type === 'attribute')
-          this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text, inherited.length ? inherited : undefined));
-        else this.observer.add(callSite(n, 'call', name, undefined, callee, undefined, inherited.length ? inherited : undefined));
+        const inh = inherited.length ? inherited : undefined;
+        const types = argTypes(list, args.pos, args.kw);
+        if (fn.type === 'attribute') this.observer.add(callSite(n, 'method', name, receiver, callee, field(fn, 'object')?.text, inh, undefined, types));
+        else this.observer.add(callSite(n, 'call', name, undefined, callee, undefined, inh, undefined, types));
       }
     }
     if (ctx.record) this.passedOn(n, calleeT, args, list);
@@ -292,6 +291,7 @@ export abstract class Expressions {
       const first = kids(argsNode)[0];
       if (first && calleeT.some((a) => a.kind === 'ref' && /(^|\.)typing\.cast$|^cast$/.test(a.qualname))) return this.annotation(first, env);
     }
+    if (fn.type === 'identifier' && NOT_NONE_CALLS.has(name) && isUnknown(calleeT)) return SOME;
     // One callee type (the common case): its result, without the list.
     if (calleeT.length === 1) return union(this.callResult(calleeT[0]!, args));
     const out: Type[] = [];

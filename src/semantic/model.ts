@@ -256,7 +256,8 @@ class Interpreter extends Statements {
       if (!p.name) return;
       let t: Type = UNKNOWN;
       if (i === 0 && cls && !isStatic) t = isClassMethod ? [classAtom(cls)] : [instAtom(cls)];
-      else if (p.annotation) t = this.annotation(p.annotation, outer);
+      // `x: Foo = None`: None when not passed (an implicit Optional).
+      else if (p.annotation) t = p.value?.type === 'none' ? union(this.annotation(p.annotation, outer), NONE) : this.annotation(p.annotation, outer);
       if (p.kind === 'star') t = [seqAtom(t)];
       else if (p.kind === 'kw') t = UNKNOWN;
       env.put(p.name, t);

@@ -8,7 +8,7 @@ import { guardFunction } from '../python/guards.js';
 import type { ClassRegistry } from '../rules/classes.js';
 import type { GuardSpec } from '../rules/types.js';
 import { Env, inert, type FnCtx } from './env.js';
-import { NONE, instAtom, union, type Atom, type Type } from './types.js';
+import { NONE, instAtom, notNone, union, type Atom, type Type } from './types.js';
 
 export interface NarrowHost {
   readonly classes: ClassRegistry;
@@ -17,6 +17,9 @@ export interface NarrowHost {
   /** What the project's other modules make of a type (cross-file: a project factory's result), before it is narrowed. */
   resolve?(t: Type): Type;
 }
+
+/** Built-in classes whose instances a value narrowed by `isinstance` is (the matcher reads `str` and the like as the argument's kind). */
+const BUILTIN_CLASSES = new Set(['str', 'bytes', 'int', 'float', 'bool', 'list', 'dict', 'tuple', 'set', 'frozenset', 'bytearray', 'complex']);
 
 /** A variable or `name.attr` path narrowing can refine. */
 function pathOf(n: Node): string | undefined {
@@ -70,8 +73,7 @@ export class Narrowing {
             const cur = this.current(l, env, ctx);
             const t = env.clone();
             const f = env.clone();
-            const notNone = cur.filter((a) => a.kind !== 'none');
-            (ops === 'is' ? f : t).put(path, notNone);
+            (ops === 'is' ? f : t).put(path, notNone(cur));
             (ops === 'is' ? t : f).put(path, NONE);
             return { t, f };
           }
@@ -98,10 +100,7 @@ export class Narrowing {
           if (path) {
             const cur = this.current(cond, env, ctx);
             const t = env.clone();
-            t.put(
-              path,
-              cur.filter((a) => a.kind !== 'none'),
-            );
+            t.put(path, notNone(cur));
             return { t, f: env };
           }
         }
@@ -154,6 +153,11 @@ export class Narrowing {
     const list = n.type === 'tuple' || n.type === 'parenthesized_expression' ? kids(n) : [n];
     const out: string[] = [];
     for (const c of list) {
+      // A built-in class the file does not rebind (`isinstance(x, str)`): its instances, as the matcher reads them (`builtins.str`).
+      if (c.type === 'identifier' && BUILTIN_CLASSES.has(c.text) && !env.lookup(c.text)) {
+        out.push(`builtins.${c.text}`);
+        continue;
+      }
       for (const a of this.host.expr(c, env, inert())) {
         if (a.kind === 'class') out.push(a.key);
         else if (a.kind === 'ref') out.push(this.host.classes.resolve(a.qualname) ?? `?${a.qualname}`);

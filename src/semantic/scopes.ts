@@ -5,7 +5,7 @@
  * exposes them (`FileModel.scopes`); the fix stage asks them where a name is free or taken.
  */
 import type { Node } from '../parse/parser.js';
-import { descendantsIn, field, identifierNames, namedChildren } from '../parse/syntax.js';
+import { descendantsIn, field, identifierNames, kids, namedChildren } from '../parse/syntax.js';
 import { targetNames } from '../python/bindings.js';
 import { BUILTINS } from '../python/builtins.js';
 import { importedNames, isTypeChecking } from '../python/imports.js';
@@ -59,6 +59,26 @@ const EXPRESSIONS = new Set([
 
 const WALRUS = new Set(['named_expression']);
 const DEFS = new Set(['function_definition', 'class_definition']);
+const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+
+/** `name` read at `at` is a parameter of a lambda around it, or a target of a comprehension around it (scopes this reader does not list). */
+function boundByExpression(name: string, at: Node): boolean {
+  for (let p = at.parent; p && !DEFS.has(p.type); p = p.parent) {
+    if (p.type === 'lambda' && parameters(p).some((q) => q.name === name)) return true;
+    if (
+      COMPREHENSIONS.has(p.type) &&
+      kids(p).some(
+        (c) =>
+          c.type === 'for_in_clause' &&
+          field(c, 'left')
+            ?.descendantsOfType('identifier')
+            .some((i) => i?.text === name),
+      )
+    )
+      return true;
+  }
+  return false;
+}
 
 /** `name` occurs in `text` between characters that cannot be part of a name (ASCII ones: a superset of where a name can be). */
 function wordIn(text: string, name: string): boolean {
@@ -202,6 +222,7 @@ export class Scopes {
 
   /** The statement that alone binds `name` read at `at` in the innermost scope binding it: one undecorated `class` or `def`. */
   definitionAt(name: string, at: Node): Node | undefined {
+    if (boundByExpression(name, at)) return undefined;
     for (const scope of this.scopesOf(at)) {
       if (!this.boundIn(scope).has(name)) continue;
       const { other, defs } = this.definitionsIn(scope);

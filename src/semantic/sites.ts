@@ -3,7 +3,8 @@
  * read it may want (`wants`: a rule trigger name) and keeps them, one per node.
  */
 import type { Node } from '../parse/parser.js';
-import { NEVER, union, type Type } from './types.js';
+import { field } from '../parse/syntax.js';
+import { NEVER, UNKNOWN, union, type Type } from './types.js';
 
 export interface CallSite {
   /** `call` node, or `attribute` node for a property read (`await proxy.metadata`). */
@@ -21,6 +22,8 @@ export interface CallSite {
   inherited?: string[];
   /** A call of a function that calls `name` on what this call passes it (./effects.ts): the calls on the way. */
   via?: string[];
+  /** The types of the call's arguments, by the node of each value (`f(x, k=y)`: `x`, `y`), where the call is (narrowed). */
+  args?: Map<number, Type>;
 }
 
 /** A call site with every field set, in one order: one hidden class for the sites of every kind (the matcher reads them all). */
@@ -33,8 +36,22 @@ export function callSite(
   receiverText?: string,
   inherited?: string[],
   via?: string[],
+  args?: Map<number, Type>,
 ): CallSite {
-  return { node, kind, name, receiver, callee, receiverText, inherited, via };
+  return { node, kind, name, receiver, callee, receiverText, inherited, via, args };
+}
+
+/** The argument types of a call by value node: the positional ones in order (a splat fills one), the keywords by name. */
+export function argTypes(list: readonly Node[], pos: readonly Type[], kw: ReadonlyMap<string, Type>): Map<number, Type> | undefined {
+  let out: Map<number, Type> | undefined;
+  let i = 0;
+  for (const a of list) {
+    if (a.type === 'comment') continue;
+    const value = a.type === 'keyword_argument' ? field(a, 'value') : a;
+    const t = a.type === 'keyword_argument' ? kw.get(field(a, 'name')?.text ?? '') : pos[i++];
+    if (value && t) (out ??= new Map()).set(value.id, t);
+  }
+  return out;
 }
 
 export interface SiteObserver {
@@ -68,6 +85,9 @@ export class SiteRecorder implements SiteObserver {
       return;
     }
     if (site.receiver) prev.receiver = union(prev.receiver ?? NEVER, site.receiver);
+    // Seen on several paths: an argument's type on each.
+    if (prev.args && site.args) for (const [id, t] of prev.args) prev.args.set(id, union(t, site.args.get(id) ?? UNKNOWN));
+    else prev.args = undefined;
     if (site.callee) prev.callee = [...new Set([...(prev.callee ?? []), ...site.callee])];
   }
 

@@ -14,7 +14,8 @@ export type Atom =
   /** Any homogeneous container (list, set, iterable, generator). */
   | { kind: 'seq'; elem: Type }
   | { kind: 'none' }
-  | { kind: 'unknown' };
+  /** Not known; `key` `'!none'`: known not to be None (a literal, an operator's result, a value narrowed by `is not None`). */
+  | { kind: 'unknown'; key?: '!none' };
 
 export type Type = readonly Atom[];
 
@@ -48,9 +49,47 @@ export const tupleAtom = (items: Type[]): Of<'tuple'> => make('tuple', undefined
 export const seqAtom = (elem: Type): Of<'seq'> => make('seq', undefined, undefined, undefined, undefined, undefined, undefined, undefined, elem) as Of<'seq'>;
 export const NONE_ATOM = make('none');
 export const UNKNOWN_ATOM = make('unknown');
+/** A value not known, except that it is not None. Every test of `kind === 'unknown'` reads it as unknown. */
+export const SOME_ATOM = make('unknown', '!none');
 
 export const UNKNOWN: Type = [UNKNOWN_ATOM];
 export const NONE: Type = [NONE_ATOM];
+export const SOME: Type = [SOME_ATOM];
+/** Expressions whose value is never None (an operator's result: no operator of a built-in type gives None). */
+export const NOT_NONE_SYNTAX = new Set([
+  'integer',
+  'float',
+  'true',
+  'false',
+  'binary_operator',
+  'unary_operator',
+  'comparison_operator',
+  'not_operator',
+  'dictionary',
+]);
+/** Built-ins whose call (when the file does not rebind the name) never gives None. */
+export const NOT_NONE_CALLS = new Set([
+  'str',
+  'repr',
+  'int',
+  'float',
+  'bool',
+  'bytes',
+  'bytearray',
+  'list',
+  'dict',
+  'tuple',
+  'set',
+  'frozenset',
+  'len',
+  'sorted',
+  'format',
+  'abs',
+  'round',
+  'hex',
+  'chr',
+  'ord',
+]);
 /** Empty, of the kind of the other types' arrays (packed, of objects: see parse/fastnodes.ts listOf). */
 export const NEVER: Type = (() => {
   const t: Atom[] = [UNKNOWN_ATOM];
@@ -80,6 +119,8 @@ export function atomKey(a: Atom, depth = 0): string {
       return `t(${s})`;
     case 'seq':
       return depth > 3 ? 's' : `s[${typeKey(a.elem, depth + 1)}]`;
+    case 'unknown':
+      return a.key ? 'unknown!' : 'unknown';
     default:
       return a.kind;
   }
@@ -108,9 +149,29 @@ export function union(...types: Type[]): Type {
   if (single) return only ?? NEVER;
   const seen = new Map<string, Atom>();
   for (const t of types) for (const a of t) seen.set(atomKey(a), a);
+  // Not known at all takes in not known but not None.
+  if (seen.has('unknown')) seen.delete('unknown!');
   const out = [...seen.values()];
   if (out.length > MAX_UNION) return [...out.slice(0, MAX_UNION), UNKNOWN_ATOM];
   return out;
+}
+
+/**
+ * Whether a value of this type is never None: each atom an instance, a class or function of the
+ * file, a container, or a value known not to be None. A name imported from elsewhere (`ref`: a
+ * module's variable, a call's symbolic result) may be None.
+ */
+export function neverNone(t: Type): boolean {
+  if (!t.length) return false;
+  for (const a of t) if (a.kind === 'none' || a.kind === 'ref' || (a.kind === 'unknown' && !a.key)) return false;
+  return true;
+}
+
+/** Not None: what a test that the value is not None (or is true) leaves of it. */
+export function notNone(t: Type): Type {
+  const out: Atom[] = [];
+  for (const a of t) if (a.kind !== 'none') out.push(a.kind === 'unknown' ? SOME_ATOM : a);
+  return union(out);
 }
 
 export function isUnknown(t: Type): boolean {

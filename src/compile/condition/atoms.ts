@@ -23,6 +23,13 @@ export function build(s: { param: string; len?: boolean; numeric?: true }, op: C
   return { k: 'cmp', param: s.param, op, value: v, ...(s.numeric ? { numeric: true as const } : {}) };
 }
 
+/** Calls that test a value's kind, as the abstract class they test (`callable(x)`: `isinstance(x, Callable)`); asyncio's and inspect's predicates by their last name. */
+export const KIND_CALLS = new Map([
+  ['callable', 'Callable'],
+  ['iscoroutine', 'Coroutine'],
+  ['isawaitable', 'Awaitable'],
+]);
+
 export const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });
 
 export function data(n: Node): Cond {

@@ -13,16 +13,7 @@ import { PathReader, statementAt } from './path.js';
 import { argumentsOnly } from './pure.js';
 import { and } from '../../rules/condition/simplify.js';
 import type { Cond, PyVal, RaiseCondition } from '../../rules/condition/types.js';
-
-const SCOPES = new Set(['function_definition', 'lambda', 'class_definition']);
-
-/** A `yield` of `def` itself (not of a function, lambda or class nested in it): one search of the tree, not a walk node by node. */
-function yields(def: Node): boolean {
-  return def.descendantsOfType('yield').some((y) => {
-    for (let p = y?.parent; p && p.id !== def.id; p = p.parent) if (SCOPES.has(p.type)) return false;
-    return !!y;
-  });
-}
+import { ownYield } from '../../python/defs.js';
 
 export interface ConditionOptions {
   /** A method's `self` or a class method's `cls` is not passed by the caller. */
@@ -98,7 +89,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
     ...base,
     when: exists ? and([exists, when]) : when,
     ...(pure ? { argumentsOnly: true as const } : {}),
-    ...(yields(def) ? { onIteration: true as const } : {}),
+    ...(ownYield(def) ? { onIteration: true as const } : {}),
     ...(path.exhausted ? { exhausted: path.exhausted } : {}),
     ...internalCheck(stmt, new Set(params.map((p) => p.name))),
   };

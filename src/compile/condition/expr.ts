@@ -13,7 +13,7 @@ import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, re
 import { keywordsLeft } from './kwpops.js';
 import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
-import { build, data, defaultMember, FLIP, keyword, nonEmpty, OPS } from './atoms.js';
+import { build, data, defaultMember, FLIP, KIND_CALLS, keyword, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
 import { contextTest, withHeld } from './context.js';
 import { unchangedBefore } from './unchanged.js';
@@ -22,8 +22,7 @@ import { calleeLibraryName } from './pure.js';
 import { convertedParam } from './converts.js';
 import { classIdentity, isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
 
-/** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. */
-/** `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
+/** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
 type Side =
   | { param: string; len?: boolean; numeric?: true }
   | { value: PyVal }
@@ -367,9 +366,10 @@ export class ExprReader {
       const p = ofType ?? this.param(what);
       if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
     }
-    // `callable(x)`: x is an instance of collections.abc.Callable.
-    const called = fn === 'callable' && args.length === 1 ? this.param(this.through(args[0]!)) : undefined;
-    if (called) return { k: 'isinstance', param: called, types: ['Callable'] };
+    // `callable(x)`, `iscoroutine(x)` (asyncio's, inspect's): x is an instance of that ABC (./atoms.ts KIND_CALLS).
+    const abc = args.length === 1 && fn ? KIND_CALLS.get(fn.slice(fn.lastIndexOf('.') + 1)) : undefined;
+    const called = abc && this.param(this.through(args[0]!));
+    if (called) return { k: 'isinstance', param: called, types: [abc] };
     // `keyword.iskeyword(name)` (any import of it): whether the name is one of Python's keywords.
     const callee = field(n, 'function');
     if (args.length === 1 && callee && calleeLibraryName(callee) === 'keyword.iskeyword') {

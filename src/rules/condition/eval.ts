@@ -9,9 +9,10 @@ export type Tri = boolean | undefined;
 
 /**
  * What a value is known to be when its value is not: a builtin literal's type, a function a `def`
- * binds, or an `instance` of a class the checked file defines over `object` alone (src/match/bind.ts).
+ * binds, an `instance` of a class the checked file defines over `object` alone (src/match/bind.ts),
+ * a `coroutine` (what calling the file's `async def` gives), or an `object`: any value but None.
  */
-export type Kind = PyVal['t'] | 'function' | 'instance';
+export type Kind = PyVal['t'] | 'function' | 'instance' | 'object' | 'coroutine';
 
 /** What a call gives one parameter. */
 export interface Bound {
@@ -95,6 +96,8 @@ const BUILTIN_TYPES: Record<string, Kind[]> = {
   Hashable: ['none', 'bool', 'int', 'float', 'str', 'bytes', 'tuple'],
   // A class object or a def's function is callable; no literal is.
   Callable: ['class', 'function'],
+  Coroutine: ['coroutine'], // what calling an `async def` gives (`iscoroutine`, `isawaitable`); no literal, class or function is one
+  Awaitable: ['coroutine'],
 };
 
 /** A type as written (`_Sequence`, `collections.abc.Sequence`, `builtins.str`) → its key in BUILTIN_TYPES. */
@@ -249,10 +252,10 @@ function isInstance(v: { t: Kind }, c: { types: string[]; exact?: true; plain?: 
 
 /** A condition over a value of which only the kind is known: `isinstance` and `is None` are decided, and a function is true. */
 function byType(c: Cond, t: Kind): Tri {
-  // Hashability of a tuple depends on its items.
-  if (c.k === 'isinstance' && !c.subclass) return c.types.some((x) => typeKey(x) === 'Hashable') ? undefined : isInstance({ t }, c);
+  // Hashability of a tuple depends on its items; of an `object` (not None), only `is None` is known.
+  if (c.k === 'isinstance' && !c.subclass) return t === 'object' || c.types.some((x) => typeKey(x) === 'Hashable') ? undefined : isInstance({ t }, c);
   if (c.k === 'cmp' && (c.op === 'is' || c.op === 'is not') && c.value.t === 'none') return (t === 'none') === (c.op === 'is');
-  if (c.k === 'truthy' && t === 'function') return true;
+  if (c.k === 'truthy' && (t === 'function' || t === 'coroutine')) return true;
   return undefined;
 }
 
