@@ -20,12 +20,16 @@ export interface HandledBy {
 }
 
 /**
- * `lazy`: the raise happens when the iterator the call returns is iterated, so a call passed as an
- * argument of the checked callable (`self.assertRaises(ValueError, list, summarize(a, b))`) raises
- * inside the check.
+ * `lazy`: the raise happens when the iterator (or coroutine) the call returns is iterated (or run), so a
+ * call passed as an argument of the checked callable (`self.assertRaises(ValueError, list, summarize(a, b))`,
+ * `assertRaises(E, loop.run_until_complete, wait([]))`) raises inside the check.
  */
 export function handledBy(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy, lazy = false, depth = 0): HandledBy | undefined {
-  const passed = lazy && node.parent?.type === 'argument_list' ? raisesCallable(node, errorClass, model, exc, 2) : undefined;
+  const passed = !lazy
+    ? undefined
+    : node.parent?.type === 'argument_list'
+      ? raisesCallable(node, errorClass, model, exc, 2)
+      : lazyThroughLocal(node, errorClass, model, exc);
   if (passed) return passed;
   let child: Node = node;
   // Parents asked once: the fix stage climbs from the same calls (../fix/site.ts locate).
@@ -54,7 +58,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
 }
 
 export function filterHandled(findings: Finding[], model: FileModel, exc: ExceptionHierarchy): Finding[] {
-  return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc, f.rule.condition.onIteration));
+  return findings.filter((f) => !handledBy(f.site.node, f.rule.errorClass, model, exc, f.rule.condition.onIteration ?? f.rule.condition.onAwait));
 }
 
 /** Certain findings in a block of the file's own context manager (a helper around assertRaises, which may handle the error) become possible. */
@@ -156,6 +160,17 @@ function raisesCallable(lambda: Node, errorClass: string, model: FileModel, exc:
   if (positional.findIndex((a) => a.id === lambda.id) < from) return undefined;
   const classes = positional[0] ? flattenClasses(positional[0]) : [];
   return classes.some((n) => classMatches(n, errorClass, model, exc)) ? { kind: 'suppress', node: call } : undefined;
+}
+
+/** `coro = wait(...)`, then `assertRaises(E, loop.run_until_complete, coro)`: a lazy call bound to a local whose one use is an argument of the checked callable. */
+function lazyThroughLocal(node: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): HandledBy | undefined {
+  const a = node.parent;
+  const name = a?.type === 'assignment' && field(a, 'right')?.id === node.id ? field(a, 'left') : null;
+  if (name?.type !== 'identifier' || a!.parent?.type !== 'expression_statement') return undefined;
+  let scope: Node | null = a!.parent;
+  while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = scope.parent;
+  const uses = (scope ?? a!).descendantsOfType('identifier').filter((i): i is Node => !!i && i.text === name.text && i.id !== name.id);
+  return uses.length === 1 && uses[0]!.startIndex > a!.endIndex ? raisesCallable(uses[0]!, errorClass, model, exc, 2) : undefined;
 }
 
 function withSuppresses(w: Node, errorClass: string, model: FileModel, exc: ExceptionHierarchy): boolean {

@@ -6,7 +6,7 @@
  */
 import type { Node } from '../parse/parser.js';
 import type { Scopes } from '../semantic/scopes.js';
-import { localLiteral } from './locals.js';
+import { localDisplay, localLiteral } from './locals.js';
 import { loopItems } from './loops.js';
 import { isFunctionValue } from './callables.js';
 import { splatSources } from './splats.js';
@@ -23,7 +23,7 @@ import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, 
 import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsHeld, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
 import { ASKS_FOR_ERROR } from '../python/params.js';
-import { pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
+import { literalOf, pyRepr, strPrefix, typeOfExpr } from '../rules/condition/literal.js';
 import type { Cond, ParamSpec, PyVal, RaiseCondition } from '../rules/condition/types.js';
 import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
@@ -55,6 +55,14 @@ function sequenceLength(n: Node | null | undefined, depth: number): number | und
   return n && (n.type === 'list' || n.type === 'tuple' || n.type === 'binary_operator' || n.type === 'parenthesized_expression')
     ? displayLength(n, depth)
     : undefined;
+}
+
+/** What each item of a list or tuple written out (no splat) is known to be: its literal's kind, its syntax's (`main()` of an `async def`). */
+function itemKinds(n: Node, scopes: (() => Scopes) | undefined): (Kind | undefined)[] | undefined {
+  if (n.type !== 'list' && n.type !== 'tuple') return undefined;
+  const items = namedChildren(n).filter((x) => x.type !== 'comment');
+  if (items.some((x) => x.type === 'list_splat' || x.type === 'parenthesized_list_splat')) return undefined;
+  return items.map((x) => literalOf(x)?.t ?? typeOfExpr(x) ?? argType(x, scopes));
 }
 
 /**
@@ -110,7 +118,10 @@ function syntaxBound(call: Node, scopes: (() => Scopes) | undefined, constants: 
       (n.type === 'identifier' && scopes ? localLiteral(n, call, scopes(), (name) => consts.get(name)) : undefined) ??
       (scopes ? namedValue(n, call, scopes(), constants) : undefined);
     const prefix = v ? undefined : strPrefix(n);
-    const length = v ? undefined : displayLength(n);
+    // A local bound once to a list or tuple written out (./locals.ts): its length and items.
+    const shown = !v && n.type === 'identifier' && scopes ? (localDisplay(n, call, scopes()) ?? n) : n;
+    const length = v ? undefined : displayLength(shown);
+    const items = v ? undefined : itemKinds(shown, scopes);
     const b: Bound = v
       ? { value: v, given: true, text: n.text }
       : {
@@ -119,6 +130,7 @@ function syntaxBound(call: Node, scopes: (() => Scopes) | undefined, constants: 
           text: n.text,
           ...(prefix ? { prefix } : {}),
           ...(length !== undefined ? { length } : {}),
+          ...(items ? { items } : {}),
         };
     known.set(n.id, b);
     return b;

@@ -141,23 +141,39 @@ export function namesOf(fn: Node): Map<string, NameUse> {
   return names;
 }
 
-/** The literal a local name `n` (an argument of `call`) holds there, per the rules above. */
-export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (name: string) => PyVal | undefined): PyVal | undefined {
+/** The one plain binding of local `n` above `call`, in a block that holds the call (per the rules above). */
+function bindingAbove(n: Node, call: Node, scopes: Scopes): { right: Node; stmt: Node; use: NameUse; scope: Node } | undefined {
   if (n.type !== 'identifier') return undefined;
   const scope = scopes.scopesOf(n)[0];
   if (scope?.type !== 'function_definition') return undefined;
-  const u = namesOf(scope).get(n.text);
-  const binding = u && !u.other && u.bindings.length === 1 ? u.bindings[0]! : undefined;
+  const use = namesOf(scope).get(n.text);
+  const binding = use && !use.other && use.bindings.length === 1 ? use.bindings[0]! : undefined;
   const stmt = binding?.parent;
-  if (!binding || !stmt?.parent || !contains(stmt.parent, call) || stmt.endIndex > call.startIndex) return undefined;
-  const value = literalOf(field(binding, 'right'), constant);
+  const right = binding ? field(binding, 'right') : null;
+  if (!right || !stmt?.parent || !contains(stmt.parent, call) || stmt.endIndex > call.startIndex) return undefined;
+  return { right, stmt, use: use!, scope };
+}
+
+/** A list, dict or set a local holds: not read (and so perhaps changed) before the call, on this pass or an earlier one. */
+function unchangedUntil(n: Node, call: Node, b: { stmt: Node; use: NameUse; scope: Node }, value: PyVal, scopes: Scopes): boolean {
+  const body = field(b.scope, 'body');
+  for (let p = call.parent; p && p.id !== body?.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, b.stmt)) return false;
+  return b.use.reads.every((r) => r.id === n.id || r.startIndex < b.stmt.startIndex || r.startIndex >= call.endIndex || untouchedBy(r, value, scopes));
+}
+
+/** The literal a local name `n` (an argument of `call`) holds there, per the rules above. */
+export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (name: string) => PyVal | undefined): PyVal | undefined {
+  const b = bindingAbove(n, call, scopes);
+  const value = b && literalOf(b.right, constant);
   if (!value || !MUTABLE.has(value.t)) return value;
-  // A list, dict or set: not read (and so perhaps changed) before the call, on this pass or an earlier one.
-  const body = field(scope, 'body');
-  for (let p = call.parent; p && p.id !== body?.id; p = p.parent) if (LOOPS.has(p.type) && !contains(p, stmt)) return undefined;
-  return u!.reads.every((r) => r.id === n.id || r.startIndex < stmt.startIndex || r.startIndex >= call.endIndex || untouchedBy(r, value, scopes))
-    ? value
-    : undefined;
+  return unchangedUntil(n, call, b, value, scopes) ? value : undefined;
+}
+
+/** The list or tuple written out that local `n` holds at `call`, the list unchanged since (`args = [range(0), dict(a=1)]`): its length, its items. */
+export function localDisplay(n: Node, call: Node, scopes: Scopes): Node | undefined {
+  const b = bindingAbove(n, call, scopes);
+  if (b?.right.type === 'tuple') return b.right;
+  return b?.right.type === 'list' && unchangedUntil(n, call, b, { t: 'list', items: [] }, scopes) ? b.right : undefined;
 }
 
 /**

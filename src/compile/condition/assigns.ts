@@ -57,6 +57,8 @@ export interface Assign {
   noneMeans?: PyVal;
   /** `p = sorted(p)` / `list(p)` / `tuple(p)`: a rebinding that keeps the parameter's length. */
   keepsLength?: boolean;
+  /** Or the kinds of its items (`p = set(p)`). */
+  keepsItems?: boolean;
   /** A rebinding under `if G:` (no `elif`/`else`) in the def's own body: when G is false the parameter keeps its value. */
   guard?: Node;
   /** A local `n = len(p)` of a parameter: `n` stands for the parameter's length. */
@@ -113,6 +115,7 @@ export function readAssigns(def: Node, params: Map<string, ParamSpec>, constant:
             node: n,
             noneMeans: noneReplacement(n, id.text, constant),
             keepsLength: keepsLength(n, id.text),
+            keepsItems: keepsLength(n, id.text, /^(sorted|list|tuple|set|frozenset)$/),
             guard: guardOf(n, def),
           });
         else
@@ -263,11 +266,11 @@ function guardOf(a: Node, def: Node): Node | undefined {
   return field(around.ifs, 'condition') ?? undefined;
 }
 
-/** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length. */
-function keepsLength(a: Node, name: string): boolean {
+/** `p = sorted(p)`, `p = list(p)`, `p = tuple(p)` (any keyword arguments): the rebinding keeps p's length (`set(p)` too: its items). */
+function keepsLength(a: Node, name: string, fns = /^(sorted|list|tuple)$/): boolean {
   if (a.type !== 'assignment' || field(a, 'left')?.text !== name) return false;
   const right = field(a, 'right');
-  if (right?.type !== 'call' || !/^(sorted|list|tuple)$/.test(field(right, 'function')?.text ?? '')) return false;
+  if (right?.type !== 'call' || !fns.test(field(right, 'function')?.text ?? '')) return false;
   const args = namedChildren(field(right, 'arguments') ?? right).filter((x) => x.type !== 'keyword_argument' && x.type !== 'comment');
   return args.length === 1 && args[0]!.type === 'identifier' && args[0]!.text === name;
 }

@@ -3,7 +3,7 @@ import type { Node } from '../../parse/parser.js';
 import { stepText } from '../../rules/condition/derived.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { namedChildren } from '../../parse/syntax.js';
+import { field, namedChildren } from '../../parse/syntax.js';
 
 /** A test of a keyword read from `**kwargs`: over the keyword when it was passed, over the default when not. */
 export function keyword(
@@ -24,11 +24,45 @@ export function build(s: { param: string; len?: boolean; numeric?: true }, op: C
 }
 
 /** Calls that test a value's kind, as the abstract class they test (`callable(x)`: `isinstance(x, Callable)`); asyncio's and inspect's predicates by their last name. */
-export const KIND_CALLS = new Map([
+const KIND_CALLS = new Map([
   ['callable', 'Callable'],
   ['iscoroutine', 'Coroutine'],
   ['isawaitable', 'Awaitable'],
+  ['isfuture', 'Future'],
 ]);
+
+/**
+ * `callable(x)`, `iscoroutine(x)` of a parameter (`param` reads it): an instance of that abstract
+ * class; `any(iscoroutine(f) for f in fs)`: some item of the parameter (`items` reads it) is one.
+ */
+export function kindCall(
+  call: Node,
+  param: (n: Node) => string | undefined,
+  items: (name: string, row: number) => string | undefined,
+): Extract<Cond, { k: 'isinstance' }> | undefined {
+  const fn = field(call, 'function')?.text;
+  const list = field(call, 'arguments');
+  const args = list ? namedChildren(list).filter((a) => a.type !== 'comment') : [];
+  const abc = args.length === 1 && list?.type === 'argument_list' && fn ? KIND_CALLS.get(fn.slice(fn.lastIndexOf('.') + 1)) : undefined;
+  const p = abc && param(args[0]!);
+  if (p) return { k: 'isinstance', param: p, types: [abc] };
+  if (fn !== 'any' || list?.type !== 'generator_expression') return undefined;
+  const clauses = args.filter((c) => c.type === 'for_in_clause' || c.type === 'if_clause');
+  const clause = clauses.length === 1 && clauses[0]!.type === 'for_in_clause' ? clauses[0]! : undefined;
+  const item = clause ? field(clause, 'left') : null;
+  const body = field(list, 'body');
+  const inner =
+    item?.type === 'identifier' && body?.type === 'call'
+      ? kindCall(
+          body,
+          (a) => (a.type === 'identifier' && a.text === item.text ? a.text : undefined),
+          () => undefined,
+        )
+      : undefined;
+  const right = clause ? field(clause, 'right') : null;
+  const over = inner && !inner.items && right?.type === 'identifier' ? items(right.text, right.startPosition.row) : undefined;
+  return over ? { ...inner!, param: over, items: true } : undefined;
+}
 
 export const nonEmpty = (param: string): Cond => ({ k: 'len', param, op: '!=', value: { t: 'int', v: 0 } });
 

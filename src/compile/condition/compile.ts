@@ -13,7 +13,7 @@ import { PathReader, statementAt } from './path.js';
 import { argumentsOnly } from './pure.js';
 import { and } from '../../rules/condition/simplify.js';
 import type { Cond, PyVal, RaiseCondition } from '../../rules/condition/types.js';
-import { ownYield } from '../../python/defs.js';
+import { isAsyncDef, ownYield } from '../../python/defs.js';
 
 export interface ConditionOptions {
   /** A method's `self` or a class method's `cls` is not passed by the caller. */
@@ -89,7 +89,7 @@ export function compileCondition(def: Node, row: number, root: Node, o: Conditio
     ...base,
     when: exists ? and([exists, when]) : when,
     ...(pure ? { argumentsOnly: true as const } : {}),
-    ...(ownYield(def) ? { onIteration: true as const } : {}),
+    ...(ownYield(def) ? { onIteration: true as const } : isAsyncDef(def) ? { onAwait: true as const } : {}),
     ...(path.exhausted ? { exhausted: path.exhausted } : {}),
     ...internalCheck(stmt, new Set(params.map((p) => p.name))),
   };

@@ -13,7 +13,7 @@ import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, re
 import { keywordsLeft } from './kwpops.js';
 import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
-import { build, data, defaultMember, FLIP, KIND_CALLS, keyword, nonEmpty, OPS } from './atoms.js';
+import { build, data, defaultMember, FLIP, keyword, kindCall, nonEmpty, OPS } from './atoms.js';
 import { ClassState, selfAttr } from './state.js';
 import { contextTest, withHeld } from './context.js';
 import { unchangedBefore } from './unchanged.js';
@@ -102,11 +102,12 @@ export class ExprReader {
   /** Parameters read as data (not known) while a test is read under the guards that rebind them. */
   private hidden = new Set<string>();
 
-  /** A parameter whose length is known at `row`: not rebound before it, or rebound only by `sorted`/`list`/`tuple` of itself. */
-  private lengthParam(name: string, row: number): string | undefined {
+  /** A parameter whose length (`items`: its items' kinds) is known at `row`: not rebound before it, or rebound only by `sorted`/`list`/`tuple` (`set`) of itself. */
+  private readonly itemsParam = (name: string, row: number) => this.lengthParam(name, row, true);
+  private lengthParam(name: string, row: number, items = false): string | undefined {
     const p = this.hidden.has(name) ? undefined : this.params.get(name);
     if (!p || p.kind === 'var-keyword') return undefined;
-    return this.assigns.every((a) => a.name !== name || a.row >= row || a.keepsLength) ? name : undefined;
+    return this.assigns.every((a) => a.name !== name || a.row >= row || (items ? a.keepsItems : a.keepsLength)) ? name : undefined;
   }
 
   side(n: Node): Side {
@@ -366,10 +367,8 @@ export class ExprReader {
       const p = ofType ?? this.param(what);
       if (p && types) return isinstanceOf(p, types, fn === 'issubclass' && !ofType ? { subclass: true } : {}, this.defs);
     }
-    // `callable(x)`, `iscoroutine(x)` (asyncio's, inspect's): x is an instance of that ABC (./atoms.ts KIND_CALLS).
-    const abc = args.length === 1 && fn ? KIND_CALLS.get(fn.slice(fn.lastIndexOf('.') + 1)) : undefined;
-    const called = abc && this.param(this.through(args[0]!));
-    if (called) return { k: 'isinstance', param: called, types: [abc] };
+    const kindTest = kindCall(n, (a) => this.param(this.through(a)), this.itemsParam);
+    if (kindTest) return kindTest;
     // `keyword.iskeyword(name)` (any import of it): whether the name is one of Python's keywords.
     const callee = field(n, 'function');
     if (args.length === 1 && callee && calleeLibraryName(callee) === 'keyword.iskeyword') {

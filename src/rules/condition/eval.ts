@@ -1,58 +1,11 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { and, not, or, truthy } from './simplify.js';
-import type { CmpOp, Cond, CtorArg, PyVal, StateFact } from './types.js';
+import type { Binding, Bound, CmpOp, Cond, CtorArg, CtorArgs, Kind, PyVal, StateFact, Tri } from './types.js';
 import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
 import { follow, followPrefix, splitPath } from './derived.js';
 import { conversionCaught } from './convert.js';
 
-export type Tri = boolean | undefined;
-
-/**
- * What a value is known to be when its value is not: a builtin literal's type, a function a `def`
- * binds, an `instance` of a class the checked file defines over `object` alone (src/match/bind.ts),
- * a `coroutine` (what calling the file's `async def` gives), or an `object`: any value but None.
- */
-export type Kind = PyVal['t'] | 'function' | 'instance' | 'object' | 'coroutine';
-
-/** What a call gives one parameter. */
-export interface Bound {
-  /** The value when known (a literal argument, a literal default, a module constant). */
-  value?: PyVal;
-  /** Its builtin type when the value is not known but the syntax says it (`dict(f=x)`, `[y for y in z]`, an f-string). */
-  type?: Kind;
-  /** A str whose first characters are known (`'gi.repository.' + name`: ./literal.ts strPrefix), never empty. */
-  prefix?: string;
-  /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
-  given: Tri;
-  /** The argument as written, for messages. */
-  text?: string;
-  /** `*args` filled by positional arguments that are not all literals: how many (its length and truthiness are known). */
-  length?: number;
-}
-
-/** The arguments of the constructor call a fresh receiver came from: literal values where they are literals. */
-export interface CtorArgs {
-  positional: (PyVal | undefined)[];
-  keywords: Map<string, PyVal | undefined>;
-  /** A `*args` or `**kwargs` in the call: what it fills is not known. */
-  splat: boolean;
-}
-
-export interface Binding {
-  params: Map<string, Bound>;
-  /** Keywords passed explicitly (for `'key' in kwargs`). */
-  keywords: Set<string>;
-  /** The call has `**mapping`: any keyword may be passed. */
-  kwSplat: boolean;
-  /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
-  fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs; seq?: readonly { name: string; dominates: boolean }[] };
-  /** An asyncio event loop is running where the call is (in an `async def`), or none is (a `__main__` block). */
-  loop?: boolean;
-  /** The receiver's lock is held where the call is (in its `with`, after its `acquire()`). */
-  held?: boolean;
-  /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
-  caller?: Map<string, Bound>;
-}
+export type { Binding, Bound, CtorArgs, Kind, Tri } from './types.js';
 
 /** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
 export function boundOf(b: Binding, name: string): Bound | undefined {
@@ -98,6 +51,8 @@ const BUILTIN_TYPES: Record<string, Kind[]> = {
   Callable: ['class', 'function'],
   Coroutine: ['coroutine'], // what calling an `async def` gives (`iscoroutine`, `isawaitable`); no literal, class or function is one
   Awaitable: ['coroutine'],
+  // asyncio's `isfuture(x)` (a Future by duck typing): no literal, coroutine, class or function is one.
+  Future: [],
 };
 
 /** A type as written (`_Sequence`, `collections.abc.Sequence`, `builtins.str`) → its key in BUILTIN_TYPES. */
@@ -364,6 +319,8 @@ export function evaluate(c: Cond, b: Binding): Tri {
     }
     default: {
       const bound = boundOf(b, c.param);
+      // `any(iscoroutine(f) for f in fs)`: some item of the argument is one.
+      if (c.k === 'isinstance' && c.items) return c.subclass ? undefined : someItem(bound, (t) => isInstance({ t }, c));
       const v = bound?.value;
       if (!v && bound?.length !== undefined && (c.k === 'truthy' || c.k === 'len')) return c.k === 'truthy' ? bound.length > 0 : compare({ t: 'int', v: bound.length }, c.op, c.value);
       if (!v && bound?.prefix && (c.k === 'truthy' || c.k === 'len')) {
@@ -387,6 +344,20 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return compare(v, c.op, c.value);
     }
   }
+}
+
+/** Whether some item of a list, tuple or set (a literal, or one written out whose items' kinds are known) passes `test`. */
+function someItem(bound: Bound | undefined, test: (t: Kind) => Tri): Tri {
+  const v = bound?.value;
+  const kinds = v && (v.t === 'list' || v.t === 'tuple' || v.t === 'set') ? v.items.map((x) => x.t) : bound?.items;
+  if (!kinds) return undefined;
+  let out: Tri = false;
+  for (const k of kinds) {
+    const r = k === undefined ? undefined : test(k);
+    if (r === true) return true;
+    if (r === undefined) out = undefined;
+  }
+  return out;
 }
 
 /** What is left of `c` once the call's arguments decide what they can: decided parts fold away. */

@@ -149,6 +149,8 @@ const FAILED_TYPE_TEST = /^not (?:hasattr\((\w+), *(['"])\w+\2\)|callable\((\w+)
  * `inspect.ismethod(func)`): in a TypeError's condition, a test of what kind of object the argument is.
  */
 const KIND_PREDICATE = /^(?:not )?(?:[A-Za-z_]\w*\.)*is_?[a-z]\w*\((\w+)\)$/;
+/** asyncio's and inspect's kind predicates the compiler reads as `isinstance` (`iscoroutine(x)`: compile/condition/atoms.ts). */
+const PREDICATE_TYPES = new Set(['Coroutine', 'Awaitable', 'Future']);
 
 /**
  * The condition needs a parameter to fail a type test (`not isinstance(p, T)`, `not
@@ -188,7 +190,7 @@ export function onlyTypeTests(c: Cond, params: ReadonlySet<string>, kinds = fals
     if (x.k === 'and' || x.k === 'or') return x.es.every(kind);
     return x.k === 'data' && params.has(KIND_PREDICATE.exec(x.text)?.[1] ?? '');
   };
-  if (kinds && kind(c) && mentionsData(c)) return c;
+  if (kinds && kind(c) && someAtom(c, (x) => x.k === 'data' || (x.k === 'isinstance' && PREDICATE_TYPES.has(x.types.join())))) return c;
   const pushed = pushNot(c);
   return (pushed.k === 'and' ? pushed.es : [pushed]).find(failed);
 }

@@ -60,6 +60,8 @@ export type Cond =
       exact?: true;
       /** Those of `types` that are plain classes of the raising module (../../compile/condition/helpers.ts): no built-in value, class object or function is one. */
       plain?: string[];
+      /** Some item of the parameter is one (`any(iscoroutine(f) for f in fs)`). */
+      items?: true;
     }
   /** The argument was passed: `'name' in kwargs`, or a parameter compared with its sentinel default (`x is not _MISSING`). */
   /** `others`: a keyword other than these was passed to the `**` parameter (`if kwargs:` after the def popped them). */
@@ -136,6 +138,8 @@ export interface RaiseCondition {
    * iterated (the arguments are the call's): the call site is reported, as possible at most.
    */
   onIteration?: true;
+  /** The raising def is an `async def`: the raise happens when the coroutine the call returns runs (certain only where it is awaited or run). */
+  onAwait?: true;
   /**
    * The raise follows a retry loop (`for seq in range(TMP_MAX):`, its header) that returns on success:
    * it happens only when every attempt failed (../controlflow.ts: not a finding by default).
@@ -151,4 +155,55 @@ export interface RaiseCondition {
   unknown?: string;
   /** The names this condition is written for (the raising def, its aliases, its class for a constructor): another entry point reaches the raise through code the record does not show. */
   entries: string[];
+}
+
+export type Tri = boolean | undefined;
+
+/**
+ * What a value is known to be when its value is not: a builtin literal's type, a function a `def`
+ * binds, an `instance` of a class the checked file defines over `object` alone (src/match/bind.ts),
+ * a `coroutine` (what calling the file's `async def` gives), or an `object`: any value but None.
+ */
+export type Kind = PyVal['t'] | 'function' | 'instance' | 'object' | 'coroutine';
+
+/** What a call gives one parameter. */
+export interface Bound {
+  /** The value when known (a literal argument, a literal default, a module constant). */
+  value?: PyVal;
+  /** Its builtin type when the value is not known but the syntax says it (`dict(f=x)`, `[y for y in z]`, an f-string). */
+  type?: Kind;
+  /** A str whose first characters are known (`'gi.repository.' + name`: ./literal.ts strPrefix), never empty. */
+  prefix?: string;
+  /** Whether the caller passed it: `undefined` when a `*args` / `**kwargs` may have. */
+  given: Tri;
+  /** The argument as written, for messages. */
+  text?: string;
+  /** `*args` filled by positional arguments that are not all literals: how many (its length and truthiness are known). */
+  length?: number;
+  /** A list or tuple written out: what each item is known to be (`[main(), t]`: a coroutine, not known). */
+  items?: (Kind | undefined)[];
+}
+
+/** The arguments of the constructor call a fresh receiver came from: literal values where they are literals. */
+export interface CtorArgs {
+  positional: (PyVal | undefined)[];
+  keywords: Map<string, PyVal | undefined>;
+  /** A `*args` or `**kwargs` in the call: what it fills is not known. */
+  splat: boolean;
+}
+
+export interface Binding {
+  params: Map<string, Bound>;
+  /** Keywords passed explicitly (for `'key' in kwargs`). */
+  keywords: Set<string>;
+  /** The call has `**mapping`: any keyword may be passed. */
+  kwSplat: boolean;
+  /** The receiver is fresh from the raising class's constructor, with these methods called on it since (src/semantic/fresh.ts). */
+  fresh?: { called: ReadonlySet<string>; subclass?: true; args?: CtorArgs; seq?: readonly { name: string; dominates: boolean }[] };
+  /** An asyncio event loop is running where the call is (in an `async def`), or none is (a `__main__` block). */
+  loop?: boolean;
+  /** The receiver's lock is held where the call is (in its `with`, after its `acquire()`). */
+  held?: boolean;
+  /** Parameters that only the calling function's own caller can fill (through its `**kw` / `*args`), at their defaults (match/splats.ts). */
+  caller?: Map<string, Bound>;
 }

@@ -53,6 +53,7 @@ export function condText(c: Cond, top = true): string {
     case 'truthy':
       return c.param;
     case 'isinstance':
+      if (c.items) return `an item of ${c.param} is a ${c.types.join(' or ')}`;
       if (!c.subclass && c.types.join() === 'Callable') return `callable(${c.param})`;
       return c.exact ? exactText(c, 'in') : `${c.subclass ? 'issubclass' : 'isinstance'}(${c.param}, ${c.types.join(' | ')})`;
     case 'given':
@@ -88,7 +89,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
     }
     if (c.e.k === 'given') return condText(c);
     if (c.e.k === 'isinstance') {
-      const v = boundOf(b, c.e.param)?.value;
+      const v = c.e.items ? undefined : boundOf(b, c.e.param)?.value;
       if (v && c.e.types.join() === 'Callable') return `${c.e.param}=${pyRepr(v)} is not callable`;
       return v ? `${c.e.param}=${pyRepr(v)} is not a ${c.e.subclass ? 'subclass of ' : ''}${c.e.types.map(shownType).join(' or ')}` : undefined;
     }
@@ -106,7 +107,7 @@ function atomWords(c: Cond, b: Binding): string | undefined {
   if (!v) return undefined;
   const shown = `${c.param}=${pyRepr(v)}`;
   if (c.k === 'truthy') return `${shown} is true`;
-  if (c.k === 'isinstance') return `${shown} is a ${c.subclass ? 'subclass of ' : ''}${c.types.map(shownType).join(' or ')}`;
+  if (c.k === 'isinstance') return `${shown}${c.items ? ' holds' : ' is'} a ${c.subclass ? 'subclass of ' : ''}${c.types.map(shownType).join(' or ')}`;
   if (c.k === 'len' && c.op === '==' && c.value.t === 'int' && c.value.v === 0) return `${shown} is empty`;
   if (c.k === 'len') return isNonEmpty(c) ? `${shown} is not empty` : `len(${c.param})=${lengthOf(v)} ${c.op === 'not in' ? 'is not one of' : c.op === 'in' ? 'is one of' : c.op} ${c.op === 'in' || c.op === 'not in' ? list(c.value) : pyRepr(c.value)}`;
   if (c.op === 'in') return `${shown} is one of ${list(c.value)}`;
