@@ -30,6 +30,7 @@ import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 /** `[x, f(y)]`, `(a, b)`, `{k: v}`: a list, tuple, set or dict written out, with no splat, has as many items as it shows (whatever they are). */
 /** `[a] * 5 + [b, c]`: lists (or tuples) written out, joined with `+` and repeated by an integer literal, have the length that makes. */
 function displayLength(n: Node, depth = 0): number | undefined {
+  if (n.type === 'call' && field(n, 'function')?.text === 'range') return rangeLength(n);
   if (n.type === 'parenthesized_expression' && depth < 8) return sequenceLength(namedChildren(n)[0], depth + 1);
   if (n.type === 'binary_operator' && depth < 8) {
     const op = n.children.find((c) => c && !c.isNamed)?.type;
@@ -48,6 +49,17 @@ function displayLength(n: Node, depth = 0): number | undefined {
   if (n.type !== 'list' && n.type !== 'tuple' && n.type !== 'set' && n.type !== 'dictionary') return undefined;
   const items = namedChildren(n).filter((x) => x.type !== 'comment');
   return items.some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat' || x.type === 'parenthesized_list_splat') ? undefined : items.length;
+}
+
+/** `range(0, 101)`, `range(10, 0, -2)` of integers written out: its length (as Python's `len(range(...))`). */
+function rangeLength(call: Node): number | undefined {
+  const list = field(call, 'arguments');
+  const args = list?.type === 'argument_list' ? namedChildren(list).filter((x) => x.type !== 'comment') : [];
+  const ints = args.map((a) => (/^-?\s*\d+$/.test(a.text) && (a.type === 'integer' || a.type === 'unary_operator') ? Number(a.text.replace(/\s+/g, '')) : NaN));
+  if (!ints.length || ints.length > 3 || ints.some((x) => !Number.isSafeInteger(x))) return undefined;
+  const [start, stop, step] = ints.length === 1 ? [0, ints[0]!, 1] : [ints[0]!, ints[1]!, ints[2] ?? 1];
+  if (step === 0) return undefined;
+  return Math.max(0, Math.ceil((stop - start) / step));
 }
 
 /** The length of a list or tuple written out, or made of such with `+` and `*` (./displayLength). */
