@@ -31,6 +31,13 @@ import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 /** `[a] * 5 + [b, c]`: lists (or tuples) written out, joined with `+` and repeated by an integer literal, have the length that makes. */
 function displayLength(n: Node, depth = 0): number | undefined {
   if (n.type === 'call' && field(n, 'function')?.text === 'range') return rangeLength(n);
+  // `[f(i) for i in range(501)]`: one `for` over a sequence of known length, no `if`.
+  if (n.type === 'list_comprehension' && depth < 8) {
+    const clauses = namedChildren(n).filter((c) => c.type === 'for_in_clause' || c.type === 'if_clause');
+    const only = clauses.length === 1 && clauses[0]!.type === 'for_in_clause' && !clauses[0]!.text.startsWith('async') ? clauses[0]! : undefined;
+    const over = only && only.childrenForFieldName('right').length === 1 ? field(only, 'right') : null;
+    return over && (over.type === 'call' || over.type === 'list' || over.type === 'tuple') ? displayLength(over, depth + 1) : undefined;
+  }
   if (n.type === 'parenthesized_expression' && depth < 8) return sequenceLength(namedChildren(n)[0], depth + 1);
   if (n.type === 'binary_operator' && depth < 8) {
     const op = n.children.find((c) => c && !c.isNamed)?.type;

@@ -169,11 +169,12 @@ export function localLiteral(n: Node, call: Node, scopes: Scopes, constant: (nam
   return unchangedUntil(n, call, b, value, scopes) ? value : undefined;
 }
 
-/** The list or tuple written out that local `n` holds at `call`, the list unchanged since (`args = [range(0), dict(a=1)]`): its length, its items. */
+/** The list or tuple written out (or list comprehension) that local `n` holds at `call`, the list unchanged since (`args = [range(0), dict(a=1)]`): its length, its items. */
 export function localDisplay(n: Node, call: Node, scopes: Scopes): Node | undefined {
   const b = bindingAbove(n, call, scopes);
   if (b?.right.type === 'tuple') return b.right;
-  return b?.right.type === 'list' && unchangedUntil(n, call, b, { t: 'list', items: [] }, scopes) ? b.right : undefined;
+  const list = b?.right.type === 'list' || b?.right.type === 'list_comprehension';
+  return list && unchangedUntil(n, call, b!, { t: 'list', items: [] }, scopes) ? b!.right : undefined;
 }
 
 /**
