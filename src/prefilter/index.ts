@@ -32,7 +32,7 @@
 import type { RuleSet } from '../rules/ruleset.js';
 import { ID_BYTE, NameTable, type Occurrences, type ScanResult } from './nametable.js';
 import { accessAfter, dotBefore, importContext, type ImportContext } from './context.js';
-import { Needs, needRoots, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec } from './needs.js';
+import { Needs, needRoots, needsSpec, needTokens, SHAPE_ANY, SHAPE_DOT, SHAPE_VALUE, type NeedFacts, type NeedsSpec, type ProjectGifts } from './needs.js';
 import { Gate, MAX_NEEDLES, needlesFor } from './needles.js';
 import { ROLE_CALL, ROLE_CLASS, ROLE_CONTEXT, ROLE_DIRECTIVE, ROLE_METHOD, ROLE_OTHER } from '../rules/types.js';
 
@@ -181,7 +181,7 @@ export class Prefilter {
   }
 
   /** Whether what `facts` hold meets what `name` needs (written anywhere, in any shape); true for a name no rule files. */
-  needsMetBy(name: string, facts: Pick<ProjectFacts, 'names' | 'roots'>): boolean {
+  needsMetBy(name: string, facts: Pick<ProjectFacts, 'names' | 'roots' | 'gives'>): boolean {
     if (!this.needsJson) return true;
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
     const none = new Set<string>();
@@ -299,11 +299,9 @@ export class Prefilter {
  * file's needs through this one reading.
  */
 /** What the project modules a file imports hold, three imports deep (semantic/projectfacts.ts): the names of the spec, of them the calls and methods, and the modules they import. */
-export interface ProjectFacts {
-  names: { has(name: string): boolean };
+export interface ProjectFacts extends ProjectGifts {
   /** Their functions that call a rule's method on a parameter (or pass one on), with those methods. */
   passers: Map<string, Set<string>>;
-  roots: { has(root: string): boolean };
   /** The module files they were read from (a file's result depends on them). */
   files: Set<string>;
   /** They name a class the rules know. */

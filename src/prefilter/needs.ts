@@ -273,7 +273,19 @@ export interface NeedFacts {
   /** Module roots the file's import statements name. */
   roots(): { has(root: string): boolean };
   /** What the project modules the file imports hold (cross-file): a class or module they name may reach the file through them. */
-  project?: () => { names: { has(name: string): boolean }; roots: { has(root: string): boolean } } | undefined;
+  project?: () => Pick<ProjectGifts, 'names' | 'roots' | 'gives'> | undefined;
+}
+
+/** What project modules hold, as the needs read it (prefilter/index.ts ProjectFacts). */
+export interface ProjectGifts {
+  names: { has(name: string): boolean };
+  roots: { has(root: string): boolean };
+  /**
+   * Whether one of them (of those whose roots count) imports `root` and binds `name` other than by
+   * its own `def` or `class`: a function of `root` the file may call through it (`from app.util
+   * import rmtree`). A module that defines `rmtree` itself gives its own function, not the library's.
+   */
+  gives(name: string, root: string): boolean;
 }
 
 /** The module roots the rules' libraries live in (a project module of such a name is the library's, not the project's). */
@@ -297,18 +309,23 @@ export class Needs {
     let shape = 0;
     for (const [want, id] of alts) {
       shape ||= facts.shape(name);
-      if ((want & shape) !== 0 && this.condMet(this.spec.conds[id]!, facts)) return true;
+      if ((want & shape) !== 0 && this.condMet(this.spec.conds[id]!, facts, (want & ~SHAPE_VALUE) === 0 ? name : undefined)) return true;
     }
     return false;
   }
 
-  private condMet(c: NeedCond, facts: NeedFacts): boolean {
+  /** `value`: the entry is a function written as a value (a call's name): a project module must hand that name on. */
+  private condMet(c: NeedCond, facts: NeedFacts, value?: string): boolean {
     const here = !c.names.length || c.names.some((n) => facts.found.has(n));
     // A class a project module names: that module imports it too (its roots are met there).
     if (!here) return c.names.some((n) => facts.project?.()?.names.has(n));
     if (!c.roots.length) return true;
     const roots = facts.roots();
     // A root that is no ASCII identifier is never read from the bytes: taken as imported.
-    return c.roots.some((r) => roots.has(r) || !IDENT.test(r) || facts.project?.()?.roots.has(r));
+    const through = (r: string) => {
+      const p = facts.project?.();
+      return !!p && (value !== undefined ? p.gives(value, r) : p.roots.has(r));
+    };
+    return c.roots.some((r) => roots.has(r) || !IDENT.test(r) || through(r));
   }
 }

@@ -320,7 +320,7 @@ export abstract class Expressions {
   private resolveFor(t: Type, name: string | undefined): Type {
     const cross = this.cross;
     if (!cross) return t;
-    return resolveType(cross, t, (file) => mayGive(cross, file, name, prefilterFor(this.rules)));
+    return resolveType(cross, t, (file, q) => mayGive(cross, file, name, prefilterFor(this.rules), q));
   }
 
   /** What calling values of type t returns, with arguments not known. */

@@ -17,6 +17,10 @@ interface ModuleFacts {
   /** Its functions that call a rule's method on a parameter, or pass one on to such a function, with those methods. */
   passers: Map<string, Set<string>>;
   roots: Set<string>;
+  /** Names it binds from another module (each with that module's root) or by assignment (`*`), and `*` for its star imports' roots. */
+  handed: Map<string, Set<string>>;
+  /** Names only a plain top-level `def` binds (no decorator, no other binding): the module's own functions. */
+  defs: Set<string>;
   imports: string[];
   /** The module files these facts were read from (itself, and what its passers go through). */
   files: string[];
@@ -27,6 +31,10 @@ interface ModuleFacts {
 }
 
 const DEPTH = 2;
+// A module-level assignment (`rmtree = shutil.rmtree`, `open: Opener = bz2.open`).
+const TOP_DEF = /^(?:async[ \t]+)?def[ \t]+(\w+)/gm;
+const DECORATED_DEF = /^@[^\n]*\n(?:[@ \t][^\n]*\n|\n)*?(?:async[ \t]+)?def[ \t]+(\w+)/gm;
+const TOP_ASSIGN = /^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)/gm;
 // Matched at the start of a line that holds `import` (sticky: a multiline `^` tries every position of a large text).
 const FROM_IMPORT = /[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/y;
 const PLAIN_IMPORT = /[ \t]*import[ \t]+([\w. \t,]+)/y;
@@ -113,6 +121,48 @@ export function passersOf(text: string, roles: Map<string, number>, known: Reado
 }
 
 /**
+ * The names a module's text binds from other modules (`from shutil import rmtree as rm`: `rm` from
+ * `shutil`; `from bz2 import *`: `*` from `bz2`) or by a module-level assignment (from `*`: any).
+ * What another module can get from it as a library's function: a name it defines itself (`def
+ * rmtree`), or only mentions (`'{}'.format(x)`), is its own.
+ */
+export function handedOn(text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const add = (name: string, root: string) => {
+    let set = out.get(name);
+    if (!set) out.set(name, (set = new Set()));
+    set.add(root);
+  };
+  for (const m of importLines(text)) {
+    if (m.plain || m[1]) continue;
+    const root = m[2]!.split('.')[0]!;
+    for (const part of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
+      const words = part.trim().split(/\s+/);
+      const name = words[2] ?? words[0];
+      if (name) add(name, root);
+    }
+  }
+  for (const m of text.matchAll(TOP_ASSIGN)) add(m[1]!, '*');
+  return out;
+}
+
+/** The names only a plain top-level `def` binds in a module's text (a decorator may make anything of a def; a name also bound otherwise may be anything). */
+function plainDefs(text: string, handed: Map<string, Set<string>>): Set<string> {
+  const out = new Set<string>();
+  const twice = new Set<string>();
+  for (const m of text.matchAll(TOP_DEF)) (out.has(m[1]!) ? twice : out).add(m[1]!);
+  for (const n of twice) out.delete(n);
+  for (const m of text.matchAll(DECORATED_DEF)) out.delete(m[1]!);
+  for (const n of handed.keys()) out.delete(n);
+  return out;
+}
+
+const gave = (f: ModuleFacts, name: string, root: string) => {
+  const from = f.handed.get(name);
+  return !!from && (from.has(root) || (name !== '*' && from.has('*')));
+};
+
+/**
  * The project modules a file imports (absolute paths), read from its text: `from m import ...`,
  * relative or not, and `import a.b`; only modules of the project (never the rules' libraries).
  */
@@ -173,12 +223,15 @@ export class ImportFacts {
         for (const x of g?.files ?? [m]) files.add(x);
       }
     const classes = [...reach.values()].some((r) => (r & ROLE_CLASS) !== 0);
+    const handed = handedOn(text);
     const calls = [...reach.values()].some((r) => (r & ROLE_CALL) !== 0);
     f = {
       names: new Set(reach.keys()),
       // No rule method named here and no passer imported: none here.
       passers: roles.size || known.size ? passersOf(text, roles, known) : new Map(),
       roots: new Set(importContext(buf, buf.length).roots),
+      handed,
+      defs: plainDefs(text, handed),
       imports,
       files: [...files],
       classes,
@@ -199,6 +252,11 @@ export class ImportFacts {
   }
 
   private readonly ofMemo = new Map<string, ProjectFacts | undefined>();
+
+  /** Whether `name` is a module's own function: bound only by a plain top-level `def`. */
+  ownFunction(file: string, name: string): boolean {
+    return this.module(file)?.defs.has(name) ?? false;
+  }
 
   /** The passers of one module (with what it imports), read from the texts. */
   passers(file: string, read: Set<string>): ReadonlyMap<string, Set<string>> | undefined {
@@ -238,6 +296,7 @@ export class ImportFacts {
     const out: ProjectFacts = {
       names: { has: (n) => memo(asked, n, () => named.some((f) => f.names.has(n))) },
       roots: { has: (r) => rooted.some((f) => f.roots.has(r)) },
+      gives: (n, r) => rooted.some((f) => f.roots.has(r) && (gave(f, n, r) || gave(f, '*', r))),
       passers: new Map(),
       files: new Set(),
       classes: own.some((f) => f.classes),
@@ -286,8 +345,15 @@ function importFacts(modules: ProjectModules, prefilter: Prefilter): ImportFacts
  * its receiver, a module: prefilter/needs.ts), from the texts of the module and of what it imports:
  * its summary is read only then.
  */
-export function mayGive(cross: CrossFile, file: string, name: string | undefined, prefilter: Prefilter): boolean {
-  const facts = importFacts(cross.modules, prefilter).ofModule(file);
+export function mayGive(cross: CrossFile, file: string, name: string | undefined, prefilter: Prefilter, q?: string): boolean {
+  const all = importFacts(cross.modules, prefilter);
+  // A callee the module defines with a plain `def` is its own function, no alias of a rule's function or class.
+  const at = name === CALLABLE && q !== undefined ? cross.locate(q) : undefined;
+  if (at?.file === file && all.ownFunction(file, at.name)) {
+    cross.read.add(file);
+    return false;
+  }
+  const facts = all.ofModule(file);
   // The answer depends on those texts: the file's findings do too (./crossfile.ts deps).
   for (const x of facts?.files ?? [file]) cross.read.add(x);
   if (!facts) return false;

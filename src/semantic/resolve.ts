@@ -6,16 +6,16 @@ import { UNKNOWN, union, type Type } from './types.js';
 /**
  * References to project values replaced by what they are (a project call whose result is not known
  * is unknown), instances of unresolved project classes by instances of those classes. `relevant`:
- * whether a module's text can lead to what is asked (a module that cannot is not read, its summary
+ * whether a module's text can lead to what is asked of `q` (a module that cannot is not read, its summary
  * not made).
  */
-export function resolveType(cross: CrossFile, t: Type, relevant?: (module: string) => boolean): Type {
+export function resolveType(cross: CrossFile, t: Type, relevant?: (module: string, q: string) => boolean): Type {
   const candidate = (q: string) => cross.candidate(q);
   if (!t.some((a) => (a.kind === 'ref' && candidate(a.qualname)) || (a.kind === 'inst' && a.key.startsWith('?') && candidate(a.key.slice(1))))) return t;
   const skip = (q: string) => {
     if (!relevant || FN_REF.test(q)) return false;
     const file = cross.moduleOf(q);
-    return !file || !relevant(file);
+    return !file || !relevant(file, q);
   };
   const out: Type[] = [];
   for (const a of t) {
