@@ -124,38 +124,46 @@ async def run() -> None:
   });
 });
 
-it('a library function a project module hands on is followed; one it defines itself is its own: that file is not even parsed', () => {
-  const call = (from: string) => `${from}\n\nmake_archive("x", "nope")\n`;
-  const dir = tempTree({
-    'pyproject.toml': '',
-    'proj/__init__.py': '',
-    'proj/util.py': 'import shutil\nfrom shutil import make_archive\n',
-    'proj/own.py': 'import shutil\n\n\ndef make_archive(base, fmt):\n    return shutil.make_archive(base, "zip")\n',
-    'use_handed.py': call('from proj.util import make_archive'),
-    'use_own.py': call('from proj.own import make_archive'),
-    'use_own_module.py': 'from proj import own\n\nown.make_archive("x", "nope")\n',
+describe('what a project module hands on (src/semantic/projectfacts.ts)', () => {
+  it('a library function a project module hands on is followed; one it defines itself is its own: that file is not even parsed', () => {
+    const call = (from: string) => `${from}\n\nmake_archive("x", "nope")\n`;
+    const dir = tempTree({
+      'pyproject.toml': '',
+      'proj/__init__.py': '',
+      'proj/util.py': 'import shutil\nfrom shutil import make_archive\n',
+      'proj/own.py': 'import shutil\n\n\ndef make_archive(base, fmt):\n    return shutil.make_archive(base, "zip")\n',
+      'use_handed.py': call('from proj.util import make_archive'),
+      'use_own.py': call('from proj.own import make_archive'),
+      'use_own_module.py': 'from proj import own\n\nown.make_archive("x", "nope")\n',
+      // The library module itself handed on (requests' and distlib's `compat` modules).
+      'proj/compat.py': 'import shutil\n',
+      'use_compat.py': 'from proj.compat import shutil as sh\n\nsh.make_archive("x", "nope")\n',
+    });
+    const records = join(ROOT, 'fixtures/grounding/records.jsonl');
+    const r = cli(['check', '.', '--output-format', 'json', '--no-cache', '--derive', 'off', '--timings', '--records', records], dir);
+    expect(findings(r.stdout)).toEqual([
+      'use_compat.py:3 cpython/make-archive-unknown-archive-format-s',
+      'use_handed.py:3 cpython/make-archive-unknown-archive-format-s',
+    ]);
+    // proj/own.py (it calls shutil.make_archive), use_handed.py and use_compat.py; not the callers of own.make_archive.
+    expect(r.stderr).toMatch(/8 files: 0 cached, 8 read, 3 parsed/);
   });
-  const records = join(ROOT, 'fixtures/grounding/records.jsonl');
-  const r = cli(['check', '.', '--output-format', 'json', '--no-cache', '--derive', 'off', '--timings', '--records', records], dir);
-  expect(findings(r.stdout)).toEqual(['use_handed.py:3 cpython/make-archive-unknown-archive-format-s']);
-  // proj/own.py (it calls shutil.make_archive) and use_handed.py; not the callers of own.make_archive.
-  expect(r.stderr).toMatch(/6 files: 0 cached, 6 read, 2 parsed/);
-});
 
-it('a call of a project function a plain `def` binds is no alias of a rule’s: its module is not summarised for it', () => {
-  const use = (helper: string) => `import shutil\nfrom proj import helpers\n\nshutil.make_archive("x", "nope")\nhelpers.${helper}("x")\n`;
-  // It names a rule's function where other modules can get it (`rmtree`): it may hand one on.
-  const helpers = 'from shutil import rmtree\n\n\ndef tidy(p):\n    rmtree(p)\n\n\n@staticmethod\ndef wrapped(p):\n    rmtree(p)\n';
-  const records = join(ROOT, 'fixtures/grounding/records.jsonl');
-  const run = (helper: string) => {
-    const dir = tempTree({ 'pyproject.toml': '', 'proj/__init__.py': '', 'proj/helpers.py': helpers, 'use.py': use(helper) });
-    const r = cli(['check', 'use.py', '--output-format', 'json', '--no-cache', '--derive', 'off', '--timings', '--records', records], dir);
-    expect(findings(r.stdout)).toEqual(['use.py:4 cpython/make-archive-unknown-archive-format-s']);
-    return /(\d+) module summar/.exec(r.stderr)?.[1] ?? '0';
-  };
-  expect(run('tidy')).toBe('0');
-  // A decorated def may be anything the decorator makes of it.
-  expect(run('wrapped')).toBe('1');
+  it('a call of a project function a plain `def` binds is no alias of a rule’s: its module is not summarised for it', () => {
+    const use = (helper: string) => `import shutil\nfrom proj import helpers\n\nshutil.make_archive("x", "nope")\nhelpers.${helper}("x")\n`;
+    // It names a rule's function where other modules can get it (`rmtree`): it may hand one on.
+    const helpers = 'from shutil import rmtree\n\n\ndef tidy(p):\n    rmtree(p)\n\n\n@staticmethod\ndef wrapped(p):\n    rmtree(p)\n';
+    const records = join(ROOT, 'fixtures/grounding/records.jsonl');
+    const run = (helper: string) => {
+      const dir = tempTree({ 'pyproject.toml': '', 'proj/__init__.py': '', 'proj/helpers.py': helpers, 'use.py': use(helper) });
+      const r = cli(['check', 'use.py', '--output-format', 'json', '--no-cache', '--derive', 'off', '--timings', '--records', records], dir);
+      expect(findings(r.stdout)).toEqual(['use.py:4 cpython/make-archive-unknown-archive-format-s']);
+      return /(\d+) module summar/.exec(r.stderr)?.[1] ?? '0';
+    };
+    expect(run('tidy')).toBe('0');
+    // A decorated def may be anything the decorator makes of it.
+    expect(run('wrapped')).toBe('1');
+  });
 });
 
 describe('bad input in an imported module', () => {

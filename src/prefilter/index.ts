@@ -181,11 +181,21 @@ export class Prefilter {
   }
 
   /** Whether what `facts` hold meets what `name` needs (written anywhere, in any shape); true for a name no rule files. */
-  needsMetBy(name: string, facts: Pick<ProjectFacts, 'names' | 'roots' | 'gives'>): boolean {
+  needsMetBy(name: string, facts: Pick<ProjectFacts, 'names' | 'roots' | 'gives'>, via?: readonly string[]): boolean {
     if (!this.needsJson) return true;
     const needs = (this.needsCache ??= new Needs(JSON.parse(this.needsJson) as NeedsSpec));
     const none = new Set<string>();
-    return needs.met(name, { found: none, shape: () => SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE, roots: () => none, project: () => facts }) !== false;
+    // What is asked of its member `via[0]` (`compat.shutil.rmtree`: what `shutil` is there); not known: any library module it imports.
+    const project = via ? facts : { ...facts, gives: (_: string, r: string) => facts.roots.has(r) };
+    return (
+      needs.met(name, {
+        found: none,
+        shape: () => SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE,
+        roots: () => none,
+        imported: () => via ?? [],
+        project: () => project,
+      }) !== false
+    );
   }
 
   /** Every name of the spec found in decoded text, with its roles. */
@@ -218,6 +228,7 @@ export class Prefilter {
       // Written in the module, not here: any shape.
       shape: () => SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE,
       roots: () => (ctx ??= importContext(buf, length)).roots,
+      imported: () => (ctx ??= importContext(buf, length)).imported,
       project,
     };
     const out = [...calls].filter((n) => needs.met(n, all) !== false);
@@ -322,6 +333,7 @@ export function needFacts(found: Map<string, number>, occurrences: Occurrences, 
     // A name that is no ASCII identifier is found in the decoded text only: any shape.
     shape: (name) => (IDENT.test(name) ? shapeOf(name, occurrences.at.get(name) ?? [], buf, length, imports()) : SHAPE_ANY | SHAPE_DOT | SHAPE_VALUE),
     roots: () => imports().roots,
+    imported: () => imports().imported,
   };
 }
 

@@ -272,6 +272,8 @@ export interface NeedFacts {
   shape(name: string): number;
   /** Module roots the file's import statements name. */
   roots(): { has(root: string): boolean };
+  /** Names the file's import statements list (`from .compat import shutil`: a library module a project module may hand on). */
+  imported?(): Iterable<string>;
   /** What the project modules the file imports hold (cross-file): a class or module they name may reach the file through them. */
   project?: () => Pick<ProjectGifts, 'names' | 'roots' | 'gives'> | undefined;
 }
@@ -324,7 +326,12 @@ export class Needs {
     // A root that is no ASCII identifier is never read from the bytes: taken as imported.
     const through = (r: string) => {
       const p = facts.project?.();
-      return !!p && (value !== undefined ? p.gives(value, r) : p.roots.has(r));
+      if (!p) return false;
+      if (value === undefined) return p.roots.has(r);
+      if (p.gives(value, r)) return true;
+      // Or its module handed on (`from .compat import shutil`, then `shutil.rmtree(p)`; `cookielib` for `http.cookiejar`).
+      for (const x of facts.imported?.() ?? []) if (p.gives(x, r)) return true;
+      return false;
     };
     return c.roots.some((r) => roots.has(r) || !IDENT.test(r) || through(r));
   }

@@ -234,11 +234,11 @@ export class CrossFile {
     return this.host.resolver.resolve(this.file, head)?.file;
   }
 
-  /** The module a reference to a project name is in, and the name there (no module is read). */
-  locate(q: string): { file: string; name: string } | undefined {
+  /** The module a reference to a project name is in, and the names after it (`compat.shutil.rmtree`: compat's file, `shutil`, `rmtree`; no module is read). */
+  whereIs(q: string): { file: string; rest: readonly string[] } | undefined {
     if (FN_REF.test(q) || q.includes('(')) return undefined;
     const r = this.host.resolver.resolve(this.file, q);
-    return r && r.rest.length === 1 ? { file: r.file, name: r.rest[0]! } : undefined;
+    return r && r.rest.length ? r : undefined;
   }
 
   /** The host's modules (for what is read of their texts: ./projectfacts.ts). */

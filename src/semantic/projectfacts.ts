@@ -9,8 +9,9 @@
 import type { Prefilter, ProjectFacts, ProjectImports } from '../prefilter/index.js';
 import { importContext } from '../prefilter/context.js';
 import { blankInert, exportedNames, typeCheckingSpans } from '../python/codetext.js';
-import { ROLE_CALL, ROLE_CLASS, ROLE_METHOD } from '../rules/types.js';
+import { ROLE_CALL, ROLE_CLASS } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
+import { handedOn, importLines, passersOf, plainDefs } from './moduletext.js';
 
 interface ModuleFacts {
   names: Set<string>;
@@ -31,131 +32,6 @@ interface ModuleFacts {
 }
 
 const DEPTH = 2;
-// A module-level assignment (`rmtree = shutil.rmtree`, `open: Opener = bz2.open`).
-const TOP_DEF = /^(?:async[ \t]+)?def[ \t]+(\w+)/gm;
-const DECORATED_DEF = /^@[^\n]*\n(?:[@ \t][^\n]*\n|\n)*?(?:async[ \t]+)?def[ \t]+(\w+)/gm;
-const TOP_ASSIGN = /^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)/gm;
-// Matched at the start of a line that holds `import` (sticky: a multiline `^` tries every position of a large text).
-const FROM_IMPORT = /[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/y;
-const PLAIN_IMPORT = /[ \t]*import[ \t]+([\w. \t,]+)/y;
-
-/** The import statements of a text: each line that starts one, matched once. */
-function* importLines(text: string): Generator<RegExpExecArray & { plain: boolean }> {
-  let last = -1;
-  for (let at = text.indexOf('import'); at >= 0; at = text.indexOf('import', at + 6)) {
-    const line = text.lastIndexOf('\n', at) + 1;
-    if (line === last) continue;
-    last = line;
-    for (const [re, plain] of [
-      [FROM_IMPORT, false],
-      [PLAIN_IMPORT, true],
-    ] as const) {
-      re.lastIndex = line;
-      const m = re.exec(text);
-      if (m) {
-        yield Object.assign(m, { plain });
-        break;
-      }
-    }
-  }
-}
-
-/**
- * The functions of a module that call a rule's method on a parameter (`def f(rt): rt.save_state()`),
- * or pass a parameter on to one that does (here, or in `known`: the modules it imports), each with
- * those methods: as ./effects.ts reads them, from the text (every `def`, its parameter names, then
- * every `name.method(` and `g(... name ...)` up to the next `def`): a superset of what the summary finds.
- */
-export function passersOf(text: string, roles: Map<string, number>, known: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
-  const defs: { name: string; start: number; params: Set<string> }[] = [];
-  for (const m of text.matchAll(/\bdef\s+(\w+)\s*\(/g)) {
-    // The parameter list up to its closing parenthesis (defaults may hold parentheses).
-    let depth = 1;
-    let i = m.index + m[0].length;
-    const start = i;
-    for (; i < text.length && depth > 0; i++) {
-      const c = text[i];
-      if (c === '(' || c === '[' || c === '{') depth++;
-      else if (c === ')' || c === ']' || c === '}') depth--;
-    }
-    const params = new Set<string>();
-    for (const p of text.slice(start, i - 1).matchAll(/(?:^|[,(*])\s*([A-Za-z_]\w*)\s*(?=[,=)]|$)/g)) if (p[1] !== 'self' && p[1] !== 'cls') params.add(p[1]!);
-    defs.push({ name: m[1]!, start: m.index, params });
-  }
-  const out = new Map<string, Set<string>>();
-  if (!defs.length) return out;
-  const ownerAt = (at: number) => {
-    let lo = 0;
-    let hi = defs.length - 1;
-    if (defs[0]!.start > at) return undefined;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (defs[mid]!.start <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return defs[lo];
-  };
-  const add = (name: string, methods: Iterable<string>) => {
-    let set = out.get(name);
-    for (const m of methods) (set ??= out.set(name, new Set()).get(name)!).add(m);
-  };
-  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*\(/g)) {
-    const d = ownerAt(m.index);
-    if (d?.params.has(m[1]!) && ((roles.get(m[2]!) ?? 0) & ROLE_METHOD) !== 0) add(d.name, [m[2]!]);
-  }
-  // Passed on, a few calls deep: `g(... param ...)` where g is a passer (this module's or an imported one's).
-  const calls = [...text.matchAll(/\b([A-Za-z_]\w*)\s*\(([^()]*)/g)];
-  for (let round = 0; round < 3; round++) {
-    let grew = false;
-    for (const c of calls) {
-      const methods = out.get(c[1]!) ?? known.get(c[1]!);
-      const d = methods && ownerAt(c.index);
-      if (!d || d.name === c[1] || ![...d.params].some((p) => new RegExp(`\\b${p}\\b`).test(c[2]!))) continue;
-      const had = out.get(d.name)?.size ?? 0;
-      add(d.name, methods);
-      if ((out.get(d.name)?.size ?? 0) > had) grew = true;
-    }
-    if (!grew) break;
-  }
-  return out;
-}
-
-/**
- * The names a module's text binds from other modules (`from shutil import rmtree as rm`: `rm` from
- * `shutil`; `from bz2 import *`: `*` from `bz2`) or by a module-level assignment (from `*`: any).
- * What another module can get from it as a library's function: a name it defines itself (`def
- * rmtree`), or only mentions (`'{}'.format(x)`), is its own.
- */
-export function handedOn(text: string): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  const add = (name: string, root: string) => {
-    let set = out.get(name);
-    if (!set) out.set(name, (set = new Set()));
-    set.add(root);
-  };
-  for (const m of importLines(text)) {
-    if (m.plain || m[1]) continue;
-    const root = m[2]!.split('.')[0]!;
-    for (const part of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
-      const words = part.trim().split(/\s+/);
-      const name = words[2] ?? words[0];
-      if (name) add(name, root);
-    }
-  }
-  for (const m of text.matchAll(TOP_ASSIGN)) add(m[1]!, '*');
-  return out;
-}
-
-/** The names only a plain top-level `def` binds in a module's text (a decorator may make anything of a def; a name also bound otherwise may be anything). */
-function plainDefs(text: string, handed: Map<string, Set<string>>): Set<string> {
-  const out = new Set<string>();
-  const twice = new Set<string>();
-  for (const m of text.matchAll(TOP_DEF)) (out.has(m[1]!) ? twice : out).add(m[1]!);
-  for (const n of twice) out.delete(n);
-  for (const m of text.matchAll(DECORATED_DEF)) out.delete(m[1]!);
-  for (const n of handed.keys()) out.delete(n);
-  return out;
-}
 
 const gave = (f: ModuleFacts, name: string, root: string) => {
   const from = f.handed.get(name);
@@ -348,8 +224,9 @@ function importFacts(modules: ProjectModules, prefilter: Prefilter): ImportFacts
 export function mayGive(cross: CrossFile, file: string, name: string | undefined, prefilter: Prefilter, q?: string): boolean {
   const all = importFacts(cross.modules, prefilter);
   // A callee the module defines with a plain `def` is its own function, no alias of a rule's function or class.
-  const at = name === CALLABLE && q !== undefined ? cross.locate(q) : undefined;
-  if (at?.file === file && all.ownFunction(file, at.name)) {
+  const m = q !== undefined ? cross.whereIs(q) : undefined;
+  const member = m?.file === file ? m.rest[0] : undefined;
+  if (name === CALLABLE && member !== undefined && m!.rest.length === 1 && all.ownFunction(file, member)) {
     cross.read.add(file);
     return false;
   }
@@ -360,7 +237,7 @@ export function mayGive(cross: CrossFile, file: string, name: string | undefined
   if (name === undefined) return facts.classes;
   // A callee whose written name no rule has: what it names matters only as a rule's function or class.
   if (name === CALLABLE) return facts.classes || facts.calls;
-  return prefilter.needsMetBy(name, facts);
+  return prefilter.needsMetBy(name, facts, member !== undefined ? [member] : undefined);
 }
 
 /** `mayGive`'s name for a callee whose written name is no trigger: it may be an alias of a rule's function or class. */
@@ -371,9 +248,9 @@ export const CALLABLE = '()';
  * module's text: its summary is read only then. A reference that is no plain module function: true.
  */
 export function mayPassOn(cross: CrossFile, q: string, prefilter: Prefilter): boolean {
-  const at = cross.locate(q);
-  if (!at) return !q.includes('(');
-  return importFacts(cross.modules, prefilter).passers(at.file, cross.read)?.has(at.name) ?? false;
+  const at = cross.whereIs(q);
+  if (at?.rest.length !== 1) return !q.includes('(');
+  return importFacts(cross.modules, prefilter).passers(at.file, cross.read)?.has(at.rest[0]!) ?? false;
 }
 
 /** What the prefilter and the demand analysis ask of a file's project imports (computed on first use, once). */
