@@ -16,10 +16,10 @@ import { constantsOf, valueReader } from './constvalues.js';
 
 export { constantsOf };
 import { readArgs, type Args } from './args.js';
-import { displayLength } from './lengths.js';
+import { displayItems, displayLength } from './lengths.js';
 export { readArgs, type Args } from './args.js';
 import { isCoroutineFunction, plainClass } from '../python/defs.js';
-import { field, namedChildren } from '../parse/syntax.js';
+import { field } from '../parse/syntax.js';
 import { evaluate, stateTouched, residual, type Binding, type Bound, type Kind, type Tri } from '../rules/condition/eval.js';
 import { failsOnIndex, onlyLibraryState, onlyTypeTests, paramsOf, testsHeld, testsLoop } from '../rules/condition/simplify.js';
 import { stepText } from '../rules/condition/derived.js';
@@ -30,10 +30,8 @@ import { condText, whyTrue, whyUnknown } from '../rules/condition/words.js';
 
 /** What each item of a list or tuple written out (no splat) is known to be: its literal's kind, its syntax's (`main()` of an `async def`). */
 function itemKinds(n: Node, scopes: (() => Scopes) | undefined): (Kind | undefined)[] | undefined {
-  if (n.type !== 'list' && n.type !== 'tuple') return undefined;
-  const items = namedChildren(n).filter((x) => x.type !== 'comment');
-  if (items.some((x) => x.type === 'list_splat' || x.type === 'parenthesized_list_splat')) return undefined;
-  return items.map((x) => literalOf(x)?.t ?? typeOfExpr(x) ?? argType(x, scopes));
+  const items = n.type === 'list' || n.type === 'tuple' ? displayItems(n) : undefined;
+  return items?.map((x) => literalOf(x)?.t ?? typeOfExpr(x) ?? argType(x, scopes));
 }
 
 /**

@@ -28,9 +28,14 @@ export function displayLength(n: Node, depth = 0): number | undefined {
     const len = times === undefined ? undefined : sequenceLength(seq, depth + 1);
     return len === undefined ? undefined : len * times!;
   }
+  return displayItems(n)?.length;
+}
+
+/** The items of a list, tuple, set or dict written out (undefined: another node, or a `*`/`**` splat among them). */
+export function displayItems(n: Node): Node[] | undefined {
   if (n.type !== 'list' && n.type !== 'tuple' && n.type !== 'set' && n.type !== 'dictionary') return undefined;
   const items = namedChildren(n).filter((x) => x.type !== 'comment');
-  return items.some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat' || x.type === 'parenthesized_list_splat') ? undefined : items.length;
+  return items.some((x) => x.type === 'list_splat' || x.type === 'dictionary_splat' || x.type === 'parenthesized_list_splat') ? undefined : items;
 }
 
 /** `range(0, 101)`, `range(10, 0, -2)` of integers written out: its length (as Python's `len(range(...))`). */

@@ -18,8 +18,12 @@ export interface NarrowHost {
   resolve?(t: Type): Type;
 }
 
-/** Built-in classes whose instances a value narrowed by `isinstance` is (the matcher reads `str` and the like as the argument's kind). */
-const BUILTIN_CLASSES = new Set(['str', 'bytes', 'int', 'float', 'bool', 'list', 'dict', 'tuple', 'set', 'frozenset', 'bytearray', 'complex']);
+/**
+ * Built-in value classes an `isinstance` test narrows to (the matcher reads `str` and the like as
+ * the argument's kind). Not python/builtins.ts's BUILTIN_CLASSES: `object` (None is one) and `type`
+ * are left out, as they say nothing of the value's kind.
+ */
+const NARROWING_VALUE_CLASSES = new Set(['str', 'bytes', 'int', 'float', 'bool', 'list', 'dict', 'tuple', 'set', 'frozenset', 'bytearray', 'complex']);
 
 /** A variable or `name.attr` path narrowing can refine. */
 function pathOf(n: Node): string | undefined {
@@ -154,7 +158,7 @@ export class Narrowing {
     const out: string[] = [];
     for (const c of list) {
       // A built-in class the file does not rebind (`isinstance(x, str)`): its instances, as the matcher reads them (`builtins.str`).
-      if (c.type === 'identifier' && BUILTIN_CLASSES.has(c.text) && !env.lookup(c.text)) {
+      if (c.type === 'identifier' && NARROWING_VALUE_CLASSES.has(c.text) && !env.lookup(c.text)) {
         out.push(`builtins.${c.text}`);
         continue;
       }

@@ -63,19 +63,14 @@ const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dict
 
 /** `name` read at `at` is a parameter of a lambda around it, or a target of a comprehension around it (scopes this reader does not list). */
 function boundByExpression(name: string, at: Node): boolean {
+  const targetsOf = (t: Node | null) => {
+    const out = new Set<string>();
+    if (t) targetNames(t, out);
+    return out;
+  };
   for (let p = at.parent; p && !DEFS.has(p.type); p = p.parent) {
     if (p.type === 'lambda' && parameters(p).some((q) => q.name === name)) return true;
-    if (
-      COMPREHENSIONS.has(p.type) &&
-      kids(p).some(
-        (c) =>
-          c.type === 'for_in_clause' &&
-          field(c, 'left')
-            ?.descendantsOfType('identifier')
-            .some((i) => i?.text === name),
-      )
-    )
-      return true;
+    if (COMPREHENSIONS.has(p.type) && kids(p).some((c) => c.type === 'for_in_clause' && targetsOf(field(c, 'left')).has(name))) return true;
   }
   return false;
 }
