@@ -68,6 +68,15 @@ describe('exportedNames', () => {
     expect(got).not.toContain('Unused');
   });
 
+  it('a local carries what it was built from only where its own function exports it, not where another function returns a name like it', () => {
+    const got = names(
+      'def fetch(url):\n    f = Opener(url)\n    f = GzipLike(fileobj=f)\n    data = f.read()\n\n\ndef other():\n    f = 1\n    return f\n\n\ndef outer():\n    x = Closed()\n\n    def inner():\n        return x\n\n    return inner\n',
+    );
+    for (const n of ['Opener', 'GzipLike', 'data']) expect(got).not.toContain(n);
+    // A closure shares its enclosing function's names.
+    expect(got).toContain('Closed');
+  });
+
   it('tuple, for, walrus and multi-line targets bind names', () => {
     const got = names(
       'def f(xs):\n    a, b = Pair()\n    for c in Many():\n        pass\n    if (d := Walrus()):\n        pass\n    e = Long(\n        Inner(),\n    )\n    u = Unused(\n        Hidden(),\n    )\n    return a, c, d, e\n',

@@ -112,42 +112,66 @@ const MAX_LOGICAL = 60;
  * The names of a module's code (./blankInert's output) that may reach another module: those written
  * at module level or in a class body, in a `def` or `class` line, a decorator, a `return`, `yield`,
  * `lambda`, `global` or `nonlocal` line, or an assignment to an attribute or an item; and, in a
- * function, those of a line that binds a name which does (`zf = zipfile.ZipFile(p)` then
- * `return zf`), read file-wide. A name used only inside function bodies (`with zipfile.ZipFile(p)
+ * function, those of a line that binds a name which does in the same top-level function
+ * (`zf = zipfile.ZipFile(p)` then `return zf`). A name used only inside function bodies (`with zipfile.ZipFile(p)
  * as zf: zf.write(x)`) is left out: what another module gets of this one (its names, what its
  * functions return, its classes' attributes) cannot hold it.
  */
 export function exportedNames(code: string): Set<string> {
   const out = new Set<string>();
-  const binds: [string[], string[]][] = [];
+  // Per top-level function (by its line's index; nested functions and class bodies in it share it):
+  // the names its exporting lines hold, and its lines that bind names from others.
+  const locals = new Map<number, Set<string>>();
+  const binds: [number, string[], string[]][] = [];
   const stack: { indent: number; def: boolean }[] = [];
+  let outer = -1;
+  let line = 0;
   for (const { text, indent, whole } of logicalLines(code)) {
+    line++;
     while (stack.length && stack[stack.length - 1]!.indent >= indent) stack.pop();
+    if (!stack.some((s) => s.def)) outer = -1;
     const compound = COMPOUND.exec(text);
     // A class body is read as the module's (its attributes reach other modules), even in a function.
     const inDef = !!stack[stack.length - 1]?.def;
-    if (compound) stack.push({ indent, def: compound[2] === 'def' });
+    if (compound) {
+      stack.push({ indent, def: compound[2] === 'def' });
+      if (outer < 0 && compound[2] === 'def') outer = line;
+    }
     const names = text.match(NAME) ?? [];
     if (whole || !inDef || compound || EXPORTING.test(text) || storesInto(text)) {
       for (const n of names) out.add(n);
+      if (outer >= 0) addAll(local(locals, outer), names);
       continue;
     }
     const bound = boundNames(text);
-    if (bound.length) binds.push([bound, names]);
+    if (bound.length) binds.push([outer, bound, names]);
   }
-  // A name bound from others carries them where it goes.
+  // A function's name bound from others carries them where it goes (`zf = zipfile.ZipFile(p)`, then
+  // `return zf` in the same function; a local of another function of the same name does not).
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [bound, names] of binds) {
-      if (!bound.some((b) => out.has(b))) continue;
+    for (const [fn, bound, names] of binds) {
+      const own = local(locals, fn);
+      if (!bound.some((b) => own.has(b))) continue;
       for (const n of names) {
-        if (out.has(n)) continue;
+        if (own.has(n)) continue;
+        own.add(n);
         out.add(n);
         changed = true;
       }
     }
   }
   return out;
+}
+
+function local(locals: Map<number, Set<string>>, fn: number): Set<string> {
+  let set = locals.get(fn);
+  if (!set) locals.set(fn, (set = new Set()));
+  return set;
+}
+
+function addAll(set: Set<string>, names: Iterable<string>): void {
+  for (const n of names) set.add(n);
 }
 
 /** The logical lines of code: brackets and backslashes join physical lines. */
