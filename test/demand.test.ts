@@ -37,7 +37,7 @@ function findings(code: string, onDemand: boolean): string[] {
 /** Whether each top-level `def` (in order) can record a call site (with `file`, of a name that can lead to a finding in this file: as the model asks). */
 function live(code: string, file = false): boolean[] {
   return withTree(code, (tree) => {
-    const d = new Demand(code, file ? liveNames(code, rules, rules.triggerNames) : rules.triggerNames, () => readFlows(tree.rootNode, code));
+    const d = new Demand(code, file ? liveNames(code, rules, rules.triggerNames).live : rules.triggerNames, () => readFlows(tree.rootNode, code));
     return tree.rootNode.namedChildren.filter((n) => n?.type === 'function_definition').map((n) => d.live(n!));
   });
 }
@@ -177,7 +177,7 @@ describe('demand: a name counts only where the file can lead it to a finding', (
   it('skips a method call on a receiver the file cannot make of the raising class', () => {
     expect(live('def a(r):\n    return r.getstate()\n')).toEqual([true]);
     expect(live('def a(r):\n    return r.getstate()\n', true)).toEqual([false]);
-    expect(liveNames('import pickle\ndef a(r):\n    return r.getstate()\n', rules, rules.triggerNames).has('getstate')).toBe(false);
+    expect(liveNames('import pickle\ndef a(r):\n    return r.getstate()\n', rules, rules.triggerNames).live.has('getstate')).toBe(false);
   });
   it('keeps it where the file imports and names the class (constructor, annotation, string annotation)', () => {
     const cases = [
@@ -228,7 +228,7 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
           const all = show(false);
           expect(show(true), f).toEqual(all);
           found += all.length;
-          const d = new Demand(code, liveNames(code, big, big.triggerNames), () => readFlows(tree.rootNode, code));
+          const d = new Demand(code, liveNames(code, big, big.triggerNames).live, () => readFlows(tree.rootNode, code));
           for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
             bodies++;
             if (fn && !d.live(fn)) skipped++;
@@ -242,4 +242,40 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
       rmSync(tmp, { recursive: true, force: true });
     }
   }, 240_000);
+});
+
+describe('demand: a trigger only the project meets (cross-file)', () => {
+  /** Whether each `def` of the code (in order, methods too) is live with `save_state` met only through the project, whose imports bind `seeds`. */
+  function liveVia(code: string, seeds: string[]): boolean[] {
+    return withTree(code, (tree) => {
+      const d = new Demand(code, new Set(), () => readFlows(tree.rootNode, code), { triggers: new Set(['save_state']), seeds: new Set(seeds) });
+      return tree.rootNode.descendantsOfType('function_definition').map((n) => d.live(n!));
+    });
+  }
+
+  it('is live beside a name the project imports bind, a name bound from one, or in a class whose bases name one', () => {
+    const code = [
+      'from app.runtime import make, Base',
+      'RT = make()',
+      'def direct():',
+      '    make().save_state()',
+      'def through_module_name():',
+      '    RT.save_state()',
+      'def through_local():',
+      '    rt = make()',
+      '    rt.save_state()',
+      'def parameter(x):',
+      '    x.save_state()',
+      'def other():',
+      '    other_thing.save_state()',
+      'class Mine(Base):',
+      '    def m(self):',
+      '        self.save_state()',
+      'class Plain:',
+      '    def m(self):',
+      '        self.save_state()',
+      '',
+    ].join('\n');
+    expect(liveVia(code, ['make', 'Base'])).toEqual([true, true, true, false, false, true, false]);
+  });
 });

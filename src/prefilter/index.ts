@@ -315,6 +315,8 @@ export interface ProjectFacts extends ProjectGifts {
   passers: Map<string, Set<string>>;
   /** The module files they were read from (a file's result depends on them). */
   files: Set<string>;
+  /** The names the file's imports of them bind (`from app.runtime import make`: `make`); absent: any name may be one (a star import). */
+  locals?: Set<string>;
   /** They name a class the rules know. */
   classes: boolean;
   /** They name a function the rules know. */

@@ -44,7 +44,15 @@ export class Demand {
     private readonly triggers: Set<string>,
     /** The file's flows (src/python/flows.ts), read when first needed. */
     private readonly facts: () => FileFlows,
+    /**
+     * Triggers whose needs only the project's modules meet (cross-file), and the names the file's
+     * imports of those modules bind: such a trigger makes a body live only beside a value that may
+     * come from them (one of those names, or a name a flow from one binds).
+     */
+    private readonly viaProject?: { triggers: Set<string>; seeds: Set<string> },
   ) {}
+
+  private projectCarriers: Carriers | undefined;
 
   /** The file's flows, asked of `facts` once. */
   private fileFlows(): FileFlows {
@@ -85,7 +93,7 @@ export class Demand {
 
   /** Whether the function can record a call site. */
   live(fn: Node): boolean {
-    if (!this.triggers.size) return false;
+    if (!this.triggers.size && !this.viaProject?.triggers.size) return false;
     this.tokens();
     const span = this.tokenSpan(fn.startIndex, fn.endIndex);
     let a = span[0];
@@ -93,10 +101,44 @@ export class Demand {
     // Its own name, first in its span (`def to_dict(...)`), is bound there, not read: it is no reason to interpret the body.
     if (this.names[a] === 'async') a++;
     if (this.names[a] === 'def') a += 2;
-    if (this.anyIn(a, b, this.triggers)) return true;
-    const { values, makers } = (this.carriers ??= this.closeCarriers());
-    for (let i = a; i < b; i++) if (this.carries(values, i) || this.carries(makers, i)) return true;
+    if (this.triggers.size) {
+      if (this.anyIn(a, b, this.triggers)) return true;
+      const { values, makers } = (this.carriers ??= this.closeCarriers());
+      for (let i = a; i < b; i++) if (this.carries(values, i) || this.carries(makers, i)) return true;
+    }
+    return this.liveViaProject(a, b);
+  }
+
+  /** Whether tokens [a, b) of a body name a trigger only the project meets beside a value that may come from the project (or the body is a method of a class whose bases may). */
+  private liveViaProject(a: number, b: number): boolean {
+    const via = this.viaProject;
+    if (!via?.triggers.size || !this.anyIn(a, b, via.triggers)) return false;
+    const c = (this.projectCarriers ??= this.closeProject(via.seeds));
+    const project = (i: number) => via.seeds.has(this.names[i]!) || this.carries(c, i);
+    for (let i = a; i < b; i++) if (project(i)) return true;
+    const scopes = this.fileFlows().scopes;
+    for (let r = a < b ? this.scopeOf(a) : -1; r >= 0; r = scopes[r]!.parent) {
+      if (scopes[r]!.kind !== 'class') continue;
+      // The class's header: from its `class` keyword to its body.
+      const [h, e] = this.tokenSpan(this.source.lastIndexOf('class', scopes[r]!.start), scopes[r]!.start);
+      for (let i = h; i < e; i++) if (project(i)) return true;
+    }
     return false;
+  }
+
+  /** The names a flow from one of `seeds` (or from such a name) may bind, to a fixpoint: a call's result too. */
+  private closeProject(seeds: Set<string>): Carriers {
+    const out: Carriers = { global: new Set(), local: new Map() };
+    const flows = this.fileFlows().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const { flow, rhs } of flows) {
+        let hit = false;
+        for (let i = rhs[0]; i < rhs[1] && !hit; i++) hit = seeds.has(this.names[i]!) || this.carries(out, i);
+        if (hit && this.bind(flow, out)) grew = true;
+      }
+    }
+    return out;
   }
 
   /** Token indexes [first, last) of the names starting in [start, end). */
@@ -316,19 +358,25 @@ function liveTable(rules: RuleSet, names: Set<string>): LiveTable {
  * that can make no instance of a class with a `get` rule is not a reason to interpret a body.
  */
 /** `project`: the file's imports of project modules (cross-file), through which any class may come. */
-export function liveNames(source: string, rules: RuleSet, names: Set<string>, project?: ProjectImports): Set<string> {
+export function liveNames(source: string, rules: RuleSet, names: Set<string>, project?: ProjectImports): { live: Set<string>; viaProject: Set<string> } {
   const { table, needs } = liveTable(rules, names);
   const buf = Buffer.from(source, 'utf8');
   const n = buf.length;
   const found = new Map<string, number>();
   const occurrences: Occurrences = { roles: DEMANDED, at: new Map() };
   table.scanBytes(buf, n, source, found, needs ? occurrences : undefined);
-  const out = new Set<string>();
+  const live = new Set<string>();
+  const viaProject = new Set<string>();
   if (!needs) {
-    for (const [name, r] of found) if (r & DEMANDED) out.add(name);
-    return out;
+    for (const [name, r] of found) if (r & DEMANDED) live.add(name);
+    return { live, viaProject };
   }
   const facts = needFacts(found, occurrences, buf, n, project);
-  for (const [name, r] of found) if (r & DEMANDED && needs.met(name, facts) !== false) out.add(name);
-  return out;
+  const alone = { ...facts, project: undefined };
+  for (const [name, r] of found) {
+    if (!(r & DEMANDED)) continue;
+    if (needs.met(name, alone) !== false) live.add(name);
+    else if (project && needs.met(name, facts) !== false) viaProject.add(name);
+  }
+  return { live, viaProject };
 }

@@ -30,7 +30,7 @@ import { parsePython } from '../parse/parser.js';
 import type { CrossFile, ModuleSummary, ProjectModules, Summarize } from './crossfile.js';
 import { paramEffects, type ParamEffect } from './effects.js';
 import { mayPassOn, projectImports } from './projectfacts.js';
-import { prefilterFor } from '../prefilter/index.js';
+import { prefilterFor, type ProjectImports } from '../prefilter/index.js';
 
 export type { CallSite } from './sites.js';
 export { narrowType } from './narrowing.js';
@@ -60,10 +60,18 @@ export function buildModel(root: Node, rules: RuleSet, file = '<file>', opts: Mo
   let flows: FileFlows | undefined;
   const facts = () => (flows ??= readFlows(root, source));
   const project = opts.project ? projectImports(opts.project.modules, opts.project.abs, source, prefilterFor(rules)) : undefined;
-  const demand = opts.onDemand === false ? undefined : new Demand(source, liveNames(source, rules, demandNames(rules), project), facts);
+  const demand = opts.onDemand === false ? undefined : onDemand(source, rules, facts, project);
   const it = new Interpreter(root, rules, file, demand, facts);
   if (opts.project) it.cross = opts.project.modules.view(opts.project.abs, it.classes);
   return it.run();
+}
+
+/** What the model interprets of a file (./demand.ts): triggers only the project meets are live beside the names its project imports bind (all of them live when a star import may bind any). */
+function onDemand(source: string, rules: RuleSet, facts: () => FileFlows, project: ProjectImports | undefined): Demand {
+  const { live, viaProject } = liveNames(source, rules, demandNames(rules), project);
+  const seeds = viaProject.size ? project?.()?.locals : undefined;
+  if (!seeds) for (const n of viaProject) live.add(n);
+  return new Demand(source, live, facts, seeds ? { triggers: viaProject, seeds } : undefined);
 }
 
 /**

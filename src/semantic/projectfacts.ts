@@ -43,27 +43,49 @@ const gave = (f: ModuleFacts, name: string, root: string) => {
  * relative or not, and `import a.b`; only modules of the project (never the rules' libraries).
  */
 export function importedModules(text: string, file: string, modules: ProjectModules): string[] {
-  if (!text.includes('import')) return [];
-  const out = new Set<string>();
+  return projectImportsIn(text, file, modules).files;
+}
+
+/**
+ * The project modules a text imports (./importedModules), and the names those imports bind in it
+ * (`from app.runtime import make as mk`: `mk`; `import app.runtime`: `app`); `star`: some imports
+ * `*` from one, so any name may be the project's.
+ */
+function projectImportsIn(text: string, file: string, modules: ProjectModules): { files: string[]; names: Set<string>; star: boolean } {
+  const out = { files: [] as string[], names: new Set<string>(), star: false };
+  if (!text.includes('import')) return out;
+  const files = new Set<string>();
   const add = (dotted: string | undefined, submodule = false) => {
-    if (!dotted || !modules.isProjectTop(file, dotted.split('.')[0]!)) return;
+    if (!dotted || !modules.isProjectTop(file, dotted.split('.')[0]!)) return false;
     const r = modules.resolver.resolve(file, dotted);
-    if (r && (!submodule || !r.rest.length)) out.add(r.file);
+    if (r && (!submodule || !r.rest.length)) files.add(r.file);
+    return true;
   };
   // Imports only a type checker runs bring nothing in when the program runs.
   const spans = typeCheckingSpans(text);
   for (const m of importLines(text)) {
     if (spans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (m.plain) {
-      for (const part of m[1]!.split(',')) add(part.trim().split(/\s+/)[0]);
+      for (const part of m[1]!.split(',')) {
+        const [dotted, , alias] = part.trim().split(/\s+/);
+        if (add(dotted)) out.names.add(alias ?? dotted!.split('.')[0]!);
+      }
       continue;
     }
     const from = m[1] ? modules.resolver.absolute(file, m[1].length, m[2]!) : m[2];
-    add(from);
-    // `from pkg import mod`: a submodule is imported too.
-    if (from) for (const n of m[3]!.replace(/[()]/g, '').split(',')) if (/^\s*\w+/.test(n)) add(`${from}.${n.trim().split(/\s+/)[0]}`, true);
+    const project = add(from);
+    for (const n of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
+      const [name, , alias] = n.trim().split(/\s+/);
+      if (!name || !/^\w+$|^\*$/.test(name)) continue;
+      // `from pkg import mod`: a submodule is imported too.
+      if (from && name !== '*') add(`${from}.${name}`, true);
+      if (!project) continue;
+      if (name === '*') out.star = true;
+      else out.names.add(alias ?? name);
+    }
   }
-  return [...out];
+  out.files = [...files];
+  return out;
 }
 
 export class ImportFacts {
@@ -149,8 +171,9 @@ export class ImportFacts {
   of(file: string, text: string): ProjectFacts | undefined {
     const last = this.lastOf;
     if (last?.file === file && last.text === text) return last.out;
-    const frontier = importedModules(blankInert(text), file, this.modules);
-    const out = frontier.length ? this.closure(frontier, new Set([file]), 1) : undefined;
+    const imports = projectImportsIn(blankInert(text), file, this.modules);
+    const out = imports.files.length ? this.closure(imports.files, new Set([file]), 1) : undefined;
+    if (out && !imports.star) out.locals = imports.names;
     this.lastOf = { file, text, out };
     return out;
   }
