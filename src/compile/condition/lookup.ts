@@ -42,6 +42,9 @@ export function missingKey(clause: Node, expr: ExprReader, dictKeys: DictKeys): 
   return known.grows ? and([missing, { k: 'data', text: `no registration added ${key!.text} to ${dict!.text} since the import` }]) : missing;
 }
 
+/** Methods the body may call beside the lookup that raise no `KeyError` of their own on a dict (`self._sections[section].copy()`). */
+const SAFE_CALLS = new Set(['update', 'get', 'copy', 'keys', 'values', 'items']);
+
 /**
  * The parameter a `KeyError` handler's lookup is keyed by: the try body reads one subscript, whose
  * key is a name of the def's parameters (`self._sections[section]`; also once rebound from itself,
@@ -57,7 +60,7 @@ export function lookupKey(clause: Node, def: Node | undefined): { lookup: string
   });
   const calls = body.descendantsOfType('call').filter((c) => !!c && !reads.some((r) => r!.startIndex <= c.startIndex && c.endIndex <= r!.endIndex));
   const key = reads.length === 1 ? field(reads[0]!, 'subscript') : null;
-  if (key?.type !== 'identifier' || calls.some((c) => !['update', 'get'].includes(field(field(c!, 'function')!, 'attribute')?.text ?? ''))) return undefined;
+  if (key?.type !== 'identifier' || calls.some((c) => !SAFE_CALLS.has(field(field(c!, 'function')!, 'attribute')?.text ?? ''))) return undefined;
   const params = field(def, 'parameters')?.descendantsOfType('identifier') ?? [];
   return params.some((p) => p?.text === key.text) ? { lookup: key.text } : undefined;
 }
