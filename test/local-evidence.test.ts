@@ -69,6 +69,13 @@ def read(server, key):
     f = reg.has_section(server) or reg.get(server, "w")
     for s in reg.sections():
         print(reg.items(s))
+        opts = reg.options(s)
+        for o in opts:
+            print(reg.get(s, o))
+        more = reg.options(s)
+        more.append("extra")
+        for o in more:
+            print(reg.get(s, o))
     g = reg.items(server)
     return a, b, c, d, e, f, g
 `;
@@ -156,7 +163,9 @@ describe('evidence from the library def, read at the call', () => {
       '27 acme/get-option',
       '27 acme/get-section',
       // A copy of the looked-up table raises no KeyError of its own: the loop over sections() shows the key.
-      '30 acme/items-section',
+      // A local bound once to options(s) lists them; one changed since does not.
+      '36 acme/get-option',
+      '37 acme/items-section',
     ]);
   });
 

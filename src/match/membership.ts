@@ -93,8 +93,8 @@ function listsKey(left: Node | undefined, right: Node | undefined, p: Parts): bo
   // The loop lists the keys of argument i: it says the key is there up to that argument.
   if (i < p.key) return false;
   let it = unparen(right);
-  // `keys = [k for k in d if ...]` bound once in the function, then `for k in keys:`: some of the receiver's keys.
-  if (it?.type === 'identifier') it = unparen(keysComprehension(it)) ?? it;
+  // `keys = [k for k in d if ...]` or `options = cfg.options(s)` bound once in the function, then `for k in keys:`.
+  if (it?.type === 'identifier') it = unparen(keysBound(it)) ?? it;
   // `list(d)`, `sorted(d.keys())`: the same keys.
   if (it?.type === 'call' && ['list', 'sorted', 'tuple'].includes(field(it, 'function')?.text ?? '')) it = namedChildren(field(it, 'arguments') ?? it)[0];
   if (i === 0 && same(it, p.recv)) return true;
@@ -103,21 +103,27 @@ function listsKey(left: Node | undefined, right: Node | undefined, p: Parts): bo
 }
 
 /**
- * The iterable of a comprehension that a name of the function is bound to once, above `use`, when
- * the comprehension yields its own loop target (`[k for k in d if len(k) < n]`).
+ * What a name of the function bound once above `use`, and not named between, lists: the iterable
+ * of a comprehension that yields its own loop target (`[k for k in d if len(k) < n]`), or a call
+ * (`cfg.options(s)`, read as the loop's iterable).
  */
-function keysComprehension(use: Node): Node | undefined {
+function keysBound(use: Node): Node | undefined {
   let scope = use.parent;
   while (scope && !SCOPES.has(scope.type)) scope = scope.parent;
   if (!scope) return undefined;
   const binds = scope.descendantsOfType('assignment').filter((a) => !!a && field(a, 'left')?.text === use.text);
   const a = binds.length === 1 ? binds[0]! : undefined;
-  const comp = a && a.endIndex <= use.startIndex ? unparen(field(a, 'right')) : undefined;
-  const clauses = comp && /comprehension|generator_expression/.test(comp.type) ? namedChildren(comp).filter((c) => c.type === 'for_in_clause') : [];
+  const right = a && a.endIndex <= use.startIndex ? unparen(field(a, 'right')) : undefined;
+  if (!right) return undefined;
+  // Nothing between may change it (`options.append(x)`).
+  const between = scope.descendantsOfType('identifier').some((i) => !!i && i.text === use.text && i.startIndex >= a!.endIndex && i.startIndex < use.startIndex);
+  if (between) return undefined;
+  if (right.type === 'call') return right;
+  const clauses = /comprehension|generator_expression/.test(right.type) ? namedChildren(right).filter((c) => c.type === 'for_in_clause') : [];
   const target = clauses.length === 1 ? field(clauses[0]!, 'left') : null;
-  const right = clauses.length === 1 ? field(clauses[0]!, 'right') : null;
-  if (target?.type !== 'identifier' || !right || field(comp!, 'body')?.text !== target.text) return undefined;
-  return right;
+  const over = clauses.length === 1 ? field(clauses[0]!, 'right') : null;
+  if (target?.type !== 'identifier' || !over || field(right, 'body')?.text !== target.text) return undefined;
+  return over;
 }
 
 /** `if not recv.has_*(args): ... recv.add_*(args) ...` as a statement before `n` in its block. */
