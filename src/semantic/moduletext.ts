@@ -14,6 +14,12 @@ const FROM_IMPORT = /[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[
 const PLAIN_IMPORT = /[ \t]*import[ \t]+([\w. \t,]+)/y;
 
 /** The import statements of a text: each line that starts one, matched once. */
+/**
+ * A copy of a name read from a module's text that does not hold the text: V8 keeps a slice of 13
+ * or more characters as a view of its whole parent string, and these names outlive the text.
+ */
+const detached = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
 export function* importLines(text: string): Generator<RegExpExecArray & { plain: boolean }> {
   let last = -1;
   for (let at = text.indexOf('import'); at >= 0; at = text.indexOf('import', at + 6)) {
@@ -105,8 +111,8 @@ export function handedOn(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const add = (name: string, root: string) => {
     let set = out.get(name);
-    if (!set) out.set(name, (set = new Set()));
-    set.add(root);
+    if (!set) out.set((name = detached(name)), (set = new Set()));
+    set.add(detached(root));
   };
   for (const m of importLines(text)) {
     if (m.plain) {
@@ -134,7 +140,7 @@ export function handedOn(text: string): Map<string, Set<string>> {
 export function plainDefs(text: string, handed: Map<string, Set<string>>): Set<string> {
   const out = new Set<string>();
   const twice = new Set<string>();
-  for (const m of text.matchAll(TOP_DEF)) (out.has(m[1]!) ? twice : out).add(m[1]!);
+  for (const m of text.matchAll(TOP_DEF)) (out.has(m[1]!) ? twice : out).add(detached(m[1]!));
   for (const n of twice) out.delete(n);
   for (const m of text.matchAll(DECORATED_DEF)) out.delete(m[1]!);
   for (const n of handed.keys()) out.delete(n);

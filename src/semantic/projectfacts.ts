@@ -122,6 +122,9 @@ export class ImportFacts {
       }
     const classes = [...reach.values()].some((r) => (r & ROLE_CLASS) !== 0);
     const handed = handedOn(text);
+    const defs = plainDefs(text, handed);
+    // An assigned name matters only as a rule's function (`rmtree = shutil.rmtree`): the rest is not kept (a module's constants, for every module read).
+    for (const [n, from] of handed) if (from.size === 1 && from.has('*') && !roles.has(n)) handed.delete(n);
     const calls = [...reach.values()].some((r) => (r & ROLE_CALL) !== 0);
     f = {
       names: new Set(reach.keys()),
@@ -129,7 +132,7 @@ export class ImportFacts {
       passers: roles.size || known.size ? passersOf(text, roles, known) : new Map(),
       roots: new Set(importContext(buf, buf.length).roots),
       handed,
-      defs: plainDefs(text, handed),
+      defs,
       imports,
       files: [...files],
       classes,
