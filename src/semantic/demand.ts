@@ -129,7 +129,7 @@ export class Demand {
   /** The names a flow from one of `seeds` (or from such a name) may bind, to a fixpoint: a call's result too. */
   private closeProject(seeds: Set<string>): Carriers {
     const out: Carriers = { global: new Set(), local: new Map() };
-    const flows = this.fileFlows().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
+    const flows = this.flowSpans();
     for (let grew = true; grew; ) {
       grew = false;
       for (const { flow, rhs } of flows) {
@@ -140,6 +140,13 @@ export class Demand {
     }
     return out;
   }
+
+  /** The file's flows, each with the token span of its source (made once, for both closures). */
+  private flowSpans(): { flow: ValueFlow; rhs: [number, number] }[] {
+    return (this.spans ??= this.fileFlows().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) })));
+  }
+
+  private spans: { flow: ValueFlow; rhs: [number, number] }[] | undefined;
 
   /** Token indexes [first, last) of the names starting in [start, end). */
   private tokenSpan(start: number, end: number): [number, number] {
@@ -214,7 +221,7 @@ export class Demand {
       }
       return { value, maker };
     };
-    const flows = this.fileFlows().flows.map((flow) => ({ flow, rhs: this.tokenSpan(flow.rhs[0], flow.rhs[1]) }));
+    const flows = this.flowSpans();
     for (let grew = true; grew; ) {
       grew = false;
       for (const { flow, rhs } of flows) {

@@ -13,14 +13,14 @@ const TOP_ASSIGN = /^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)/gm;
 const FROM_IMPORT = /[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)/y;
 const PLAIN_IMPORT = /[ \t]*import[ \t]+([\w. \t,]+)/y;
 
-/** The import statements of a text: each line that starts one, matched once. */
 /**
  * A copy of a name read from a module's text that does not hold the text: V8 keeps a slice of 13
  * or more characters as a view of its whole parent string, and these names outlive the text.
  */
 const detached = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
-export function* importLines(text: string): Generator<RegExpExecArray & { plain: boolean }> {
+/** The import statements of a text: each line that starts one, matched once. */
+function* importLines(text: string): Generator<RegExpExecArray & { plain: boolean }> {
   let last = -1;
   for (let at = text.indexOf('import'); at >= 0; at = text.indexOf('import', at + 6)) {
     const line = text.lastIndexOf('\n', at) + 1;
@@ -37,6 +37,39 @@ export function* importLines(text: string): Generator<RegExpExecArray & { plain:
         break;
       }
     }
+  }
+}
+
+/**
+ * One import statement of a text, at `at`: its module (`dots` leading dots for a relative one) and
+ * what it binds: for `import a.b as c`, `[{ name: 'a.b', bound: 'c' }]` (`a` without `as`); for
+ * `from m import x as y, *`, `[{ name: 'x', bound: 'y' }, { name: '*', bound: '*' }]`.
+ */
+export interface ImportStatement {
+  at: number;
+  plain: boolean;
+  dots: number;
+  /** The `from` module (empty for a plain import: each binding names its module). */
+  module: string;
+  bindings: { name: string; bound: string }[];
+}
+
+/** The import statements of a text (./importLines), each with what it binds. */
+export function* importStatements(text: string): Generator<ImportStatement> {
+  for (const m of importLines(text)) {
+    const bindings: ImportStatement['bindings'] = [];
+    if (m.plain) {
+      for (const part of m[1]!.split(',')) {
+        const [dotted, , alias] = part.trim().split(/\s+/);
+        if (dotted) bindings.push({ name: dotted, bound: alias ?? dotted.split('.')[0]! });
+      }
+    } else {
+      for (const part of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
+        const [name, , alias] = part.trim().split(/\s+/);
+        if (name) bindings.push({ name, bound: alias ?? name });
+      }
+    }
+    yield { at: m.index, plain: m.plain, dots: m.plain ? 0 : m[1]!.length, module: m.plain ? '' : m[2]!, bindings };
   }
 }
 
@@ -60,7 +93,7 @@ export function passersOf(text: string, roles: Map<string, number>, known: Reado
     }
     const params = new Set<string>();
     for (const p of text.slice(start, i - 1).matchAll(/(?:^|[,(*])\s*([A-Za-z_]\w*)\s*(?=[,=)]|$)/g)) if (p[1] !== 'self' && p[1] !== 'cls') params.add(p[1]!);
-    defs.push({ name: m[1]!, start: m.index, params });
+    defs.push({ name: detached(m[1]!), start: m.index, params });
   }
   const out = new Map<string, Set<string>>();
   if (!defs.length) return out;
@@ -81,7 +114,7 @@ export function passersOf(text: string, roles: Map<string, number>, known: Reado
   };
   for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*\(/g)) {
     const d = ownerAt(m.index);
-    if (d?.params.has(m[1]!) && ((roles.get(m[2]!) ?? 0) & ROLE_METHOD) !== 0) add(d.name, [m[2]!]);
+    if (d?.params.has(m[1]!) && ((roles.get(m[2]!) ?? 0) & ROLE_METHOD) !== 0) add(d.name, [detached(m[2]!)]);
   }
   // Passed on, a few calls deep: `g(... param ...)` where g is a passer (this module's or an imported one's).
   const calls = [...text.matchAll(/\b([A-Za-z_]\w*)\s*\(([^()]*)/g)];
@@ -114,23 +147,10 @@ export function handedOn(text: string): Map<string, Set<string>> {
     if (!set) out.set((name = detached(name)), (set = new Set()));
     set.add(detached(root));
   };
-  for (const m of importLines(text)) {
-    if (m.plain) {
-      // `import json`, `import os.path`, `import json as complexjson`: the module (its root) under a name.
-      for (const part of m[1]!.split(',')) {
-        const [dotted, , alias] = part.trim().split(/\s+/);
-        const root = dotted?.split('.')[0];
-        if (root) add(alias ?? root, root);
-      }
-      continue;
-    }
-    if (m[1]) continue;
-    const root = m[2]!.split('.')[0]!;
-    for (const part of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
-      const words = part.trim().split(/\s+/);
-      const name = words[2] ?? words[0];
-      if (name) add(name, root);
-    }
+  for (const st of importStatements(text)) {
+    // `import json`, `import os.path`, `import json as complexjson`: the module (its root) under a name.
+    if (st.plain) for (const b of st.bindings) add(b.bound, b.name.split('.')[0]!);
+    else if (!st.dots) for (const b of st.bindings) add(b.bound, st.module.split('.')[0]!);
   }
   for (const m of text.matchAll(TOP_ASSIGN)) add(m[1]!, '*');
   return out;

@@ -11,7 +11,7 @@ import { importContext } from '../prefilter/context.js';
 import { blankInert, exportedNames, typeCheckingSpans } from '../python/codetext.js';
 import { ROLE_CALL, ROLE_CLASS } from '../rules/types.js';
 import type { CrossFile, ProjectModules } from './crossfile.js';
-import { handedOn, importLines, passersOf, plainDefs } from './moduletext.js';
+import { handedOn, importStatements, passersOf, plainDefs } from './moduletext.js';
 
 interface ModuleFacts {
   names: Set<string>;
@@ -63,25 +63,21 @@ function projectImportsIn(text: string, file: string, modules: ProjectModules): 
   };
   // Imports only a type checker runs bring nothing in when the program runs.
   const spans = typeCheckingSpans(text);
-  for (const m of importLines(text)) {
-    if (spans.some(([s, e]) => m.index >= s && m.index < e)) continue;
-    if (m.plain) {
-      for (const part of m[1]!.split(',')) {
-        const [dotted, , alias] = part.trim().split(/\s+/);
-        if (add(dotted)) out.names.add(alias ?? dotted!.split('.')[0]!);
-      }
+  for (const st of importStatements(text)) {
+    if (spans.some(([s, e]) => st.at >= s && st.at < e)) continue;
+    if (st.plain) {
+      for (const b of st.bindings) if (add(b.name)) out.names.add(b.bound);
       continue;
     }
-    const from = m[1] ? modules.resolver.absolute(file, m[1].length, m[2]!) : m[2];
+    const from = st.dots ? modules.resolver.absolute(file, st.dots, st.module) : st.module;
     const project = add(from);
-    for (const n of m[3]!.replace(/[()\\]/g, ' ').split(',')) {
-      const [name, , alias] = n.trim().split(/\s+/);
-      if (!name || !/^\w+$|^\*$/.test(name)) continue;
+    for (const { name, bound } of st.bindings) {
+      if (!/^\w+$|^\*$/.test(name)) continue;
       // `from pkg import mod`: a submodule is imported too.
       if (from && name !== '*') add(`${from}.${name}`, true);
       if (!project) continue;
       if (name === '*') out.star = true;
-      else out.names.add(alias ?? name);
+      else out.names.add(bound);
     }
   }
   out.files = [...files];
