@@ -277,7 +277,7 @@ function printTimings(s: BatchStats, t0: number, stderr: IO['stderr']): void {
   );
   if (s.js)
     stderr(
-      `raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.cached} cached (${s.js.cachedByStat} unchanged by stat), ${s.js.files - s.js.linted - s.js.cached} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`,
+      `raiselint: ${s.js.files} JS/TS files: ${s.js.linted} linted with types (${s.js.programs} TypeScript program${s.js.programs === 1 ? '' : 's'}), ${s.js.clearedByTypes} cleared by types (no call a rule reaches), ${s.js.cached} cached (${s.js.cachedByStat} unchanged by stat), ${s.js.files - s.js.linted - s.js.clearedByTypes - s.js.cached} skipped by the prefilter; ${Math.round(s.js.ms)} ms\n`,
     );
 }
 

@@ -155,8 +155,10 @@ export interface RawResult {
 
 export interface JsStats {
   files: number;
-  /** Files linted with type information (those that mention a rule's names, unless --no-prefilter). */
+  /** Files linted with type information (those that mention a rule's names, unless --no-prefilter, and have a call a rule reaches). */
   linted: number;
+  /** Files in a program none of whose calls a rule reaches, as its types say (src/eslint/candidates.ts): not linted. */
+  clearedByTypes: number;
   /** Files whose findings came from the content cache (neither linted nor in a program). */
   cached: number;
   /** Of those, files known unchanged by their stat and their dependencies' (TypeScript not loaded for them). */

@@ -87,7 +87,7 @@ export async function checkJsFiles(
   const results: RawResult[] = files.map(() => ({ diagnostics: [], errors: [], directives: [] }));
   const texts: (string | undefined)[] = [];
   const errors: FileError[] = [];
-  const stats: JsStats = { files: files.length, linted: 0, cached: 0, cachedByStat: 0, programs: 0, ms: 0 };
+  const stats: JsStats = { files: files.length, linted: 0, clearedByTypes: 0, cached: 0, cachedByStat: 0, programs: 0, ms: 0 };
   const cache = opts.cache ? ResultCache.load(opts.cache.dir, sha256(`js\0${opts.cache.key}`)) : undefined;
   // Real paths: a linked checkout resolves its packages and tsconfig where its files really are.
   const real = new Map<number, string>();
@@ -112,7 +112,7 @@ export async function checkJsFiles(
     }
     pending.push(i);
   });
-  if (pending.length) await checkPending(pending, { files, texts, real, results, errors, stats, rules, cache });
+  if (pending.length) await checkPending(pending, { files, texts, real, results, errors, stats, rules, cache, prefilter: opts.prefilter });
   cache?.save();
   stats.ms = performance.now() - t0;
   return { results, errors, stats };
@@ -133,6 +133,8 @@ interface Pending {
   stats: JsStats;
   rules: Rule[];
   cache: ResultCache | undefined;
+  /** false with --no-prefilter: every file goes to ESLint, the typed prefilter too is off. */
+  prefilter?: boolean;
 }
 
 /** Files the stat check could not clear: keyed by content and dependencies (jsdeps.ts), then linted with types when the key is new. */
@@ -153,21 +155,32 @@ async function checkPending(pending: number[], p: Pending): Promise<void> {
       reuse(p.results, i, f.abs, hit, p.cache!, p.stats);
     } else lint.push(i);
   }
-  p.stats.linted = lint.length;
   if (!lint.length) return;
   const groups = buildPrograms(
     lint.map((i) => p.real.get(i)!),
     configs,
   );
   p.stats.programs = groups.length;
-  const { jsLinter } = await import('./jslint.js');
-  const linter = jsLinter(
-    p.rules,
-    groups.map((g) => g.program),
-  );
+  // The typed prefilter: a file none of whose calls a rule reaches (as the rule judges it) is not parsed again by ESLint.
+  const { mayReport } = await import('../eslint/candidates.js');
+  const programOf = new Map(groups.flatMap((g) => g.files.map((f) => [f, g.program] as const)));
+  const reaches = (i: number) => {
+    const program = programOf.get(p.real.get(i)!);
+    const sf = program?.getSourceFile(p.real.get(i)!);
+    return !program || !sf || mayReport(sf, p.rules, program);
+  };
+  const linted = new Set(p.prefilter === false ? lint : lint.filter(reaches));
+  p.stats.linted = linted.size;
+  p.stats.clearedByTypes = lint.length - linted.size;
+  const linter = linted.size
+    ? (await import('./jslint.js')).jsLinter(
+        p.rules,
+        groups.map((g) => g.program),
+      )
+    : undefined;
   for (const i of lint) {
     const f = p.files[i]!;
-    linter.lint({ abs: p.real.get(i)!, display: f.display }, p.texts[i]!, p.results[i]!);
+    if (linted.has(i)) linter!.lint({ abs: p.real.get(i)!, display: f.display }, p.texts[i]!, p.results[i]!);
     const r = p.results[i]!;
     const key = keys.get(i);
     if (p.cache && key && !r.errors.some((e) => e.kind === 'internal'))

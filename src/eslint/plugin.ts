@@ -18,6 +18,7 @@ import type { JsTarget } from '../rules/js/types.js';
 import type { Rule } from '../rules/types.js';
 import { guardSuggestion, trySuggestion, type SuggestionText } from './fixes.js';
 import { baseChain, inPackage, judgeCall, setProgram, testsVerdict } from './resolve.js';
+import { candidates as candidateRules } from './candidates.js';
 import { isHandled } from './handled.js';
 import { typeChecksAll } from './verify.js';
 import { isRecordedThrow, runLiteralCall } from './literal.js';
@@ -108,45 +109,6 @@ function shownCallee(node: ts.CallExpression | ts.NewExpression): string {
 
 type Listener = (node: TSESTree.CallExpression | TSESTree.NewExpression) => void;
 
-const indexes = new WeakMap<Rule[], Map<string, Rule[]>>();
-/** Rules by the name a call must end in (function, method, static; the class for constructors). */
-function byName(rules: Rule[]): Map<string, Rule[]> {
-  let m = indexes.get(rules);
-  if (!m) {
-    indexes.set(rules, (m = new Map()));
-    for (const r of rules) {
-      const key = r.js!.kind === 'constructor' ? r.js!.className! : r.js!.name;
-      m.set(key, [...(m.get(key) ?? []), r]);
-    }
-  }
-  return m;
-}
-
-/** The names a plain identifier callee may stand for: itself, what it aliases (`import { URL as NodeURL }`, `{ parse: lazy }`), its signature's declaration. */
-function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker, program: ts.Program): string[] {
-  const out = [id.text];
-  const sym = checker.getSymbolAtLocation(id);
-  const d = sym?.declarations?.[0];
-  if (sym && sym.flags & ts.SymbolFlags.Alias) out.push(checker.getAliasedSymbol(sym).name);
-  if (d && ts.isImportSpecifier(d) && d.propertyName) out.push(d.propertyName.text);
-  if (d && ts.isBindingElement(d) && d.propertyName && ts.isIdentifier(d.propertyName)) out.push(d.propertyName.text);
-  // Declared only by the language's own library (`new Map()`), or a function or class of the project: its signature names nothing else.
-  const own = (x: ts.Declaration) => {
-    const f = x.getSourceFile();
-    if (program.isSourceFileDefaultLibrary(f)) return true;
-    return (ts.isFunctionDeclaration(x) || ts.isClassDeclaration(x)) && !f.isDeclarationFile && !/[\\/]node_modules[\\/]/.test(f.fileName);
-  };
-  if (sym && !(sym.flags & ts.SymbolFlags.Alias) && sym.declarations?.length && sym.declarations.every(own)) return out;
-  try {
-    const decl = checker.getResolvedSignature(call)?.declaration;
-    const named = decl && ts.isConstructorDeclaration(decl) ? decl.parent : decl;
-    if (named && 'name' in named && named.name && ts.isIdentifier(named.name)) out.push(named.name.text);
-  } catch {
-    // no signature
-  }
-  return out;
-}
-
 const directivesOf = new WeakMap<object, Directive[]>();
 /** The file's `// raiselint: ignore[...]` comments (read once per file, whatever the number of rules). */
 function fileDirectives(context: Readonly<TSESLint.RuleContext<MessageIds, []>>): Directive[] {
@@ -211,14 +173,8 @@ function listener(
   if (!store || store.checked) pendingOf.set(context.sourceCode, (store = { all: [], checked: false }));
   const pending = store;
   const check: Listener = (node) => {
-    const callee = node.callee;
-    const index = byName(rules());
     const tsNode = services.esTreeNodeToTSNodeMap.get(node) as ts.CallExpression | ts.NewExpression;
-    let names: string[];
-    if (callee.type === 'MemberExpression') names = callee.property.type === 'Identifier' ? [callee.property.name] : [];
-    else if (callee.type === 'Identifier') names = calleeNames(tsNode.expression as ts.Identifier, tsNode, checker, program);
-    else names = [];
-    const candidates = new Set(names.flatMap((n) => index.get(n) ?? []));
+    const candidates = candidateRules(tsNode, rules(), checker, program);
     for (const rule of candidates) {
       const t = rule.js!;
       const j = judgeCall(tsNode, t, checker);
