@@ -176,11 +176,14 @@ async function checkPending(pending: number[], p: Pending): Promise<void> {
     ? (await import('./jslint.js')).jsLinter(
         p.rules,
         groups.map((g) => g.program),
+        { deferVerify: true },
       )
     : undefined;
+  for (const i of linted) linter!.lint({ abs: p.real.get(i)!, display: p.files[i]!.display }, p.texts[i]!, p.results[i]!);
+  // The suggestions of all files, type-checked together.
+  linter?.finish();
   for (const i of lint) {
     const f = p.files[i]!;
-    if (linted.has(i)) linter!.lint({ abs: p.real.get(i)!, display: f.display }, p.texts[i]!, p.results[i]!);
     const r = p.results[i]!;
     const key = keys.get(i);
     if (p.cache && key && !r.errors.some((e) => e.kind === 'internal'))

@@ -38,6 +38,17 @@ export interface PluginOptions {
    * `raiselint check` says false: its per-file stage applies them, and reports the unused ones.
    */
   suppress?: boolean;
+  /**
+   * Offer a suggestion only when the fixed file type-checks (default true). `raiselint check` says
+   * false: it type-checks the suggestions of all its files together, once they are linted (src/engine/jslint.ts).
+   */
+  verify?: boolean;
+}
+
+/** What a rule's listener does beside finding: apply `// raiselint: ignore`, type-check suggestions. */
+interface ListenerFlags {
+  suppress: boolean;
+  verify: boolean;
 }
 
 /** The JS/TS rules of dataset files (records of other languages are left to `raiselint check`). */
@@ -137,13 +148,13 @@ const pendingOf = new WeakMap<object, { all: Pending[]; checked: boolean; fileNa
  * (./verify.ts: one program for edits that do not overlap, instead of one per suggestion); each
  * rule then reports its own findings, with the suggestions that add no type error.
  */
-function flush(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, program: ts.Program): void {
+function flush(context: Readonly<TSESLint.RuleContext<MessageIds, []>>, program: ts.Program, verify: boolean): void {
   const store = pendingOf.get(context.sourceCode);
   if (!store) return;
   if (!store.checked) {
     store.checked = true;
     const all = store.all.flatMap((p) => p.suggestions);
-    const ok = store.fileName ? typeChecksAll(program, store.fileName, all) : [];
+    const ok = !verify ? all.map(() => true) : store.fileName ? typeChecksAll(program, store.fileName, all) : [];
     let i = 0;
     for (const p of store.all) p.ok = p.suggestions.map(() => ok[i++]!);
   }
@@ -161,7 +172,7 @@ function listener(
   context: Readonly<TSESLint.RuleContext<MessageIds, []>>,
   rules: () => Rule[],
   prefix: boolean,
-  suppress: boolean,
+  flags: ListenerFlags,
 ): { check: Listener; exit: () => void } {
   const services = ESLintUtils.getParserServices(context, true);
   const program = services.program;
@@ -182,7 +193,7 @@ function listener(
       const classes = errorClasses(t, program);
       if (isHandled(tsNode, t, classes, checker)) continue;
       // `// raiselint: ignore[<rule id>]`, as `raiselint check` reads it.
-      if (suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
+      if (flags.suppress && suppressedBy(fileDirectives(context), rule.id, rule.recordId, node.loc.start.line)) continue;
       // Throws always, or the call's literal arguments lead through every test before the throw (./resolve.ts).
       let certain = j.exact && (t.always || (!!t.testsDecide && testsVerdict(t, tsNode, checker) === 'holds'));
       let why = j.why ?? (t.always ? '' : 'depending on its arguments or data');
@@ -207,7 +218,7 @@ function listener(
       });
     }
   };
-  return { check, exit: () => flush(context, program) };
+  return { check, exit: () => flush(context, program, flags.verify) };
 }
 
 const MESSAGES: Record<MessageIds, string> = {
@@ -217,13 +228,13 @@ const MESSAGES: Record<MessageIds, string> = {
   addGuard: 'Call it only when {{guard}}() allows',
 };
 
-function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], suppress: boolean) {
+function ruleModule(create: ReturnType<typeof ESLintUtils.RuleCreator>, name: string, description: string, rules: () => Rule[], flags: ListenerFlags) {
   return create<[], MessageIds>({
     name,
     meta: { type: 'problem', docs: { description }, hasSuggestions: true, messages: MESSAGES, schema: [] },
     defaultOptions: [],
     create(context) {
-      const { check, exit } = listener(context, rules, false, suppress);
+      const { check, exit } = listener(context, rules, false, flags);
       return { CallExpression: check, NewExpression: check, 'Program:exit': exit };
     },
   });
@@ -248,8 +259,8 @@ export function createPlugin(opts: PluginOptions = {}) {
   const docs = new Map(rules.map((r) => [r.id, r.docsUrl ?? readmeUrl('javascript-and-typescript', 'docs/js-ts.md')]));
   const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint', 'docs/js-ts.md'));
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
-  for (const r of rules)
-    modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], opts.suppress !== false);
+  const flags: ListenerFlags = { suppress: opts.suppress !== false, verify: opts.verify !== false };
+  for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], flags);
   const recordsRule = create<[], MessageIds>({
     name: 'records',
     meta: {
@@ -263,7 +274,7 @@ export function createPlugin(opts: PluginOptions = {}) {
     create(context) {
       const list = settingsRules(context.settings, context.cwd);
       if (!list.length) return {};
-      const { check, exit } = listener(context, () => list, true, opts.suppress !== false);
+      const { check, exit } = listener(context, () => list, true, flags);
       return { CallExpression: check, NewExpression: check, 'Program:exit': exit };
     },
   });
