@@ -14,7 +14,7 @@
 const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { createRequire } = require('node:module');
-const { dirname, join, resolve } = require('node:path');
+const { dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
 const MAGIC = 'RLV8CC1';
@@ -95,4 +95,100 @@ function loadCached(file, dir) {
   return module.exports;
 }
 
-module.exports = { loadCached, readCache, headerOf, cachePathFor };
+/**
+ * The packages the bundle requires (eslint, @typescript-eslint/* and theirs: ~550 CommonJS files
+ * on a JS/TS run) get a code cache too: one file for all of them,
+ * `deps-<hash of the bundle's path>.v8cache` in the same directory, `RLV8DEPS1 <node version>
+ * <arch>\n<sha256 of the rest>\n<JSON index>\n<data>`. The index gives, for each module's path, the
+ * size and mtime its entry was made from and where its data is. A module whose file has another
+ * size or mtime, or whose entry V8 rejects, is compiled from source, and the file is rewritten at
+ * exit (the entries of this run, and those of other runs' modules this one did not load). Only
+ * files under a node_modules folder are cached. Left to Node: a module that starts with `#!`, and
+ * one whose text has `import(` anywhere (in code, a comment or a string: not told apart), since on
+ * Node 20 a vm.Script made from cached data cannot run `import()`. typescript.js is one of those.
+ */
+const DEPS_MAGIC = 'RLV8DEPS1';
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+
+function depsHeader() {
+  return `${DEPS_MAGIC} ${process.version} ${process.arch}`;
+}
+
+function depsPathFor(file, dir) {
+  return join(resolve(dir), `deps-${createHash('sha256').update(file).digest('hex').slice(0, 16)}.v8cache`);
+}
+
+/** The index and data of an intact dependency cache, or an empty one. */
+function readDeps(path) {
+  const empty = { index: {}, data: Buffer.alloc(0) };
+  const data = readCache(path, depsHeader());
+  if (!data) return empty;
+  const nl = data.indexOf(10);
+  if (nl < 0) return empty;
+  try {
+    const index = JSON.parse(data.toString('utf8', 0, nl));
+    return index && typeof index === 'object' ? { index, data: data.subarray(nl + 1) } : empty;
+  } catch {
+    return empty;
+  }
+}
+
+function writeDeps(path, entries) {
+  const index = {};
+  const parts = [];
+  let at = 0;
+  for (const [file, e] of entries) {
+    index[file] = [e.size, e.mtimeMs, at, e.bytes.length];
+    parts.push(e.bytes);
+    at += e.bytes.length;
+  }
+  writeCache(path, depsHeader(), Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...parts]));
+}
+
+/** Installs the dependency code cache for this process (see above); `bundle` names its file, `dir` is the cache directory. */
+function cacheDependencies(bundle, dir) {
+  const Module = require('node:module');
+  const path = depsPathFor(bundle, dir);
+  const { index, data } = readDeps(path);
+  const entries = new Map();
+  for (const [file, [size, mtimeMs, at, length]] of Object.entries(index))
+    if (at + length <= data.length) entries.set(file, { size, mtimeMs, bytes: data.subarray(at, at + length) });
+  const fresh = [];
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (!filename.includes(`${sep}node_modules${sep}`) || content.startsWith('#!') || DYNAMIC_IMPORT.test(content))
+      return compile.call(this, content, filename);
+    let fn;
+    try {
+      const st = statSync(filename);
+      const old = entries.get(filename);
+      const cachedData = old && old.size === st.size && old.mtimeMs === st.mtimeMs ? old.bytes : undefined;
+      // `import()` in the module resolves as Node's own loader would (from the module's file).
+      const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+      if (!cachedData || script.cachedDataRejected) fresh.push({ filename, script, st });
+      fn = script.runInThisContext({ displayErrors: true });
+    } catch {
+      return compile.call(this, content, filename);
+    }
+    const mod = this;
+    const req = (id) => mod.require(id);
+    req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+    req.resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
+    req.main = process.mainModule;
+    req.extensions = Module._extensions;
+    req.cache = Module._cache;
+    return fn.call(mod.exports, mod.exports, req, mod, filename, dirname(filename));
+  };
+  process.once('exit', () => {
+    if (!fresh.length) return;
+    try {
+      if (!isDir(dirname(path))) return;
+      for (const f of fresh) entries.set(f.filename, { size: f.st.size, mtimeMs: f.st.mtimeMs, bytes: f.script.createCachedData() });
+      writeDeps(path, entries);
+    } catch {
+      // the cache is an optimisation
+    }
+  });
+}
+
+module.exports = { loadCached, cacheDependencies, readCache, readDeps, headerOf, depsHeader, cachePathFor, depsPathFor };

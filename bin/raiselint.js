@@ -39,7 +39,9 @@ async function load(argv) {
   if (bundle >= 0 && bundle >= mtime(COMPILED)) {
     if (process.env.RAISELINT_NO_CODE_CACHE) return require(BUNDLE);
     try {
-      return require('./codecache.cjs').loadCached(BUNDLE, cacheDir(argv));
+      const codeCache = require('./codecache.cjs');
+      codeCache.cacheDependencies(BUNDLE, cacheDir(argv));
+      return codeCache.loadCached(BUNDLE, cacheDir(argv));
     } catch {
       return require(BUNDLE);
     }

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, readdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRules, shouldSpawn, SPAWN_SAMPLE_FILES, type BatchOptions } from '../src/engine/batch.js';
 import { checkPaths, sequentialCheck, type BatchResult } from './helpers/batch.js';
@@ -668,6 +668,74 @@ describe('raiselint check (CLI)', () => {
     rmSync(cachePath);
     same(run());
     expect(readCache(cachePath, header)).toBeDefined();
+  });
+
+  it("caches the dependencies' compiled code too, and ignores a dependency cache that is corrupt, truncated or out of date", () => {
+    const pkg = bundledCopy();
+    const dir = cacheDir();
+    const { readDeps, depsHeader, depsPathFor } = createRequire(import.meta.url)(join(pkg, 'bin', 'codecache.cjs')) as {
+      readDeps: (path: string) => { index: Record<string, [number, number, number, number]>; data: Buffer };
+      depsHeader: () => string;
+      depsPathFor: (file: string, dir: string) => string;
+    };
+    const depsPath = depsPathFor(join(pkg, 'dist', 'bundle', 'main.cjs'), dir);
+    // A JS/TS run: the CLI loads ESLint and typescript-eslint.
+    const args = [
+      'check',
+      '--format',
+      'json',
+      '--no-cache',
+      '--records',
+      join(ROOT, 'fixtures', 'js', 'js-records.jsonl'),
+      '--cache-dir',
+      dir,
+      join(ROOT, 'fixtures', 'js', 'mixed'),
+    ];
+    const run = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [join(pkg, 'bin', 'raiselint.js'), ...args], { encoding: 'utf8', cwd: tmp, env: { ...process.env, ...env } });
+    const ref = run({ RAISELINT_NO_CODE_CACHE: '1' });
+    expect(existsSync(depsPath)).toBe(false);
+    expect(JSON.parse(ref.stdout).diagnostics.length).toBeGreaterThan(2);
+    const same = (r: ReturnType<typeof run>) => {
+      expect(r.status).toBe(ref.status);
+      expect(r.stdout).toBe(ref.stdout);
+      expect(r.stderr).toBe(ref.stderr);
+    };
+    same(run());
+    const good = readDeps(depsPath);
+    const files = Object.keys(good.index);
+    expect(files.some((f) => f.includes(`${sep}eslint${sep}lib${sep}linter${sep}`))).toBe(true);
+    expect(files.some((f) => f.includes(`${sep}@typescript-eslint${sep}`))).toBe(true);
+    // Left to Node: modules that may run import() (a vm.Script made from cached data cannot), typescript.js among them.
+    expect(files.filter((f) => /\bimport\s*\(/.test(readFileSync(f, 'utf8')))).toEqual([]);
+    expect(files.some((f) => f.endsWith(`${sep}typescript${sep}lib${sep}typescript.js`))).toBe(false);
+    same(run());
+    const bytes = readFileSync(depsPath);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const rest = (index: unknown, data: Buffer) => Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), data]);
+    const framed = (body: Buffer, header = depsHeader()) => Buffer.concat([Buffer.from(`${header}\n${sha(body)}\n`), body]);
+    // Every entry says another size (the module changed since): each is compiled from source.
+    const stale = Object.fromEntries(Object.entries(good.index).map(([f, [size, mtime, at, len]]) => [f, [size + 1, mtime, at, len]]));
+    // Every entry holds the cache of another script (V8 rejects it), or points past the end.
+    const other = new vm.Script('1 + 1', { produceCachedData: true }).createCachedData();
+    const foreign = Object.fromEntries(Object.keys(good.index).map((f) => [f, [...good.index[f]!.slice(0, 2), 0, other.length]]));
+    const past = Object.fromEntries(Object.entries(good.index).map(([f, [size, mtime, at, len]]) => [f, [size, mtime, at + good.data.length, len]]));
+    const bad: [string, Buffer][] = [
+      ['garbage', Buffer.from('not a cache at all')],
+      ['truncated', bytes.subarray(0, Math.floor(bytes.length / 2))],
+      ['flipped bytes', Buffer.from(bytes.map((b, i) => (i > 200 && i % 89 === 3 ? b ^ 0xff : b)))],
+      ['another Node', framed(rest(good.index, good.data), depsHeader().replace(process.version, 'v0.0.1'))],
+      ['an index that is not JSON', framed(Buffer.concat([Buffer.from('{"a":\n'), good.data]))],
+      ['stale entries', framed(rest(stale, good.data))],
+      ['caches of another script', framed(rest(foreign, other))],
+      ['entries past the end', framed(rest(past, good.data))],
+    ];
+    for (const [, b] of bad) {
+      writeFileSync(depsPath, b);
+      same(run());
+    }
+    // The last bad cache was replaced by a good one at exit.
+    expect(Object.keys(readDeps(depsPath).index).length).toBe(files.length);
   });
 
   it('generates valid synthetic records', () => {
