@@ -53,6 +53,15 @@ export function calleeNames(id: ts.Identifier, call: ts.CallExpression | ts.NewE
  * Parentheses are left out, as in ESTree.
  */
 export function callNames(call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker, program: ts.Program): string[] {
+  let names = namesOf.get(call);
+  if (!names) namesOf.set(call, (names = readNames(call, checker, program)));
+  return names;
+}
+
+/** Names by call node: the plugin's rules each look at every call of a file (one rule per record), the names are read once. */
+const namesOf = new WeakMap<ts.Node, string[]>();
+
+function readNames(call: ts.CallExpression | ts.NewExpression, checker: ts.TypeChecker, program: ts.Program): string[] {
   let callee: ts.Expression = call.expression;
   while (ts.isParenthesizedExpression(callee)) callee = callee.expression;
   if (ts.isPropertyAccessExpression(callee)) return ts.isIdentifier(callee.name) ? [callee.name.text] : [];

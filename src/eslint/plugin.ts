@@ -260,7 +260,11 @@ export function createPlugin(opts: PluginOptions = {}) {
   const create = ESLintUtils.RuleCreator((name) => docs.get(name) ?? readmeUrl('eslint-plugin-raiselinteslint', 'docs/js-ts.md'));
   const modules: Record<string, TSESLint.RuleModule<MessageIds, []>> = {};
   const flags: ListenerFlags = { suppress: opts.suppress !== false, verify: opts.verify !== false };
-  for (const r of rules) modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => [r], flags);
+  for (const r of rules) {
+    // One list per rule, kept: the rules' index by name is made once per list (./candidates.ts).
+    const own = [r];
+    modules[r.id] = ruleModule(create, r.id, `${r.raiser.qualname}() throws ${r.errorClass}: ${r.record.errorMessage}`, () => own, flags);
+  }
   const recordsRule = create<[], MessageIds>({
     name: 'records',
     meta: {
