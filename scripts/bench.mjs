@@ -427,8 +427,9 @@ if (!NO_JS) {
   );
   writeFileSync(
     pluginConfig,
-    // As docs/js-ts.md configures it: `loadPlugin` reads the compiled-rules snapshot (made by the warm-up run), not the records.
-    `import tsParser from '@typescript-eslint/parser';\nimport { loadPlugin } from ${JSON.stringify(join(ROOT, 'dist', 'eslint', 'index.js'))};\nconst raiselint = await loadPlugin({ records: [${JSON.stringify(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'))}], bundled: false, cacheDir: ${JSON.stringify(join(work, 'cache-eslint'))} });\nexport default [{ files: ['src/**/*.ts'], ${langOpts}, ...raiselint.configs.recommended }];\n`,
+    // As docs/js-ts.md configures it: `loadPlugin` of the package's `raiselint/eslint` (dist/bundle/eslint.mjs) reads the
+    // compiled-rules snapshot (made by the warm-up run), not the records.
+    `import tsParser from '@typescript-eslint/parser';\nimport { loadPlugin } from ${JSON.stringify(join(ROOT, 'dist', 'bundle', 'eslint.mjs'))};\nconst raiselint = await loadPlugin({ records: [${JSON.stringify(join(ROOT, 'fixtures', 'js', 'js-records.jsonl'))}], bundled: false, cacheDir: ${JSON.stringify(join(work, 'cache-eslint'))} });\nexport default [{ files: ['src/**/*.ts'], ${langOpts}, ...raiselint.configs.recommended }];\n`,
   );
   const eslintRun = (config) => [eslintBin, '--no-config-lookup', '-c', config, '--format', 'json', '-o', join(work, 'eslint-out.json'), 'src'];
   const jsScenarios = [
