@@ -60,6 +60,9 @@ const PATHS = [
   '.startswith("HTTP/1.")',
   '.endswith(".1")',
   '[1:].startswith("")',
+  '.startswith(("HTTP/1.","ab"))',
+  '.endswith((".1",))',
+  '[1:].startswith(("b","c"))',
   '["style"]',
   '["style"].isalpha()',
 ];

@@ -65,5 +65,9 @@ print(all(out), len(out))`;
     expect(read('[:2]', 'gi.')).toEqual({ t: 'str', v: 'gi' });
     expect(read('[1:]', 'gi.')).toBeUndefined();
     expect(read('.endswith("x")', 'gi.')).toBeUndefined();
+    // A tuple: true when one is, false when each is, else not known.
+    expect(read('.startswith(("x","gi"))', 'gi.')).toEqual({ t: 'bool', v: true });
+    expect(read('.startswith(("x","."))', 'gi.')).toEqual({ t: 'bool', v: false });
+    expect(read('.startswith(("x","gi.repository"))', 'gi.')).toBeUndefined();
   });
 });

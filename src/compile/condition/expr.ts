@@ -6,7 +6,7 @@
 import type { Node } from '../../parse/parser.js';
 import { contains, field, namedChildren } from '../../parse/syntax.js';
 import { literalOf } from '../../rules/condition/literal.js';
-import { PATH_METHODS, stepText } from '../../rules/condition/derived.js';
+import { PATH_METHODS, stepText, prefixArg } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, sentinelOf, unchangedMapping, type Assign } from './assigns.js';
@@ -170,8 +170,8 @@ export class ExprReader {
     const args = namedChildren(field(n, 'arguments') ?? n).filter((a) => a.type !== 'comment');
     const withArg = name === 'startswith' || name === 'endswith';
     if (!args.length) return withArg ? undefined : base + stepText({ method: name });
-    const v = withArg && args.length === 1 ? literalOf(args[0], this.constant) : undefined;
-    return v?.t === 'str' ? base + stepText({ method: name, arg: v.v }) : undefined;
+    const arg = withArg && args.length === 1 ? prefixArg(literalOf(args[0], this.constant)) : undefined;
+    return arg !== undefined ? base + stepText({ method: name, arg }) : undefined;
   }
 
   private pathBase(n: Node | null): string | undefined {

@@ -8,7 +8,7 @@
 import type { PyVal } from './types.js';
 import { IDENTIFIER } from '../../python/identifier.js';
 
-/** String methods a path may call: no argument, or (`startswith`, `endswith`) one string. */
+/** String methods a path may call: no argument, or (`startswith`, `endswith`) one string or a tuple of strings. */
 export const PATH_METHODS = new Set([
   'isdigit',
   'isdecimal',
@@ -30,16 +30,25 @@ export const PATH_METHODS = new Set([
 ]);
 
 /** One step of a path: an item, a keyword of `**kwargs`, a slice, a string method. */
-export type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string } | { key: string };
+export type Step = { index: number } | { from?: number; to?: number } | { method: string; arg?: string | string[] } | { key: string };
 
 const LEADING_NAME = new RegExp(`^${IDENTIFIER}`, 'u');
-const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*")?\)|\[("(?:[^"\\]|\\.)*")\]/y;
+// A method's argument: one JSON string, or a tuple of them as Python writes it (`.startswith(("w","a"))`, `.startswith(("w",))`).
+const STEP = /\[(-?\d+)\]|\[(-?\d*):(-?\d*)\]|\.(\w+)\(("(?:[^"\\]|\\.)*"|\((?:"(?:[^"\\]|\\.)*",?)+\))?\)|\[("(?:[^"\\]|\\.)*")\]/y;
+
+/** The argument of `startswith` / `endswith` a path may hold: one string, or a tuple of strings (`mode.startswith(("w", "a", "x"))`). */
+export function prefixArg(v: PyVal | undefined): string | string[] | undefined {
+  if (v?.t === 'str') return v.v;
+  if (v?.t !== 'tuple' || !v.items.length) return undefined;
+  const strs = v.items.flatMap((x) => (x.t === 'str' ? [x.v] : []));
+  return strs.length === v.items.length ? strs : undefined;
+}
 
 /** A step as a path name holds it (compile/condition/expr.ts writes paths with it; `splitPath` reads them back). */
 export function stepText(s: Step): string {
   if ('index' in s) return `[${s.index}]`;
   if ('key' in s) return `[${JSON.stringify(s.key)}]`;
-  if ('method' in s) return `.${s.method}(${s.arg === undefined ? '' : JSON.stringify(s.arg)})`;
+  if ('method' in s) return `.${s.method}(${s.arg === undefined ? '' : Array.isArray(s.arg) ? `(${s.arg.map((a) => JSON.stringify(a)).join(',')}${s.arg.length === 1 ? ',' : ''})` : JSON.stringify(s.arg)})`;
   return `[${s.from ?? ''}:${s.to ?? ''}]`;
 }
 
@@ -54,7 +63,8 @@ export function splitPath(name: string): { base: string; steps: Step[] } | undef
     if (!s) return undefined;
     if (s[1] !== undefined) steps.push({ index: Number(s[1]) });
     else if (s[6] !== undefined) steps.push({ key: JSON.parse(s[6]) as string });
-    else if (s[4] !== undefined) steps.push({ method: s[4], ...(s[5] !== undefined ? { arg: JSON.parse(s[5]) as string } : {}) });
+    else if (s[4] !== undefined)
+      steps.push({ method: s[4], ...(s[5] !== undefined ? { arg: JSON.parse(s[5].startsWith('(') ? `[${s[5].slice(1, -1).replace(/,$/, '')}]` : s[5]) as string | string[] } : {}) });
     else steps.push({ ...(s[2] ? { from: Number(s[2]) } : {}), ...(s[3] ? { to: Number(s[3]) } : {}) });
   }
   return { base: m[0], steps };
@@ -95,10 +105,12 @@ function slice(v: PyVal, from: number | undefined, to: number | undefined): PyVa
 
 const bool = (b: boolean): PyVal => ({ t: 'bool', v: b });
 
-function method(v: PyVal, name: string, arg: string | undefined): PyVal | undefined {
+function method(v: PyVal, name: string, arg: string | string[] | undefined): PyVal | undefined {
   if (v.t !== 'str') return undefined;
   const s = v.v;
-  if (name === 'startswith' || name === 'endswith') return arg === undefined ? undefined : bool(name === 'startswith' ? s.startsWith(arg) : s.endsWith(arg));
+  // A tuple: true when one of its strings is (`mode.startswith(("w", "a", "x"))`).
+  if (name === 'startswith' || name === 'endswith')
+    return arg === undefined ? undefined : bool([arg].flat().some((a) => (name === 'startswith' ? s.startsWith(a) : s.endsWith(a))));
   if (name === 'isascii') return bool(/^[\x00-\x7f]*$/.test(s));
   if (!/^[\x00-\x7f]*$/.test(s)) return undefined;
   switch (name) {
@@ -142,8 +154,9 @@ export function followPrefix(prefix: string, steps: Step[]): PyVal | undefined {
   if ('index' in s) v = s.index >= 0 && s.index < chars.length ? { t: 'str', v: chars[s.index]! } : undefined;
   else if ('method' in s) {
     if (s.method !== 'startswith' || s.arg === undefined) return undefined;
-    // Longer than what is known: false unless it goes on from it.
-    v = [...s.arg].length <= chars.length ? bool(prefix.startsWith(s.arg)) : s.arg.startsWith(prefix) ? undefined : bool(false);
+    // Longer than what is known: false unless it goes on from it. A tuple: true when one is, false when each is.
+    const each = [s.arg].flat().map((a) => ([...a].length <= chars.length ? prefix.startsWith(a) : a.startsWith(prefix) ? undefined : false));
+    v = each.includes(true) ? bool(true) : each.every((x) => x === false) ? bool(false) : undefined;
   } else {
     const from = s.from ?? 0;
     v = from >= 0 && s.to !== undefined && s.to >= 0 && s.to <= chars.length ? { t: 'str', v: chars.slice(from, s.to).join('') } : undefined;
