@@ -115,14 +115,15 @@ const MAX_LOGICAL = 60;
  * function, those of a line that binds a name which does in the same top-level function
  * (`zf = zipfile.ZipFile(p)` then `return zf`). A name used only inside function bodies (`with zipfile.ZipFile(p)
  * as zf: zf.write(x)`) is left out: what another module gets of this one (its names, what its
- * functions return, its classes' attributes) cannot hold it.
+ * functions return, its classes' attributes) cannot hold it. With `want`, the answer is exact for those
+ * names only (the set may lack others): the names a module holds that some rule has.
  */
-export function exportedNames(code: string): Set<string> {
+export function exportedNames(code: string, want?: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   // Per top-level function (by its line's index; nested functions and class bodies in it share it):
-  // the names its exporting lines hold, and its lines that bind names from others.
+  // the names its exporting lines hold, and its other lines (what they bind is read only when needed).
   const locals = new Map<number, Set<string>>();
-  const binds: [number, string[], string[]][] = [];
+  const binds: { fn: number; text: string; names: string[]; bound?: string[] }[] = [];
   const stack: { indent: number; def: boolean }[] = [];
   let outer = -1;
   let line = 0;
@@ -143,17 +144,21 @@ export function exportedNames(code: string): Set<string> {
       if (outer >= 0) addAll(local(locals, outer), names);
       continue;
     }
-    const bound = boundNames(text);
-    if (bound.length) binds.push([outer, bound, names]);
+    if (names.length) binds.push({ fn: outer, text, names });
   }
+  // Asked about some names only (the rules' names a module holds), and each is exported already: done.
+  if (want && [...want].every((n) => out.has(n))) return out;
   // A function's name bound from others carries them where it goes (`zf = zipfile.ZipFile(p)`, then
-  // `return zf` in the same function; a local of another function of the same name does not).
+  // `return zf` in the same function; a local of another function of the same name does not). A line
+  // binds only names it holds: what it binds is read once one of them is the function's.
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [fn, bound, names] of binds) {
-      const own = local(locals, fn);
-      if (!bound.some((b) => own.has(b))) continue;
-      for (const n of names) {
+    for (const b of binds) {
+      const own = local(locals, b.fn);
+      if (!b.names.some((n) => own.has(n))) continue;
+      b.bound ??= boundNames(b.text);
+      if (!b.bound.some((x) => own.has(x))) continue;
+      for (const n of b.names) {
         if (own.has(n)) continue;
         own.add(n);
         out.add(n);

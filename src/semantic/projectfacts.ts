@@ -103,7 +103,7 @@ export class ImportFacts {
     // The rule names another module can get from it: what reaches its names, returns and attributes
     // (most modules name no rule: nothing to read of what they export).
     const roles = this.prefilter.scanRoles(text);
-    const exported = roles.size ? exportedNames(text) : undefined;
+    const exported = roles.size ? exportedNames(text, new Set(roles.keys())) : undefined;
     const reach = new Map(exported ? [...roles].filter(([n]) => exported.has(n)) : []);
     const buf = Buffer.from(text, 'utf8');
     const imports = importedModules(text, file, this.modules);
