@@ -301,7 +301,7 @@ function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOption
   if (asked && v !== false) return { raises: false, why: `the call asks for the error (${asked[0]}=True)` };
   if (v === true) return { raises: true, why: whyTrue(rc.when, b) };
   // `Thread.start()`'s `not self._initialized`, Popen's `not _can_fork_exec`: nothing at the call decides it, nothing there to act on.
-  if (v === undefined && onlyLibraryState(rc.when) && !stateTouched(rc.when, b))
+  if (v === undefined && (onlyLibraryState(rc.when) || onlyLibraryState(residual(rc.when, b), true)) && !stateTouched(rc.when, b))
     return { raises: false, why: "depends only on the library's own state (its invariants), not on the call" };
   if (v === false && evaluate(rc.when, { ...b, fresh: undefined }) !== false)
     return { raises: false, why: `does not raise on an object fresh from its constructor (${describeArgs(b) || 'these arguments'})` };

@@ -358,9 +358,9 @@ export function subscriptUse(s: Node): 'written' | 'deleted' | 'read' {
  * read over the parameter, and holds as written only when no such guard does; when one does,
  * the parameter's value is not known there.
  */
-export function guardsOf(assigns: Assign[], params: Map<string, ParamSpec>, n: Node): Assign[] {
+export function guardsOf(assigns: Assign[], params: Map<string, ParamSpec>, n: Node, through: string[] = []): Assign[] {
   const row = n.startPosition.row;
-  const names = new Set(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''));
+  const names = new Set([...through, ...(n.type === 'identifier' ? [n.text] : n.descendantsOfType('identifier').map((x) => x?.text ?? ''))]);
   // The `if` is in a block that holds the test: the test runs after it on every pass that reaches it.
   const holds = (a: Assign) => !!a.guard?.parent?.parent && contains(a.guard.parent.parent, n);
   return assigns.filter((a) => a.guard && !a.noneMeans && a.row < row && names.has(a.name) && params.has(a.name) && holds(a) && !leavesFirst(a.node, n));

@@ -9,7 +9,7 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { PATH_METHODS, stepText, prefixArg } from '../../rules/condition/derived.js';
 import { and, not, or, truthy } from '../../rules/condition/simplify.js';
 import type { CmpOp, Cond, ParamSpec, PyVal } from '../../rules/condition/types.js';
-import { boundValue, guardsOf, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, sentinelOf, unchangedMapping, type Assign } from './assigns.js';
+import { boundValue, keywordRead, onlyShrunk, reaches, readAssigns, reboundValues, sentinelOf, unchangedMapping, type Assign } from './assigns.js';
 import { keywordsLeft } from './kwpops.js';
 import { literalContainer, unknownKeyword } from './locals.js';
 import { compare } from '../../rules/condition/eval.js';
@@ -20,6 +20,7 @@ import { unchangedBefore } from './unchanged.js';
 import { HARD_KEYWORDS } from '../../python/identifier.js';
 import { calleeLibraryName } from './pure.js';
 import { convertedParam } from './converts.js';
+import { guardedRead, guardsFor } from './libdefault.js';
 import { classIdentity, isinstanceOf, type ModuleDefs, throughHelper, twoConstants, typeArg, typeNames } from './helpers.js';
 
 /** `present`: a local bound to an attribute every object has (`getattr(x, "__reduce_ex__", None)`): never None, always true. `kw`: a keyword read from `**kwargs` (`kwargs.pop('style', '%')`): its value when passed, else `dflt` (`raises`: `pop` with no default; undefined: not known). */
@@ -183,24 +184,24 @@ export class ExprReader {
   /** The condition that `n` is true. */
   cond(n: Node): Cond {
     if (this.guarded) return this.read(n);
-    const gs = guardsOf(this.assigns, this.params, n);
+    const gs = guardsFor(n, this.def, this.assigns, this.params);
     if (!gs.length) return this.read(n);
     this.guarded = true;
     try {
-      const g = or(gs.map((x) => this.read(x.guard!)));
-      // Under a guard the rebound parameters are not known (but a plain value put there is read); the
-      // test's other parts still are (`hardlink_dupes and len(optimize) < 2`).
-      this.hidden = new Set(gs.map((a) => a.name));
-      this.substitute = reboundValues(gs, this.constant);
-      const rebound = this.read(n);
-      this.hidden = new Set();
-      this.substitute = new Map();
-      return or([and([not(g), this.read(n)]), and([g, rebound])]);
+      return guardedRead(gs, this.params, this.assigns, (a) => this.read(a.guard!), this.readRebound.bind(this, n));
     } finally {
       this.guarded = false;
       this.hidden = new Set();
       this.substitute = new Map();
     }
+  }
+
+  /** Under guards that held, the rebound parameters are not known (but a plain value put there is read); the test's other parts still are (`hardlink_dupes and len(optimize) < 2`). */
+  private readRebound(n: Node, held: Assign[]): Cond {
+    [this.hidden, this.substitute] = [new Set(held.map((a) => a.name)), reboundValues(held, this.constant)];
+    const c = this.read(n);
+    [this.hidden, this.substitute] = [new Set(), new Map()];
+    return c;
   }
 
   private read(n: Node): Cond {

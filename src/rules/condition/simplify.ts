@@ -121,8 +121,11 @@ const NEUTRAL = new Set(['not', 'and', 'or', 'is', 'in', 'None', 'True', 'False'
  * `self.__state`) or the module's private names (`_can_fork_exec`). Such a raise guards the
  * library's invariants (a subclass that skipped `__init__`, a platform without fork): nothing at
  * the call decides it. Public state (`self.buffer`, `self.fp`) is state the caller feeds: judged as data.
+ * An object the library made in place of a parameter the call left out (a `lib` atom) is its state
+ * too. `made`: only such objects count (the match judges what is left of a condition once a call's
+ * arguments are bound with it: a private attribute there may be one the caller's earlier calls set).
  */
-export function onlyLibraryState(c: Cond): boolean {
+export function onlyLibraryState(c: Cond, made = false): boolean {
   let state = 0;
   const visit = (x: Cond): boolean => {
     if (x.k === 'true' || x.k === 'false') return true;
@@ -130,6 +133,8 @@ export function onlyLibraryState(c: Cond): boolean {
     if (x.k === 'and' || x.k === 'or') return x.es.every(visit);
     if (x.k !== 'data' || x.loop) return false;
     if (SYNTHETIC.test(x.text)) return true;
+    if (x.lib) return ++state > 0;
+    if (made) return false;
     // The roots of the expression's names: those not after a `.`.
     const code = x.text.replace(/(['"]).*?\1/g, '');
     const roots = [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((n) => !NEUTRAL.has(n));

@@ -32,7 +32,7 @@ export type Cond =
    * `held`: the text tests whether the receiver's lock is held (`self.locked()`, `self._is_owned()`, `self._locked`, in a
    * class with `acquire`): true in a `with` of the receiver, or after its `acquire()` (src/match/callcontext.ts).
    */
-  | { k: 'data'; text: string; state?: StateFact; loop?: true; lookup?: string; held?: true }
+  | { k: 'data'; text: string; state?: StateFact; loop?: true; lookup?: string; held?: true; /** Reads an object the library made in place of a parameter left out (compile/condition/libdefault.ts). */ lib?: true }
   | { k: 'not'; e: Cond }
   | { k: 'and'; es: Cond[] }
   | { k: 'or'; es: Cond[] }
