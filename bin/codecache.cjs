@@ -13,7 +13,8 @@
 // prints: without a usable cache the same code is compiled from source; errors writing are ignored.
 const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
-const { createRequire } = require('node:module');
+const Module = require('node:module');
+const { createRequire } = Module;
 const { dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
@@ -147,7 +148,6 @@ function writeDeps(path, entries) {
 
 /** Installs the dependency code cache for this process (see above); `bundle` names its file, `dir` is the cache directory. */
 function cacheDependencies(bundle, dir) {
-  const Module = require('node:module');
   const path = depsPathFor(bundle, dir);
   const { index, data } = readDeps(path);
   const entries = new Map();

@@ -40,8 +40,9 @@ async function load(argv) {
     if (process.env.RAISELINT_NO_CODE_CACHE) return require(BUNDLE);
     try {
       const codeCache = require('./codecache.cjs');
-      codeCache.cacheDependencies(BUNDLE, cacheDir(argv));
-      return codeCache.loadCached(BUNDLE, cacheDir(argv));
+      const dir = cacheDir(argv);
+      codeCache.cacheDependencies(BUNDLE, dir);
+      return codeCache.loadCached(BUNDLE, dir);
     } catch {
       return require(BUNDLE);
     }

@@ -83,11 +83,11 @@ export function mayReport(sf: ts.SourceFile, rules: Rule[], program: ts.Program)
   if (program.getSyntacticDiagnostics(sf).length) return true;
   const checker = program.getTypeChecker();
   setProgram(checker, program);
-  const index = byName(rules);
   let found = false;
   const visit = (n: ts.Node): void => {
     if (found) return;
-    if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && mightName(n, index)) {
+    // A call named by no rule has no candidate (a member call's name is read without the checker).
+    if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       for (const rule of candidates(n, rules, checker, program))
         if (judgeCall(n, rule.js!, checker)) {
           found = true;
@@ -98,12 +98,4 @@ export function mayReport(sf: ts.SourceFile, rules: Rule[], program: ts.Program)
   };
   visit(sf);
   return found;
-}
-
-/** Cheap first test: a member call's name is in the index; an identifier callee needs the checker (its aliases). */
-function mightName(call: ts.CallExpression | ts.NewExpression, index: Map<string, Rule[]>): boolean {
-  let callee: ts.Expression = call.expression;
-  while (ts.isParenthesizedExpression(callee)) callee = callee.expression;
-  if (ts.isPropertyAccessExpression(callee)) return ts.isIdentifier(callee.name) && index.has(callee.name.text);
-  return ts.isIdentifier(callee);
 }

@@ -8,7 +8,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field } from '../../parse/syntax.js';
-import { and, not, or } from '../../rules/condition/simplify.js';
+import { and, not, or, rootNames } from '../../rules/condition/simplify.js';
 import type { Cond, ParamSpec } from '../../rules/condition/types.js';
 import { boundValue, guardsOf, type Assign } from './assigns.js';
 
@@ -48,16 +48,13 @@ export function guardsFor(n: Node, def: Node, assigns: Assign[], params: Map<str
   return [...direct, ...through.filter((a) => made.has(a.name))];
 }
 
-const ROOT = /(?<![\w.])([A-Za-z_]\w*)/g;
-
 /** The condition with its data atoms over those names marked as the library's own state. */
 export function markLibrary(c: Cond, names: Set<string>): Cond {
   if (!names.size) return c;
   if (c.k === 'not') return { ...c, e: markLibrary(c.e, names) };
   if (c.k === 'and' || c.k === 'or') return { ...c, es: c.es.map((e) => markLibrary(e, names)) };
   if (c.k !== 'data' || c.state) return c;
-  const roots = [...c.text.replace(/(['"]).*?\1/g, '').matchAll(ROOT)].map((m) => m[1]!);
-  return roots.some((r) => names.has(r)) ? { ...c, lib: true } : c;
+  return rootNames(c.text).some((r) => names.has(r)) ? { ...c, lib: true } : c;
 }
 
 /**

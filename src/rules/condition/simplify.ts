@@ -135,9 +135,8 @@ export function onlyLibraryState(c: Cond, made = false): boolean {
     if (SYNTHETIC.test(x.text)) return true;
     if (x.lib) return ++state > 0;
     if (made) return false;
-    // The roots of the expression's names: those not after a `.`.
     const code = x.text.replace(/(['"]).*?\1/g, '');
-    const roots = [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((n) => !NEUTRAL.has(n));
+    const roots = rootNames(x.text).filter((n) => !NEUTRAL.has(n));
     if (!roots.length || !roots.every((n) => n === 'self' || n === 'cls' || n.startsWith('_'))) return false;
     // Private state only (`self._started`, `self.__state`): public attributes (`self.buffer`) are state the caller feeds.
     if (![...code.matchAll(/(?<![\w.])(?:self|cls)\s*\.\s*(\w+)/g)].every((m) => m[1]!.startsWith('_'))) return false;
@@ -145,6 +144,11 @@ export function onlyLibraryState(c: Cond, made = false): boolean {
     return true;
   };
   return visit(c) && state > 0;
+}
+
+/** The roots of a data atom's names: those not after a `.`, outside string literals (`self` and `ssl` in `self.fp.mode == ssl.X`). */
+export function rootNames(text: string): string[] {
+  return [...text.replace(/(['"]).*?\1/g, '').matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!);
 }
 
 /** `not hasattr(p, "name")` / `not callable(p)` of a parameter, as a data atom's text. */
