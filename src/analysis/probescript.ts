@@ -58,7 +58,7 @@ def constant(v):
     if isinstance(v, (tuple, frozenset)):
         return all(constant(x) for x in v)
     return v is None or isinstance(v, (bool, int, float, complex, str, bytes, type, enum.Enum))
-BUILTIN_PURE = {'bytes', 'bytearray', 'memoryview', 'frozenset', 'tuple', 'int', 'float', 'complex', 'str', 'bool'}
+BUILTIN_PURE = {'bytes', 'bytearray', 'memoryview', 'frozenset', 'tuple', 'int', 'float', 'complex', 'str', 'bool', 'range'}
 def allowed(m, p):
     names = PURE.get(m)
     return names is not None and (p in names or ('*' in names and not p.startswith('_') and '.' not in p))

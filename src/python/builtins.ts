@@ -45,5 +45,6 @@ export const BUILTIN_CLASSES = new Set([
   'set',
   'frozenset',
   'object',
+  'range',
   'type',
 ]);
