@@ -39,7 +39,7 @@ export function handledBy(node: Node, errorClass: string, model: FileModel, exc:
     const type = cur.type;
     if (type === 'lambda') return raisesCallable(cur, errorClass, model, exc);
     if (type === 'function_definition') return depth < 3 ? localCallsHandled(cur, errorClass, model, exc, depth + 1) : undefined;
-    if (type === 'class_definition') return undefined;
+    // A class body runs where the class statement is: what handles that statement handles it (a method is a def, above).
     if (type === 'try_statement') {
       const body = field(cur, 'body');
       if (body && contains(body, child)) {

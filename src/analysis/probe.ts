@@ -97,6 +97,8 @@ const PURE: Record<string, string[]> = {
     'date.fromisocalendar',
     'datetime.fromisocalendar',
   ],
+  // Reads the fields of a dataclass (or finds none), copying their values.
+  dataclasses: ['asdict', 'astuple', 'fields', 'replace', 'is_dataclass'],
   'email.charset': ['Charset'],
   'email.utils': [
     'parseaddr',

@@ -323,9 +323,10 @@ function judgeBinding(rc: RaiseCondition, b: Binding | undefined, o: JudgeOption
     };
   }
   // Also a raise of another class under a failed `operator.index()` (random's "non-integer arg 1"): a type checker's question too.
+  // Of an argument whose value the call shows (`asdict({...})`), the type is known: not the type checker's question.
   const typeTest =
     v === undefined && (o.typeError || failsOnIndex(rc.when))
-      ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name)), o.typeError)
+      ? onlyTypeTests(residual(rc.when, b), new Set(rc.params.map((p) => p.name).filter((n) => b.params.get(n)?.value === undefined)), o.typeError)
       : undefined;
   if (typeTest) return { raises: false, why: `raises only when ${condText(typeTest)} (a type checker's question: the argument's type is not known here)` };
   return { raises: undefined, why: whyUnknown(rc, b) };

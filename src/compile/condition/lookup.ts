@@ -64,3 +64,24 @@ export function lookupKey(clause: Node, def: Node | undefined): { lookup: string
   const params = field(def, 'parameters')?.descendantsOfType('identifier') ?? [];
   return params.some((p) => p?.text === key.text) ? { lookup: key.text } : undefined;
 }
+
+/**
+ * A handler of `except AttributeError:` around one `getattr(p, NAME)` of a parameter (dataclasses.fields:
+ * `fields = getattr(class_or_instance, _FIELDS)`), with no other call or attribute read beside it:
+ * the handler runs when `not hasattr(p, NAME)`, a test of the argument's kind (rules/condition/simplify.ts).
+ */
+export function missingAttribute(clause: Node, expr: ExprReader): Cond | undefined {
+  const caught = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
+  const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
+  if (!caught || !/^AttributeError(\s+as\s+\w+)?$/.test(caught.text) || !body) return undefined;
+  const stmts = namedChildren(body).filter((s) => s.type !== 'comment');
+  const stmt = stmts.length === 1 ? stmts[0]! : undefined;
+  if ((stmt?.type !== 'expression_statement' && stmt?.type !== 'return_statement') || stmt.descendantsOfType('attribute').length) return undefined;
+  const calls = stmt.descendantsOfType('call');
+  const call = calls.length === 1 ? calls[0]! : undefined;
+  const args = call && field(call, 'function')?.text === 'getattr' ? namedChildren(field(call, 'arguments') ?? call) : [];
+  const [obj, name] = args;
+  if (args.length !== 2 || obj?.type !== 'identifier' || !name || !(name.type === 'string' || /^_*[A-Z][A-Z0-9_]*$/.test(name.text))) return undefined;
+  const side = expr.side(obj);
+  return side && 'param' in side && !side.len && side.param === obj.text ? { k: 'data', text: `not hasattr(${obj.text}, ${name.text})` } : undefined;
+}

@@ -9,7 +9,7 @@ import { escapes, raisedClass } from './caught.js';
 import { type ExprReader } from './expr.js';
 import { conversionFails } from './converts.js';
 import { branches } from './helpers.js';
-import { lookupKey, missingKey, type DictKeys } from './lookup.js';
+import { lookupKey, missingAttribute, missingKey, type DictKeys } from './lookup.js';
 import { keywordsIterated } from './locals.js';
 import { and, not, or } from '../../rules/condition/simplify.js';
 import type { Cond } from '../../rules/condition/types.js';
@@ -147,7 +147,8 @@ export class PathReader {
           conversionFails(owner, (n) => {
             const s = this.expr.side(n);
             return s && 'param' in s ? s : undefined;
-          }) ?? {
+          }) ??
+          missingAttribute(owner, this.expr) ?? {
             k: 'data',
             text: `${
               namedChildren(owner)

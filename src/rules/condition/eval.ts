@@ -2,10 +2,15 @@
 import { and, not, or, truthy } from './simplify.js';
 import type { Binding, Bound, CmpOp, Cond, CtorArg, CtorArgs, Kind, PyVal, StateFact, Tri } from './types.js';
 import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
+import { builtinHasAttr } from '../../python/builtinattrs.js';
+
 import { follow, followPrefix, splitPath } from './derived.js';
 import { conversionCaught } from './convert.js';
 
 export type { Binding, Bound, CtorArgs, Kind, Tri } from './types.js';
+
+/** `hasattr(p, 'name')` or its negation, as a data atom's text. */
+const HASATTR = /^(not )?hasattr\((\w+), *(['"])(\w+)\3\)$/;
 
 /** What a call gives a parameter, or a value read from one through a path (`name[0]`, `name[1:].isdigit()`: ./derived.ts). */
 export function boundOf(b: Binding, name: string): Bound | undefined {
@@ -285,9 +290,16 @@ export function evaluate(c: Cond, b: Binding): Tri {
       return true;
     case 'false':
       return false;
-    case 'data':
+    case 'data': {
       // `events._get_running_loop() is not None`: what the call's place shows (src/match/callcontext.ts).
       if (c.loop) return b.loop;
+      // `hasattr(query, "items")` of a literal argument: its built-in type's attributes.
+      const has = HASATTR.exec(c.text);
+      const held = has ? boundOf(b, has[2]!)?.value : undefined;
+      if (held && held.t !== 'class') {
+        const h = builtinHasAttr(held.t, has![4]!);
+        if (h !== undefined) return has![1] ? !h : h;
+      }
       // `not self.locked()` in `with cond:` (src/match/callcontext.ts); elsewhere, whoever holds the lock decides.
       if (c.held && b.held) return true;
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
@@ -299,6 +311,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
           return c.state.arg ? ctorTest(c.state.arg, c.state.fresh, b.fresh.args) : c.state.fresh;
       }
       return undefined;
+    }
     case 'not': {
       const e = evaluate(c.e, b);
       return e === undefined ? undefined : !e;

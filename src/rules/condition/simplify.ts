@@ -151,8 +151,11 @@ export function rootNames(text: string): string[] {
   return [...text.replace(/(['"]).*?\1/g, '').matchAll(/(?<![\w.])([A-Za-z_]\w*)/g)].map((m) => m[1]!);
 }
 
-/** `not hasattr(p, "name")` / `not callable(p)` of a parameter, as a data atom's text. */
-const FAILED_TYPE_TEST = /^not (?:hasattr\((\w+), *(['"])\w+\2\)|callable\((\w+)\))$/;
+/**
+ * `not hasattr(p, "name")` / `not callable(p)` of a parameter, as a data atom's text; also of its
+ * class, by a constant's name (dataclasses' `not hasattr(type(obj), _FIELDS)`).
+ */
+const FAILED_TYPE_TEST = /^not (?:hasattr\((?:type\((\w+)\)|(\w+)), *(?:(['"])\w+\3|_*[A-Z][A-Z0-9_]*)\)|callable\((\w+)\))$/;
 /**
  * A library's kind predicate of a parameter, either way (`futures.isfuture(fs)`, `not isframe(frame)`,
  * `inspect.ismethod(func)`): in a TypeError's condition, a test of what kind of object the argument is.
@@ -190,7 +193,7 @@ export function onlyTypeTests(c: Cond, params: ReadonlySet<string>, kinds = fals
     if (x.k === 'and' || x.k === 'or') return x.es.every(failed);
     if (x.k !== 'data') return false;
     const m = FAILED_TYPE_TEST.exec(x.text);
-    return !!m && params.has(m[1] ?? m[3] ?? '');
+    return !!m && params.has(m[1] ?? m[2] ?? m[4] ?? '');
   };
   // Nothing but the argument's kind, either way (`isfuture(fs) or iscoroutine(fs)`, `not isframe(frame)`).
   const kind = (x: Cond): boolean => {
