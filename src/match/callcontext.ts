@@ -3,7 +3,9 @@
  * its thread there, and whether the call's receiver holds its lock (lockHeld). In the body of an `async def` (not in a nested `def` or `lambda`), the
  * coroutine runs in a loop: one is running (unless the file names another event-loop library,
  * trio, curio or anyio, which may run it instead). In the `if __name__ == "__main__":` block of a
- * module, nothing has started one yet. Anywhere else, who calls it decides.
+ * module, nothing has started one yet; nor in a module function only that block calls (`main()`),
+ * nor in a test method or fixture of a `unittest.TestCase` (its runner is synchronous). Anywhere
+ * else, who calls it decides.
  */
 import type { Node } from '../parse/parser.js';
 import { field, flatText, namedChildren, SCOPE_TYPES } from '../parse/syntax.js';
@@ -16,9 +18,45 @@ export function runningLoop(call: Node, scopes: Scopes): boolean | undefined {
   const scope = scopes.scopesOf(call)[0];
   if (!scope) return undefined;
   if (scope.type === 'module') return mainGuarded(call) ? false : undefined;
-  if (scope.type !== 'function_definition' || scope.firstChild?.type !== 'async' || OTHER_LOOPS.some((m) => scopes.mentions(m))) return undefined;
+  if (scope.type !== 'function_definition') return undefined;
   for (let p = call.parent; p && p.id !== scope.id; p = p.parent) if (p.type === 'lambda') return undefined;
-  return true;
+  if (scope.firstChild?.type !== 'async') return calledBySyncRunner(scope, scopes) ? false : undefined;
+  return OTHER_LOOPS.some((m) => scopes.mentions(m)) ? undefined : true;
+}
+
+/** Test methods and fixtures a `unittest` runner calls itself. */
+const RUNNER_CALLS = /^(?:test|setUp$|tearDown$|setUpClass$|tearDownClass$)/;
+
+/**
+ * A synchronous def that only synchronous code calls: a module function whose every use in the file
+ * is a call in its `__main__` block, or a unittest runner's method of a TestCase subclass.
+ */
+function calledBySyncRunner(def: Node, scopes: Scopes): boolean {
+  const name = field(def, 'name')?.text ?? '';
+  const holder = def.parent?.type === 'decorated_definition' ? def.parent.parent : def.parent;
+  if (holder?.type === 'module') {
+    const uses = def.tree.rootNode.descendantsOfType('identifier').filter((i) => i?.text === name && i.id !== field(def, 'name')?.id);
+    return uses.length > 0 && uses.every((i) => i!.parent?.type === 'call' && field(i!.parent, 'function')?.id === i!.id && mainGuarded(i!));
+  }
+  const cls = holder?.type === 'block' ? holder.parent : undefined;
+  return RUNNER_CALLS.test(name) && cls?.type === 'class_definition' && syncTestCase(cls, scopes, 0);
+}
+
+/** The class derives from `unittest.TestCase` (directly or through classes of the file), not from an asyncio test case. */
+function syncTestCase(cls: Node, scopes: Scopes, depth: number): boolean {
+  const sup = field(cls, 'superclasses');
+  if (!sup || depth > 4) return false;
+  return namedChildren(sup).some((b) => {
+    if (b.type === 'attribute') {
+      const mod = field(b, 'object')?.text ?? '';
+      return field(b, 'attribute')?.text === 'TestCase' && (scopes.imports.get(`${mod}\0unittest`) ?? scopes.imports.get(mod))?.module === 'unittest';
+    }
+    if (b.type !== 'identifier') return false;
+    const imp = scopes.imports.get(b.text);
+    if (imp) return imp.kind === 'from' && imp.module === 'unittest' && imp.name === 'TestCase';
+    const own = scopes.definitionAt(b.text, cls);
+    return own?.type === 'class_definition' && syncTestCase(own, scopes, depth + 1);
+  });
 }
 
 /** The call is in the body of a module-level `if __name__ == "__main__":` (not its `else`). */
