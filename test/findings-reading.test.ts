@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage, literalArgumentTexts } from '../src/diagnostics/message.js';
+import { raiseMessage } from '../src/compile/python/message.js';
 import { initParser, parsePython } from '../src/parse/parser.js';
 import { negatedText } from '../src/rules/condition/negate.js';
 import { condText } from '../src/rules/condition/words.js';
@@ -124,6 +125,46 @@ describe('messages never show a raw placeholder', () => {
     } finally {
       tree.delete();
     }
+  });
+  it('reads a message a local string builds from the raising def (msg.format(name), msg % x)', () => {
+    const src = [
+      'def import_module(name, package=None):',
+      "    if name.startswith('.'):",
+      '        if not package:',
+      '            msg = ("the \'package\' argument is required to perform a relative "',
+      '                   "import for {!r}")',
+      '            raise TypeError(msg.format(name))',
+      '    msg = "__length_hint__ must be integer, not %s" % type(val).__name__',
+      '    raise TypeError(msg)',
+      '    msg = "%s and %r"',
+      '    raise ValueError(msg % (a, b))',
+      '    raise ValueError(other(msg))',
+      '',
+    ].join('\n');
+    const tree = parsePython(src);
+    try {
+      const def = tree.rootNode.descendantsOfType('function_definition')[0]!;
+      expect(raiseMessage(def, 5)).toEqual({ expr: 'msg.format(name)', template: "the 'package' argument is required to perform a relative import for {name!r}" });
+      expect(raiseMessage(def, 7)).toEqual({ expr: 'msg', template: '__length_hint__ must be integer, not {type(val).__name__}' });
+      expect(raiseMessage(def, 9)).toEqual({ expr: 'msg % (a, b)', template: '{a} and {b!r}' });
+      expect(raiseMessage(def, 10)).toBeUndefined();
+      expect(formatMessage(raiseMessage(def, 5)!.template, new Map([['name', "'.x'"]]))).toBe("the 'package' argument is required to perform a relative import for '.x'");
+      expect(formatMessage(raiseMessage(def, 7)!.template, new Map())).toBe('__length_hint__ must be integer, not the type of val');
+    } finally {
+      tree.delete();
+    }
+  });
+  it("shows the library's text for a record that stored the expression (the CLI, through its compiled rules)", () => {
+    const dir = join(ROOT, 'fixtures', 'grounding');
+    const out = JSON.parse(
+      cli(['check', 'app.py', '--no-config', '--no-bundled', '--records', 'records.jsonl', '--format', 'json', '--cache-dir', mkdtempSync(join(tmpdir(), 'rl-msg-'))], dir)
+        .stdout,
+    ) as { diagnostics: J[] };
+    const said = out.diagnostics.filter((d) => d.ruleId === 'cpython/import-module-msg-format-name').map((d) => d.message.replace(/^.*?: /, ''));
+    expect(said).toEqual([
+      "the 'package' argument is required to perform a relative import for the given name",
+      "the 'package' argument is required to perform a relative import for the given name",
+    ]);
   });
   it('says when the message is an expression the raise computes', () => {
     expect(formatMessage('retcode', new Map(), '.*')).toBe('a message computed at run time (`retcode`)');

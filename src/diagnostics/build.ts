@@ -29,7 +29,7 @@ export function toDiagnostic(f: Finding, file: string): Diagnostic {
   const said =
     f.observed ||
     formatMessage(
-      rule.record.errorMessage,
+      rule.message ?? rule.record.errorMessage,
       n.type === 'call' && !f.via.length ? literalArgumentTexts(n, rule.condition.params) : new Map(),
       rule.record.messagePattern,
     );

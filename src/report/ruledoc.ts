@@ -31,9 +31,9 @@ export function ruleDoc(rule: Rule): RuleDoc {
   return {
     id: rule.id,
     // A title is one line (a heading, a list entry, a SARIF short description): a message's line breaks are shown escaped.
-    title: `${rule.errorClass}: ${oneLine(r.errorMessage, Infinity)}`,
+    title: `${rule.errorClass}: ${oneLine(rule.message ?? r.errorMessage, Infinity)}`,
     errorClass: rule.errorClass,
-    errorMessage: r.errorMessage,
+    errorMessage: rule.message ?? r.errorMessage,
     messagePattern: text(r.messagePattern),
     raiser: `${rule.raiser.module ? `${rule.raiser.module}.` : ''}${rule.raiser.qualname}`,
     documentation: text(r.documentation),

@@ -28,7 +28,7 @@ export function ruleEntry(rule: Rule, set: RuleSet, reach?: ReachIndex): RuleEnt
     id: rule.id,
     recordId: rule.recordId,
     errorClass: rule.errorClass,
-    errorMessage: rule.record.errorMessage,
+    errorMessage: rule.message ?? rule.record.errorMessage,
     messagePattern: rule.record.messagePattern ?? null,
     severity: rule.defaultSeverity,
     raiser: { module: rule.raiser.module, qualname: rule.raiser.qualname, line: rule.raiser.line, url: rule.raiser.url ?? null },

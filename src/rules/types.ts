@@ -52,6 +52,8 @@ export interface Rule {
   source: { file: string; line: number };
   /** Qualified error class: builtins are bare (`NotImplementedError`), others dotted. */
   errorClass: string;
+  /** The message's template when the record stored the expression that builds it (`msg.format(name)`): read from the library's def (src/compile/python/message.ts). */
+  message?: string;
   /** What raises, for messages: `GrpcWorkerAgentRuntime.agent_save_state`. */
   raiser: {
     module: string;

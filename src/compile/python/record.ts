@@ -223,6 +223,8 @@ export function compileRecord(lr: LoadedRecord, classes: ClassSink, exceptions: 
     ),
     condition: ruleCondition(def, inferred, w.sourceCode, r.lineNumber - w.sourceCodeStart),
   };
+  // The record stored the expression the raise passes (`msg.format(name)`): the library's text is the message.
+  if (def.message && def.message.expr.trim() === (r.errorMessage ?? '').trim()) rule.message = def.message.template;
   const { exhausted, internalCheck } = rule.condition ?? {};
   const controlFlow = controlFlowOfDef(def.name, def.returns, r.errorMessage ?? '', raisesAtCall(rule.condition), exhausted, internalCheck);
   if (controlFlow) rule.controlFlow = controlFlow;

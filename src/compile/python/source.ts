@@ -4,6 +4,7 @@
  * imports; exception classes join the hierarchy). The code is parsed once.
  */
 import type { Node } from '../../parse/parser.js';
+import { raiseMessage } from './message.js';
 import { parseSource } from './trees.js';
 import { dottedName, field, namedChildren } from '../../parse/syntax.js';
 import { decoratorNames, definitionOf, enclosingDef, enclosingScopeDef, isAsyncDef } from '../../python/defs.js';
@@ -40,6 +41,8 @@ export interface RaisingDef {
   condition?: RaiseCondition;
   /** The return annotation as written (`NoReturn`, `typing.Never`), when the def has one. */
   returns?: string;
+  /** The raise's message when a local string makes it (`msg.format(name)`): the expression and its template (./message.ts). */
+  message?: { expr: string; template: string };
 }
 
 export interface SourceFacts {
@@ -240,5 +243,6 @@ function raisingDef(
     params: callableParameterNames(fn),
     condition,
     returns: field(fn, 'return_type')?.text,
+    message: raiseMessage(fn, row),
   };
 }
