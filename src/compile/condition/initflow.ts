@@ -4,6 +4,8 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
+import { truthy } from '../../rules/condition/simplify.js';
+import type { PyVal } from '../../rules/condition/types.js';
 
 /** The values the attribute may hold at a point of `__init__`; null where no path reaches. */
 type Flow = Set<string> | null;
@@ -34,6 +36,8 @@ export class InitFlow {
     private readonly called?: (method: string) => Set<string> | undefined,
     /** A parameter's truth taken as known: `if host:` runs only the branch it picks. */
     private readonly assume?: { name: string; truthy: boolean },
+    /** A handle flag's reading (./handles.ts): its every value, and what leaving `with self.<m>(...)` leaves in it. */
+    private readonly handles?: { domain: Set<string>; closedAfter: (item: Node) => string | undefined },
   ) {}
 
   /** The values where the body returns, from `start` (`absent` in `__init__`; `unknown` in another method). */
@@ -75,6 +79,8 @@ export class InitFlow {
         return this.tries(st, s);
       case 'with_statement': {
         const body = field(st, 'body');
+        const closed = this.closedAfter(st, s);
+        if (closed) return closed;
         // A context manager may swallow what its body raises: the state after it is any the body had.
         const inner = body ? this.block(body, this.effects(namedChildren(st)[0] ?? st, s)) : s;
         return join(inner, this.anywhere(st, s));
@@ -86,6 +92,28 @@ export class InitFlow {
       default:
         return this.assignsAttr(st, true) ? new Set(['unknown']) : this.effects(st, s);
     }
+  }
+
+  /**
+   * `with self.open(zinfo, mode='w') as dest:` where leaving the `with` closes the handle that set the
+   * flag: what the body leaves (with no effect of that item), or the closed value. Undefined when
+   * not such a `with`, or the body or another item may change the flag otherwise.
+   */
+  private closedAfter(st: Node, s: Set<string>): Flow | undefined {
+    if (!this.handles) return undefined;
+    const items = st.descendantsOfType('with_item').filter((i): i is Node => !!i && i.parent?.parent?.id === st.id);
+    let closed: string | undefined;
+    for (const i of items) {
+      const v = namedChildren(i)[0];
+      const value = v?.type === 'as_pattern' ? namedChildren(v)[0] : v;
+      const c = value ? this.handles.closedAfter(value) : undefined;
+      if (c && !closed) closed = c;
+      else if (!value || this.effects(value, s) !== s) return undefined;
+    }
+    const body = field(st, 'body');
+    const inner = body ? this.block(body, s) : s;
+    if (!closed || !inner || inner.has('unknown') || [...inner].some((k) => !s.has(k))) return undefined;
+    return join(inner, new Set([closed]));
   }
 
   /** `self.<attr> = v` (also in a chain `a = self.<attr> = v`): the value; other statements: their calls' effects. */
@@ -131,6 +159,8 @@ export class InitFlow {
     // `if self.fp is None: return`: on that branch the attribute is None.
     const none = test?.type === 'comparison_operator' && /^self\.(\w+)\s+is\s+None$/.exec(test.text)?.[1] === this.attr;
     const taken = test && this.assume ? assumed(test, this.assume) : undefined;
+    const past = this.pastTruthTest(st, at);
+    if (past) return past;
     if (taken !== undefined && !namedChildren(st).some((c) => c.type === 'elif_clause')) {
       const orElse = namedChildren(st).find((c) => c.type === 'else_clause');
       const body = taken ? cons : orElse ? field(orElse, 'body') : null;
@@ -150,6 +180,38 @@ export class InitFlow {
     }
     if (!hasElse) outs.push(at);
     return join(...outs);
+  }
+
+  /**
+   * `if self._writing: raise ...` (or `if not self.x: return`), with no `elif` / `else`: past it the
+   * flag holds only the values the test lets through (every value it can hold is a literal: ./handles.ts).
+   */
+  private pastTruthTest(st: Node, at: Set<string>): Flow | undefined {
+    const test = field(st, 'condition');
+    const neg = test?.type === 'not_operator';
+    const read = neg ? field(test!, 'argument') : test;
+    const cons = field(st, 'consequence');
+    if (!this.handles || selfAttr(read) !== this.attr || !cons || namedChildren(st).some((c) => c.type === 'elif_clause' || c.type === 'else_clause'))
+      return undefined;
+    if (this.effects(test!, at) !== at || !this.ends(cons)) return undefined;
+    // The branch's own ways out (a `return`) still count.
+    this.block(cons, at);
+    const keys = at.has('unknown') ? new Set([...at, ...this.handles.domain]) : at;
+    const out = new Set<string>();
+    for (const k of keys) {
+      if (k === 'unknown') continue;
+      if (!k.startsWith('lit:')) return undefined;
+      if (truthy(JSON.parse(k.slice(4)) as PyVal) === neg) out.add(k);
+    }
+    return out;
+  }
+
+  /** The block never completes: its last statement is a `raise` or a `return`. */
+  private ends(block: Node): boolean {
+    const last = namedChildren(block)
+      .filter((c) => c.type !== 'comment')
+      .at(-1);
+    return last?.type === 'raise_statement' || last?.type === 'return_statement';
   }
 
   private loop(st: Node, s: Set<string>): Flow {

@@ -18,6 +18,7 @@ import { literalOf } from '../../rules/condition/literal.js';
 import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal, StateFact } from '../../rules/condition/types.js';
 import { handedEffect, storeOf } from './handed.js';
+import { closedAfter, handleFlag, type HandleFlag } from './handles.js';
 import { InitFlow, selfAttr } from './initflow.js';
 import { rebinds, storedParam } from './stored.js';
 import { readParams } from './params.js';
@@ -180,6 +181,7 @@ export class ClassState {
   }
 
   private readonly afterMemo = new Map<string, Set<string> | null>();
+  private readonly flags = new Map<string, HandleFlag | undefined>();
 
   /**
    * The values a method leaves in the attribute on every way it returns, from any state: only
@@ -199,7 +201,10 @@ export class ClassState {
         const lit = literalOf(r, this.constant);
         return lit ? `lit:${JSON.stringify(lit)}` : 'unknown';
       };
-      out = new InitFlow(attr, literal, changers, (m) => this.afterKeys(m, attr)).run(field(def, 'body'), new Set(['unknown']));
+      if (!this.flags.has(attr)) this.flags.set(attr, handleFlag(this.methods, attr, literal));
+      const flag = this.flags.get(attr);
+      const handles = flag && { domain: flag.domain, closedAfter: (item: Node) => closedAfter(item, this.methods, changers, flag) };
+      out = new InitFlow(attr, literal, changers, (m) => this.afterKeys(m, attr), undefined, handles).run(field(def, 'body'), new Set(['unknown']));
     }
     this.afterMemo.set(key, out ?? null);
     return out;

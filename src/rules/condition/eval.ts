@@ -1,11 +1,14 @@
 /** Three-valued evaluation of a raise condition over a call's bound arguments: true, false or undefined (not known). */
 import { and, not, or, truthy } from './simplify.js';
-import type { Binding, Bound, CmpOp, Cond, CtorArg, CtorArgs, Kind, PyVal, StateFact, Tri } from './types.js';
+import type { Binding, Bound, CmpOp, Cond, Kind, PyVal, Tri } from './types.js';
 import { BUILTIN_CLASSES, isBuiltinExceptionClass } from '../../python/builtins.js';
 import { builtinHasAttr } from '../../python/builtinattrs.js';
 
 import { follow, followPrefix, splitPath } from './derived.js';
 import { conversionCaught } from './convert.js';
+import { freshState } from './freshstate.js';
+
+export { ctorValue, lastChange, stateTouched } from './freshstate.js';
 
 export type { Binding, Bound, CtorArgs, Kind, Tri } from './types.js';
 
@@ -230,60 +233,6 @@ function junction(es: Cond[], b: Binding, decisive: boolean): Tri {
   return out;
 }
 
-/** The last use since the constructor that may change the fact (a method of `changedBy`, or the attribute itself), when the uses are known in order. */
-export function lastChange(s: StateFact, seq: readonly { name: string; dominates: boolean }[] | undefined): { name: string; dominates: boolean } | undefined {
-  if (!seq || s.context) return undefined;
-  for (let i = seq.length - 1; i >= 0; i--) if (seq[i]!.name === s.attr || s.changedBy.includes(seq[i]!.name)) return seq[i];
-  return undefined;
-}
-
-/**
- * Some test of the receiver's state in `c` hangs on the caller's own history: the last use since its
- * constructor that may change it is a method whose effect is known (`close()`), called on some
- * passes only (`if done: p.close()`).
- */
-export function stateTouched(c: Cond, b: Binding): boolean {
-  switch (c.k) {
-    case 'data': {
-      const since = c.state && lastChange(c.state, b.fresh?.seq);
-      return !!since && !since.dominates && c.state?.after?.[since.name] !== undefined;
-    }
-    case 'not':
-      return stateTouched(c.e, b);
-    case 'and':
-    case 'or':
-      return c.es.some((e) => stateTouched(e, b));
-    default:
-      return false;
-  }
-}
-
-/** A state fact held by a constructor argument (`Marshaller(allow_none=True)`): its test on what the call passed, or the default. */
-function ctorTest(a: CtorArg, holds: boolean, args: CtorArgs | undefined): Tri {
-  const v = ctorValue(a, args)?.value;
-  if (!v) return undefined;
-  if (a.cases) {
-    const r = truthy(v) ? a.cases.truthy : a.cases.falsy;
-    return r === undefined ? undefined : holds ? r : !r;
-  }
-  // `float(x)` keeps a number's (or a bool's) truth and is never None; of anything else it is not read here.
-  if (a.float && v.t !== 'int' && v.t !== 'float' && v.t !== 'bool') return undefined;
-  const t = a.test === 'none' ? !a.float && v.t === 'none' : truthy(v);
-  return holds ? t : !t;
-}
-
-/** What the constructor call gave the parameter: a literal it passed, or the literal default. */
-export function ctorValue(a: CtorArg, args: CtorArgs | undefined): { value: PyVal; passed: boolean } | undefined {
-  if (!args) return undefined;
-  let v: PyVal | undefined;
-  let passed = true;
-  if (args.keywords.has(a.name)) v = args.keywords.get(a.name);
-  else if (args.splat) return undefined;
-  else if (a.index >= 0 && a.index < args.positional.length) v = args.positional[a.index];
-  else [v, passed] = [a.default, false];
-  return v && { value: v, passed };
-}
-
 export function evaluate(c: Cond, b: Binding): Tri {
   switch (c.k) {
     case 'true':
@@ -304,13 +253,7 @@ export function evaluate(c: Cond, b: Binding): Tri {
       if (c.held && b.held) return true;
       // The receiver's own state, on an object fresh from its constructor that no call (nor a use of the attribute itself) has changed since.
       // From a subclass's constructor only a context fact holds (the object is new, whatever its `__init__` leaves).
-      if (c.state && b.fresh && (!b.fresh.subclass || c.state.context)) {
-        const since = lastChange(c.state, b.fresh.seq);
-        if (since) return since.dominates && c.state.after ? c.state.after[since.name] : undefined;
-        if (!b.fresh.called.has(c.state.attr) && !c.state.changedBy.some((m) => b.fresh!.called.has(m)))
-          return c.state.arg ? ctorTest(c.state.arg, c.state.fresh, b.fresh.args) : c.state.fresh;
-      }
-      return undefined;
+      return c.state && b.fresh ? freshState(c.state, b.fresh) : undefined;
     }
     case 'not': {
       const e = evaluate(c.e, b);
