@@ -139,6 +139,7 @@ describe('messages never show a raw placeholder', () => {
       '    msg = "%s and %r"',
       '    raise ValueError(msg % (a, b))',
       '    raise ValueError(other(msg))',
+      '    raise OSError(errno.EBADF, "read() on write-only GzipFile object")',
       '',
     ].join('\n');
     const tree = parsePython(src);
@@ -148,6 +149,7 @@ describe('messages never show a raw placeholder', () => {
       expect(raiseMessage(def, 7)).toEqual({ expr: 'msg', template: '__length_hint__ must be integer, not {type(val).__name__}' });
       expect(raiseMessage(def, 9)).toEqual({ expr: 'msg % (a, b)', template: '{a} and {b!r}' });
       expect(raiseMessage(def, 10)).toBeUndefined();
+      expect(raiseMessage(def, 11)).toEqual({ expr: 'errno.EBADF', template: 'read() on write-only GzipFile object' });
       expect(formatMessage(raiseMessage(def, 5)!.template, new Map([['name', "'.x'"]]))).toBe("the 'package' argument is required to perform a relative import for '.x'");
       expect(formatMessage(raiseMessage(def, 7)!.template, new Map())).toBe('__length_hint__ must be integer, not the type of val');
     } finally {

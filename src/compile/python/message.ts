@@ -3,7 +3,8 @@
  * argument is required ... for {!r}")` then `raise TypeError(msg.format(name))`. A record whose
  * message is that expression (`msg.format(name)`, `msg`) is shown with the local's text as its
  * template, the arguments of `.format` / `%` written into its placeholders (`{name!r}`), which
- * src/diagnostics/message.ts fills from the call's literals or writes in words.
+ * src/diagnostics/message.ts fills from the call's literals or writes in words. An error number
+ * first (`OSError(errno.EBADF, "...")`) is followed by the text.
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
@@ -96,6 +97,8 @@ export function raiseMessage(def: Node, row: number): { expr: string; template: 
   if (!raise || !arg) return undefined;
   const out = (template: string | undefined) => (template === undefined ? undefined : { expr: arg.text, template });
   if (arg.type === 'identifier') return out(localString(def, arg.text, raise));
+  // `OSError(errno.EBADF, "read() on write-only GzipFile object")`: the text is the second argument.
+  if (arg.type === 'attribute' && field(arg, 'object')?.text === 'errno') return out(templateOf(args[1] ?? null));
   if (arg.type === 'call') {
     const fn = field(arg, 'function');
     const obj = fn?.type === 'attribute' && field(fn, 'attribute')?.text === 'format' ? field(fn, 'object') : null;
