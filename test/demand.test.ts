@@ -216,7 +216,7 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
       let skipped = 0;
       let bodies = 0;
       for (const [i, f] of pyFiles(stdlib!).entries()) {
-        if (i % 10 !== 3) continue;
+        if (i % 5 !== 3) continue;
         const code = readFileSync(f, 'utf8');
         withTree(code, (tree) => {
           // The sites that become findings (a skipped body records none, and could not have recorded one of these).
@@ -235,7 +235,8 @@ describe.skipIf(!stdlib)('demand over a generated stdlib dataset', () => {
           }
         });
       }
-      // Every tenth file (228 findings at 4f3b353): the comparison above is not made over nothing.
+      // Every fifth file (every tenth gave 228 findings at 4f3b353, 150 at ff2c2b6 once fewer calls
+      // were findings): the comparison above is not made over nothing.
       expect(found).toBeGreaterThan(150);
       expect(skipped).toBeGreaterThan(bodies / 10);
     } finally {
