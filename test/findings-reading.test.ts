@@ -140,17 +140,29 @@ describe('messages never show a raw placeholder', () => {
       '    raise ValueError(msg % (a, b))',
       '    raise ValueError(other(msg))',
       '    raise OSError(errno.EBADF, "read() on write-only GzipFile object")',
+      '    raise NoOptionError(opt, section)',
+      'class NoOptionError(Error):',
+      '    def __init__(self, option, section):',
+      '        Error.__init__(self, "No option %r in section: %r" %',
+      '                       (option, section))',
       '',
     ].join('\n');
     const tree = parsePython(src);
     try {
       const def = tree.rootNode.descendantsOfType('function_definition')[0]!;
-      expect(raiseMessage(def, 5)).toEqual({ expr: 'msg.format(name)', template: "the 'package' argument is required to perform a relative import for {name!r}" });
+      expect(raiseMessage(def, 5)).toEqual({
+        expr: 'msg.format(name)',
+        template: "the 'package' argument is required to perform a relative import for {name!r}",
+      });
       expect(raiseMessage(def, 7)).toEqual({ expr: 'msg', template: '__length_hint__ must be integer, not {type(val).__name__}' });
       expect(raiseMessage(def, 9)).toEqual({ expr: 'msg % (a, b)', template: '{a} and {b!r}' });
       expect(raiseMessage(def, 10)).toBeUndefined();
       expect(raiseMessage(def, 11)).toEqual({ expr: 'errno.EBADF', template: 'read() on write-only GzipFile object' });
-      expect(formatMessage(raiseMessage(def, 5)!.template, new Map([['name', "'.x'"]]))).toBe("the 'package' argument is required to perform a relative import for '.x'");
+      expect(raiseMessage(def, 12)).toEqual({ expr: 'opt', template: 'No option {opt!r} in section: {section!r}' });
+      expect(formatMessage(raiseMessage(def, 12)!.template, new Map([['opt', "'host'"]]))).toBe("No option 'host' in section: the given section");
+      expect(formatMessage(raiseMessage(def, 5)!.template, new Map([['name', "'.x'"]]))).toBe(
+        "the 'package' argument is required to perform a relative import for '.x'",
+      );
       expect(formatMessage(raiseMessage(def, 7)!.template, new Map())).toBe('__length_hint__ must be integer, not the type of val');
     } finally {
       tree.delete();
@@ -159,8 +171,21 @@ describe('messages never show a raw placeholder', () => {
   it("shows the library's text for a record that stored the expression (the CLI, through its compiled rules)", () => {
     const dir = join(ROOT, 'fixtures', 'grounding');
     const out = JSON.parse(
-      cli(['check', 'app.py', '--no-config', '--no-bundled', '--records', 'records.jsonl', '--format', 'json', '--cache-dir', mkdtempSync(join(tmpdir(), 'rl-msg-'))], dir)
-        .stdout,
+      cli(
+        [
+          'check',
+          'app.py',
+          '--no-config',
+          '--no-bundled',
+          '--records',
+          'records.jsonl',
+          '--format',
+          'json',
+          '--cache-dir',
+          mkdtempSync(join(tmpdir(), 'rl-msg-')),
+        ],
+        dir,
+      ).stdout,
     ) as { diagnostics: J[] };
     const said = out.diagnostics.filter((d) => d.ruleId === 'cpython/import-module-msg-format-name').map((d) => d.message.replace(/^.*?: /, ''));
     expect(said).toEqual([

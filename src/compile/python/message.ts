@@ -96,6 +96,9 @@ export function raiseMessage(def: Node, row: number): { expr: string; template: 
   const arg = args[0];
   if (!raise || !arg) return undefined;
   const out = (template: string | undefined) => (template === undefined ? undefined : { expr: arg.text, template });
+  // `raise NoOptionError(option, section)`: the class of the module builds its message in `__init__`.
+  const own = made?.type === 'call' ? classTemplate(made, args) : undefined;
+  if (own !== undefined) return out(own);
   if (arg.type === 'identifier') return out(localString(def, arg.text, raise));
   // `OSError(errno.EBADF, "read() on write-only GzipFile object")`: the text is the second argument.
   if (arg.type === 'attribute' && field(arg, 'object')?.text === 'errno') return out(templateOf(args[1] ?? null));
@@ -113,6 +116,34 @@ export function raiseMessage(def: Node, row: number): { expr: string; template: 
     const template = left?.type === 'identifier' ? localString(def, left.text, raise) : undefined;
     const passed = right?.type === 'tuple' ? namedChildren(right).filter((c) => c.type !== 'comment') : right ? [right] : [];
     return out(template === undefined ? undefined : percentInto(template, passed.map(plain)));
+  }
+  return undefined;
+}
+
+/**
+ * The message an exception class of the module builds in its `__init__` (`Error.__init__(self, "No
+ * option %r in section: %r" % (option, section))`, or through `super().__init__(...)`), its
+ * parameters written as the raise's arguments (`{option!r}`).
+ */
+function classTemplate(made: Node, args: Node[]): string | undefined {
+  const fn = field(made, 'function');
+  if (fn?.type !== 'identifier' || args.some((a) => a.type === 'keyword_argument' || a.type.includes('splat'))) return undefined;
+  const cls = namedChildren(made.tree.rootNode).find((c) => c.type === 'class_definition' && field(c, 'name')?.text === fn.text);
+  const init = cls && namedChildren(field(cls, 'body') ?? cls).find((d) => d.type === 'function_definition' && field(d, 'name')?.text === '__init__');
+  if (!init) return undefined;
+  const params = namedChildren(field(init, 'parameters') ?? init);
+  if (params.some((p) => p.type !== 'identifier')) return undefined;
+  const names = params.slice(1).map((p) => p.text);
+  for (const st of namedChildren(field(init, 'body') ?? init)) {
+    const call = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+    const callee = call?.type === 'call' ? field(call, 'function')?.text.replace(/\s/g, '') : undefined;
+    if (!callee || !/^(?:[A-Za-z_][\w.]*|super\(\))\.__init__$/.test(callee)) continue;
+    const passed = namedChildren(field(call!, 'arguments') ?? call!).filter((c) => c.type !== 'comment');
+    const message = callee.startsWith('super()') ? passed[0] : passed[0]?.text === 'self' ? passed[1] : undefined;
+    const template = message ? templateOf(message) : undefined;
+    if (template === undefined) return undefined;
+    const given = new Map(names.map((n, i) => [n, args[i] ? plain(args[i]!) : '']));
+    return template.replace(/\{(\w+)([^{}]*)\}/g, (all, name: string, rest: string) => (given.has(name) ? `{${given.get(name)}${rest}}` : all));
   }
   return undefined;
 }
