@@ -201,7 +201,8 @@ export class ClassState {
         const lit = literalOf(r, this.constant);
         return lit ? `lit:${JSON.stringify(lit)}` : 'unknown';
       };
-      if (!this.flags.has(attr)) this.flags.set(attr, handleFlag(this.methods, attr, literal));
+      // A flag the class body also binds has a value no method assigns: not read as a handle flag.
+      if (!this.flags.has(attr)) this.flags.set(attr, this.classLevel.has(attr) ? undefined : handleFlag(this.methods, attr, literal));
       const flag = this.flags.get(attr);
       const handles = flag && { domain: flag.domain, closedAfter: (item: Node) => closedAfter(item, this.methods, changers, flag) };
       out = new InitFlow(attr, literal, changers, (m) => this.afterKeys(m, attr), undefined, handles).run(field(def, 'body'), new Set(['unknown']));
