@@ -24,6 +24,9 @@ export function runningLoop(call: Node, scopes: Scopes): boolean | undefined {
   return OTHER_LOOPS.some((m) => scopes.mentions(m)) ? undefined : true;
 }
 
+/** Whether a module function is called only from the `__main__` block, by tree and def. */
+const mainOnly = new WeakMap<object, Map<number, boolean>>();
+
 /** Test methods and fixtures a `unittest` runner calls itself. */
 const RUNNER_CALLS = /^(?:test|setUp$|tearDown$|setUpClass$|tearDownClass$)/;
 
@@ -35,8 +38,16 @@ function calledBySyncRunner(def: Node, scopes: Scopes): boolean {
   const name = field(def, 'name')?.text ?? '';
   const holder = def.parent?.type === 'decorated_definition' ? def.parent.parent : def.parent;
   if (holder?.type === 'module') {
-    const uses = def.tree.rootNode.descendantsOfType('identifier').filter((i) => i?.text === name && i.id !== field(def, 'name')?.id);
-    return uses.length > 0 && uses.every((i) => i!.parent?.type === 'call' && field(i!.parent, 'function')?.id === i!.id && mainGuarded(i!));
+    // Read once per def (each call in it asks): every use of its name in the file.
+    let m = mainOnly.get(def.tree);
+    if (!m) mainOnly.set(def.tree, (m = new Map()));
+    let only = m.get(def.id);
+    if (only === undefined) {
+      const uses = def.tree.rootNode.descendantsOfType('identifier').filter((i) => i?.text === name && i.id !== field(def, 'name')?.id);
+      only = uses.length > 0 && uses.every((i) => i!.parent?.type === 'call' && field(i!.parent, 'function')?.id === i!.id && mainGuarded(i!));
+      m.set(def.id, only);
+    }
+    return only;
   }
   const cls = holder?.type === 'block' ? holder.parent : undefined;
   return RUNNER_CALLS.test(name) && cls?.type === 'class_definition' && syncTestCase(cls, scopes, 0);

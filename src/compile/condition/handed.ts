@@ -21,7 +21,7 @@ const CHANGES: Effect = { changes: true, calls: new Set() };
 const DYNAMIC = new Set(['setattr', 'delattr', 'vars', 'getattr']);
 
 /** The top-level class of the module holding `n`, by name. */
-function moduleClass(n: Node, name: string): Node | undefined {
+export function moduleClass(n: Node, name: string): Node | undefined {
   let root: Node | null = n;
   while (root?.parent) root = root.parent;
   for (const st of root ? namedChildren(root) : []) {
@@ -32,7 +32,7 @@ function moduleClass(n: Node, name: string): Node | undefined {
 }
 
 /** The class body's methods. */
-function methodsOf(cls: Node): Node[] {
+export function methodsOf(cls: Node): Node[] {
   const out: Node[] = [];
   for (const st of namedChildren(field(cls, 'body') ?? cls)) {
     const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;

@@ -9,7 +9,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
-import { handedEffect, storeOf } from './handed.js';
+import { handedEffect, methodsOf, moduleClass, storeOf } from './handed.js';
 import { selfAttr } from './initflow.js';
 
 export interface HandleFlag {
@@ -24,22 +24,8 @@ export interface HandleFlag {
 /** io's classes, whose `__exit__` calls `close()`. */
 const IO_BASE = /^io\.(?:IOBase|RawIOBase|BufferedIOBase|TextIOBase|BufferedWriter|BufferedReader|BufferedRandom)$/;
 
-/** The top-level class of the module holding `n`, by name. */
-function moduleClass(n: Node, name: string): Node | undefined {
-  for (const st of namedChildren(n.tree.rootNode)) {
-    const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;
-    if (def?.type === 'class_definition' && field(def, 'name')?.text === name) return def;
-  }
-  return undefined;
-}
-
-function methodOf(cls: Node, name: string): Node | undefined {
-  for (const st of namedChildren(field(cls, 'body') ?? cls)) {
-    const def = st.type === 'decorated_definition' ? field(st, 'definition') : st;
-    if (def?.type === 'function_definition' && field(def, 'name')?.text === name) return def;
-  }
-  return undefined;
-}
+/** The method of the class named `name`. */
+const methodOf = (cls: Node, name: string) => methodsOf(cls).find((m) => field(m, 'name')?.text === name);
 
 /** `self` passed to a call of a class of the module (`_ZipWriteFile(self, ...)`): the argument node and the class. */
 function handedTo(call: Node): { arg: Node; cls: Node } | undefined {
@@ -82,8 +68,9 @@ export function handleFlag(methods: Map<string, Node>, attr: string, literal: (n
   let closed: string | undefined;
   const agree = (v: string | undefined) => v !== undefined && (closed ??= v) === v;
   for (const [name, def] of methods) {
-    for (const n of def.descendantsOfType('attribute')) {
-      if (!n || selfAttr(n) !== attr || !storeOf(n)) continue;
+    // Every store of the flag is of a literal: its domain.
+    const sets = def.descendantsOfType('attribute').filter((n): n is Node => !!n && selfAttr(n) === attr && !!storeOf(n));
+    for (const n of sets) {
       const v = n.parent?.type === 'assignment' && field(n.parent, 'left')?.id === n.id ? literal(field(n.parent, 'right')) : 'unknown';
       if (!v.startsWith('lit:')) return undefined;
       domain.add(v);
@@ -94,13 +81,14 @@ export function handleFlag(methods: Map<string, Node>, attr: string, literal: (n
       const h = call && handedTo(call);
       if (h && handedEffect(h.arg, attr)?.changes !== false && !agree(closesTo(h.cls, attr, literal))) return undefined;
     }
-    const sets = def.descendantsOfType('attribute').filter((n) => !!n && selfAttr(n) === attr && storeOf(n));
     if (!sets.length) continue;
     // `self._writing = True` then `return _ZipWriteFile(self, zinfo, zip64)`.
-    const returned = def.descendantsOfType('return_statement').map((r) => namedChildren(r!)[0]);
-    const handle = returned.find((v) => v?.type === 'call' && handedTo(v));
-    const setsLiterals = sets.every((n) => n!.parent?.type === 'assignment' && literal(field(n!.parent, 'right')).startsWith('lit:'));
-    if (!handle || !setsLiterals || !agree(closesTo(handedTo(handle)!.cls, attr, literal))) return undefined;
+    const handle = def
+      .descendantsOfType('return_statement')
+      .map((r) => namedChildren(r!)[0])
+      .map((v) => (v?.type === 'call' ? handedTo(v) : undefined))
+      .find((h) => !!h);
+    if (!handle || !agree(closesTo(handle.cls, attr, literal))) return undefined;
     openers.add(name);
   }
   return openers.size && closed ? { closed, openers, domain: domain.add(closed) } : undefined;

@@ -4,6 +4,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
+import { withItems } from '../../python/withitems.js';
 import { truthy } from '../../rules/condition/simplify.js';
 import type { PyVal } from '../../rules/condition/types.js';
 
@@ -101,14 +102,11 @@ export class InitFlow {
    */
   private closedAfter(st: Node, s: Set<string>): Flow | undefined {
     if (!this.handles) return undefined;
-    const items = st.descendantsOfType('with_item').filter((i): i is Node => !!i && i.parent?.parent?.id === st.id);
     let closed: string | undefined;
-    for (const i of items) {
-      const v = namedChildren(i)[0];
-      const value = v?.type === 'as_pattern' ? namedChildren(v)[0] : v;
-      const c = value ? this.handles.closedAfter(value) : undefined;
+    for (const { value } of withItems(st)) {
+      const c = this.handles.closedAfter(value);
       if (c && !closed) closed = c;
-      else if (!value || this.effects(value, s) !== s) return undefined;
+      else if (this.effects(value, s) !== s) return undefined;
     }
     const body = field(st, 'body');
     const inner = body ? this.block(body, s) : s;
@@ -187,12 +185,12 @@ export class InitFlow {
    * flag holds only the values the test lets through (every value it can hold is a literal: ./handles.ts).
    */
   private pastTruthTest(st: Node, at: Set<string>): Flow | undefined {
+    if (!this.handles) return undefined;
     const test = field(st, 'condition');
     const neg = test?.type === 'not_operator';
     const read = neg ? field(test!, 'argument') : test;
     const cons = field(st, 'consequence');
-    if (!this.handles || selfAttr(read) !== this.attr || !cons || namedChildren(st).some((c) => c.type === 'elif_clause' || c.type === 'else_clause'))
-      return undefined;
+    if (selfAttr(read) !== this.attr || !cons || namedChildren(st).some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
     if (this.effects(test!, at) !== at || !this.ends(cons)) return undefined;
     // The branch's own ways out (a `return`) still count.
     this.block(cons, at);

@@ -18,14 +18,20 @@ export type DictKeys = (name: string) => { keys: PyVal; grows: boolean } | undef
 
 const CAUGHT = /^\(?\s*(KeyError|LookupError)\s*\)?(\s+as\s+\w+)?$/;
 
-/** The condition under which `clause` (an except clause) runs, when it is such a handler; else undefined. */
-export function missingKey(clause: Node, expr: ExprReader, dictKeys: DictKeys): Cond | undefined {
-  const caught = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
+/** The one statement (an expression or a `return`) of the `try` body an except clause that catches `caught` handles. */
+function soleStatement(clause: Node, caught: RegExp): Node | undefined {
+  const head = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
   const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
-  if (!caught || !CAUGHT.test(caught.text) || !body) return undefined;
+  if (!head || !caught.test(head.text) || !body) return undefined;
   const stmts = namedChildren(body).filter((s) => s.type !== 'comment');
   const stmt = stmts.length === 1 ? stmts[0]! : undefined;
-  if (stmt?.type !== 'expression_statement' && stmt?.type !== 'return_statement') return undefined;
+  return stmt?.type === 'expression_statement' || stmt?.type === 'return_statement' ? stmt : undefined;
+}
+
+/** The condition under which `clause` (an except clause) runs, when it is such a handler; else undefined. */
+export function missingKey(clause: Node, expr: ExprReader, dictKeys: DictKeys): Cond | undefined {
+  const stmt = soleStatement(clause, CAUGHT);
+  if (!stmt) return undefined;
   // One subscript and no call: nothing else in the body raises KeyError.
   const subs = stmt.descendantsOfType('subscript');
   if (subs.length !== 1 || stmt.descendantsOfType('call').length) return undefined;
@@ -71,12 +77,8 @@ export function lookupKey(clause: Node, def: Node | undefined): { lookup: string
  * the handler runs when `not hasattr(p, NAME)`, a test of the argument's kind (rules/condition/simplify.ts).
  */
 export function missingAttribute(clause: Node, expr: ExprReader): Cond | undefined {
-  const caught = namedChildren(clause).find((c) => c.type !== 'block' && c.type !== 'comment');
-  const body = clause.parent?.type === 'try_statement' ? field(clause.parent, 'body') : null;
-  if (!caught || !/^AttributeError(\s+as\s+\w+)?$/.test(caught.text) || !body) return undefined;
-  const stmts = namedChildren(body).filter((s) => s.type !== 'comment');
-  const stmt = stmts.length === 1 ? stmts[0]! : undefined;
-  if ((stmt?.type !== 'expression_statement' && stmt?.type !== 'return_statement') || stmt.descendantsOfType('attribute').length) return undefined;
+  const stmt = soleStatement(clause, /^AttributeError(\s+as\s+\w+)?$/);
+  if (!stmt || stmt.descendantsOfType('attribute').length) return undefined;
   const calls = stmt.descendantsOfType('call');
   const call = calls.length === 1 ? calls[0]! : undefined;
   const args = call && field(call, 'function')?.text === 'getattr' ? namedChildren(field(call, 'arguments') ?? call) : [];

@@ -8,6 +8,7 @@
  */
 import type { Node } from '../../parse/parser.js';
 import { field, namedChildren } from '../../parse/syntax.js';
+import { methodsOf, moduleClass } from '../condition/handed.js';
 
 /** The text of a string literal (several, concatenated or parenthesized), as written between its quotes; undefined for anything else. */
 function stringText(n: Node | null | undefined): string | undefined {
@@ -128,8 +129,8 @@ export function raiseMessage(def: Node, row: number): { expr: string; template: 
 function classTemplate(made: Node, args: Node[]): string | undefined {
   const fn = field(made, 'function');
   if (fn?.type !== 'identifier' || args.some((a) => a.type === 'keyword_argument' || a.type.includes('splat'))) return undefined;
-  const cls = namedChildren(made.tree.rootNode).find((c) => c.type === 'class_definition' && field(c, 'name')?.text === fn.text);
-  const init = cls && namedChildren(field(cls, 'body') ?? cls).find((d) => d.type === 'function_definition' && field(d, 'name')?.text === '__init__');
+  const cls = moduleClass(made, fn.text);
+  const init = cls?.parent?.type === 'module' ? methodsOf(cls).find((d) => d.parent?.type === 'block' && field(d, 'name')?.text === '__init__') : undefined;
   if (!init) return undefined;
   const params = namedChildren(field(init, 'parameters') ?? init);
   if (params.some((p) => p.type !== 'identifier')) return undefined;
